@@ -1,0 +1,1 @@
+"""The Reflex shell of Discard League: pages, state and components."""

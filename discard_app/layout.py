@@ -1,0 +1,60 @@
+"""The page template: navigation with the user's name and logout, and the refusal block."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from discard_app import routes, texts
+from discard_app.state.auth import AuthState
+
+
+def _nav_link(label: str, href: str) -> rx.Component:
+    return rx.link(label, href=href, size="3", weight="medium")
+
+
+def navbar() -> rx.Component:
+    return rx.flex(
+        rx.link(rx.heading(texts.APP_TITLE, size="5"), href=routes.HOME, underline="none"),
+        rx.flex(
+            _nav_link(texts.NAV_HOME, routes.HOME),
+            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_ROSTER, routes.ROSTER)),
+            spacing="4",
+            wrap="wrap",
+        ),
+        rx.spacer(),
+        rx.flex(
+            rx.text(AuthState.user_name, weight="bold"),
+            rx.button(texts.LOGOUT, on_click=AuthState.logout, variant="soft", size="2"),
+            spacing="3",
+            align="center",
+        ),
+        as_="nav",
+        align="center",
+        wrap="wrap",
+        gap="3",
+        padding="0.75em 1em",
+        border_bottom="1px solid var(--gray-a5)",
+        width="100%",
+    )
+
+
+def page(title: str, *children: rx.Component) -> rx.Component:
+    """A logged-in page: navigation on top, content in a column that fits a phone."""
+    return rx.box(
+        navbar(),
+        rx.container(
+            rx.cond(
+                AuthState.user_name != "",
+                rx.vstack(rx.heading(title, size="7", as_="h1"), *children, spacing="4", width="100%"),
+                rx.center(rx.spinner(size="3"), padding="3em"),
+            ),
+            size="3",
+            padding_x="1em",
+            padding_y="1.5em",
+        ),
+        width="100%",
+    )
+
+
+def forbidden(message: str) -> rx.Component:
+    return rx.callout(message, icon="ban", color_scheme="red", role="alert", title=texts.FORBIDDEN_TITLE)

@@ -1,0 +1,1 @@
+"""One module a page: the page function beside its own state."""

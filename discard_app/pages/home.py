@@ -1,0 +1,77 @@
+"""The home page: the player's own matches, or what comes next when there are none yet."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.layout import page
+from discard_app.state.auth import AuthState
+from services.config import settings
+from services.db import session_scope
+from services.matches import player_matches
+from services.models import Role
+
+
+class MatchRow(TypedDict):
+    title: str
+    opponents: str
+    window: str
+
+
+def _format_window(match) -> str:  # noqa: ANN001
+    if match.window_start is None or match.window_end is None:
+        return "игровое окно ещё не назначено"
+    tz = settings.tz
+    start, end = match.window_start.astimezone(tz), match.window_end.astimezone(tz)
+    return f"{start:%d.%m %H:%M} — {end:%d.%m %H:%M} (Киров)"
+
+
+class HomeState(AuthState):
+    matches: list[MatchRow] = []
+    staff_note: str = ""
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        user = self.require_user()
+        if user is None:
+            return self.redirect_to_login()
+        with session_scope() as session:
+            own = player_matches(session, user.id)
+        self.matches = [
+            MatchRow(
+                title=f"Тур {m.round_code}, стол {m.table}" if m.stage == "regular" else f"Плей-офф, раунд {m.round_code}",
+                opponents=", ".join(m.opponents),
+                window=_format_window(m),
+            )
+            for m in own
+        ]
+        role = texts.ROLE_LABELS.get(str(user.role), str(user.role))
+        self.staff_note = texts.HOME_STAFF_TEXT.format(role=role) if user.role != Role.PLAYER else ""
+        return None
+
+
+def _match_card(row: MatchRow) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading(row["title"], size="4", as_="h2"),
+            rx.text("Соперники: ", row["opponents"]),
+            rx.text(row["window"], color_scheme="gray", size="2"),
+            spacing="1",
+        ),
+        width="100%",
+    )
+
+
+def home_page() -> rx.Component:
+    return page(
+        texts.HOME_TITLE,
+        rx.cond(HomeState.staff_note != "", rx.text(HomeState.staff_note, color_scheme="gray")),
+        rx.cond(
+            HomeState.matches.length() > 0,
+            rx.vstack(rx.foreach(HomeState.matches, _match_card), width="100%", spacing="3"),
+            rx.callout(texts.HOME_EMPTY_TEXT, icon="info", title=texts.HOME_EMPTY_TITLE),
+        ),
+    )

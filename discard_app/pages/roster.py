@@ -1,0 +1,238 @@
+"""The organizer's roster page: players, statuses, new players and new passwords."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.layout import forbidden, page
+from discard_app.state.auth import AuthState
+from services import roster
+from services.accounts import AccountError, reset_password
+from services.db import session_scope
+from services.models import Player, Role, RosterStatus, User
+
+
+class RosterRowView(TypedDict):
+    player_id: str
+    order: int
+    name: str
+    status: str
+    status_label: str
+    telegram: str
+
+
+STATUS_OPTIONS = [str(s) for s in RosterStatus]
+
+
+class RosterState(AuthState):
+    allowed: bool = False
+    rows: list[RosterRowView] = []
+    error: str = ""
+    notice: str = ""
+    issued_password: str = ""
+    summary: str = ""
+
+    def _organizer(self) -> User | None:
+        user = self.require_user(Role.ORGANIZER)
+        self.allowed = user is not None
+        if user is None:
+            self.rows = []
+        return user
+
+    def _refresh(self) -> None:
+        with session_scope() as session:
+            season = roster.current_season(session)
+            rows = roster.list_roster(session, season.id) if season else []
+        self.rows = [
+            RosterRowView(
+                player_id=str(r.player_id),
+                order=r.registration_order,
+                name=r.name,
+                status=r.status,
+                status_label=roster.STATUS_LABELS[RosterStatus(r.status)],
+                telegram="привязан" if r.telegram_linked else "—",
+            )
+            for r in rows
+        ]
+        main = sum(r.status == RosterStatus.MAIN for r in rows)
+        reserve = sum(r.status == RosterStatus.RESERVE for r in rows)
+        self.summary = texts.ROSTER_COUNT.format(main=main, reserve=reserve) if season else texts.NO_SEASON
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        self.error = self.notice = self.issued_password = ""
+        if self.current_user() is None:
+            return self.redirect_to_login()
+        if self._organizer() is not None:
+            self._refresh()
+        return None
+
+    @rx.event
+    def add_player(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        status = form.get("status") or RosterStatus.MAIN
+        try:
+            with session_scope() as session:
+                season = roster.current_season(session)
+                if season is None:
+                    raise AccountError(texts.NO_SEASON)
+                if status not in STATUS_OPTIONS:
+                    raise AccountError(f"Неизвестный статус: {status}.")
+                player, password = roster.add_player(
+                    session, season, form.get("name", ""), status=RosterStatus(status), actor_user_id=user.id
+                )
+                name = session.get(User, player.user_id).display_name
+        except AccountError as error:
+            self.error = str(error)
+            return
+        self.notice = texts.ROSTER_ADDED
+        self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
+        self._refresh()
+
+    @rx.event
+    def reset_password(self, player_id: str) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        with session_scope() as session:
+            player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+            target = session.get(User, player.user_id) if player else None
+            if target is None:
+                self.error = texts.ROSTER_PICK_PLAYER
+                return
+            password = reset_password(session, target, actor_user_id=user.id)
+            name = target.display_name
+        self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
+
+    @rx.event
+    def change_status(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        player_id = form.get("player_id") or ""
+        try:
+            with session_scope() as session:
+                player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+                if player is None:
+                    raise AccountError(texts.ROSTER_PICK_PLAYER)
+                roster.set_status(
+                    session, player, form.get("status", ""), reason=form.get("reason", ""), actor_user_id=user.id
+                )
+        except AccountError as error:
+            self.error = str(error)
+            return
+        self.notice = texts.ROSTER_STATUS_CHANGED
+        self._refresh()
+
+
+def _status_select(name: str) -> rx.Component:
+    return rx.select.root(
+        rx.select.trigger(placeholder=texts.ROSTER_STATUS, aria_label=texts.ROSTER_STATUS),
+        rx.select.content(
+            *[rx.select.item(roster.STATUS_LABELS[s], value=str(s)) for s in RosterStatus],
+        ),
+        name=name,
+        default_value=str(RosterStatus.MAIN),
+    )
+
+
+def _row(row: RosterRowView) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(row["order"]),
+        rx.table.row_header_cell(row["name"]),
+        rx.table.cell(row["status_label"]),
+        rx.table.cell(row["telegram"]),
+        rx.table.cell(
+            rx.button(
+                texts.ROSTER_RESET,
+                size="1",
+                variant="soft",
+                on_click=RosterState.reset_password(row["player_id"]),
+                aria_label=texts.ROSTER_RESET + ": " + row["name"],
+            )
+        ),
+    )
+
+
+def _messages() -> rx.Component:
+    return rx.fragment(
+        rx.cond(RosterState.error != "", rx.callout(RosterState.error, color_scheme="red", role="alert")),
+        rx.cond(RosterState.notice != "", rx.callout(RosterState.notice, color_scheme="green", role="status")),
+        rx.cond(
+            RosterState.issued_password != "",
+            rx.callout(RosterState.issued_password, icon="key_round", color_scheme="amber", role="status"),
+        ),
+    )
+
+
+def _forms() -> rx.Component:
+    add_form = rx.form(
+        rx.flex(
+            rx.input(name="name", placeholder=texts.ROSTER_NAME, aria_label=texts.ROSTER_NAME, min_width="14em"),
+            _status_select("status"),
+            rx.button(texts.ROSTER_ADD, type="submit"),
+            gap="2",
+            wrap="wrap",
+        ),
+        on_submit=RosterState.add_player,
+        reset_on_submit=True,
+    )
+    status_form = rx.form(
+        rx.flex(
+            rx.select.root(
+                rx.select.trigger(placeholder=texts.ROSTER_PLAYER, aria_label=texts.ROSTER_PLAYER),
+                rx.select.content(rx.foreach(RosterState.rows, lambda r: rx.select.item(r["name"], value=r["player_id"]))),
+                name="player_id",
+            ),
+            _status_select("status"),
+            rx.input(name="reason", placeholder=texts.ROSTER_REASON, aria_label=texts.ROSTER_REASON, min_width="14em"),
+            rx.button(texts.ROSTER_CHANGE, type="submit", variant="outline"),
+            gap="2",
+            wrap="wrap",
+        ),
+        on_submit=RosterState.change_status,
+        reset_on_submit=True,
+    )
+    return rx.vstack(add_form, status_form, spacing="3", width="100%")
+
+
+def roster_page() -> rx.Component:
+    return page(
+        texts.ROSTER_TITLE,
+        rx.cond(
+            RosterState.allowed,
+            rx.vstack(
+                rx.text(RosterState.summary, color_scheme="gray"),
+                _messages(),
+                _forms(),
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(
+                            rx.table.row(
+                                rx.table.column_header_cell(texts.ROSTER_ORDER),
+                                rx.table.column_header_cell(texts.ROSTER_NAME),
+                                rx.table.column_header_cell(texts.ROSTER_STATUS),
+                                rx.table.column_header_cell(texts.ROSTER_TELEGRAM),
+                                rx.table.column_header_cell(""),
+                            )
+                        ),
+                        rx.table.body(rx.foreach(RosterState.rows, _row)),
+                        width="100%",
+                    ),
+                    overflow_x="auto",
+                    width="100%",
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            forbidden(texts.FORBIDDEN_ORGANIZER),
+        ),
+    )

@@ -1,0 +1,1 @@
+"""Reflex states shared by several pages."""

@@ -1,0 +1,55 @@
+"""The one shared AuthState: the browser's session token -> the user, checked on the server."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from discard_app import routes
+from services import accounts
+from services.db import session_scope
+from services.models import Role, User, utc_now
+
+
+class AuthState(rx.State):
+    """Every page state derives from this one, so every handler can ask who is calling."""
+
+    # The browser's own session token: only the digest is in the database.
+    auth_token: str = rx.LocalStorage("", name="discard_session", sync=True)
+    _user_id: int | None = None
+    user_name: str = ""
+    user_role: str = ""
+
+    def current_user(self) -> User | None:
+        """Looks the token up on every call: a logged-out or expired session stops at once."""
+        with session_scope() as session:
+            user = accounts.user_for_token(session, self.auth_token, now=utc_now())
+        self._user_id = user.id if user else None
+        self.user_name = user.display_name if user else ""
+        self.user_role = str(user.role) if user else ""
+        return user
+
+    def require_user(self, *roles: Role) -> User | None:
+        """The user when they may act here; None for an anonymous visitor or a wrong role."""
+        user = self.current_user()
+        if user is None or (roles and user.role not in roles):
+            return None
+        return user
+
+    def redirect_to_login(self) -> rx.event.EventSpec:
+        return rx.redirect(routes.login_url(self.router.url.path))
+
+    @rx.var
+    def is_organizer(self) -> bool:
+        return self.user_role == Role.ORGANIZER
+
+    @rx.event
+    def logout(self) -> rx.event.EventSpec:
+        if self.auth_token:
+            with session_scope() as session:
+                accounts.logout(session, self.auth_token)
+        self.auth_token = ""
+        self._user_id = None
+        self.user_name = ""
+        self.user_role = ""
+        return rx.redirect(routes.LOGIN)
+

@@ -1,0 +1,13 @@
+"""Reflex configuration: the app's name and its database; nothing else lives here."""
+
+import reflex as rx
+
+from services.config import settings
+
+config = rx.Config(
+    app_name="discard_app",
+    db_url=settings.database_url,
+    telemetry_enabled=False,
+    show_built_with_reflex=False,
+    disable_plugins=[rx.plugins.SitemapPlugin],
+)

@@ -1,0 +1,1 @@
+"""Discard League's domain: everything that is true without a browser or Telegram."""

@@ -1,0 +1,17 @@
+"""`discard migrate`: bring the database schema up to date."""
+
+from __future__ import annotations
+
+import argparse
+
+from services.db import migrate
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("migrate", help="применить миграции базы данных")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    migrate()
+    return 0

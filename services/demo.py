@@ -1,0 +1,54 @@
+"""The demo league a fresh installation starts with; imports no reflex."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from sqlmodel import Session, select
+
+from services.accounts import create_user
+from services.models import Role, Room, Season, Stage, StageKind, User
+from services.roster import add_player
+
+log = logging.getLogger(__name__)
+
+DEMO_PLAYERS = (
+    "Алексей Смирнов", "Мария Кузнецова", "Дмитрий Попов", "Анна Васильева",
+    "Сергей Петров", "Екатерина Соколова", "Иван Михайлов", "Ольга Новикова",
+    "Никита Фёдоров", "Татьяна Морозова", "Андрей Волков", "Юлия Алексеева",
+    "Павел Лебедев", "Наталья Семёнова", "Михаил Егоров", "Светлана Павлова",
+)
+DEMO_ORGANIZER = "Богдан Бойко"
+DEMO_JUDGE = "Екатерина Киселёва"
+DEMO_ROOM = "Клуб, ул. Московская 78/115"
+
+
+def database_is_empty(session: Session) -> bool:
+    return session.exec(select(User.id)).first() is None
+
+
+def seed_demo(session: Session) -> list[tuple[str, str, str]]:
+    """Creates the demo season; returns (name, role, password) once, for the organizer to hand out."""
+    logins: list[tuple[str, str, str]] = []
+    organizer, password = create_user(session, display_name=DEMO_ORGANIZER, role=Role.ORGANIZER)
+    logins.append((organizer.display_name, "организатор", password))
+    judge, password = create_user(session, display_name=DEMO_JUDGE, role=Role.JUDGE, actor_user_id=organizer.id)
+    logins.append((judge.display_name, "судья", password))
+    season = Season(name="Лига Дискарда 2026 «Однажды в Дискарде»")
+    session.add(season)
+    session.flush()
+    session.add(Stage(season_id=season.id, kind=StageKind.REGULAR))
+    session.add(Room(name=DEMO_ROOM))
+    for name in DEMO_PLAYERS:
+        player, password = add_player(session, season, name, actor_user_id=organizer.id)
+        logins.append((name, "игрок", password))
+    return logins
+
+
+def write_logins(path: Path, logins: list[tuple[str, str, str]]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lines = ["# Демо-лига: имена для входа и пароли (файл не хранится в git)"]
+    lines += [f"{name}\t{role}\t{password}" for name, role, password in logins]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    path.chmod(0o600)

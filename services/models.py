@@ -1,0 +1,342 @@
+"""Every table of the league: plain SQLModel classes; imports no reflex and no telegram.
+
+Instants are stored in UTC (`UtcDateTime` turns them back into aware datetimes on
+every database, SQLite included). Points are integers. Enumerations are stored as
+short strings so that a migration never has to alter a database enum type.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from enum import StrEnum
+
+import sqlalchemy as sa
+from sqlmodel import Field, SQLModel
+
+
+class UtcDateTime(sa.types.TypeDecorator):
+    """An aware UTC instant on every backend (SQLite keeps no offset by itself)."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime: store aware UTC instants only")
+        value = value.astimezone(UTC)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value: datetime | None, dialect: sa.Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _instant(*, nullable: bool = False, index: bool = False, now: bool = False) -> object:
+    column = sa.Column(UtcDateTime(), nullable=nullable, index=index)
+    if now:
+        return Field(default_factory=utc_now, sa_column=column)
+    return Field(default=None if nullable else ..., sa_column=column)
+
+
+class Role(StrEnum):
+    PLAYER = "player"
+    ORGANIZER = "organizer"
+    JUDGE = "judge"
+
+
+class RosterStatus(StrEnum):
+    MAIN = "main"
+    RESERVE = "reserve"
+    SUBSTITUTE = "substitute"
+    WITHDRAWN = "withdrawn"
+
+
+class StageKind(StrEnum):
+    REGULAR = "regular"
+    PLAYOFF = "playoff"
+
+
+class MatchStatus(StrEnum):
+    DRAFT = "draft"
+    SCHEDULING = "scheduling"
+    PLAYING = "playing"
+    COMPLETE = "complete"
+    REPLAY = "replay"
+
+
+class Season(SQLModel, table=True):
+    # Регламент §4: the defaults below are the league's rules.
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+    start_points: int = 30_000
+    hanchan_uma_first: int = 15_000
+    hanchan_uma_second: int = 5_000
+    match_uma_first: int = 15_000
+    match_uma_second: int = 5_000
+    chombo_penalty: int = 40_000
+    no_show_penalty: int = 80_000
+    hanchans_per_match: int = 3
+    final_hanchans: int = 5
+    playoff_size: int = 8
+    tours: int = 4
+    hanchan_minutes: int = 90
+    registration_closed: bool = False
+    draw_seed: int | None = None
+    draw_approved_at: datetime | None = _instant(nullable=True)
+
+
+class User(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    login_name: str = Field(sa_column=sa.Column(sa.String(80), unique=True, nullable=False))
+    display_name: str
+    password_hash: str
+    role: str = Role.PLAYER
+    telegram_user_id: int | None = None
+    telegram_username: str | None = None
+    telegram_private_messages: bool = False
+    calendar_token: str | None = None
+    created_at: datetime = _instant(now=True)
+
+
+class Player(SQLModel, table=True):
+    """A user's participation in one season: roster status and registration order."""
+
+    __table_args__ = (sa.UniqueConstraint("season_id", "user_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    status: str = RosterStatus.MAIN
+    registration_order: int
+
+
+class AuthSession(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    token_hash: str = Field(sa_column=sa.Column(sa.String(64), unique=True, nullable=False))
+    user_id: int = Field(foreign_key="user.id", index=True)
+    created_at: datetime = _instant(now=True)
+    expires_at: datetime = _instant()
+
+
+class LoginAttempt(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    login_name: str = Field(index=True)
+    at: datetime = _instant(now=True)
+    succeeded: bool
+
+
+class Stage(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    kind: str = StageKind.REGULAR
+
+
+class Round(SQLModel, table=True):
+    """A tour of the regular stage or a playoff round, with its game window."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    stage_id: int = Field(foreign_key="stage.id", index=True)
+    code: str  # "1".."4" for tours; "1", "2", "3", "F" in the playoff
+    window_start: datetime | None = _instant(nullable=True)
+    window_end: datetime | None = _instant(nullable=True)
+
+
+class Match(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    round_id: int = Field(foreign_key="round.id", index=True)
+    table: str  # "1".."N" in tours; "A", "B", "U", "L" in the playoff
+    planned_hanchans: int = 3
+    status: str = MatchStatus.SCHEDULING
+    replay_of_match_id: int | None = Field(default=None, foreign_key="match.id")
+
+
+class Seat(SQLModel, table=True):
+    __table_args__ = (sa.UniqueConstraint("match_id", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    seed: int  # position in the draw or playoff seeding, 1..4
+    substitute_for_player_id: int | None = Field(default=None, foreign_key="player.id")
+
+
+class Hanchan(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    number: int
+    riichi_left: int = 0
+    winds: str | None = None  # player ids East, South, West, North, comma-separated
+    entered_by_user_id: int | None = Field(default=None, foreign_key="user.id")
+    entered_at: datetime = _instant(now=True)
+    disputed: bool = False
+    # Регламент §6.2: a correction keeps the original; a replay replaces it in the totals.
+    superseded_by_id: int | None = Field(default=None, foreign_key="hanchan.id")
+    pantheon_hash: str | None = Field(default=None, index=True)
+
+
+class HanchanResult(SQLModel, table=True):
+    __table_args__ = (sa.UniqueConstraint("hanchan_id", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    hanchan_id: int = Field(foreign_key="hanchan.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    points: int  # final points as on the table, riichi sticks left not included
+    chombo: int = 0
+
+
+class Penalty(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    points: int  # negative
+    kind: str  # "no_show" | "conduct" | "other"
+    warning: bool = False
+    reason: str
+    decided_by_user_id: int = Field(foreign_key="user.id")
+    decided_at: datetime = _instant(now=True)
+
+
+class JudgeRuling(SQLModel, table=True):
+    # Регламент §6.2 «Порядок обращения к судье».
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    hanchan_number: int | None = None
+    actions: str
+    disagreement: str
+    decision: str
+    photos: str = ""  # asset paths, one per line
+    judge_user_id: int = Field(foreign_key="user.id")
+    at: datetime = _instant(now=True)
+
+
+class TieDecision(SQLModel, table=True):
+    """The organizer's order for players still tied after average place (Регламент §4)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    match_id: int | None = Field(default=None, foreign_key="match.id")
+    ordered_player_ids: str  # comma-separated, best first
+    reason: str
+    decided_by_user_id: int = Field(foreign_key="user.id")
+    decided_at: datetime = _instant(now=True)
+
+
+class AvailabilityAnswer(SQLModel, table=True):
+    """That a player has answered for a match, even with no free time at all."""
+
+    __table_args__ = (sa.UniqueConstraint("match_id", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    answered_at: datetime = _instant(now=True)
+
+
+class AvailabilityInterval(SQLModel, table=True):
+    # Регламент §3, §6.4: personal intervals are never shown to other players.
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    start_at: datetime = _instant()
+    end_at: datetime = _instant()
+
+
+class Room(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    name: str
+
+
+class MeetingProposal(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    room_id: int = Field(foreign_key="room.id")
+    proposed_by_player_id: int | None = Field(default=None, foreign_key="player.id")
+    start_at: datetime = _instant()
+    end_at: datetime = _instant()
+    hanchans: int
+    status: str = "open"  # open | booked | declined | failed | withdrawn
+    failure_reason: str | None = None
+    created_at: datetime = _instant(now=True)
+
+
+class ProposalConfirmation(SQLModel, table=True):
+    __table_args__ = (sa.UniqueConstraint("proposal_id", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    proposal_id: int = Field(foreign_key="meetingproposal.id", index=True)
+    player_id: int = Field(foreign_key="player.id", index=True)
+    confirmed: bool  # False: declined
+    at: datetime = _instant(now=True)
+
+
+class Booking(SQLModel, table=True):
+    """One club calendar: match meetings and other activities; no overlap in a room.
+
+    The database itself refuses overlapping active bookings (an exclusion
+    constraint on PostgreSQL, a trigger on SQLite: see the migrations).
+    """
+
+    id: int | None = Field(default=None, primary_key=True)
+    room_id: int = Field(foreign_key="room.id", index=True)
+    kind: str  # "match" | "activity"
+    title: str
+    match_id: int | None = Field(default=None, foreign_key="match.id", index=True)
+    proposal_id: int | None = Field(default=None, foreign_key="meetingproposal.id")
+    hanchans: int | None = None
+    start_at: datetime = _instant()
+    end_at: datetime = _instant()
+    active: bool = True
+    sequence: int = 0
+    created_by_user_id: int | None = Field(default=None, foreign_key="user.id")
+    created_at: datetime = _instant(now=True)
+
+
+class OutboxEvent(SQLModel, table=True):
+    """What the notifier must tell; written in the same transaction as the change."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    kind: str
+    match_id: int | None = Field(default=None, foreign_key="match.id", index=True)
+    payload: str = "{}"  # JSON; never personal intervals
+    created_at: datetime = _instant(now=True)
+    delivered_at: datetime | None = _instant(nullable=True, index=True)
+    attempts: int = 0
+    last_error: str | None = None
+
+
+class MatchCard(SQLModel, table=True):
+    """The Telegram message that shows a match's scheduling state."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    chat_id: int
+    message_id: int
+    text_hash: str = ""
+    updated_at: datetime = _instant(now=True)
+
+
+class TelegramLinkCode(SQLModel, table=True):
+    code: str = Field(primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    expires_at: datetime = _instant()
+
+
+class Announcement(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    text: str
+    author_user_id: int = Field(foreign_key="user.id")
+    created_at: datetime = _instant(now=True)
+
+
+class AuditRecord(SQLModel, table=True):
+    id: int | None = Field(default=None, primary_key=True)
+    at: datetime = _instant(index=True, now=True)
+    actor_user_id: int | None = Field(default=None, foreign_key="user.id")
+    action: str
+    entity: str
+    entity_id: int | None = None
+    before: str | None = None  # JSON
+    after: str | None = None  # JSON
+    reason: str = ""

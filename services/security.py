@@ -1,0 +1,61 @@
+"""Passwords, session tokens and the login lockout; the only module that imports passlib."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from passlib.hash import argon2
+
+LOCKOUT_FAILURES = 5
+LOCKOUT_WINDOW = timedelta(minutes=15)
+LOCKOUT_DURATION = timedelta(minutes=15)
+
+# Readable passwords for people who get them on paper: no 0/O, 1/l/I.
+_PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+# A real hash to verify against when the login name is unknown, so that a wrong
+# name costs as much time as a wrong password and both look the same.
+_DUMMY_HASH = argon2.hash(secrets.token_urlsafe(16))
+
+
+def hash_password(password: str) -> str:
+    return argon2.hash(password)
+
+
+def verify_password(password: str, password_hash: str | None) -> bool:
+    if not password_hash:
+        argon2.verify(password, _DUMMY_HASH)
+        return False
+    try:
+        return argon2.verify(password, password_hash)
+    except ValueError:
+        return False
+
+
+def generate_password(length: int = 12) -> str:
+    return "".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(length))
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)
+
+
+def token_digest(token: str) -> str:
+    """Sessions store only a digest: a stolen database row is not a login."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def locked_until(failures: Sequence[datetime], now: datetime) -> datetime | None:
+    """When a login name may try again, or None if it may try now.
+
+    `failures` are the failed attempts for one login name since its last success.
+    Five failures inside 15 minutes lock the name for 15 minutes from the fifth.
+    """
+    recent = sorted(f for f in failures if now - f < LOCKOUT_WINDOW + LOCKOUT_DURATION)
+    for i in range(len(recent) - LOCKOUT_FAILURES + 1):
+        first, fifth = recent[i], recent[i + LOCKOUT_FAILURES - 1]
+        if fifth - first < LOCKOUT_WINDOW and now < fifth + LOCKOUT_DURATION:
+            return fifth + LOCKOUT_DURATION
+    return None
