@@ -154,6 +154,8 @@ class Match(SQLModel, table=True):
     planned_hanchans: int = 3
     status: str = MatchStatus.SCHEDULING
     replay_of_match_id: int | None = Field(default=None, foreign_key="match.id")
+    # Регламент §6.1: a match moved to the next tour's window plays in that round's window (migration 0002).
+    window_round_id: int | None = None
 
 
 class Seat(SQLModel, table=True):
@@ -163,6 +165,16 @@ class Seat(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id", index=True)
     seed: int  # position in the draw or playoff seeding, 1..4
     substitute_for_player_id: int | None = Field(default=None, foreign_key="player.id")
+
+
+class DrawDraft(SQLModel, table=True):
+    """The season's draw before approval (Регламент §2): no Match rows exist until the organizer approves."""
+
+    season_id: int = Field(foreign_key="season.id", primary_key=True)
+    seed: int
+    tours: str  # JSON: tours -> tables -> four Player ids
+    created_by_user_id: int | None = Field(default=None, foreign_key="user.id")
+    updated_at: datetime = _instant(now=True)
 
 
 class Hanchan(SQLModel, table=True):
@@ -260,6 +272,7 @@ class MeetingProposal(SQLModel, table=True):
     status: str = "open"  # open | booked | declined | failed | withdrawn
     failure_reason: str | None = None
     created_at: datetime = _instant(now=True)
+    replaces_booking_id: int | None = None  # a rescheduling proposal moves this booking (migration 0002)
 
 
 class ProposalConfirmation(SQLModel, table=True):

@@ -184,6 +184,10 @@ def score_hanchan(hanchan: Hanchan) -> tuple[HanchanScore, ...]:
     problems = hanchan_problems(hanchan.results, hanchan.riichi_left)
     if problems:
         raise ValueError(f"ханчан {hanchan.number}: " + "; ".join(problems))
+    return _score_checked_hanchan(hanchan)
+
+
+def _score_checked_hanchan(hanchan: Hanchan) -> tuple[HanchanScore, ...]:
     results = hanchan.results
     scores: list[HanchanScore | None] = [None] * len(results)
     for indices, first, last in tied_groups([r.points for r in results]):
@@ -278,7 +282,7 @@ def score_match(match: Match, tie_decisions: Iterable[Sequence[PlayerId]] = ()) 
     scores: dict[PlayerId, list[int]] = defaultdict(list)
     places: dict[PlayerId, list[Fraction]] = defaultdict(list)
     for hanchan in sorted(match.hanchans, key=lambda h: h.number):
-        for s in score_hanchan(hanchan):
+        for s in _score_checked_hanchan(hanchan):
             if s.player not in scores:
                 seats.append(s.player)
             scores[s.player].append(s.score)

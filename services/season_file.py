@@ -96,10 +96,10 @@ class _Reader:
         return value if value is not None else []
 
 
-def _where(kind: str, raw: Any, key: str, index: int) -> str:
+def _where(kind: str, raw: Any, key: str, index: int, ok: Callable[[Any], bool] = _is_id) -> str:
     """Name a list item by its own id or number when it has a usable one, else by its position."""
     value = raw.get(key) if isinstance(raw, dict) else None
-    return f"{kind} {value}" if _is_id(value) else f"{kind} №{index + 1}"
+    return f"{kind} {value}" if ok(value) else f"{kind} №{index + 1}"
 
 
 def _player(r: _Reader, raw: Any, index: int) -> Player | None:
@@ -131,7 +131,7 @@ def _result(r: _Reader, raw: Any, where: str, known: set[Any]) -> TableResult | 
 
 
 def _hanchan(r: _Reader, raw: Any, match_where: str, index: int, known: set[Any]) -> Hanchan | None:
-    where = f"{match_where}, " + _where("ханчан", raw, "number", index)
+    where = f"{match_where}, " + _where("ханчан", raw, "number", index, _is_int)
     data = r.obj(raw, _HANCHAN_KEYS, where)
     if data is None:
         return None
@@ -139,7 +139,7 @@ def _hanchan(r: _Reader, raw: Any, match_where: str, index: int, known: set[Any]
     riichi = r.field(data, "riichi_left", where, lambda v: _is_int(v) and v >= 0, "целым числом не меньше 0")
     raw_results = r.items(data, "results", where)
     results = [_result(r, x, f"{where}, результат {i + 1}", known) for i, x in enumerate(raw_results)]
-    if number is None or riichi is None or "results" not in data or any(x is None for x in results):
+    if number is None or riichi is None or not isinstance(data.get("results"), list) or None in results:
         return None
     return Hanchan(number, riichi, tuple(x for x in results if x is not None))
 
@@ -203,14 +203,17 @@ def parse_season(data: Any) -> Season:
         raise SeasonFileError(r.problems)
     if "format" in top and top["format"] != FORMAT:
         r.add("файл", f"формат должен быть «{FORMAT}», указано {_show(top['format'])}")
-    players = [_player(r, x, i) for i, x in enumerate(r.items(top, "players", "файл"))]
-    seen_players: set[Any] = set()
-    for p in players:
-        if p is not None and p.id in seen_players:
-            r.add(f"игрок {p.id}", "идентификатор повторяется")
-        if p is not None:
-            seen_players.add(p.id)
-    matches = [_match(r, x, i, seen_players) for i, x in enumerate(r.items(top, "matches", "файл"))]
+    raw_players = r.items(top, "players", "файл")
+    players = [_player(r, x, i) for i, x in enumerate(raw_players)]
+    seen: set[Any] = set()
+    for x in raw_players:
+        pid = x.get("id") if isinstance(x, dict) else None
+        if _is_id(pid) and pid in seen:
+            r.add(f"игрок {pid}", "идентификатор повторяется")
+        if _is_id(pid):
+            seen.add(pid)
+    # A player with another problem (say, a bad status) is still known, so matches don't report him twice.
+    matches = [_match(r, x, i, seen) for i, x in enumerate(r.items(top, "matches", "файл"))]
     seen_matches: set[Any] = set()
     slots: dict[tuple[Any, ...], Any] = {}
     for m in matches:
@@ -235,8 +238,10 @@ def load_season(path: str | os.PathLike[str]) -> Season:
     try:
         with open(path, encoding="utf-8") as f:
             data = json.load(f)
+    except FileNotFoundError as e:
+        raise SeasonFileError([f"файл {os.fspath(path)} не найден"]) from e
     except OSError as e:
-        raise SeasonFileError([f"не удалось прочитать файл {os.fspath(path)}: {e.strerror or e}"]) from e
+        raise SeasonFileError([f"не удалось прочитать файл {os.fspath(path)} ({type(e).__name__})"]) from e
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise SeasonFileError([f"файл {os.fspath(path)} — не JSON: {e}"]) from e
     return parse_season(data)

@@ -42,7 +42,8 @@ def fraction_text(value: Fraction | None) -> str | None:
 def _compute(
     season: Season, tie_decisions: Sequence[Sequence[PlayerId]]
 ) -> tuple[list[MatchScore], list[StandingsRow]]:
-    scores = [score_match(m, tie_decisions) for m in season.matches]
+    # The decisions settle ties in the standings only; a playoff match's tie is a separate decision.
+    scores = [score_match(m) for m in season.matches]
     return scores, compute_standings(season.players, scores, tie_decisions)
 
 
@@ -104,7 +105,7 @@ def _table(rows: Sequence[StandingsRow]) -> str:
         total = ("+" if row.total > 0 else "") + format_points(row.total)
         average = fraction_text(row.average_place) or "—"
         if row.average_place is not None and row.average_place.denominator != 1:
-            average += f" ({float(row.average_place):.3f})"
+            average += f" ({float(row.average_place):.3f})".replace(".", ",")
         lines.append(f"{place:>6}  {row.name:<24} {total:>10} {row.matches:>6} {row.hanchans:>8}  {average}")
     if any(row.unresolved_tie for row in rows):
         lines.append("")

@@ -215,6 +215,14 @@ def test_no_show_penalty_for_a_player_without_a_seat() -> None:
     assert [x.total for x in ms.lines[:4]] == [35000, 17000, 0, -52000]  # the table itself is unchanged
 
 
+def test_replay_replaces_the_original_hanchan() -> None:
+    # Регламент §6.2: the replay stands in place of hanchan 2 (same number); both together are refused.
+    replay = hanchan(2, [30000, 30000, 30000, 30000])
+    assert lines(regular(H1, replay, H3))[1] == ((30000, 0, 7000), 0, 15000, 52000, 1)
+    with pytest.raises(ValueError, match="ханчан 2: указан дважды"):
+        score_match(regular(H1, H2, replay, H3))
+
+
 # Players 1 and 2 both total 40 000: player 2's places 2, 1, 2 (5/3) beat player 1's 1, 4, 1 (2).
 TIE_BY_AVERAGE = (
     hanchan(1, [50000, 30000, 22000, 18000]),

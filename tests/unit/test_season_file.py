@@ -165,8 +165,10 @@ def test_load_season_reports_bad_json(tmp_path: Path) -> None:
     path.write_text("{not json", encoding="utf-8")
     with pytest.raises(SeasonFileError, match="не JSON"):
         load_season(path)
-    with pytest.raises(SeasonFileError, match="не удалось прочитать файл"):
+    with pytest.raises(SeasonFileError, match="missing.json не найден"):
         load_season(tmp_path / "missing.json")
+    with pytest.raises(SeasonFileError, match="не удалось прочитать файл"):
+        load_season(tmp_path)
 
 
 def run_command(argv: list[str]) -> int:
@@ -188,16 +190,16 @@ def test_standings_command_json(tmp_path: Path, capsys: pytest.CaptureFixture[st
     # Match 1, complete. Player 1: 30 000 − 27 000 + 7 000 = 10 000, 2nd, +5 000. Player 2: 7 000 + (13 000 + 15 000
     # + 2 000 sticks) − 10 000 = 27 000, 1st, +15 000. Player 3: −10 000 + 7 000 + (−27 000 − 40 000 chombo) =
     # −70 000, 4th, −15 000. Substitute 9: −27 000 − 10 000 + 30 000 = −7 000, 3rd, −5 000. Player 5: the no-show.
-    assert out["matches"][0] == {
-        "id": 1,
-        "results": [
-            {"player": 2, "hanchans": [7000, 30000, -10000], "penalties": 0, "match_uma": 15000, "total": 42000, "place": 1},
-            {"player": 1, "hanchans": [30000, -27000, 7000], "penalties": 0, "match_uma": 5000, "total": 15000, "place": 2},
-            {"player": 9, "hanchans": [-27000, -10000, 30000], "penalties": 0, "match_uma": -5000, "total": -12000, "place": 3},
-            {"player": 3, "hanchans": [-10000, 7000, -67000], "penalties": 0, "match_uma": -15000, "total": -85000, "place": 4},
-            {"player": 5, "hanchans": [], "penalties": -80000, "match_uma": 0, "total": -80000, "place": None},
-        ],
-    }  # fmt: skip
+    assert out["matches"][0]["id"] == 1
+    keys = ("player", "hanchans", "penalties", "match_uma", "total", "place")
+    assert [tuple(r[k] for k in keys) for r in out["matches"][0]["results"]] == [
+        (2, [7000, 30000, -10000], 0, 15000, 42000, 1),
+        (1, [30000, -27000, 7000], 0, 5000, 15000, 2),
+        (9, [-27000, -10000, 30000], 0, -5000, -12000, 3),
+        (3, [-10000, 7000, -67000], 0, -15000, -85000, 4),
+        (5, [], -80000, 0, -80000, None),
+    ]
+    assert all(set(r) == set(keys) for m in out["matches"] for r in m["results"])
     # Substitute 9 and withdrawn 7 are not ranked; no-show 5 is, with the −80 000 and no match played.
     assert out["standings"] == [
         {"place": 1, "player": 2, "name": "Борис", "total": 42000, "matches": 1, "hanchans": 3,

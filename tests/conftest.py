@@ -1,0 +1,83 @@
+"""Shared fixtures: a fresh migrated SQLite database per test, and PostgreSQL when the server is there."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from services.db import make_engine, migrate
+
+PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
+
+
+@pytest.fixture(scope="session")
+def migrated_sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Migrations run once; each test gets a copy of the result (the same schema, triggers included)."""
+    path = tmp_path_factory.mktemp("template") / "template.db"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture
+def sqlite_url(migrated_sqlite_template: Path, tmp_path: Path) -> str:
+    path = tmp_path / "league.db"
+    shutil.copy(migrated_sqlite_template, path)
+    return f"sqlite:///{path}"
+
+
+@pytest.fixture
+def engine(sqlite_url: str) -> Iterator[sa.Engine]:
+    eng = make_engine(sqlite_url)
+    yield eng
+    eng.dispose()
+
+
+@pytest.fixture
+def session(engine: sa.Engine) -> Iterator[Session]:
+    with Session(engine, expire_on_commit=False) as s:
+        yield s
+
+
+def _postgres_available() -> bool:
+    try:
+        eng = sa.create_engine(PG_ADMIN_URL, connect_args={"connect_timeout": 3})
+        with eng.connect():
+            pass
+        eng.dispose()
+        return True
+    except sa.exc.OperationalError:
+        return False
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh, migrated database on the local server for this run; dropped afterwards."""
+    if not _postgres_available():
+        message = "!!! PostgreSQL на 127.0.0.1:5432 недоступен: тесты PostgreSQL пропущены !!!"
+        print(f"\n{message}\n")
+        pytest.skip(message)
+    name = f"discard_test_{uuid.uuid4().hex[:12]}"
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    try:
+        migrate(url)
+        yield url
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.fixture
+def pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
+    eng = make_engine(postgres_url)
+    yield eng
+    eng.dispose()

@@ -1,0 +1,146 @@
+"""The real app in prod mode on a free port with its own SQLite database, and Debian's Chromium."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import signal
+import socket
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from services.accounts import create_user
+from services.config import ROOT
+from services.db import make_engine, migrate, session_scope
+from services.models import Role, Room, Season, Stage, StageKind
+from services.roster import add_player
+
+CHROMIUM = "/usr/bin/chromium"
+START_TIMEOUT = 600  # a cold front-end build on a busy 2-core machine
+
+
+@dataclass
+class App:
+    url: str
+    database_url: str
+    passwords: dict[str, str] = field(default_factory=dict)
+
+    def engine(self):  # noqa: ANN201
+        return make_engine(self.database_url)
+
+
+ORGANIZER = "Богдан Бойко"
+JUDGE = "Екатерина Киселёва"
+PLAYERS = tuple(f"Игрок {n:02d}" for n in range(1, 17))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _seed(database_url: str) -> dict[str, str]:
+    passwords: dict[str, str] = {}
+    engine = make_engine(database_url)
+    with session_scope(engine) as session:
+        organizer, passwords[ORGANIZER] = create_user(session, display_name=ORGANIZER, role=Role.ORGANIZER)
+        _, passwords[JUDGE] = create_user(session, display_name=JUDGE, role=Role.JUDGE)
+        season = Season(name="Тестовая лига")
+        session.add(season)
+        session.flush()
+        session.add(Stage(season_id=season.id, kind=StageKind.REGULAR))
+        session.add(Room(name="Клуб, ул. Московская 78/115"))
+        for name in PLAYERS:
+            _, passwords[name] = add_player(session, season, name, actor_user_id=organizer.id)
+    engine.dispose()
+    return passwords
+
+
+def _wait_ready(url: str, process: subprocess.Popen, log: Path) -> None:
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise RuntimeError(f"the app exited with {process.returncode}:\n{log.read_text()[-4000:]}")
+        try:
+            with urllib.request.urlopen(f"{url}/ping", timeout=2) as response:
+                if response.status == 200:
+                    urllib.request.urlopen(url, timeout=10).read()
+                    return
+        except OSError:
+            time.sleep(1)
+    raise RuntimeError(f"the app did not answer within {START_TIMEOUT}s:\n{log.read_text()[-4000:]}")
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    # One build of .web at a time, whoever runs the tests.
+    lock = open(ROOT / ".web.lock", "w")  # noqa: SIM115
+    fcntl.flock(lock, fcntl.LOCK_EX)
+    workdir = tmp_path_factory.mktemp("app")
+    database_url = f"sqlite:///{workdir / 'league.db'}"
+    migrate(database_url)
+    passwords = _seed(database_url)
+    port = _free_port()
+    url = f"http://127.0.0.1:{port}"
+    env = {**os.environ, "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
+    env.pop("TELEGRAM_BOT_TOKEN", None)
+    log = workdir / "reflex.log"
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [
+                str(Path(os.sys.executable).parent / "reflex"),
+                "run", "--env", "prod", "--single-port",
+                "--frontend-port", str(port), "--backend-port", str(port), "--backend-host", "127.0.0.1",
+            ],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )  # fmt: skip
+    try:
+        _wait_ready(url, process, log)
+        yield App(url=url, database_url=database_url, passwords=passwords)
+    finally:
+        os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        lock.close()
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "args": [
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run", "--disable-quic",
+        ],
+    }  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def browser_context_args(browser_context_args: dict) -> dict:
+    return {**browser_context_args, "locale": "ru-RU", "timezone_id": "Europe/Kirov"}
+
+
+def login(page: Page, app: App, name: str, password: str | None = None, *, path: str = "/") -> None:
+    """Logs in through the form, as a person does."""
+    page.goto(f"{app.url}/login" if path == "/" else f"{app.url}{path}")
+    page.get_by_label("Имя").fill(name)
+    page.get_by_label("Пароль").fill(password if password is not None else app.passwords[name])
+    page.get_by_role("button", name="Войти").click()
+
+
+@pytest.fixture(autouse=True)
+def _expect_timeout() -> None:
+    expect.set_options(timeout=15_000)

@@ -1,0 +1,66 @@
+"""Logging in and out, and a player refused the organizer's roster page."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
+
+
+def test_wrong_password_shows_an_error(page: Page, app: App) -> None:
+    login(page, app, PLAYERS[0], "не тот пароль")
+    expect(page.get_by_role("alert")).to_contain_text("Неверное имя или пароль")
+    expect(page).to_have_url(re.compile(r"/login"))
+
+
+def test_unknown_name_looks_the_same_as_a_wrong_password(page: Page, app: App) -> None:
+    login(page, app, "Никто Неизвестный", "что-то")
+    expect(page.get_by_role("alert")).to_have_text("Неверное имя или пароль.")
+
+
+def test_right_password_reaches_home_and_logout_returns_to_login(page: Page, app: App) -> None:
+    login(page, app, PLAYERS[1])
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    expect(page.get_by_text(PLAYERS[1])).to_be_visible()
+    expect(page.get_by_text("Матчей пока нет")).to_be_visible()
+    page.get_by_role("button", name="Выйти").click()
+    expect(page).to_have_url(re.compile(r"/login$"))
+    page.goto(app.url + "/")
+    expect(page).to_have_url(re.compile(r"/login"))
+
+
+def test_player_is_refused_the_roster_page(page: Page, app: App) -> None:
+    login(page, app, PLAYERS[2])
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    page.goto(app.url + "/roster")
+    expect(page.get_by_role("alert")).to_contain_text("только организатору")
+    expect(page.get_by_role("table")).to_have_count(0)
+    expect(page.get_by_text(PLAYERS[3])).to_have_count(0)
+
+
+def test_anonymous_visitor_returns_to_the_page_after_login(page: Page, app: App) -> None:
+    page.goto(app.url + "/roster")
+    expect(page).to_have_url(re.compile(r"/login\?next=/roster"))
+    page.get_by_label("Имя").fill(ORGANIZER)
+    page.get_by_label("Пароль").fill(app.passwords[ORGANIZER])
+    page.get_by_role("button", name="Войти").click()
+    expect(page).to_have_url(re.compile(r"/roster$"))
+    expect(page.get_by_role("rowheader", name=PLAYERS[0])).to_be_visible()
+
+
+def test_organizer_adds_a_player_and_sees_the_password_once(page: Page, app: App) -> None:
+    login(page, app, ORGANIZER, path="/roster")
+    page.get_by_label("Имя и фамилия").fill("Новый Игрок")
+    page.get_by_role("button", name="Добавить игрока").click()
+    expect(page.get_by_role("rowheader", name="Новый Игрок")).to_be_visible()
+    notice = page.get_by_text(re.compile(r"Пароль для «Новый Игрок»: \S+"))
+    expect(notice).to_be_visible()
+    password = re.search(r": (\S+)\. Он", notice.inner_text()).group(1)
+    page.get_by_label("Имя и фамилия").fill("Новый Игрок")
+    page.get_by_role("button", name="Добавить игрока").click()
+    expect(page.get_by_role("alert")).to_contain_text("уже есть")
+    page.get_by_role("button", name="Выйти").click()
+    login(page, app, "Новый Игрок", password)
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()

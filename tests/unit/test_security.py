@@ -1,0 +1,56 @@
+"""Password hashing and the login lockout, with the clock passed in."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from services import security
+
+NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+def test_argon2_hash_verifies_only_the_right_password() -> None:
+    stored = security.hash_password("секрет-42")
+    assert stored.startswith("$argon2id$")
+    assert "секрет-42" not in stored
+    assert security.verify_password("секрет-42", stored)
+    assert not security.verify_password("секрет-43", stored)
+
+
+def test_missing_or_garbage_hash_never_verifies() -> None:
+    assert not security.verify_password("x", None)
+    assert not security.verify_password("x", "not-a-hash")
+
+
+def test_generated_passwords_are_long_and_different() -> None:
+    passwords = {security.generate_password() for _ in range(50)}
+    assert len(passwords) == 50
+    assert all(len(p) == 12 and not set(p) & set("0O1lI") for p in passwords)
+
+
+def test_token_digest_is_stable_and_not_the_token() -> None:
+    token = security.new_token()
+    assert security.token_digest(token) == security.token_digest(token)
+    assert security.token_digest(token) != token
+
+
+def minutes_ago(*minutes: float) -> list[datetime]:
+    return [NOW - timedelta(minutes=m) for m in minutes]
+
+
+@pytest.mark.parametrize(
+    ("failures", "locked"),
+    [
+        ([], None),
+        (minutes_ago(4, 3, 2, 1), None),  # four failures are allowed
+        (minutes_ago(5, 4, 3, 2, 1), NOW + timedelta(minutes=14)),  # the fifth locks for 15 min from itself
+        (minutes_ago(20, 4, 3, 2, 1), None),  # the first one is outside the 15-minute window
+        (minutes_ago(29, 28, 27, 26, 16), None),  # locked at 16 min ago: the lock ended a minute ago
+        (minutes_ago(28, 27, 26, 25, 14), NOW + timedelta(minutes=1)),
+        (minutes_ago(29, 28, 27, 26, 14), None),  # five failures spread over exactly 15 minutes
+    ],
+)
+def test_lockout_after_five_failures_within_fifteen_minutes(failures: list[datetime], locked: datetime | None) -> None:
+    assert security.locked_until(failures, NOW) == locked
