@@ -10,4 +10,5 @@ config = rx.Config(
     telemetry_enabled=False,
     show_built_with_reflex=False,
     disable_plugins=[rx.plugins.SitemapPlugin],
+    plugins=[rx.plugins.RadixThemesPlugin(theme=rx.theme(accent_color="jade", radius="medium"))],
 )

@@ -8,7 +8,10 @@ from discard_app.pages.home import HomeState, home_page
 from discard_app.pages.login import LoginState, login_page
 from discard_app.pages.roster import RosterState, roster_page
 
-app = rx.App(theme=rx.theme(accent_color="jade", radius="medium"), head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")])
+app = rx.App(
+    html_lang="ru",
+    head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
+)
 app.add_page(login_page, route=routes.LOGIN, title=f"{texts.LOGIN_TITLE} · {texts.APP_TITLE}", on_load=LoginState.load)
 app.add_page(home_page, route=routes.HOME, title=texts.APP_TITLE, on_load=HomeState.load)
 app.add_page(roster_page, route=routes.ROSTER, title=f"{texts.ROSTER_TITLE} · {texts.APP_TITLE}", on_load=RosterState.load)

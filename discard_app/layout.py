@@ -56,5 +56,16 @@ def page(title: str, *children: rx.Component) -> rx.Component:
     )
 
 
+def notice(title: str, text: str | rx.Var, *, icon: str = "info", color: str = "blue", role: str = "status") -> rx.Component:
+    """A callout with a bold title line, then the explanation."""
+    return rx.callout.root(
+        rx.callout.icon(rx.icon(icon)),
+        rx.callout.text(rx.text.strong(title), rx.el.br(), text),
+        color_scheme=color,
+        role=role,
+        width="100%",
+    )
+
+
 def forbidden(message: str) -> rx.Component:
-    return rx.callout(message, icon="ban", color_scheme="red", role="alert", title=texts.FORBIDDEN_TITLE)
+    return notice(texts.FORBIDDEN_TITLE, message, icon="ban", color="red", role="alert")

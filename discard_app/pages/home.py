@@ -7,7 +7,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
-from discard_app.layout import page
+from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
 from services.config import settings
 from services.db import session_scope
@@ -72,6 +72,6 @@ def home_page() -> rx.Component:
         rx.cond(
             HomeState.matches.length() > 0,
             rx.vstack(rx.foreach(HomeState.matches, _match_card), width="100%", spacing="3"),
-            rx.callout(texts.HOME_EMPTY_TEXT, icon="info", title=texts.HOME_EMPTY_TITLE),
+            notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT),
         ),
     )

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import platform
 import signal
 import socket
 import subprocess
@@ -64,6 +65,22 @@ def _seed(database_url: str) -> dict[str, str]:
     return passwords
 
 
+def _reflex_env() -> dict[str, str]:
+    """What `make` exports, for a pytest started by hand: Reflex's writes stay in the checkout, bun from npm."""
+    arch = "aarch64" if platform.machine() in ("aarch64", "arm64") else "x64"
+    defaults = {
+        "REFLEX_DIR": ROOT / ".reflex-home",
+        "XDG_CONFIG_HOME": ROOT / ".config",
+        "XDG_CACHE_HOME": ROOT / ".cache",
+        "BUN_INSTALL_CACHE_DIR": ROOT / ".cache" / "bun",
+        "REFLEX_BUN_PATH": ROOT / ".venv" / "bun" / "node_modules" / "@oven" / f"bun-linux-{arch}" / "bin" / "bun",
+        "REFLEX_CHECK_LATEST_VERSION": "0",
+        "NPM_CONFIG_REGISTRY": "https://registry.npmjs.org/",
+        "NO_PROXY": "127.0.0.1,localhost",
+    }
+    return {key: os.environ.get(key) or str(value) for key, value in defaults.items()}
+
+
 def _wait_ready(url: str, process: subprocess.Popen, log: Path) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while time.monotonic() < deadline:
@@ -90,7 +107,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     passwords = _seed(database_url)
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
+    env = {**os.environ, **_reflex_env(), "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
     env.pop("TELEGRAM_BOT_TOKEN", None)
     log = workdir / "reflex.log"
     with open(log, "w") as out:
@@ -107,11 +124,12 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
         _wait_ready(url, process, log)
         yield App(url=url, database_url=database_url, passwords=passwords)
     finally:
-        os.killpg(process.pid, signal.SIGTERM)
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGTERM)
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                os.killpg(process.pid, signal.SIGKILL)
         fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
 
