@@ -2,10 +2,10 @@
 
 from logging.config import fileConfig
 
-from alembic import context
 from sqlmodel import SQLModel
 
 import services.models  # noqa: F401  (registers every table)
+from alembic import context
 from services.config import settings
 from services.db import make_engine
 

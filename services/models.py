@@ -88,7 +88,7 @@ class Season(SQLModel, table=True):
     tours: int = 4
     hanchan_minutes: int = 90
     registration_closed: bool = False
-    draw_seed: int | None = None
+    draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
     draw_approved_at: datetime | None = _instant(nullable=True)
 
 
@@ -98,7 +98,7 @@ class User(SQLModel, table=True):
     display_name: str
     password_hash: str
     role: str = Role.PLAYER
-    telegram_user_id: int | None = None
+    telegram_user_id: int | None = Field(default=None, sa_type=sa.BigInteger)  # Telegram ids exceed 32 bits
     telegram_username: str | None = None
     telegram_private_messages: bool = False
     calendar_token: str | None = None
@@ -154,8 +154,8 @@ class Match(SQLModel, table=True):
     planned_hanchans: int = 3
     status: str = MatchStatus.SCHEDULING
     replay_of_match_id: int | None = Field(default=None, foreign_key="match.id")
-    # Регламент §6.1: a match moved to the next tour's window plays in that round's window (migration 0002).
-    window_round_id: int | None = None
+    # Регламент §6.1: a match moved to the next tour's window plays in that round's window.
+    window_round_id: int | None = Field(default=None, foreign_key="round.id")
 
 
 class Seat(SQLModel, table=True):
@@ -272,7 +272,7 @@ class MeetingProposal(SQLModel, table=True):
     status: str = "open"  # open | booked | declined | failed | withdrawn
     failure_reason: str | None = None
     created_at: datetime = _instant(now=True)
-    replaces_booking_id: int | None = None  # a rescheduling proposal moves this booking (migration 0002)
+    replaces_booking_id: int | None = None  # the booking a reschedule moves (no FK: booking points here too)
 
 
 class ProposalConfirmation(SQLModel, table=True):
@@ -323,7 +323,7 @@ class MatchCard(SQLModel, table=True):
     """The Telegram message that shows a match's scheduling state."""
 
     match_id: int = Field(foreign_key="match.id", primary_key=True)
-    chat_id: int
+    chat_id: int = Field(sa_type=sa.BigInteger)  # supergroup ids look like -100XXXXXXXXXX
     message_id: int
     text_hash: str = ""
     updated_at: datetime = _instant(now=True)
@@ -341,6 +341,60 @@ class Announcement(SQLModel, table=True):
     text: str
     author_user_id: int = Field(foreign_key="user.id")
     created_at: datetime = _instant(now=True)
+
+
+class BotStatus(SQLModel, table=True):
+    """One row (id 1) the notifier keeps fresh so the organizer sees whether Telegram works."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    connected: bool = False
+    bot_username: str | None = None
+    heartbeat_at: datetime | None = _instant(nullable=True)
+    last_delivery_at: datetime | None = _instant(nullable=True)
+    last_error: str | None = None
+    last_error_at: datetime | None = _instant(nullable=True)
+
+
+class PantheonSettings(SQLModel, table=True):
+    """A season's Pantheon event (Регламент §6.2). The admin token is a secret: never logged or shown."""
+
+    season_id: int = Field(foreign_key="season.id", primary_key=True)
+    api_url: str
+    event_id: int
+    admin_person_id: int | None = None
+    admin_token: str | None = None
+    synced_through: datetime | None = _instant(nullable=True)  # newest end time of the last complete import
+    last_summary: str | None = None  # JSON of the last import's summary
+    updated_at: datetime = _instant(now=True)
+
+
+class PantheonPlayer(SQLModel, table=True):
+    """A Pantheon person id mapped to a league player; one player may have several Pantheon accounts."""
+
+    __table_args__ = (sa.UniqueConstraint("season_id", "person_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    person_id: int
+    player_id: int = Field(foreign_key="player.id", index=True)
+    title: str = ""
+
+
+class PantheonGame(SQLModel, table=True):
+    """A Pantheon game seen by the import: placed (imported/assigned) or on the organizer's list (pending/ignored)."""
+
+    __table_args__ = (sa.UniqueConstraint("season_id", "session_hash"),)
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    session_hash: str = Field(sa_column=sa.Column(sa.String(64), nullable=False))
+    ended_at: datetime | None = _instant(nullable=True)
+    data: str = ""  # JSON of the reconstructed game, "" when it could not be reconstructed
+    status: str = "pending"  # imported | assigned | pending | ignored
+    reason: str = ""
+    match_id: int | None = Field(default=None, foreign_key="match.id")
+    hanchan_id: int | None = Field(default=None, foreign_key="hanchan.id")
+    decided_by_user_id: int | None = Field(default=None, foreign_key="user.id")
+    decided_at: datetime | None = _instant(nullable=True)
+    updated_at: datetime = _instant(now=True)
 
 
 class AuditRecord(SQLModel, table=True):

@@ -15,7 +15,9 @@ START = datetime(2026, 12, 6, 15, 0, tzinfo=UTC)
 
 
 def _booking(room_id: int, start: datetime, hours: int = 3, **extra) -> Booking:  # noqa: ANN003
-    return Booking(room_id=room_id, kind="activity", title="D&D", start_at=start, end_at=start + timedelta(hours=hours), **extra)
+    return Booking(
+        room_id=room_id, kind="activity", title="D&D", start_at=start, end_at=start + timedelta(hours=hours), **extra
+    )
 
 
 def _overlap_is_refused(engine: sa.Engine) -> None:
@@ -53,3 +55,15 @@ def test_migrations_create_every_table_on_empty_sqlite(tmp_path) -> None:  # noq
 def test_migrations_and_booking_guard_on_postgresql(pg_engine: sa.Engine) -> None:
     assert set(SQLModel.metadata.tables) <= set(sa.inspect(pg_engine).get_table_names())
     _overlap_is_refused(pg_engine)
+
+
+def test_migrations_match_the_models(sqlite_url: str) -> None:
+    """A column added to a model without a migration would break the next deployment."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    engine = make_engine(sqlite_url)
+    with engine.connect() as connection:
+        diff = compare_metadata(MigrationContext.configure(connection), SQLModel.metadata)
+    engine.dispose()
+    assert diff == []
