@@ -108,7 +108,9 @@ def close_registration(
     option = preview.option(method)
     if option is None:
         if preview.option(ClosingMethod.AS_IS) is not None:
-            raise ClosingError(f"Основной состав ({_players(preview.main)}) уже кратен четырём: ничего менять не нужно.")
+            raise ClosingError(
+                f"Основной состав ({_players(preview.main)}) уже кратен четырём: ничего менять не нужно."
+            )
         raise ClosingError(
             f"В основном составе {_players(preview.main)}: число не кратно четырём — "
             "выберите, добрать из резерва или перевести последних зарегистрировавшихся в резерв."
