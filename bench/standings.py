@@ -1,5 +1,5 @@
-"""Benchmark: standings of a 1 000-player season (4 tours, 3 hanchans a match). Season-file half; imports no
-reflex or telegram. Run: python3 bench/standings.py"""
+"""Benchmark: standings of a 1 000-player season (4 tours, 3 hanchans a match), from a season file and from the
+database; imports no reflex or telegram. Run: python3 bench/standings.py"""
 
 from __future__ import annotations
 
@@ -85,8 +85,122 @@ def bench_season_file(season: Season) -> tuple[float, int]:
     return seconds, peak
 
 
-# The database half (the same season loaded into the tables, standings computed from the database) goes here as
-# bench_database(season), called from main() after bench_season_file.
+def write_database(season: Season, url: str) -> int:
+    """The same season in a fresh migrated database (bulk inserts, explicit ids); returns the season id."""
+    from sqlalchemy import insert
+
+    from services import models
+    from services.db import make_engine, migrate, session_scope
+
+    migrate(url)
+    engine = make_engine(url)
+    now = models.utc_now()  # core inserts skip the models' default factories
+    with session_scope(engine) as session:
+        session.execute(
+            insert(models.User),
+            [
+                {
+                    "id": 1,
+                    "login_name": "организатор",
+                    "display_name": "Организатор",
+                    "password_hash": "-",
+                    "role": "organizer",
+                    "created_at": now,
+                }
+            ],
+        )
+        session.execute(
+            insert(models.User),
+            [
+                {
+                    "id": 1 + p.id,
+                    "login_name": f"игрок {p.id}",
+                    "display_name": p.name,
+                    "password_hash": "-",
+                    "created_at": now,
+                }
+                for p in season.players
+            ],
+        )
+        session.execute(insert(models.Season), [{"id": 1, "name": "Бенчмарк"}])
+        session.execute(
+            insert(models.Player),
+            [
+                {"id": p.id, "season_id": 1, "user_id": 1 + p.id, "status": p.status, "registration_order": p.id}
+                for p in season.players
+            ],
+        )
+        session.execute(insert(models.Stage), [{"id": 1, "season_id": 1, "kind": "regular"}])
+        session.execute(insert(models.Round), [{"id": t, "stage_id": 1, "code": str(t)} for t in range(1, TOURS + 1)])
+        session.execute(
+            insert(models.Match),
+            [{"id": m.id, "round_id": m.round, "table": str(m.table), "status": "complete"} for m in season.matches],
+        )
+        session.execute(
+            insert(models.Seat),
+            [
+                {"match_id": m.id, "player_id": r.player, "seed": i}
+                for m in season.matches
+                for i, r in enumerate(m.hanchans[0].results, 1)
+            ],
+        )
+        hanchans, results, penalties = [], [], []
+        for m in season.matches:
+            for h in m.hanchans:
+                hid = len(hanchans) + 1
+                hanchans.append(
+                    {"id": hid, "match_id": m.id, "number": h.number, "riichi_left": h.riichi_left, "entered_at": now}
+                )
+                results += [
+                    {"hanchan_id": hid, "player_id": r.player, "points": r.points, "chombo": r.chombo}
+                    for r in h.results
+                ]
+            penalties += [
+                {
+                    "match_id": m.id,
+                    "player_id": p.player,
+                    "points": p.points,
+                    "kind": "no_show",
+                    "reason": p.reason,
+                    "decided_by_user_id": 1,
+                    "decided_at": now,
+                }
+                for p in m.penalties
+            ]
+        session.execute(insert(models.Hanchan), hanchans)
+        session.execute(insert(models.HanchanResult), results)
+        if penalties:
+            session.execute(insert(models.Penalty), penalties)
+    engine.dispose()
+    return 1
+
+
+def bench_database(season: Season) -> tuple[float, int]:
+    """The same season written to SQLite, then what the standings page does: load effective rows, score, rank."""
+    from services.db import make_engine, session_scope
+    from services.results_repo import db_standings
+
+    with tempfile.TemporaryDirectory() as directory:
+        url = f"sqlite:///{Path(directory) / 'league.db'}"
+        started = time.perf_counter()
+        season_id = write_database(season, url)
+        print(f"database written in {time.perf_counter() - started:.1f} s")
+        engine = make_engine(url)
+
+        def work() -> list[StandingsRow]:
+            with session_scope(engine) as session:
+                return db_standings(session, season_id)
+
+        rows = work()
+        assert rows == standings_from_season(season), "the database and the season file disagree"
+        seconds, peak = measure(work)
+        engine.dispose()
+    print(f"database (SQLite): {seconds:.3f} s, peak {peak / 2**20:.1f} MiB")
+    return seconds, peak
+
+
+def standings_from_season(season: Season) -> list[StandingsRow]:
+    return compute_standings(season.players, [score_match(m) for m in season.matches])
 
 
 def main() -> None:
@@ -94,6 +208,7 @@ def main() -> None:
     hanchans = sum(len(m.hanchans) for m in season.matches)
     print(f"{len(season.players)} players, {TOURS} tours, {len(season.matches)} matches, {hanchans} hanchans")
     bench_season_file(season)
+    bench_database(season)
 
 
 if __name__ == "__main__":
