@@ -1,0 +1,335 @@
+"""The scheduling flow on SQLite and PostgreSQL: availability, proposals, four confirmations, booking, release."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from services import availability, booking, scheduling_admin
+from services.calendar_feed import club_ics, ensure_calendar_token, personal_ics
+from services.db import session_scope
+from services.intervals import Interval
+from services.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation
+from services.scheduling_repo import SchedulingError, match_info, options_for, state_of
+from tests import factories as f
+from tests.factories import NOW, kirov
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest) -> sa.Engine:
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
+
+
+def act(db: sa.Engine, fn: Callable, **kwargs):  # noqa: ANN201
+    with session_scope(db) as session:
+        return fn(session, **kwargs)
+
+
+def paint(db: sa.Engine, league: f.League, who: int, *spans: Interval, match_id: int | None = None) -> list[str]:
+    return act(
+        db,
+        availability.save_availability,
+        match_id=match_id or league.match.id,
+        user_id=league.users[who].id,
+        intervals=list(spans),
+    )
+
+
+def events(db: sa.Engine, match_id: int) -> list[OutboxEvent]:
+    with Session(db, expire_on_commit=False) as session:
+        return list(session.exec(select(OutboxEvent).where(OutboxEvent.match_id == match_id)).all())
+
+
+def evening(day: int) -> Interval:
+    return Interval(kirov(day, 17), kirov(day, 23))
+
+
+def proposed(db: sa.Engine, league: f.League, start, end, hanchans: int = 3, who: int = 0, **kw) -> MeetingProposal:  # noqa: ANN001, ANN003
+    return act(
+        db,
+        booking.propose_meeting,
+        match_id=league.match.id,
+        user_id=league.users[who].id,
+        start=start,
+        end=end,
+        hanchans=hanchans,
+        now=NOW,
+        **kw,
+    )
+
+
+def confirm(db: sa.Engine, league: f.League, proposal_id: int, *who: int) -> None:
+    for n in who:
+        act(db, booking.confirm_meeting, proposal_id=proposal_id, user_id=league.users[n].id)
+
+
+def match_bookings(db: sa.Engine, match_id: int) -> list[Booking]:
+    with Session(db, expire_on_commit=False) as session:
+        return list(session.exec(select(Booking).where(Booking.match_id == match_id)).all())
+
+
+def booked_league(db: sa.Engine) -> tuple[f.League, MeetingProposal]:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    for n in range(4):
+        paint(db, league, n, evening(20), evening(21))
+    p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30))
+    confirm(db, league, p.id, 0, 1, 2, 3)
+    return league, p
+
+
+def test_fourth_confirmation_books_the_room_and_writes_the_outbox(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    for n in range(3):
+        paint(db, league, n, evening(20), Interval(kirov(22, 10), kirov(22, 16)))
+    with Session(db, expire_on_commit=False) as session:
+        info = match_info(session, league.match.id)
+        assert options_for(session, info) == []  # the fourth has not answered
+        assert state_of(session, info) == "waiting"
+    paint(db, league, 3, Interval(kirov(20, 18), kirov(20, 23, 30)), Interval(kirov(22, 9), kirov(22, 14)))
+    with Session(db, expire_on_commit=False) as session:
+        info = match_info(session, league.match.id)
+        options = options_for(session, info)
+        assert [(o.start, o.end, o.hanchans_fit) for o in options] == [
+            (kirov(20, 18), kirov(20, 23), 3),
+            (kirov(22, 10), kirov(22, 14), 2),
+        ]
+        assert state_of(session, info) == "options"
+    p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30), who=1)
+    confirm(db, league, p.id, 0, 1, 2)
+    assert match_bookings(db, league.match.id) == []
+    with Session(db, expire_on_commit=False) as session:
+        assert state_of(session, match_info(session, league.match.id)) == "confirmed_3"
+    confirm(db, league, p.id, 3)
+    [row] = match_bookings(db, league.match.id)
+    assert (row.active, row.start_at, row.end_at, row.hanchans, row.room_id) == (
+        True, kirov(20, 18), kirov(20, 22, 30), 3, league.room.id,
+    )  # fmt: skip
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get(MeetingProposal, p.id).status == "booked"
+        assert state_of(session, match_info(session, league.match.id)) == "booked"
+    kinds = [e.kind for e in events(db, league.match.id)]
+    assert kinds.count("availability_answered") == 4
+    assert kinds.count("meeting_confirmed") == 4
+    assert {"options_found", "meeting_proposed", "meeting_booked"} <= set(kinds)
+    # Регламент §6.4: the bot's payloads never carry personal intervals (22.11 10:00 is only a player's time).
+    payloads = " ".join(e.payload for e in events(db, league.match.id))
+    assert kirov(22, 10).isoformat() not in payloads and kirov(20, 23, 30).isoformat() not in payloads
+
+
+def test_bad_proposals_and_strangers_change_nothing(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=5)
+    for n in range(4):
+        paint(db, league, n, evening(20))
+    with pytest.raises(SchedulingError, match="только в своих матчах"):
+        paint(db, league, 4, evening(20))
+    with pytest.raises(SchedulingError, match="только игроки этого матча"):
+        proposed(db, league, kirov(20, 18), kirov(20, 22, 30), who=4)
+    with pytest.raises(SchedulingError, match="не входит целиком ни в один общий вариант"):
+        proposed(db, league, kirov(20, 16), kirov(20, 20, 30))
+    with pytest.raises(SchedulingError, match="шагом 30 минут"):
+        proposed(db, league, kirov(20, 18, 10), kirov(20, 22, 40))
+    with Session(db, expire_on_commit=False) as session:
+        assert session.exec(select(MeetingProposal).where(MeetingProposal.match_id == league.match.id)).all() == []
+
+
+def test_availability_change_releases_the_booking_until_confirmed_again(db: sa.Engine) -> None:
+    league, p = booked_league(db)
+    [before] = match_bookings(db, league.match.id)
+    notices = paint(db, league, 2, evening(21))  # 20.11 no longer free
+    assert "бронь снята" in notices[0]
+    [released] = match_bookings(db, league.match.id)
+    assert (released.id, released.active, released.sequence) == (before.id, False, 1)
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get(MeetingProposal, p.id).status == "open"
+        answers = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == p.id)).all()
+        assert {a.player_id for a in answers} == {league.players[n].id for n in (0, 1, 3)}
+    assert "meeting_released" in [e.kind for e in events(db, league.match.id)]
+    with pytest.raises(SchedulingError, match="не входит в вашу доступность"):
+        confirm(db, league, p.id, 2)
+    paint(db, league, 2, evening(20), evening(21))
+    confirm(db, league, p.id, 2)
+    [again] = match_bookings(db, league.match.id)  # the same calendar event, published anew
+    assert (again.id, again.active, again.sequence) == (before.id, True, 2)
+
+
+def test_room_taken_meanwhile_fails_the_proposal_and_books_nobody(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    for n in range(4):
+        paint(db, league, n, evening(20))
+    p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30))
+    confirm(db, league, p.id, 0, 1, 2)
+    act(db, scheduling_admin.book_activity, title="D&D", start=kirov(20, 21), end=kirov(20, 23),
+        actor_user_id=league.organizer.id, room_id=p.room_id)  # fmt: skip
+    confirm(db, league, p.id, 3)
+    assert match_bookings(db, league.match.id) == []
+    with Session(db, expire_on_commit=False) as session:
+        failed = session.get(MeetingProposal, p.id)
+        assert failed.status == "failed"
+        assert "Помещение уже занято: «D&D»" in failed.failure_reason
+        meeting = Interval(kirov(20, 18), kirov(20, 22, 30))
+        options = options_for(session, match_info(session, league.match.id))
+        assert not any(p.room_id in o.rooms and o.interval.contains(meeting) for o in options)  # options refreshed
+
+
+def test_rescheduling_needs_all_four_again_and_keeps_the_event(db: sa.Engine) -> None:
+    league, p = booked_league(db)
+    [old] = match_bookings(db, league.match.id)
+    with pytest.raises(SchedulingError, match="не осталось ханчанов"):
+        proposed(db, league, kirov(21, 18), kirov(21, 22, 30))
+    again = proposed(db, league, kirov(21, 18), kirov(21, 22, 30), replaces_booking_id=old.id)
+    confirm(db, league, again.id, 0, 1, 2)
+    [still] = match_bookings(db, league.match.id)
+    assert (still.start_at, still.active) == (kirov(20, 18), True)
+    confirm(db, league, again.id, 3)
+    [moved] = match_bookings(db, league.match.id)
+    assert (moved.id, moved.start_at, moved.sequence, moved.proposal_id) == (old.id, kirov(21, 18), 1, again.id)
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get(MeetingProposal, p.id).status == "withdrawn"
+    assert "meeting_moved" in [e.kind for e in events(db, league.match.id)]
+
+
+def test_organizer_assigns_moves_and_applies_the_fallback(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=8)
+        second = f.match(session, league.rounds[0], league.players[4:8], table="2")
+        session.commit()
+    org = league.organizer.id
+    dnd = act(db, scheduling_admin.book_activity, title="D&D", start=kirov(29, 17), end=kirov(29, 20),
+              actor_user_id=org)  # fmt: skip
+    with Session(db, expire_on_commit=False) as session:
+        fallback = scheduling_admin.fallback_for(session, league.match.id)
+    assert (fallback.start, fallback.end) == (kirov(29, 18), kirov(29, 22, 30))  # Регламент §6.1
+    with pytest.raises(SchedulingError, match="Помещение занято: «D&D», вс 29.11.2026 17:00–20:00"):
+        act(db, scheduling_admin.apply_fallback, match_id=league.match.id, actor_user_id=org)
+    act(db, scheduling_admin.move_booking, booking_id=dnd.id, start=kirov(28, 17), end=kirov(28, 20), actor_user_id=org)
+    booked = act(db, scheduling_admin.apply_fallback, match_id=league.match.id, actor_user_id=org)
+    assert (booked.start_at, booked.hanchans, booked.active) == (kirov(29, 18), 3, True)
+    with pytest.raises(SchedulingError, match="Помещение занято: «Матч: Тур 1, стол 1»"):
+        act(db, scheduling_admin.assign_meeting, match_id=second.id, start=kirov(29, 19), hanchans=3,
+            actor_user_id=org)  # fmt: skip
+    target = act(db, scheduling_admin.move_to_next_window, match_id=second.id, actor_user_id=org, reason="болезнь")
+    with Session(db, expire_on_commit=False) as session:
+        info = match_info(session, second.id)
+        assert info.window == f.window(f.WINDOW_START + timedelta(days=14)) and target.code == "2"
+        assert scheduling_admin.fallback_for(session, second.id).start == kirov(13, 18, month=12)
+    assert "match_moved" in [e.kind for e in events(db, second.id)]
+
+
+def test_calendar_feeds_publish_moves_and_cancellations(db: sa.Engine) -> None:
+    league, _ = booked_league(db)
+    [row] = match_bookings(db, league.match.id)
+    with session_scope(db) as session:
+        token = ensure_calendar_token(session, session.merge(league.users[0]))
+    with Session(db, expire_on_commit=False) as session:
+        club, mine = club_ics(session), personal_ics(session, token)
+        assert personal_ics(session, "x" * 32) is None
+    uid = f"UID:booking-{row.id}@discard-league"
+    for feed in (club, mine):
+        assert uid in feed and "DTSTART;TZID=Europe/Kirov:20261120T180000" in feed and "STATUS:CONFIRMED" in feed
+    paint(db, league, 1, evening(21))
+    with Session(db, expire_on_commit=False) as session:
+        club = club_ics(session)
+        other = personal_ics(session, act(db, lambda s: ensure_calendar_token(s, s.merge(league.organizer))))
+    assert uid in club and "SEQUENCE:1" in club and "STATUS:CANCELLED" in club
+    assert uid not in other  # the organizer plays no match: their own feed is empty
+
+
+def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int:
+    for n in range(4):
+        paint(db, league, n, evening(day))
+    p = proposed(db, league, kirov(day, 18), kirov(day, 22, 30))
+    confirm(db, league, p.id, 0, 1)
+    barrier = threading.Barrier(3)
+    errors: list[BaseException] = []
+
+    def run(fn: Callable, **kwargs) -> None:  # noqa: ANN003
+        barrier.wait()
+        try:
+            act(db, fn, **kwargs)
+        except SchedulingError:
+            pass  # the organizer is told the room is taken: expected for the loser
+        except BaseException as error:  # noqa: BLE001
+            errors.append(error)
+
+    threads = [
+        threading.Thread(target=run, args=(booking.confirm_meeting,), kwargs={"proposal_id": p.id, "user_id": u.id})
+        for u in league.users[2:4]
+    ]
+    threads.append(
+        threading.Thread(
+            target=run,
+            args=(scheduling_admin.assign_meeting,),
+            kwargs={
+                "match_id": second_id,
+                "start": kirov(day, 19),
+                "hanchans": 1,
+                "actor_user_id": league.organizer.id,
+                "room_id": p.room_id,
+            },
+        )
+    )
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert errors == []
+    slot = Interval(kirov(day, 18), kirov(day, 22, 30))
+    with Session(db, expire_on_commit=False) as session:
+        rows = session.exec(
+            select(Booking).where(
+                Booking.room_id == p.room_id, Booking.active,
+                Booking.start_at < slot.end, Booking.end_at > slot.start,
+            )
+        ).all()  # fmt: skip
+        confirmed = session.exec(
+            select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == p.id, ProposalConfirmation.confirmed)
+        ).all()
+        status = session.get(MeetingProposal, p.id).status
+    assert len(confirmed) == 4  # both confirmations were kept, whoever won the room
+    assert len(rows) == 1, rows
+    assert status == ("booked" if rows[0].match_id == league.match.id else "failed")
+    return rows[0].match_id
+
+
+def test_two_confirmations_and_the_organizer_race_for_one_slot(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=8)
+        second = f.match(session, league.rounds[0], league.players[4:8], table="2")
+        session.commit()
+        second_id = second.id
+    winners = [_race_once(db, league, second_id, day) for day in (17, 18, 19, 20, 21, 22)]
+    assert set(winners) <= {league.match.id, second_id}
+
+
+def test_outbox_payloads_are_json_without_intervals(db: sa.Engine) -> None:
+    league, _ = booked_league(db)
+    for event in events(db, league.match.id):
+        payload = json.loads(event.payload)
+        assert not any("interval" in key for key in payload)
+
+
+def test_demo_league_has_a_booking_no_common_time_and_a_dnd_evening(engine: sa.Engine) -> None:
+    from datetime import date
+
+    from services.demo import seed_demo
+    from services.models import Match
+    from services.schedule_view import overview
+
+    with session_scope(engine) as session:
+        seed_demo(session, today=date(2026, 11, 18))
+    with Session(engine) as session:
+        states = [row["state"] for row in overview(session)]
+        kinds = sorted(b.kind for b in session.exec(select(Booking).where(Booking.active)).all())
+        assert session.exec(select(Match)).first() is not None
+    assert {"Забронировано", "Нет общего времени", "Ждём ответов"} <= set(states)
+    assert kinds.count("activity") == 1 and kinds.count("match") >= 1

@@ -1,0 +1,102 @@
+"""Test rows built directly: seasons, rounds with windows, matches with four seats, rooms (no password hashing)."""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+
+from sqlmodel import Session, col, select
+
+from services.intervals import Interval, at_kirov
+from services.models import Match, MatchStatus, Player, Role, Room, Round, Season, Seat, Stage, StageKind, User
+
+WINDOW_START = date(2026, 11, 16)  # a Monday; the window runs two weeks, to Monday 30.11 00:00 Kirov
+NOW = at_kirov(date(2026, 11, 10), 12)  # before the window: proposals are not "in the past"
+
+
+def kirov(day: int, hour: int = 0, minute: int = 0, month: int = 11) -> datetime:
+    return at_kirov(date(2026, month, day), hour, minute)
+
+
+def window(start: date = WINDOW_START, days: int = 14) -> Interval:
+    return Interval(at_kirov(start), at_kirov(start + timedelta(days=days)))
+
+
+def user(session: Session, name: str | None = None, role: Role = Role.PLAYER) -> User:
+    tag = uuid.uuid4().hex[:8]
+    row = User(login_name=f"u{tag}", display_name=name or f"Игрок {tag}", password_hash="-", role=role)
+    session.add(row)
+    session.flush()
+    return row
+
+
+@dataclass
+class League:
+    season: Season
+    stage: Stage
+    rounds: list[Round]
+    room: Room
+    users: list[User] = field(default_factory=list)
+    players: list[Player] = field(default_factory=list)
+    matches: list[Match] = field(default_factory=list)
+    organizer: User | None = None
+
+    @property
+    def match(self) -> Match:
+        return self.matches[0]
+
+
+def league(session: Session, *, players: int = 4, windows: list[Interval] | None = None) -> League:
+    """A season with rounds (tour 1 = the default two-week window), a room, players and one match of the first four."""
+    season = Season(name=f"Лига {uuid.uuid4().hex[:6]}")
+    session.add(season)
+    session.flush()
+    stage = Stage(season_id=season.id, kind=StageKind.REGULAR)
+    session.add(stage)
+    room = Room(name=f"Зал {uuid.uuid4().hex[:6]}")
+    session.add(room)
+    session.flush()
+    rounds = []
+    for number, win in enumerate(windows or [window(), window(WINDOW_START + timedelta(days=14))], start=1):
+        r = Round(stage_id=stage.id, code=str(number), window_start=win.start, window_end=win.end)
+        session.add(r)
+        rounds.append(r)
+    session.flush()
+    result = League(season, stage, rounds, room, organizer=user(session, role=Role.ORGANIZER))
+    for order in range(1, players + 1):
+        u = user(session)
+        p = Player(season_id=season.id, user_id=u.id, registration_order=order)
+        session.add(p)
+        session.flush()
+        result.users.append(u)
+        result.players.append(p)
+    result.matches.append(match(session, rounds[0], result.players[:4]))
+    session.commit()
+    return result
+
+
+def match(session: Session, round_: Round, players: list[Player], table: str = "1") -> Match:
+    row = Match(round_id=round_.id, table=table, status=MatchStatus.SCHEDULING)
+    session.add(row)
+    session.flush()
+    for seed, p in enumerate(players, start=1):
+        session.add(Seat(match_id=row.id, player_id=p.id, seed=seed))
+    session.flush()
+    return row
+
+
+def match_for_names(session: Session, names: list[str], win: Interval, table: str = "1") -> Match:
+    """A match of existing players (found by display name) in a new round of the newest season (e2e tests)."""
+    season = session.exec(select(Season).order_by(col(Season.id).desc())).first()
+    stage = session.exec(select(Stage).where(Stage.season_id == season.id)).first()
+    round_ = Round(
+        stage_id=stage.id, code=str(uuid.uuid4().int % 900 + 100), window_start=win.start, window_end=win.end
+    )
+    session.add(round_)
+    session.flush()
+    players = [
+        session.exec(select(Player).join(User, col(User.id) == Player.user_id).where(User.display_name == name)).one()
+        for name in names
+    ]
+    return match(session, round_, players, table)
