@@ -1,0 +1,189 @@
+"""The bot process: a python-telegram-bot Application with the outbox poll, the Sunday reminder and commands.
+
+Imports telegram (the bot process may); everything it says comes from `cards`, everything it reads
+from `snapshot` and the link services, so the site works the same with the bot off (Регламент §3).
+"""
+
+from __future__ import annotations
+
+import logging
+import time as monotonic_time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, time
+
+import sqlalchemy as sa
+from telegram import Update
+from telegram.constants import ChatType, ParseMode
+from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
+
+from services import bot_status, telegram_link
+from services.config import Settings
+from services.db import session_scope
+from services.models import utc_now
+from services.notifier import cards
+from services.notifier.outbox import Notifier, Target
+from services.notifier.snapshot import user_match_snapshots
+from services.notifier.telegram import TelegramGateway
+
+log = logging.getLogger(__name__)
+OUTBOX_JOB = "outbox"
+REMINDER_JOB = "sunday_reminder"
+SUNDAY = 0  # python-telegram-bot's JobQueue counts days from Sunday = 0
+MAX_PAUSE = 300.0  # seconds between passes at most while Telegram stays unreachable
+
+
+@dataclass(frozen=True)
+class BotConfig:
+    token: str
+    api_url: str | None
+    target: Target
+    reminder_time: time  # aware: Kirov time
+    poll_seconds: float = 5.0
+
+
+def config_from_settings(settings: Settings) -> BotConfig:
+    """Raises ValueError (in Russian) when the bot cannot run: no token or no group chat."""
+    if not settings.bot_token:
+        raise ValueError("TELEGRAM_BOT_TOKEN не задан: бот не запускается, сайт работает без него.")
+    if settings.chat_id is None:
+        raise ValueError("TELEGRAM_CHAT_ID не задан: боту некуда публиковать карточки матчей.")
+    hour, _, minute = settings.reminder_time.partition(":")
+    return BotConfig(
+        token=settings.bot_token,
+        api_url=settings.bot_api_url,
+        target=Target(settings.chat_id, settings.schedule_thread_id, settings.announcements_thread_id),
+        reminder_time=time(int(hour), int(minute or 0), tzinfo=settings.tz),
+    )
+
+
+@dataclass
+class PollState:
+    """Backoff between passes while Telegram is down; the gateway already retried within the pass."""
+
+    failures: int = 0
+    resume_at: float = 0.0
+
+
+def _notifier(context: ContextTypes.DEFAULT_TYPE) -> Notifier:
+    return context.application.bot_data["notifier"]
+
+
+async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
+    state: PollState = context.job.data
+    if monotonic_time.monotonic() < state.resume_at:
+        return
+    notifier = _notifier(context)
+    result = await notifier.deliver_pending()
+    if result.stopped:
+        state.failures += 1
+        pause = min(context.application.bot_data["config"].poll_seconds * 2**state.failures, MAX_PAUSE)
+        state.resume_at = monotonic_time.monotonic() + pause
+        log.warning("Telegram unreachable, %d events wait; next try in %.0f s", result.failed, pause)
+        return
+    state.failures, state.resume_at = 0, 0.0
+    notifier.heartbeat(connected=True)
+
+
+async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
+    # Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании».
+    sent = await _notifier(context).send_reminder()
+    log.info("Sunday reminder: %d message(s)", sent)
+
+
+async def _reply(update: Update, text: str) -> None:
+    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
+
+
+def _private(update: Update) -> bool:
+    return update.effective_chat is not None and update.effective_chat.type == ChatType.PRIVATE
+
+
+async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if not _private(update):
+        await _reply(update, cards.PRIVATE_ONLY)
+        return
+    if not context.args:
+        await _reply(update, cards.START_HELP)
+        return
+    notifier, account = _notifier(context), update.effective_user
+    with session_scope(notifier.bind) as session:
+        user = telegram_link.redeem_link_code(
+            session,
+            context.args[0],
+            telegram_user_id=account.id,
+            telegram_username=account.username,
+            now=notifier.clock(),
+        )
+        name = user.display_name if user else None
+    await _reply(update, cards.linked_text(name) if name else cards.LINK_FAILED)
+
+
+async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if not _private(update):
+        await _reply(update, cards.PRIVATE_ONLY)
+        return
+    with session_scope(_notifier(context).bind) as session:
+        user = telegram_link.unlink_telegram(session, update.effective_user.id)
+    await _reply(update, cards.UNLINKED if user else cards.NOT_LINKED)
+
+
+async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    if not _private(update):
+        await _reply(update, cards.PRIVATE_ONLY)
+        return
+    with session_scope(_notifier(context).bind) as session:
+        user, snaps = user_match_snapshots(session, update.effective_user.id)
+    await _reply(update, cards.matches_text(snaps) if user else cards.NOT_LINKED)
+
+
+async def _post_init(application: Application) -> None:
+    username = application.bot.username  # initialize() called getMe
+    application.bot_data["notifier"].heartbeat(connected=True, bot_username=username)
+    log.info("connected to Telegram as @%s", username)
+
+
+async def _post_shutdown(application: Application) -> None:
+    notifier: Notifier = application.bot_data["notifier"]
+    with session_scope(notifier.bind) as session:
+        bot_status.record_stopped(session, now=notifier.clock())
+
+
+def build_application(
+    config: BotConfig,
+    *,
+    bind: sa.Engine | None = None,
+    clock: Callable[[], datetime] = utc_now,
+    gateway_options: dict | None = None,
+) -> Application:
+    builder = ApplicationBuilder().token(config.token).post_init(_post_init).post_shutdown(_post_shutdown)
+    if config.api_url:
+        builder = builder.base_url(config.api_url)
+    application = builder.build()
+    gateway = TelegramGateway(application.bot, **(gateway_options or {}))
+    application.bot_data["notifier"] = Notifier(gateway, config.target, bind=bind, clock=clock)
+    application.bot_data["config"] = config
+    application.add_handler(CommandHandler("start", start_command))
+    application.add_handler(CommandHandler("stop", stop_command))
+    application.add_handler(CommandHandler("matches", matches_command))
+    jobs = application.job_queue
+    jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
+    jobs.run_daily(sunday_reminder, time=config.reminder_time, days=(SUNDAY,), name=REMINDER_JOB)
+    return application
+
+
+def main(settings: Settings | None = None) -> int:
+    """`python -m services.notifier` and `discard bot`: runs until interrupted."""
+    from services.config import settings as env_settings
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    logging.getLogger().setLevel(logging.INFO)
+    # httpx logs every request URL at INFO, and Bot API URLs contain the token.
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+    try:
+        config = config_from_settings(settings or env_settings)
+    except ValueError as error:
+        log.error("%s", error)
+        return 2
+    build_application(config).run_polling(allowed_updates=[Update.MESSAGE])
+    return 0

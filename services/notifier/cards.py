@@ -1,0 +1,206 @@
+"""Telegram message texts in Russian, HTML parse mode; pure: data in, text out. Imports no telegram.
+
+Регламент §3, §6.4: personal intervals and contacts are never published. The texts below only ever
+see `MatchSnapshot`, which carries common options (where all four are free), never one player's time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from html import escape
+
+from services.intervals import to_kirov
+from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
+from services.scheduling import (
+    NO_COMMON_TIME,
+    NOBODY_ANSWERED,
+    OPTIONS,
+    STATE_LABELS,
+    WAITING,
+    format_kirov,
+    hanchans_word,
+)
+
+MAX_MESSAGE = 4096  # Telegram's limit for one text message
+MAX_NAME = 60  # a display name longer than this is clipped so a card always fits
+MAX_OPTIONS_SHOWN = 5
+MAX_ANNOUNCEMENT = 3500  # leaves room for the heading inside MAX_MESSAGE
+SITE_HINT = "Отметить время, предложить и подтвердить встречу можно на сайте лиги."
+
+
+def _name(seat: SeatView, *, mention: bool = False) -> str:
+    name = seat.name if len(seat.name) <= MAX_NAME else seat.name[: MAX_NAME - 1] + "…"
+    text = escape(name)
+    if mention and seat.telegram_username:
+        text += f" (@{escape(seat.telegram_username[:MAX_NAME])})"
+    return text
+
+
+def _names(seats: Iterable[SeatView], *, mention: bool = False) -> str:
+    return ", ".join(_name(s, mention=mention) for s in seats) or "—"
+
+
+def format_span(start: datetime, end: datetime) -> str:
+    """«сб 12.12.2026 13:00–20:00» in Kirov time; the end's date is shown only when it differs."""
+    same_day = to_kirov(start).date() == to_kirov(end).date()
+    return (
+        f"{format_kirov(start)}–{to_kirov(end):%H:%M}" if same_day else f"{format_kirov(start)} – {format_kirov(end)}"
+    )
+
+
+def match_title(snap: MatchSnapshot) -> str:
+    if snap.stage_kind == "playoff":
+        if snap.round_code == "F":
+            return "Финал"
+        return f"Плей-офф, раунд {escape(snap.round_code)} · стол {escape(snap.table)}"
+    return f"Тур {escape(snap.round_code)} · стол {escape(snap.table)}"
+
+
+def _answers_block(snap: MatchSnapshot) -> list[str]:
+    answered = [s for s in snap.seats if s.answered]
+    waiting = [s for s in snap.seats if not s.answered]
+    lines = [f"Ответили: {_names(answered)}"]
+    if waiting:
+        lines.append(f"Ждём ответа: {_names(waiting)}")
+    return lines
+
+
+def _options_block(snap: MatchSnapshot) -> list[str]:
+    if snap.state == NO_COMMON_TIME:
+        # Регламент §3: no fallback date and no penalty from the bot, only what to do next.
+        return ["Общего времени нет: обновите доступность и обратитесь к организатору."]
+    if not snap.options:
+        return []
+    lines = [f"Общие варианты: {len(snap.options)}"]
+    for option in snap.options[:MAX_OPTIONS_SHOWN]:
+        lines.append(f"• {format_span(option.start, option.end)} (хватит на {hanchans_word(option.hanchans_fit)})")
+    if len(snap.options) > MAX_OPTIONS_SHOWN:
+        lines.append(f"…и ещё {len(snap.options) - MAX_OPTIONS_SHOWN}")
+    return lines
+
+
+def _proposal_block(snap: MatchSnapshot) -> list[str]:
+    p = snap.proposal
+    if p is None:
+        return []
+    pending = [s for s in snap.seats if s.player_id not in p.confirmed and s.player_id not in p.declined]
+    lines = [
+        f"Предложено: {format_span(p.start, p.end)}, {escape(p.room)}, {hanchans_word(p.hanchans)}",
+        f"Подтвердили: {_names(snap.players(p.confirmed))}",
+    ]
+    if pending:
+        lines.append(f"Ждём подтверждения: {_names(pending)}")
+    if p.declined:
+        lines.append(f"Отказались: {_names(snap.players(p.declined))}")
+    return lines
+
+
+def _booking_line(b: BookingView) -> str:
+    return f"{format_span(b.start, b.end)}, {escape(b.room)}" + (f", {hanchans_word(b.hanchans)}" if b.hanchans else "")
+
+
+def _bookings_block(snap: MatchSnapshot) -> list[str]:
+    return [f"Бронь: {_booking_line(b)}" for b in snap.bookings]
+
+
+def card_text(snap: MatchSnapshot) -> str:
+    """The match card in the «Время сбора» topic (Регламент §3)."""
+    lines = [f"<b>{match_title(snap)}</b>"]
+    if snap.window_start and snap.window_end:
+        lines.append(f"Игровое окно: {format_span(snap.window_start, snap.window_end)} (время Кирова)")
+    lines.append(f"Игроки: {_names(snap.seats)}")
+    lines.append(f"Состояние: <b>{escape(STATE_LABELS.get(snap.state, snap.state))}</b>")
+    blocks = [_answers_block(snap), _options_block(snap), _proposal_block(snap), _bookings_block(snap)]
+    for block in blocks:
+        if block:
+            lines.append("")
+            lines.extend(block)
+    return "\n".join(lines)[:MAX_MESSAGE]
+
+
+def still_to_act(snap: MatchSnapshot) -> tuple[str, list[SeatView]]:
+    """What the match waits for and from whom (Регламент §3: the Sunday reminder)."""
+    if snap.state in (NOBODY_ANSWERED, WAITING):
+        return "отметить доступность", [s for s in snap.seats if not s.answered]
+    if snap.state == NO_COMMON_TIME:
+        return "обновить доступность и обратиться к организатору", list(snap.seats)
+    if snap.state == OPTIONS:
+        return "выбрать и предложить время из общих вариантов", list(snap.seats)
+    if snap.proposal is not None:
+        return "подтвердить предложенное время", [s for s in snap.seats if s.player_id not in snap.proposal.confirmed]
+    return "", []
+
+
+def reminder_texts(snaps: Sequence[MatchSnapshot]) -> list[str]:
+    """The Sunday reminder, split into messages under Telegram's limit; empty when nothing is pending."""
+    blocks = []
+    for snap in snaps:
+        action, seats = still_to_act(snap)
+        if seats:
+            blocks.append(f"<b>{match_title(snap)}</b>: нужно {action} — {_names(seats, mention=True)}")
+    if not blocks:
+        return []
+    header = "<b>Напоминание: согласование времени не завершено</b>"
+    messages: list[str] = []
+    current = header
+    for block in blocks:
+        if len(current) + len(block) + len(SITE_HINT) + 4 > MAX_MESSAGE:
+            messages.append(current)
+            current = header
+        current += "\n\n" + block
+    messages.append(current + "\n\n" + SITE_HINT)
+    return messages
+
+
+def proposal_waiting_text(snap: MatchSnapshot) -> str:
+    p = snap.proposal
+    assert p is not None
+    return (
+        f"<b>{match_title(snap)}</b>\nВам предложено время встречи: {format_span(p.start, p.end)}, "
+        f"{escape(p.room)}, {hanchans_word(p.hanchans)}.\nПодтвердите или отклоните его на сайте лиги."
+    )
+
+
+def booked_text(snap: MatchSnapshot, *, moved: bool = False) -> str:
+    head = "Встреча перенесена" if moved else "Встреча забронирована"
+    lines = [f"<b>{match_title(snap)}</b>", f"{head}:"] + [f"• {_booking_line(b)}" for b in snap.bookings]
+    return "\n".join(lines)
+
+
+def released_text(snap: MatchSnapshot) -> str:
+    state = escape(STATE_LABELS.get(snap.state, snap.state))
+    return f"<b>{match_title(snap)}</b>\nБронь встречи снята. Сейчас: {state}. Согласуйте новое время на сайте лиги."
+
+
+def matches_text(snaps: Sequence[MatchSnapshot]) -> str:
+    """The answer to /matches: the player's own matches and their state."""
+    if not snaps:
+        return "У вас пока нет матчей: они появятся после утверждения жеребьёвки."
+    lines = ["<b>Ваши матчи</b>"]
+    for snap in snaps:
+        state = escape(STATE_LABELS.get(snap.state, snap.state))
+        line = f"• {match_title(snap)} — {state}"
+        if snap.bookings:
+            line += "; " + "; ".join(format_span(b.start, b.end) for b in snap.bookings)
+        lines.append(line)
+    return "\n".join(lines)[:MAX_MESSAGE]
+
+
+def announcement_text(text: str) -> str:
+    return f"<b>Объявление</b>\n\n{escape(text[:MAX_ANNOUNCEMENT])}"
+
+
+START_HELP = (
+    "Это бот Лиги Дискарда: он сообщает о согласовании матчей. Чтобы привязать аккаунт, "
+    "откройте на сайте лиги страницу «Профиль» и перейдите по ссылке с кодом."
+)
+LINKED = "Готово: Telegram привязан к игроку {name}. Команда /matches покажет ваши матчи, /stop отвяжет аккаунт."
+LINK_FAILED = "Код не подошёл: он неверный, уже использован или устарел. Получите новый на странице «Профиль»."
+UNLINKED = "Telegram отвязан. Личных сообщений от бота больше не будет."
+NOT_LINKED = "Этот Telegram не привязан к игроку лиги. Привяжите его на странице «Профиль» на сайте."
+PRIVATE_ONLY = "Эта команда работает только в личном чате с ботом."
+
+
+def linked_text(name: str) -> str:
+    return LINKED.format(name=escape(name))

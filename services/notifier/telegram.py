@@ -1,0 +1,105 @@
+"""The Telegram adapter on python-telegram-bot 22: send and edit with retries; with bot.py, the only telegram importer.
+
+Network errors, timeouts and HTTP 5xx are retried with exponential backoff; HTTP 429 waits the
+`retry_after` Telegram asks for. When retries run out a `DeliveryError` leaves the event undelivered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from datetime import timedelta
+from typing import TypeVar
+
+from telegram import Bot, LinkPreviewOptions
+from telegram.constants import ParseMode
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
+
+from services.notifier.outbox import DeliveryError, MessageGone, Undeliverable
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+_NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+def retry_seconds(error: RetryAfter) -> float:
+    value = error.retry_after
+    return value.total_seconds() if isinstance(value, timedelta) else float(value)
+
+
+class TelegramGateway:
+    """`Gateway` for `Notifier`: the bot's HTTP calls with the retry policy around them."""
+
+    def __init__(
+        self,
+        bot: Bot,
+        *,
+        attempts: int = 5,
+        backoff: float = 1.0,
+        max_backoff: float = 60.0,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        self.bot, self.attempts, self.backoff, self.max_backoff, self.sleep = bot, attempts, backoff, max_backoff, sleep
+
+    async def _call(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+        delay = self.backoff
+        last: TelegramError | None = None
+        for attempt in range(1, self.attempts + 1):
+            try:
+                return await call()
+            except RetryAfter as error:  # HTTP 429: Telegram says exactly how long to wait
+                wait = retry_seconds(error)
+                log.warning("%s: flood control, waiting %.0f s as Telegram asks", what, wait)
+                last = error
+                await self.sleep(wait)
+                continue
+            except (BadRequest, Forbidden):
+                raise  # about this one request, not the network: the caller decides
+            except (TimedOut, NetworkError) as error:  # timeouts, connection failures and HTTP 5xx
+                last = error
+                log.warning("%s failed (attempt %d of %d): %s", what, attempt, self.attempts, error)
+            except TelegramError as error:  # a bad token, a migrated chat: keep the event, say why
+                raise DeliveryError(f"{what}: {error}") from error
+            if attempt < self.attempts:
+                await self.sleep(delay)
+                delay = min(delay * 2, self.max_backoff)
+        raise DeliveryError(f"{what}: {last}")
+
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+        async def call() -> int:
+            message = await self.bot.send_message(
+                chat_id,
+                text,
+                message_thread_id=thread_id,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=_NO_PREVIEW,
+            )
+            return message.message_id
+
+        try:
+            return await self._call("sendMessage", call)
+        except (BadRequest, Forbidden) as error:
+            raise Undeliverable(str(error)) from error
+
+    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+        async def call() -> object:
+            return await self.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=_NO_PREVIEW,
+            )
+
+        try:
+            await self._call("editMessageText", call)
+        except BadRequest as error:
+            message = str(error).lower()
+            if "message is not modified" in message:
+                return  # the card already shows this text
+            if "message to edit not found" in message or "message can't be edited" in message:
+                raise MessageGone(str(error)) from error
+            raise Undeliverable(str(error)) from error
+        except Forbidden as error:
+            raise Undeliverable(str(error)) from error

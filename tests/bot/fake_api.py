@@ -1,0 +1,170 @@
+"""A fake Telegram Bot API on 127.0.0.1 for the bot tests: records every call and fails on request."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs
+
+TOKEN = "123456:TEST-token-for-the-fake-api"
+BOT_USERNAME = "discard_test_bot"
+_INT_FIELDS = {"chat_id", "message_id", "message_thread_id", "offset", "limit", "timeout"}
+NOT_MODIFIED = (
+    "Bad Request: message is not modified: specified new message content and reply markup are exactly "
+    "the same as a current content and reply markup of the message"
+)
+
+
+@dataclass
+class Call:
+    method: str
+    params: dict[str, Any]
+    at: float
+    status: int
+
+
+@dataclass
+class Failure:
+    status: int
+    description: str
+    retry_after: int | None = None
+
+
+@dataclass
+class FakeBotApi:
+    """State shared with the handler thread; guarded by `lock`."""
+
+    calls: list[Call] = field(default_factory=list)
+    messages: dict[tuple[int, int], dict[str, Any]] = field(default_factory=dict)
+    failures: dict[str, deque[Failure]] = field(default_factory=dict)
+    down: bool = False  # every call answers HTTP 500, as when Telegram is unavailable
+    updates: list[dict[str, Any]] = field(default_factory=list)
+    next_message_id: int = 100
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    port: int = 0
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/bot"
+
+    def fail(self, method: str, status: int, *, times: int = 1, description: str = "", retry_after: int | None = None):
+        with self.lock:
+            queue = self.failures.setdefault(method, deque())
+            queue.extend(Failure(status, description or f"fake failure {status}", retry_after) for _ in range(times))
+
+    def delete_message(self, chat_id: int, message_id: int) -> None:
+        with self.lock:
+            del self.messages[(chat_id, message_id)]
+
+    def accepted(self, method: str | None = None) -> list[Call]:
+        with self.lock:
+            return [c for c in self.calls if c.status == 200 and (method is None or c.method == method)]
+
+    def all_calls(self, method: str | None = None) -> list[Call]:
+        with self.lock:
+            return [c for c in self.calls if method is None or c.method == method]
+
+    # --- the handler side ------------------------------------------------------------------
+
+    def handle(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        with self.lock:
+            status, body = self._answer(method, params)
+            self.calls.append(Call(method, params, time.monotonic(), status))
+            return status, body
+
+    def _answer(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+        if self.down:
+            return 500, {"ok": False, "error_code": 500, "description": "Internal Server Error"}
+        queue = self.failures.get(method)
+        if queue:
+            failure = queue.popleft()
+            body: dict[str, Any] = {"ok": False, "error_code": failure.status, "description": failure.description}
+            if failure.retry_after is not None:
+                body["parameters"] = {"retry_after": failure.retry_after}
+            return failure.status, body
+        handler = getattr(self, f"_{method}", None)
+        if handler is None:
+            return 404, {"ok": False, "error_code": 404, "description": "Not Found: method not found"}
+        return handler(params)
+
+    def _getMe(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
+        user = {"id": 123456, "is_bot": True, "first_name": "Дискард", "username": BOT_USERNAME}
+        return 200, {"ok": True, "result": user}
+
+    def _message(self, chat_id: int, message_id: int, text: str, thread_id: int | None) -> dict[str, Any]:
+        chat = {"id": chat_id, "type": "supergroup" if chat_id < 0 else "private"}
+        result = {"message_id": message_id, "date": int(time.time()), "chat": chat, "text": text}
+        if thread_id is not None:
+            result["message_thread_id"] = thread_id
+        return result
+
+    def _sendMessage(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
+        self.next_message_id += 1
+        chat_id, thread_id = params["chat_id"], params.get("message_thread_id")
+        self.messages[(chat_id, self.next_message_id)] = {"text": params["text"], "thread_id": thread_id}
+        return 200, {"ok": True, "result": self._message(chat_id, self.next_message_id, params["text"], thread_id)}
+
+    def _editMessageText(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
+        key = (params["chat_id"], params["message_id"])
+        if key not in self.messages:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
+        if self.messages[key]["text"] == params["text"]:
+            return 400, {"ok": False, "error_code": 400, "description": NOT_MODIFIED}
+        self.messages[key]["text"] = params["text"]
+        return 200, {"ok": True, "result": self._message(*key, params["text"], self.messages[key]["thread_id"])}
+
+    def _getUpdates(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
+        offset = params.get("offset") or 0
+        pending = [u for u in self.updates if u["update_id"] >= offset]
+        return 200, {"ok": True, "result": pending}
+
+    def _deleteWebhook(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
+        return 200, {"ok": True, "result": True}
+
+
+def _parse(body: bytes) -> dict[str, Any]:
+    params: dict[str, Any] = {}
+    for name, values in parse_qs(body.decode(), keep_blank_values=True).items():
+        value: Any = values[0]
+        if name in _INT_FIELDS:
+            value = int(value)
+        elif name not in {"text"} and value[:1] in "{[":
+            value = json.loads(value)
+        params[name] = value
+    return params
+
+
+def start_fake_api() -> tuple[FakeBotApi, ThreadingHTTPServer]:
+    api = FakeBotApi()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:  # noqa: N802
+            prefix = f"/bot{TOKEN}/"
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length)
+            if not self.path.startswith(prefix):
+                status, answer = 401, {"ok": False, "error_code": 401, "description": "Unauthorized"}
+            else:
+                status, answer = api.handle(self.path.removeprefix(prefix), _parse(body))
+            data = json.dumps(answer).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        do_GET = do_POST  # noqa: N815
+
+        def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    api.port = server.server_address[1]
+    threading.Thread(target=server.serve_forever, name="fake-bot-api", daemon=True).start()
+    return api, server

@@ -1,0 +1,110 @@
+"""Telegram texts: escaping, the length limit, states, the reminder. Pure, no database."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from services.notifier import cards
+from services.notifier.snapshot import BookingView, MatchSnapshot, OptionView, ProposalView, SeatView
+from services.scheduling import NO_COMMON_TIME, OPTIONS, WAITING
+
+T0 = datetime(2026, 12, 12, 10, 0, tzinfo=UTC)  # 13:00 in Kirov
+
+
+def _seat(i: int, name: str | None = None, *, answered: bool = True, username: str | None = None) -> SeatView:
+    return SeatView(i, 100 + i, name or f"Игрок {i}", 5000 + i if username else None, username, False, answered)
+
+
+def _snap(**changes: object) -> MatchSnapshot:
+    base = MatchSnapshot(
+        match_id=1,
+        stage_kind="regular",
+        round_code="2",
+        table="1",
+        status="scheduling",
+        planned_hanchans=3,
+        window_start=T0 - timedelta(days=5),
+        window_end=T0 + timedelta(days=9),
+        seats=tuple(_seat(i) for i in range(1, 5)),
+        options=(),
+        proposal=None,
+        bookings=(),
+        state=OPTIONS,
+    )
+    return replace(base, **changes)
+
+
+def test_names_are_escaped_for_html() -> None:
+    snap = _snap(seats=(_seat(1, "<i>Зоя</i> & Ко", answered=False), *(_seat(i) for i in (2, 3, 4))), state=WAITING)
+    text = cards.card_text(snap)
+    assert "&lt;i&gt;Зоя&lt;/i&gt; &amp; Ко" in text and "<i>" not in text
+
+
+def test_card_fits_telegram_even_with_huge_names_and_many_options() -> None:
+    seats = tuple(_seat(i, "Щ" * 5000 + "&" * 500) for i in range(1, 5))
+    options = tuple(OptionView(T0 + timedelta(days=d), T0 + timedelta(days=d, hours=5), 3) for d in range(40))
+    proposal = ProposalView(1, T0, T0 + timedelta(hours=5), 3, "<Зал>" * 100, frozenset({1, 2}), frozenset({3}))
+    text = cards.card_text(_snap(seats=seats, options=options, proposal=proposal, state="confirmed_2"))
+    assert len(text) <= cards.MAX_MESSAGE
+    assert "Общие варианты: 40" in text and "…и ещё 35" in text
+
+
+def test_options_are_shown_in_kirov_time_with_how_many_hanchans_fit() -> None:
+    text = cards.card_text(_snap(options=(OptionView(T0, T0 + timedelta(hours=7), 4),)))
+    assert "• сб 12.12.2026 13:00–20:00 (хватит на 4 ханчана)" in text
+
+
+def test_no_common_time_says_what_to_do_and_sets_no_fallback_date() -> None:
+    text = cards.card_text(_snap(state=NO_COMMON_TIME))
+    assert "обновите доступность и обратитесь к организатору" in text
+    assert "18:00" not in text and "штраф" not in text.lower()
+
+
+def test_booking_and_proposal_are_shown() -> None:
+    proposal = ProposalView(7, T0, T0 + timedelta(minutes=270), 3, "Большой зал", frozenset({1, 2, 3}), frozenset())
+    booking = BookingView(T0, T0 + timedelta(minutes=270), "Большой зал", 3)
+    text = cards.card_text(_snap(proposal=proposal, state="confirmed_3"))
+    assert "Предложено: сб 12.12.2026 13:00–17:30, Большой зал, 3 ханчана" in text
+    assert "Подтвердили: Игрок 1, Игрок 2, Игрок 3" in text and "Ждём подтверждения: Игрок 4" in text
+    booked = cards.card_text(_snap(bookings=(booking,), state="booked"))
+    assert "Бронь: сб 12.12.2026 13:00–17:30, Большой зал, 3 ханчана" in booked
+
+
+@pytest.mark.parametrize(
+    ("state", "answered", "confirmed", "expected"),
+    [
+        (WAITING, (True, False, True, False), None, {2, 4}),
+        (NO_COMMON_TIME, (True,) * 4, None, {1, 2, 3, 4}),
+        (OPTIONS, (True,) * 4, None, {1, 2, 3, 4}),
+        ("confirmed_3", (True,) * 4, {1, 3, 4}, {2}),
+        ("booked", (True,) * 4, None, set()),
+    ],
+)
+def test_still_to_act(state: str, answered: tuple[bool, ...], confirmed: set[int] | None, expected: set[int]) -> None:
+    seats = tuple(_seat(i, answered=a) for i, a in zip(range(1, 5), answered, strict=True))
+    proposal = (
+        ProposalView(1, T0, T0 + timedelta(hours=5), 3, "Зал", frozenset(confirmed), frozenset()) if confirmed else None
+    )
+    _, who = cards.still_to_act(_snap(seats=seats, state=state, proposal=proposal))
+    assert {s.player_id for s in who} == expected
+
+
+def test_reminder_mentions_handles_and_splits_long_lists() -> None:
+    seat = _seat(1, "Анна", answered=False, username="anna_i")
+    snap = _snap(seats=(seat, *(_seat(i) for i in (2, 3, 4))), state=WAITING)
+    (text,) = cards.reminder_texts([snap])
+    assert "Анна (@anna_i)" in text and "Игрок 2" not in text
+    many = cards.reminder_texts(
+        [replace(snap, table=str(n), seats=(replace(seat, name="Я" * 60),) * 4) for n in range(60)]
+    )
+    assert len(many) > 1 and all(len(t) <= cards.MAX_MESSAGE for t in many)
+    assert sum(t.count("<b>Тур 2") for t in many) == 60
+    assert cards.reminder_texts([_snap(state="booked")]) == []
+
+
+def test_final_and_playoff_titles() -> None:
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Финал"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф, раунд 1 · стол A"
