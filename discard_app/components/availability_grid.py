@@ -1,0 +1,99 @@
+"""The availability grid: days × half hours in Kirov time, painted in the browser (assets/availability_grid.js)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import reflex as rx
+
+# Run by the page's on_load (rx.call_script): document-level listeners, installed once per browser tab.
+GRID_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "availability_grid.js").read_text(encoding="utf-8")
+TIMES = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
+CELL_HEIGHT = "14px"
+EVENING = (36, 48)  # 18:00–24:00 Kirov
+CSS = """
+[data-cell]{height:14px;border-bottom:1px solid var(--gray-a3);border-left:1px solid var(--gray-a4);
+  cursor:pointer;touch-action:none;user-select:none;background:var(--gray-a2)}
+[data-cell][data-state="1"]{background:var(--jade-9)}
+[data-cell][data-state="x"]{background:repeating-linear-gradient(45deg,var(--gray-a3),var(--gray-a3) 3px,
+  transparent 3px,transparent 6px);cursor:not-allowed}
+[data-cell]:nth-child(2n+1){border-bottom-color:var(--gray-a5)}
+.grid-touch{touch-action:none}
+#grid-unsaved[data-dirty="0"]{display:none}
+"""
+
+
+def _cell(state: rx.Var, slot: rx.Var, day: rx.Var, label: rx.Var) -> rx.Component:
+    return rx.el.div(
+        role="checkbox",
+        aria_checked=rx.cond(state == "1", "true", "false"),
+        aria_disabled=rx.cond(state == "x", "true", "false"),
+        aria_label=label + " " + rx.Var.create(TIMES)[slot],
+        custom_attrs={"data-cell": day.to_string() + "," + slot.to_string(), "data-state": state},
+    )
+
+
+def _fill_button(text: str, fill: rx.Var | str, label: rx.Var | str) -> rx.Component:
+    return rx.el.button(
+        text,
+        type="button",
+        aria_label=label,
+        custom_attrs={"data-fill": fill},
+        style={
+            "fontSize": "11px",
+            "padding": "0 2px",
+            "cursor": "pointer",
+            "background": "none",
+            "border": "none",
+            "color": "var(--accent-11)",
+            "textDecoration": "underline",
+        },
+    )
+
+
+def _day(row: rx.Var, day: rx.Var, days: rx.Var) -> rx.Component:
+    label = days[day]
+    return rx.el.div(
+        rx.el.div(rx.text(label, size="1", weight="bold"), style={"height": "20px", "whiteSpace": "nowrap"}),
+        rx.el.div(
+            _fill_button("день", day.to_string() + ",0,48", "Весь день " + label),
+            _fill_button("вечер", day.to_string() + f",{EVENING[0]},{EVENING[1]}", "Вечер " + label),
+            style={"height": "20px", "display": "flex"},
+        ),
+        rx.foreach(row, lambda state, slot: _cell(state, slot, day, label)),
+        style={"minWidth": "3.2em", "flex": "1"},
+    )
+
+
+def availability_grid(days: rx.Var, cells: rx.Var) -> rx.Component:
+    """`cells[d][s]`: "1" free, "0" busy, "x" outside the game window; only the player's own grid is ever passed."""
+    times = rx.el.div(
+        rx.el.div(style={"height": "40px"}),
+        *[
+            rx.el.div(
+                rx.text(t if t.endswith(":00") else "", size="1", color_scheme="gray"),
+                style={"height": CELL_HEIGHT, "lineHeight": CELL_HEIGHT, "fontSize": "10px"},
+            )
+            for t in TIMES
+        ],
+        style={"minWidth": "2.8em", "paddingRight": "4px"},
+    )
+    return rx.box(
+        rx.el.style(CSS),
+        rx.flex(
+            _fill_button("Все вечера", f"-1,{EVENING[0]},{EVENING[1]}", "Все вечера"),
+            _fill_button("Всё окно", "-1,0,48", "Всё окно"),
+            gap="3",
+        ),
+        rx.box(
+            rx.el.div(
+                times,
+                rx.foreach(cells, lambda row, day: _day(row, day, days)),
+                style={"display": "flex"},
+                class_name="grid-touch",
+            ),
+            overflow_x="auto",
+            width="100%",
+        ),
+        width="100%",
+    )

@@ -1,0 +1,137 @@
+"""The bracket's table cards and the view rows behind them; no state of its own."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypedDict
+
+import reflex as rx
+
+from discard_app import texts
+from services import playoff
+from services.bracket import ROUND_NAMES, WINDS, Table
+from services.scheduling import format_kirov
+from services.scoring import format_points
+
+OUTCOME_COLORS = {"upper": "jade", "final": "jade", "champion": "amber", "second": "amber", "out": "gray"}
+
+
+class RowView(TypedDict):
+    place: str
+    name: str
+    total: str
+    average: str
+    outcome: str
+    color: str
+
+
+class TableView(TypedDict):
+    title: str
+    status: str
+    known: bool
+    rows: list[RowView]
+    winds: str
+    match_id: str
+    can_draw: bool
+
+
+def table_view(round_: str, table: Table | None, view: playoff.PlayoffView, drawn: dict, mine: set[int]) -> TableView:
+    """One table card; `mine`: the match ids where this user may draw the winds."""
+    title = ROUND_NAMES[round_][0].upper() + ROUND_NAMES[round_][1:]
+    if table is None:
+        return TableView(
+            title=title, status=texts.PLAYOFF_NOT_KNOWN, known=False, rows=[], winds="", match_id="", can_draw=False
+        )
+    names = view.names
+    rows: list[RowView] = []
+    for line in table.ranking:
+        outcome = table.advance.get(line.player, "")
+        label = texts.PLAYOFF_OUTCOMES.get(outcome, "" if line.main else texts.PLAYOFF_SUBSTITUTE)
+        rows.append(
+            RowView(
+                place="—" if line.place is None else f"{line.place}{'=' if line.unresolved_tie else ''}",
+                name=names.get(line.player, str(line.player)),
+                total=("+" if line.total > 0 else "") + format_points(line.total),
+                average="—" if line.average_place is None else f"{float(line.average_place):.2f}".replace(".", ","),
+                outcome=label,
+                color=OUTCOME_COLORS.get(outcome, "blue"),
+            )
+        )
+    if not rows:
+        rows = [
+            RowView(place="", name=names.get(p, str(p)), total="", average="", outcome="", color="gray")
+            for p in table.players
+        ]
+    window = view.windows.get(playoff.TABLE_OF[round_][0], (None, None))
+    status = texts.PLAYOFF_NO_WINDOW
+    if window[0] and window[1]:
+        status = texts.PLAYOFF_WINDOW.format(start=format_kirov(window[0]), end=format_kirov(window[1]))
+    last = max(drawn, default=None)
+    shown = ""
+    if last is not None:
+        pairs = zip(WINDS, drawn[last], strict=True)
+        shown = texts.PLAYOFF_WINDS_DRAWN.format(
+            number=last, winds=", ".join(f"{w} — {names.get(p, p)}" for w, p in pairs)
+        )
+    match_id = "" if table.match_id is None else str(table.match_id)
+    can_draw = table.match_id in mine and not table.complete
+    return TableView(
+        title=title, status=status, known=True, rows=rows, winds=shown, match_id=match_id, can_draw=can_draw
+    )
+
+
+def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]) -> rx.Component:
+    """A table of the bracket: players, totals, average place and where each goes; the wind draw button."""
+    rows = rx.foreach(
+        table["rows"],
+        lambda row: rx.table.row(
+            rx.table.cell(row["place"]),
+            rx.table.row_header_cell(row["name"]),
+            rx.table.cell(row["total"], text_align="right"),
+            rx.table.cell(row["average"]),
+            rx.table.cell(rx.cond(row["outcome"] != "", rx.badge(row["outcome"], color_scheme=row["color"]))),
+        ),
+    )
+    return rx.card(
+        rx.vstack(
+            rx.heading(table["title"], size="4", as_="h3"),
+            rx.text(table["status"], size="2", color_scheme="gray"),
+            rx.cond(
+                table["known"],
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(
+                            rx.table.row(
+                                rx.table.column_header_cell(texts.PLAYOFF_PLACE),
+                                rx.table.column_header_cell(texts.PLAYOFF_PLAYER),
+                                rx.table.column_header_cell(texts.PLAYOFF_TOTAL),
+                                rx.table.column_header_cell(texts.PLAYOFF_AVERAGE),
+                                rx.table.column_header_cell(texts.PLAYOFF_OUTCOME),
+                            )
+                        ),
+                        rx.table.body(rows),
+                        size="1",
+                        width="100%",
+                    ),
+                    overflow_x="auto",
+                    width="100%",
+                ),
+            ),
+            rx.cond(table["winds"] != "", rx.text(table["winds"], size="2")),
+            rx.cond(
+                table["can_draw"],
+                rx.button(
+                    texts.PLAYOFF_WINDS,
+                    size="1",
+                    variant="soft",
+                    on_click=on_draw(table["match_id"]),
+                ),
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        aria_label=table["title"],
+        role="region",
+        width="100%",
+        max_width="34em",
+    )
