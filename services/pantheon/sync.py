@@ -1,0 +1,250 @@
+"""The Pantheon import: read the event's finished games newest first and place each one; imports no reflex.
+
+One transaction per game, so a failure part-way leaves the games before it imported and a rerun completes.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, func, select
+
+from services.db import session_scope
+from services.models import PantheonGame, PantheonPlayer, PantheonSettings, Role, User, utc_now
+from services.pantheon import placement
+from services.pantheon.client import PantheonClient, PantheonError
+from services.pantheon.games import GameConfig, GameResult
+from services.pantheon.placement import IGNORED, IMPORTED, PENDING, PLACED
+from services.pantheon.reconstruct import ReconstructError, TableGame, ended_at_utc, reconstruct
+
+log = logging.getLogger(__name__)
+
+PAGE_SIZE = 50
+# An admin may reopen a game within 3 hours of its end and finish it again under the same hash: re-read more.
+REREAD = timedelta(hours=4)
+_running = threading.Lock()
+
+
+class SyncError(ValueError):
+    """The import cannot start (no settings, not the organizer, already running); the message is Russian."""
+
+
+@dataclass
+class SyncSummary:
+    read: int = 0
+    imported: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    pending: int = 0  # games on the organizer's list awaiting a decision after this import
+    error: str | None = None
+    finished: bool = False
+
+    def text(self) -> str:
+        line = (
+            f"Прочитано игр: {self.read}; импортировано: {self.imported}; обновлено: {self.updated}; "
+            f"без изменений: {self.unchanged}; требуют решения: {self.pending}."
+        )
+        return f"{line} Ошибка: {self.error}" if self.error else line
+
+
+Progress = Callable[[SyncSummary], None]
+
+
+def _mapping(session: Session, season_id: int) -> tuple[dict[int, int], dict[int, str]]:
+    rows = session.exec(select(PantheonPlayer).where(PantheonPlayer.season_id == season_id)).all()
+    return {r.person_id: r.player_id for r in rows}, {r.person_id: r.title for r in rows}
+
+
+def _end(game: GameResult, config: GameConfig) -> datetime | None:
+    try:
+        return ended_at_utc(game.date, config.timezone)
+    except ReconstructError:
+        return None
+
+
+def _pending(row: PantheonGame, reason: str) -> str:
+    row.status, row.reason = PENDING, reason
+    return "pending"
+
+
+def apply_game(
+    session: Session,
+    season_id: int,
+    game: GameResult,
+    config: GameConfig,
+    mapping: dict[int, int],
+    titles: dict[int, str],
+    actor: User,
+) -> str:
+    """Upsert one game by its hash; returns imported | updated | unchanged | pending."""
+    table: TableGame | None
+    try:
+        table = reconstruct(game, config)
+        data, problem = json.dumps(table.as_json(), sort_keys=True), ""
+    except ReconstructError as e:
+        table, data, problem = None, "", str(e)
+    row = session.exec(
+        select(PantheonGame).where(PantheonGame.season_id == season_id, PantheonGame.session_hash == game.session_hash)
+    ).first()
+    if row is None:
+        row = PantheonGame(season_id=season_id, session_hash=game.session_hash, data=data, status=PENDING)
+    elif row.data == data and row.status != PENDING:
+        return "unchanged"
+    was_placed = row.status in PLACED
+    row.data, row.ended_at, row.updated_at = data, _end(game, config), utc_now()
+    session.add(row)
+    session.flush()
+    if row.status == IGNORED:
+        return "unchanged"  # the organizer's decision stands; the new version is kept for the record
+    if table is None:
+        prefix = f"{placement.CHANGED_REASON}: " if was_placed else ""
+        return _pending(row, prefix + problem)
+    if was_placed:
+        reason = placement.replace(session, row, table, mapping, actor)
+        return _pending(row, reason) if reason else "updated"
+    return place(session, season_id, row, table, mapping, titles, actor)
+
+
+def place(
+    session: Session,
+    season_id: int,
+    row: PantheonGame,
+    table: TableGame,
+    mapping: dict[int, int],
+    titles: dict[int, str],
+    actor: User,
+) -> str:
+    match, reason = placement.find_match(session, season_id, table, mapping, titles)
+    if match is not None:
+        reason = placement.enter(session, row, match, table, mapping, actor) or ""
+    return _pending(row, reason) if reason else "imported"
+
+
+def _count(summary: SyncSummary, outcome: str) -> None:
+    if outcome != "pending":
+        setattr(summary, outcome, getattr(summary, outcome) + 1)
+
+
+def run_sync(
+    season_id: int,
+    actor_user_id: int,
+    *,
+    client: PantheonClient | None = None,
+    bind: sa.Engine | None = None,
+    page_size: int = PAGE_SIZE,
+    progress: Progress | None = None,
+) -> SyncSummary:
+    """Import the season's Pantheon event; the summary carries a Russian error instead of raising mid-way."""
+    if not _running.acquire(blocking=False):
+        raise SyncError("Импорт из Pantheon уже идёт: дождитесь его окончания.")
+    try:
+        with session_scope(bind) as session:
+            actor = session.get(User, actor_user_id)
+            if actor is None or actor.role != Role.ORGANIZER:
+                raise SyncError("Импорт из Pantheon запускает организатор.")
+            settings = session.get(PantheonSettings, season_id)
+            if settings is None:
+                raise SyncError("Сначала укажите адрес API Pantheon и номер события.")
+            mapping, titles = _mapping(session, season_id)
+        own = client is None
+        client = client or PantheonClient(
+            settings.api_url, admin_token=settings.admin_token, admin_person_id=settings.admin_person_id
+        )
+        try:
+            return _sync(season_id, settings, actor, client, mapping, titles, bind, page_size, progress)
+        finally:
+            if own:
+                client.close()
+    finally:
+        _running.release()
+
+
+def _sync(
+    season_id: int,
+    settings: PantheonSettings,
+    actor: User,
+    client: PantheonClient,
+    mapping: dict[int, int],
+    titles: dict[int, str],
+    bind: sa.Engine | None,
+    page_size: int,
+    progress: Progress | None,
+) -> SyncSummary:
+    summary = SyncSummary()
+    seen: set[str] = set()
+    newest: datetime | None = None
+    complete = False
+    cutoff = settings.synced_through - REREAD if settings.synced_through else None
+    try:
+        config = client.get_game_config(settings.event_id)
+        offset = 0
+        while True:
+            page = client.get_last_games(settings.event_id, limit=page_size, offset=offset)
+            names = {**{p.id: p.title for p in page.players}, **titles}
+            batch, stop = [], False
+            for game in page.games:  # newest first: everything past the cutoff is known and final
+                end = _end(game, config)
+                if cutoff is not None and end is not None and end < cutoff:
+                    stop = True
+                    break
+                newest = max(filter(None, (newest, end)), default=None)
+                if game.session_hash not in seen:
+                    batch.append(game)
+                    seen.add(game.session_hash)
+            # Oldest first inside a page, so a match's hanchans are numbered in order as they arrive.
+            for game in sorted(batch, key=lambda g: g.date):
+                summary.read += 1
+                with session_scope(bind) as session:
+                    outcome = apply_game(session, season_id, game, config, mapping, names, actor)
+                _count(summary, outcome)
+                if progress:
+                    progress(summary)
+            offset += len(page.games)
+            if stop or not page.games or len(page.games) < page_size or offset >= page.total:
+                complete = True
+                break
+    except (PantheonError, SyncError) as e:
+        summary.error = str(e)
+    except sa.exc.SQLAlchemyError as e:
+        log.exception("Pantheon import stopped by a database error")
+        summary.error = f"Ошибка базы данных, импорт остановлен: {type(e).__name__}. Повторите импорт."
+    retry_pending(season_id, actor, seen, summary, bind)
+    with session_scope(bind) as session:
+        row = session.get(PantheonSettings, season_id)
+        if complete and newest is not None:
+            row.synced_through = max(filter(None, (row.synced_through, newest)))
+        summary.pending = session.exec(
+            select(func.count()).where(PantheonGame.season_id == season_id, PantheonGame.status == PENDING)
+        ).one()
+        summary.finished = True
+        row.last_summary = json.dumps(asdict(summary), ensure_ascii=False)
+        session.add(row)
+    if progress:
+        progress(summary)
+    return summary
+
+
+def retry_pending(season_id: int, actor: User, seen: set[str], summary: SyncSummary, bind: sa.Engine | None) -> None:
+    """Games waiting on the list are tried again: the organizer may have mapped a player or fixed a window."""
+    with session_scope(bind) as session:
+        ids = session.exec(
+            select(PantheonGame.id).where(
+                PantheonGame.season_id == season_id,
+                PantheonGame.status == PENDING,
+                col(PantheonGame.session_hash).not_in(seen),
+                PantheonGame.data != "",
+            )
+        ).all()
+    for game_id in ids:
+        with session_scope(bind) as session:
+            mapping, titles = _mapping(session, season_id)
+            row = session.get(PantheonGame, game_id)
+            outcome = place(session, season_id, row, placement.table_from_json(row.data), mapping, titles, actor)
+        if outcome == IMPORTED:
+            summary.imported += 1
