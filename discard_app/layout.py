@@ -18,6 +18,14 @@ def navbar() -> rx.Component:
         rx.flex(
             _nav_link(texts.NAV_HOME, routes.HOME),
             rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_ROSTER, routes.ROSTER)),
+            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_DRAW, routes.DRAW)),
+            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW)),
+            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_PANTHEON, routes.PANTHEON)),
+            _nav_link(texts.NAV_STANDINGS, routes.STANDINGS),
+            _nav_link(texts.NAV_CALENDAR, routes.CLUB_CALENDAR),
+            _nav_link(texts.NAV_PLAYOFF, routes.PLAYOFF),
+            _nav_link(texts.NAV_ANNOUNCEMENTS, routes.ANNOUNCEMENTS),
+            _nav_link(texts.NAV_PROFILE, routes.PROFILE),
             spacing="4",
             wrap="wrap",
         ),
@@ -56,7 +64,9 @@ def page(title: str, *children: rx.Component) -> rx.Component:
     )
 
 
-def notice(title: str, text: str | rx.Var, *, icon: str = "info", color: str = "blue", role: str = "status") -> rx.Component:
+def notice(
+    title: str, text: str | rx.Var, *, icon: str = "info", color: str = "blue", role: str = "status"
+) -> rx.Component:
     """A callout with a bold title line, then the explanation."""
     return rx.callout.root(
         rx.callout.icon(rx.icon(icon)),

@@ -5,6 +5,35 @@ from urllib.parse import quote
 LOGIN = "/login"
 HOME = "/"
 ROSTER = "/roster"
+DRAW = "/draw"
+MATCH_SCHEDULE = "/match/[match_id]/schedule"
+STANDINGS = "/standings"
+MATCH = "/match/[match_id]"
+PLAYER = "/player/[player_id]"
+SCHEDULE_OVERVIEW = "/schedule"
+CLUB_CALENDAR = "/calendar"
+PLAYOFF = "/playoff"
+ANNOUNCEMENTS = "/announcements"
+PROFILE = "/profile"
+PANTHEON = "/pantheon"
+CLUB_ICS = "/calendar/club.ics"
+PERSONAL_ICS = "/calendar/me/{token}.ics"
+
+
+def match_url(match_id: int | str) -> str:
+    return f"/match/{match_id}"
+
+
+def player_url(player_id: int | str) -> str:
+    return f"/player/{player_id}"
+
+
+def match_schedule_url(match_id: int | str) -> str:
+    return f"/match/{match_id}/schedule"
+
+
+def personal_ics_url(token: str) -> str:
+    return f"/calendar/me/{token}.ics"
 
 
 def login_url(next_path: str = HOME) -> str:

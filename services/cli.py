@@ -14,6 +14,10 @@ COMMAND_MODULES = (
     "services.commands.demo",
     "services.commands.draw",
     "services.commands.standings",
+    "services.commands.season",
+    "services.commands.playoff",
+    "services.commands.bot",
+    "services.commands.pantheon",
 )
 
 

@@ -32,6 +32,7 @@ class Settings:
     schedule_thread_id: int | None = None
     announcements_thread_id: int | None = None
     reminder_time: str = "19:00"
+    bot_username: str | None = None  # for the profile page's deep link t.me/<username>?start=CODE
 
     @property
     def tz(self) -> ZoneInfo:
@@ -51,6 +52,7 @@ class Settings:
             schedule_thread_id=_int_or_none(env.get("TELEGRAM_SCHEDULE_THREAD_ID")),
             announcements_thread_id=_int_or_none(env.get("TELEGRAM_ANNOUNCEMENTS_THREAD_ID")),
             reminder_time=env.get("TELEGRAM_REMINDER_TIME") or "19:00",
+            bot_username=(env.get("TELEGRAM_BOT_USERNAME") or "").lstrip("@") or None,
         )
 
 

@@ -50,8 +50,9 @@ def session_scope(bind: sa.Engine | None = None) -> Iterator[Session]:
 
 def migrate(url: str | None = None) -> None:
     """Bring the schema to the newest revision (what `reflex db migrate` does, for any URL)."""
-    from alembic import command
     from alembic.config import Config
+
+    from alembic import command
 
     config = Config(str(ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(ROOT / "alembic"))

@@ -3,32 +3,53 @@
 from __future__ import annotations
 
 import logging
+from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from sqlmodel import Session, select
 
 from services.accounts import create_user
+from services.config import settings
+from services.demo_results import seed_demo_results
+from services.demo_schedule import seed_demo_schedule
+from services.draw_season import approve_draw, make_draft
 from services.models import Role, Room, Season, Stage, StageKind, User
 from services.roster import add_player
+from services.roster_closing import ClosingMethod, close_registration
+from services.tour_windows import set_windows
 
 log = logging.getLogger(__name__)
 
 DEMO_PLAYERS = (
-    "Алексей Смирнов", "Мария Кузнецова", "Дмитрий Попов", "Анна Васильева",
-    "Сергей Петров", "Екатерина Соколова", "Иван Михайлов", "Ольга Новикова",
-    "Никита Фёдоров", "Татьяна Морозова", "Андрей Волков", "Юлия Алексеева",
-    "Павел Лебедев", "Наталья Семёнова", "Михаил Егоров", "Светлана Павлова",
+    "Алексей Смирнов",
+    "Мария Кузнецова",
+    "Дмитрий Попов",
+    "Анна Васильева",
+    "Сергей Петров",
+    "Екатерина Соколова",
+    "Иван Михайлов",
+    "Ольга Новикова",
+    "Никита Фёдоров",
+    "Татьяна Морозова",
+    "Андрей Волков",
+    "Юлия Алексеева",
+    "Павел Лебедев",
+    "Наталья Семёнова",
+    "Михаил Егоров",
+    "Светлана Павлова",
 )
 DEMO_ORGANIZER = "Богдан Бойко"
 DEMO_JUDGE = "Екатерина Киселёва"
 DEMO_ROOM = "Клуб, ул. Московская 78/115"
+DEMO_DRAW_SEED = 2026
+TOUR_DAYS = 14
 
 
 def database_is_empty(session: Session) -> bool:
     return session.exec(select(User.id)).first() is None
 
 
-def seed_demo(session: Session) -> list[tuple[str, str, str]]:
+def seed_demo(session: Session, *, today: date | None = None) -> list[tuple[str, str, str]]:
     """Creates the demo season; returns (name, role, password) once, for the organizer to hand out."""
     logins: list[tuple[str, str, str]] = []
     organizer, password = create_user(session, display_name=DEMO_ORGANIZER, role=Role.ORGANIZER)
@@ -43,7 +64,23 @@ def seed_demo(session: Session) -> list[tuple[str, str, str]]:
     for name in DEMO_PLAYERS:
         player, password = add_player(session, season, name, actor_user_id=organizer.id)
         logins.append((name, "игрок", password))
+    _demo_draw(session, season, organizer.id, today or datetime.now(settings.tz).date())
+    seed_demo_results(session, season, organizer)
+    seed_demo_schedule(session, season, organizer, today or datetime.now(settings.tz).date())
     return logins
+
+
+def _demo_draw(session: Session, season: Season, organizer_id: int, today: date) -> None:
+    """Registration closed, the draw approved, two-week tours: tour 1 began two Mondays ago, tour 2 is on now."""
+    session.flush()
+    close_registration(session, season, ClosingMethod.AS_IS, actor_user_id=organizer_id)
+    make_draft(session, season, seed=DEMO_DRAW_SEED, actor_user_id=organizer_id)
+    first = today - timedelta(days=today.weekday() + TOUR_DAYS)
+    starts = [
+        datetime.combine(first + timedelta(days=TOUR_DAYS * k), datetime.min.time(), settings.tz) for k in range(5)
+    ]
+    set_windows(session, season, list(zip(starts, starts[1:], strict=False)), actor_user_id=organizer_id)
+    approve_draw(session, season, actor_user_id=organizer_id)
 
 
 def write_logins(path: Path, logins: list[tuple[str, str, str]]) -> None:

@@ -73,9 +73,7 @@ def add_player(
     return player, password
 
 
-def set_status(
-    session: Session, player: Player, status: str, *, reason: str, actor_user_id: int | None
-) -> None:
+def set_status(session: Session, player: Player, status: str, *, reason: str, actor_user_id: int | None) -> None:
     """Changes a roster status; withdrawal needs a reason (Регламент §6.1)."""
     if status not in set(RosterStatus):
         raise AccountError(f"Неизвестный статус: {status}.")

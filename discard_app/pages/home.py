@@ -6,7 +6,7 @@ from typing import TypedDict
 
 import reflex as rx
 
-from discard_app import texts
+from discard_app import routes, texts
 from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
 from services.config import settings
@@ -19,6 +19,7 @@ class MatchRow(TypedDict):
     title: str
     opponents: str
     window: str
+    schedule_url: str
 
 
 def _format_window(match) -> str:  # noqa: ANN001
@@ -42,9 +43,12 @@ class HomeState(AuthState):
             own = player_matches(session, user.id)
         self.matches = [
             MatchRow(
-                title=f"Тур {m.round_code}, стол {m.table}" if m.stage == "regular" else f"Плей-офф, раунд {m.round_code}",
+                title=f"Тур {m.round_code}, стол {m.table}"
+                if m.stage == "regular"
+                else f"Плей-офф, раунд {m.round_code}",
                 opponents=", ".join(m.opponents),
                 window=_format_window(m),
+                schedule_url=routes.match_schedule_url(m.match_id),
             )
             for m in own
         ]
@@ -59,6 +63,7 @@ def _match_card(row: MatchRow) -> rx.Component:
             rx.heading(row["title"], size="4", as_="h2"),
             rx.text("Соперники: ", row["opponents"]),
             rx.text(row["window"], color_scheme="gray", size="2"),
+            rx.link("Согласовать время", href=row["schedule_url"]),
             spacing="1",
         ),
         width="100%",

@@ -9,7 +9,7 @@ import reflex as rx
 from discard_app import texts
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
-from services import roster
+from services import roster, withdrawal
 from services.accounts import AccountError, reset_password
 from services.db import session_scope
 from services.models import Player, Role, RosterStatus, User
@@ -27,6 +27,11 @@ class RosterRowView(TypedDict):
 STATUS_OPTIONS = [str(s) for s in RosterStatus]
 
 
+class ReplayChoice(TypedDict):
+    value: str  # "<player id>:<match id>"
+    label: str
+
+
 class RosterState(AuthState):
     allowed: bool = False
     rows: list[RosterRowView] = []
@@ -34,6 +39,7 @@ class RosterState(AuthState):
     notice: str = ""
     issued_password: str = ""
     summary: str = ""
+    replay_choices: list[ReplayChoice] = []
 
     def _organizer(self) -> User | None:
         user = self.require_user(Role.ORGANIZER)
@@ -57,9 +63,50 @@ class RosterState(AuthState):
             )
             for r in rows
         ]
+        self.replay_choices = self._replay_choices(rows)
         main = sum(r.status == RosterStatus.MAIN for r in rows)
         reserve = sum(r.status == RosterStatus.RESERVE for r in rows)
         self.summary = texts.ROSTER_COUNT.format(main=main, reserve=reserve) if season else texts.NO_SEASON
+
+    @staticmethod
+    def _replay_choices(rows: list[roster.RosterRow]) -> list[ReplayChoice]:
+        """Played matches of withdrawn players: what a replay may be ordered for."""
+        choices = []
+        with session_scope() as session:
+            for r in rows:
+                if r.status != RosterStatus.WITHDRAWN:
+                    continue
+                for m in withdrawal.affected_played_matches(session, session.get(Player, r.player_id)):
+                    label = f"{r.name} — {m.title} ({', '.join(m.players)})"
+                    choices.append(ReplayChoice(value=f"{r.player_id}:{m.match_id}", label=label))
+        return choices
+
+    @rx.event
+    def order_replay(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        player_id, _, match_id = (form.get("replay") or "").partition(":")
+        if not (player_id.isdigit() and match_id.isdigit()):
+            self.error = texts.ROSTER_PICK_PLAYER
+            return
+        title = next((c["label"] for c in self.replay_choices if c["value"] == form.get("replay")), "")
+        try:
+            with session_scope() as session:
+                withdrawal.mark_for_replay(
+                    session,
+                    session.get(Player, int(player_id)),
+                    [int(match_id)],
+                    reason=form.get("reason", ""),
+                    participants_agreed=form.get("agreed") == "on",
+                    actor_user_id=user.id,
+                )
+        except withdrawal.WithdrawalError as error:
+            self.error = str(error)
+            return
+        self.notice = texts.ROSTER_REPLAY_DONE.format(title=title)
+        self._refresh()
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -123,13 +170,16 @@ class RosterState(AuthState):
                 player = session.get(Player, int(player_id)) if player_id.isdigit() else None
                 if player is None:
                     raise AccountError(texts.ROSTER_PICK_PLAYER)
-                roster.set_status(
-                    session, player, form.get("status", ""), reason=form.get("reason", ""), actor_user_id=user.id
-                )
-        except AccountError as error:
+                status = form.get("status", "")
+                if status == RosterStatus.WITHDRAWN:
+                    # Регламент §6.1: снятие — действие организатора с причиной
+                    withdrawal.withdraw_player(session, player, reason=form.get("reason", ""), actor_user_id=user.id)
+                else:
+                    roster.set_status(session, player, status, reason=form.get("reason", ""), actor_user_id=user.id)
+        except (AccountError, withdrawal.WithdrawalError) as error:
             self.error = str(error)
             return
-        self.notice = texts.ROSTER_STATUS_CHANGED
+        self.notice = texts.ROSTER_WITHDRAWN if status == RosterStatus.WITHDRAWN else texts.ROSTER_STATUS_CHANGED
         self._refresh()
 
 
@@ -189,7 +239,9 @@ def _forms() -> rx.Component:
         rx.flex(
             rx.select.root(
                 rx.select.trigger(placeholder=texts.ROSTER_PLAYER, aria_label=texts.ROSTER_PLAYER),
-                rx.select.content(rx.foreach(RosterState.rows, lambda r: rx.select.item(r["name"], value=r["player_id"]))),
+                rx.select.content(
+                    rx.foreach(RosterState.rows, lambda r: rx.select.item(r["name"], value=r["player_id"]))
+                ),
                 name="player_id",
             ),
             _status_select("status"),
@@ -201,7 +253,37 @@ def _forms() -> rx.Component:
         on_submit=RosterState.change_status,
         reset_on_submit=True,
     )
-    return rx.vstack(add_form, status_form, spacing="3", width="100%")
+    replay_form = rx.cond(RosterState.replay_choices.length() > 0, _replay_form())
+    return rx.vstack(add_form, status_form, replay_form, spacing="3", width="100%")
+
+
+def _replay_form() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.heading(texts.ROSTER_REPLAY, size="4", as_="h2"),
+            rx.text(texts.ROSTER_REPLAY_HINT, color_scheme="gray", size="2"),
+            rx.el.label(texts.ROSTER_REPLAY_MATCH, html_for="replay-match"),
+            rx.el.select(
+                rx.foreach(RosterState.replay_choices, lambda c: rx.el.option(c["label"], value=c["value"])),
+                id="replay-match",
+                name="replay",
+                style={"padding": "0.4em", "font-size": "1rem", "width": "100%"},
+            ),
+            rx.el.label(rx.el.input(type="checkbox", name="agreed"), " ", texts.ROSTER_REPLAY_AGREED),
+            rx.input(
+                name="reason",
+                placeholder=texts.ROSTER_REPLAY_REASON,
+                aria_label=texts.ROSTER_REPLAY_REASON,
+                width="100%",
+            ),
+            rx.button(texts.ROSTER_REPLAY_BUTTON, type="submit", variant="outline", color_scheme="orange"),
+            spacing="2",
+            width="100%",
+        ),
+        on_submit=RosterState.order_replay,
+        reset_on_submit=True,
+        width="100%",
+    )
 
 
 def roster_page() -> rx.Component:

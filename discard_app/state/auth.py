@@ -52,4 +52,3 @@ class AuthState(rx.State):
         self.user_name = ""
         self.user_role = ""
         return rx.redirect(routes.LOGIN)
-

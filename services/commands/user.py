@@ -28,7 +28,9 @@ def run_add(args: argparse.Namespace) -> int:
         with session_scope() as session:
             season = current_season(session)
             if args.role == Role.PLAYER and season is not None:
-                _, password = add_player(session, season, args.name, status=RosterStatus(args.status), actor_user_id=None)
+                _, password = add_player(
+                    session, season, args.name, status=RosterStatus(args.status), actor_user_id=None
+                )
             else:
                 _, password = create_user(session, display_name=args.name, role=Role(args.role))
     except AccountError as error:

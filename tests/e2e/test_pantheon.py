@@ -1,0 +1,76 @@
+"""The organizer links the Pantheon event, confirms the suggested player mapping and imports a game."""
+
+from __future__ import annotations
+
+import re
+import uuid
+from datetime import UTC, datetime
+
+from playwright.sync_api import Page, expect
+from sqlmodel import col, select
+
+from services.db import session_scope
+from services.models import Hanchan, Player, Season, Stage, User
+from tests import factories
+from tests.e2e.conftest import ORGANIZER, App, login
+from tests.pantheon.fake_pantheon import EVENT, FakePantheon, make_game
+
+
+def _table_of_four(app: App) -> list[str]:
+    """Four players of their own and a match in a 2031 window, so no other test's match has the same table."""
+    tag = uuid.uuid4().hex[:4]
+    names = [f"Пантеон {tag} {letter}" for letter in "АБВГ"]
+    engine = app.engine()
+    with session_scope(engine) as session:
+        season = session.exec(select(Season).order_by(col(Season.id).desc())).first()
+        stage = session.exec(select(Stage).where(Stage.season_id == season.id)).first()
+        order = len(session.exec(select(Player).where(Player.season_id == season.id)).all())
+        players = []
+        for n, name in enumerate(names, start=1):
+            user = User(login_name=f"p{tag}{n}", display_name=name, password_hash="-")
+            session.add(user)
+            session.flush()
+            player = Player(season_id=season.id, user_id=user.id, registration_order=order + n)
+            session.add(player)
+            session.flush()
+            players.append(player)
+        round_ = factories.Round(
+            stage_id=stage.id,
+            code="31",
+            window_start=datetime(2031, 1, 1, tzinfo=UTC),
+            window_end=datetime(2031, 1, 15, tzinfo=UTC),
+        )
+        session.add(round_)
+        session.flush()
+        factories.match(session, round_, players)
+    engine.dispose()
+    return names
+
+
+def test_organizer_maps_players_and_imports_a_game(page: Page, app: App) -> None:
+    names = _table_of_four(app)
+    persons = [701, 702, 703, 704]
+    fake = FakePantheon(titles=dict(zip(persons, names, strict=True))).start()
+    fake.games = [make_game("e" * 40, "2031-01-05 20:00:00", persons, [42_000, 31_000, 25_000, 21_000], sticks=1)]
+    try:
+        login(page, app, ORGANIZER, path="/pantheon")
+        expect(page.get_by_role("heading", name="Импорт из Pantheon")).to_be_visible()
+        page.get_by_label("Адрес API Pantheon").fill(fake.url)
+        page.get_by_label("Номер события").fill(str(EVENT))
+        page.get_by_role("button", name="Сохранить").click()
+        expect(page.get_by_role("status").filter(has_text="Настройки Pantheon сохранены")).to_be_visible()
+        expect(page.get_by_text("Не сопоставлено игроков: 4")).to_be_visible()
+        for name in names:
+            page.get_by_role("button", name=f"Подтвердить: {name}").click()
+            expect(page.get_by_role("button", name=f"Подтвердить: {name}")).to_have_count(0)
+        expect(page.get_by_text("Не сопоставлено игроков: 0")).to_be_visible()
+        page.get_by_role("button", name="Импортировать из Pantheon").click()
+        expect(page.get_by_role("status").filter(has_text="Прочитано игр: 1")).to_contain_text(
+            re.compile("импортировано: 1;.*требуют решения: 0")
+        )
+    finally:
+        fake.stop()
+    engine = app.engine()
+    with session_scope(engine) as session:
+        assert session.exec(select(Hanchan.riichi_left).where(Hanchan.pantheon_hash == "e" * 40)).all() == [1]
+    engine.dispose()
