@@ -1,4 +1,7 @@
-"""Benchmark: common options for 500 matches against 5 000 bookings. Pure; imports no database, reflex or telegram."""
+"""Benchmark: common options for 500 matches against 5 000 bookings. Pure; imports no database, reflex or telegram.
+
+`--browser` runs the browser half instead (bench/scheduling_browser.py): confirmation click → booking shown.
+"""
 
 from __future__ import annotations
 
@@ -93,4 +96,10 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if "--browser" in sys.argv[1:]:  # the browser half: starts the app, needs Chromium and the .web lock
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        from scheduling_browser import main as browser_main
+
+        browser_main()
+    else:
+        main()

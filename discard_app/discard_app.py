@@ -19,6 +19,7 @@ from discard_app.pages.profile import ProfileState, profile_page
 from discard_app.pages.roster import RosterState, roster_page
 from discard_app.pages.schedule_overview import ScheduleOverviewState, schedule_overview_page
 from discard_app.pages.standings import LiveStandingsState, standings_page
+from discard_app.pages.standings_ties import TieState
 
 app = rx.App(
     html_lang="ru",
@@ -65,7 +66,7 @@ app.add_page(
     standings_page,
     route=routes.STANDINGS,
     title=f"{texts.STANDINGS_TITLE} · {texts.APP_TITLE}",
-    on_load=LiveStandingsState.join,
+    on_load=[LiveStandingsState.join, TieState.load],
 )
 app.add_page(match_page, route=routes.MATCH, title=f"Матч · {texts.APP_TITLE}", on_load=MatchState.load)
 app.add_page(player_page, route=routes.PLAYER, title=f"Игрок · {texts.APP_TITLE}", on_load=PlayerState.load)

@@ -9,37 +9,70 @@ from discard_app.state.auth import AuthState
 
 
 def _nav_link(label: str, href: str) -> rx.Component:
-    return rx.link(label, href=href, size="3", weight="medium")
+    return rx.link(label, href=href, size="3", weight="medium", white_space="nowrap")
+
+
+def _nav_items() -> list[tuple[str, str, bool]]:
+    """(label, href, organizer only): one list for the desktop row and the phone menu."""
+    return [
+        (texts.NAV_HOME, routes.HOME, False),
+        (texts.NAV_ROSTER, routes.ROSTER, True),
+        (texts.NAV_DRAW, routes.DRAW, True),
+        (texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW, True),
+        (texts.NAV_PANTHEON, routes.PANTHEON, True),
+        (texts.NAV_STANDINGS, routes.STANDINGS, False),
+        (texts.NAV_CALENDAR, routes.CLUB_CALENDAR, False),
+        (texts.NAV_PLAYOFF, routes.PLAYOFF, False),
+        (texts.NAV_ANNOUNCEMENTS, routes.ANNOUNCEMENTS, False),
+        (texts.NAV_PROFILE, routes.PROFILE, False),
+    ]
+
+
+def _only_organizer(organizer_only: bool, component: rx.Component) -> rx.Component:
+    return rx.cond(AuthState.is_organizer, component) if organizer_only else component
+
+
+def _phone_menu() -> rx.Component:
+    """On a phone ten links would take half the screen: they fold into one menu button."""
+    return rx.menu.root(
+        rx.menu.trigger(rx.button(rx.icon("menu", size=18), texts.NAV_MENU, variant="soft", size="2")),
+        rx.menu.content(
+            # On a phone the user's name lives here, not in the crowded top row.
+            rx.text(AuthState.user_name, weight="bold", size="2", padding="0.25em 0.75em", display=["block", "none"]),
+            rx.box(rx.menu.separator(), display=["block", "none"]),
+            *[
+                _only_organizer(only, rx.menu.item(label, on_click=rx.redirect(href)))
+                for label, href, only in _nav_items()
+            ],
+        ),
+    )
 
 
 def navbar() -> rx.Component:
-    return rx.flex(
-        rx.link(rx.heading(texts.APP_TITLE, size="5"), href=routes.HOME, underline="none"),
+    # Top row: the club's name, the user and logout. Below it the links in one wrapping row on a wide
+    # screen; below 48em (phones, small tablets) they fold into a menu button in the top row instead.
+    return rx.el.nav(
         rx.flex(
-            _nav_link(texts.NAV_HOME, routes.HOME),
-            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_ROSTER, routes.ROSTER)),
-            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_DRAW, routes.DRAW)),
-            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW)),
-            rx.cond(AuthState.is_organizer, _nav_link(texts.NAV_PANTHEON, routes.PANTHEON)),
-            _nav_link(texts.NAV_STANDINGS, routes.STANDINGS),
-            _nav_link(texts.NAV_CALENDAR, routes.CLUB_CALENDAR),
-            _nav_link(texts.NAV_PLAYOFF, routes.PLAYOFF),
-            _nav_link(texts.NAV_ANNOUNCEMENTS, routes.ANNOUNCEMENTS),
-            _nav_link(texts.NAV_PROFILE, routes.PROFILE),
-            spacing="4",
-            wrap="wrap",
-        ),
-        rx.spacer(),
-        rx.flex(
-            rx.text(AuthState.user_name, weight="bold"),
+            rx.link(
+                rx.heading(texts.APP_TITLE, size=rx.breakpoints(initial="4", xs="5"), white_space="nowrap"),
+                href=routes.HOME,
+                underline="none",
+            ),
+            rx.spacer(),
+            rx.box(_phone_menu(), display=["block", "block", "none"]),
+            rx.text(AuthState.user_name, weight="bold", size="2", display=["none", "block"]),
             rx.button(texts.LOGOUT, on_click=AuthState.logout, variant="soft", size="2"),
             spacing="3",
             align="center",
         ),
-        as_="nav",
-        align="center",
-        wrap="wrap",
-        gap="3",
+        rx.flex(
+            *[_only_organizer(only, _nav_link(label, href)) for label, href, only in _nav_items()],
+            column_gap="1.25em",
+            row_gap="0.25em",
+            wrap="wrap",
+            display=["none", "none", "flex"],
+            padding_top="0.5em",
+        ),
         padding="0.75em 1em",
         border_bottom="1px solid var(--gray-a5)",
         width="100%",

@@ -46,4 +46,7 @@ def safe_next(next_path: str | None) -> str:
     """Only local paths: a login link must not send anyone to another site."""
     if not next_path or not next_path.startswith("/") or next_path.startswith("//") or next_path.startswith(LOGIN):
         return HOME
+    # Browsers read "/\evil.example" as "//evil.example"; a control character can hide such a backslash.
+    if "\\" in next_path or any(ord(c) < 32 for c in next_path):
+        return HOME
     return next_path

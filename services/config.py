@@ -33,6 +33,7 @@ class Settings:
     announcements_thread_id: int | None = None
     reminder_time: str = "19:00"
     bot_username: str | None = None  # for the profile page's deep link t.me/<username>?start=CODE
+    pantheon_sync_minutes: float | None = None  # the bot process imports from Pantheon this often when set
 
     @property
     def tz(self) -> ZoneInfo:
@@ -53,6 +54,7 @@ class Settings:
             announcements_thread_id=_int_or_none(env.get("TELEGRAM_ANNOUNCEMENTS_THREAD_ID")),
             reminder_time=env.get("TELEGRAM_REMINDER_TIME") or "19:00",
             bot_username=(env.get("TELEGRAM_BOT_USERNAME") or "").lstrip("@") or None,
+            pantheon_sync_minutes=float(env["PANTHEON_SYNC_MINUTES"]) if env.get("PANTHEON_SYNC_MINUTES") else None,
         )
 
 

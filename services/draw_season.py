@@ -15,6 +15,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from services import outbox
 from services.audit import record_audit
 from services.draw import DrawError, Tours, draw_tours, plural, repeats_report, swap_players, validate_draw
 from services.draw import max_meetings as count_max
@@ -191,7 +192,8 @@ def approve_draw(
         raise DrawError("Черновика жеребьёвки нет: утверждать нечего.")
     # Регламент §2, §1: каждый игрок основного состава ровно один раз в каждом туре, столы по четыре
     validate_draw(_labelled(view.tours, view.names), main_roster(session, season), tours_count=season.tours)
-    missing = [n for n, w in enumerate(current_windows(session, season), start=1) if w is None]
+    windows = current_windows(session, season)
+    missing = [n for n, w in enumerate(windows, start=1) if w is None]
     if missing:
         tours = ", ".join(str(n) for n in missing)
         raise DrawError(f"Задайте игровые окна туров ({tours}) перед утверждением жеребьёвки.")
@@ -214,6 +216,15 @@ def approve_draw(
     season.draw_approved_at = now or utc_now()
     session.add(season)
     session.delete(session.get(DrawDraft, season.id))
+    # Регламент §2: the approved draw is what players and the bot see; the bot announces it (same transaction).
+    outbox.emit(
+        session,
+        outbox.DRAW_APPROVED,
+        season_id=season.id,
+        season=season.name,
+        matches=sum(len(tour) for tour in view.tours),
+        windows=[[start.isoformat(), end.isoformat()] for start, end in windows],
+    )
     record_audit(
         session,
         actor_user_id=actor_user_id,

@@ -22,6 +22,8 @@ BOOKING_FAILED = "meeting_failed"
 RELEASED = "meeting_released"
 MOVED = "meeting_moved"
 MATCH_MOVED = "match_moved"
+# Written by the draw's approval (no match_id: one message for the whole season).
+DRAW_APPROVED = "draw_approved"
 
 
 def emit(session: Session, kind: str, match_id: int | None = None, **payload: Any) -> OutboxEvent:

@@ -185,6 +185,15 @@ def add_ruling(
     return ruling
 
 
+def unresolved_ties(session: Session, season_id: int) -> list[tuple[int, list[tuple[int, str]]]]:
+    """Регламент §4: the standings groups still equal after average place, as (shared place, [(id, name)])."""
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for row in db_standings(session, season_id):
+        if row.unresolved_tie:
+            groups.setdefault(row.place, []).append((int(row.player), row.name))
+    return sorted(groups.items())
+
+
 def decide_tie(session: Session, user: User, season_id: int, ordered: list[int], reason: str) -> TieDecision:
     """Регламент §4: still equal after average place — the organizer decides; the order must name one
     currently unresolved group of the standings exactly, best first."""

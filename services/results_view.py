@@ -33,6 +33,7 @@ ACTIONS = {
     "match.replay": "переигровка матча",
     "penalty.add": "штраф",
     "ruling.add": "решение судьи",
+    "seat.substitute": "техническая замена",
 }
 KINDS = {"no_show": "неявка", "conduct": "поведение", "other": "штраф"}
 
@@ -244,6 +245,8 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
                 f"{names.get(r['player'], r['player'])} {scoring.format_points(r['points'])}" for r in data["results"]
             )
         )
+    if "substitute_for" in data:  # Регламент §6.1: who sat in whose place
+        parts.append(f"{names.get(data['player'], data['player'])} вместо {names.get(data['substitute_for'], '?')}")
     if "points" in data and "player" in data:
         parts.append(f"{names.get(data['player'], data['player'])} {signed(data['points'])}")
     if a.before:

@@ -248,7 +248,8 @@ def rank(
     Регламент §4 «Равенство очков»: higher total first, then the lower exact average place (no average — nothing
     played — counts as worst). Still equal: the organizer decides. A decision is an ordered list of player ids
     and settles a tied group only when it names exactly that group; otherwise the group keeps a shared place
-    (1, 2, 2, 4) and is flagged unresolved. Ties keep the input order among themselves.
+    (1, 2, 2, 4) and is flagged unresolved. Ties keep the input order among themselves. Players who have
+    played nothing share their place without a flag: there is nothing for the organizer to decide yet.
     """
     decisions = {frozenset(d): tuple(d) for d in tie_decisions if len(set(d)) == len(d)}
     ordered = sorted(entries, key=lambda e: (-e[1], e[2] is None, e[2] if e[2] is not None else 0))
@@ -263,7 +264,8 @@ def rank(
         if decision is not None:
             out += [(player, start + 1 + k, False) for k, player in enumerate(decision)]
         else:
-            out += [(player, start + 1, len(group) > 1) for player in group]
+            awaits_decision = len(group) > 1 and ordered[start][2] is not None
+            out += [(player, start + 1, awaits_decision) for player in group]
         start = end
     return out
 

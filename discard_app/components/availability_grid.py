@@ -10,15 +10,18 @@ import reflex as rx
 GRID_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "availability_grid.js").read_text(encoding="utf-8")
 TIMES = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
 CELL_HEIGHT = "14px"
+HEADER_HEIGHT = 64  # px above the first cell: the day label and its fill buttons
 EVENING = (36, 48)  # 18:00–24:00 Kirov
+# touch-action pan-x: a vertical drag paints a day's hours, a sideways swipe scrolls to the days a phone
+# cannot show at once (a two-week window does not fit 390px); "none" left those days unreachable by touch.
 CSS = """
 [data-cell]{height:14px;border-bottom:1px solid var(--gray-a3);border-left:1px solid var(--gray-a4);
-  cursor:pointer;touch-action:none;user-select:none;background:var(--gray-a2)}
+  cursor:pointer;touch-action:pan-x;user-select:none;background:var(--gray-a2)}
 [data-cell][data-state="1"]{background:var(--jade-9)}
 [data-cell][data-state="x"]{background:repeating-linear-gradient(45deg,var(--gray-a3),var(--gray-a3) 3px,
   transparent 3px,transparent 6px);cursor:not-allowed}
 [data-cell]:nth-child(2n+1){border-bottom-color:var(--gray-a5)}
-.grid-touch{touch-action:none}
+.grid-touch{touch-action:pan-x}
 #grid-unsaved[data-dirty="0"]{display:none}
 """
 
@@ -54,21 +57,32 @@ def _fill_button(text: str, fill: rx.Var | str, label: rx.Var | str) -> rx.Compo
 def _day(row: rx.Var, day: rx.Var, days: rx.Var) -> rx.Component:
     label = days[day]
     return rx.el.div(
-        rx.el.div(rx.text(label, size="1", weight="bold"), style={"height": "20px", "whiteSpace": "nowrap"}),
+        # A week must fit a 390px phone, so a narrow column wraps its date under the weekday and stacks
+        # its two fill buttons.
+        rx.el.div(
+            rx.text(label, size="1", weight="bold"),
+            style={"height": f"{HEADER_HEIGHT // 2}px", "lineHeight": "14px", "textAlign": "center"},
+        ),
         rx.el.div(
             _fill_button("день", day.to_string() + ",0,48", "Весь день " + label),
             _fill_button("вечер", day.to_string() + f",{EVENING[0]},{EVENING[1]}", "Вечер " + label),
-            style={"height": "20px", "display": "flex"},
+            style={
+                "height": f"{HEADER_HEIGHT // 2}px",
+                "display": "flex",
+                "flexWrap": "wrap",
+                "justifyContent": "center",
+                "alignContent": "flex-start",
+            },
         ),
         rx.foreach(row, lambda state, slot: _cell(state, slot, day, label)),
-        style={"minWidth": "3.2em", "flex": "1"},
+        style={"minWidth": "2.5em", "flex": "1"},
     )
 
 
 def availability_grid(days: rx.Var, cells: rx.Var) -> rx.Component:
     """`cells[d][s]`: "1" free, "0" busy, "x" outside the game window; only the player's own grid is ever passed."""
     times = rx.el.div(
-        rx.el.div(style={"height": "40px"}),
+        rx.el.div(style={"height": f"{HEADER_HEIGHT}px"}),
         *[
             rx.el.div(
                 rx.text(t if t.endswith(":00") else "", size="1", color_scheme="gray"),
@@ -76,14 +90,14 @@ def availability_grid(days: rx.Var, cells: rx.Var) -> rx.Component:
             )
             for t in TIMES
         ],
-        style={"minWidth": "2.8em", "paddingRight": "4px"},
+        style={"minWidth": "2.6em", "paddingRight": "2px"},
     )
     return rx.box(
         rx.el.style(CSS),
         rx.flex(
             _fill_button("Все вечера", f"-1,{EVENING[0]},{EVENING[1]}", "Все вечера"),
             _fill_button("Всё окно", "-1,0,48", "Всё окно"),
-            gap="3",
+            spacing="3",
         ),
         rx.box(
             rx.el.div(

@@ -43,15 +43,15 @@ class AnnouncementsState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
-            return self.redirect_to_login()
+            return self._redirect_to_login()
         self._refresh(user)
         return None
 
     @rx.event
     def publish(self, form: dict[str, str]) -> None:
-        user = self.require_user(Role.ORGANIZER)
+        user = self._require_user(Role.ORGANIZER)
         if user is None:
             self.error = texts.FORBIDDEN_ORGANIZER
             return

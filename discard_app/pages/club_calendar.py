@@ -69,16 +69,16 @@ class ClubCalendarState(AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
-            return self.redirect_to_login()
+            return self._redirect_to_login()
         self._feeds(user)
         self._show(week_start(kirov_date(utc_now())))
         return None
 
     @rx.event
     def shift(self, weeks: int) -> None:
-        if self.require_user() is None:
+        if self._require_user() is None:
             return
         current = date.fromisoformat(self.monday) if self.monday else week_start(kirov_date(utc_now()))
         self._show(current + timedelta(weeks=weeks) if weeks else week_start(kirov_date(utc_now())))
@@ -95,11 +95,12 @@ def _entry(e: EntryView) -> rx.Component:
 
 def _day(d: DayView) -> rx.Component:
     return rx.vstack(
-        rx.heading(d["label"], size="3", as_="h3"),
+        rx.heading(d["label"], size="2", as_="h3"),
         rx.cond(d["entries"].length() > 0, rx.foreach(d["entries"], _entry), rx.text(T_EMPTY, color_scheme="gray")),
-        min_width="11em",
+        min_width="6.5em",  # seven columns fit the page width on a desktop
         flex="1",
         spacing="2",
+        width="100%",
     )
 
 
@@ -111,12 +112,30 @@ def club_calendar_page() -> rx.Component:
             rx.button(T_TODAY, variant="outline", on_click=ClubCalendarState.shift(0)),
             rx.button(T_NEXT, variant="soft", on_click=ClubCalendarState.shift(1)),
             rx.text(ClubCalendarState.week_label, weight="bold"),
-            gap="3",
+            spacing="3",
             wrap="wrap",
             align="center",
         ),
-        rx.box(rx.flex(rx.foreach(ClubCalendarState.days, _day), gap="3"), overflow_x="auto", width="100%"),
+        # A phone lists the days one under another; a wide screen shows the week as seven columns.
+        rx.box(
+            rx.flex(
+                rx.foreach(ClubCalendarState.days, _day),
+                spacing="3",
+                direction=rx.breakpoints(initial="column", md="row"),
+            ),
+            overflow_x="auto",
+            width="100%",
+        ),
         rx.heading(T_FEEDS, size="4", as_="h2"),
-        rx.text(T_CLUB_FEED, ": ", rx.link(ClubCalendarState.club_feed, href=ClubCalendarState.club_feed)),
-        rx.text(T_MY_FEED, ": ", rx.link(ClubCalendarState.my_feed, href=ClubCalendarState.my_feed)),
+        # The feed addresses are long unbroken strings: they must wrap, not widen the page.
+        rx.text(
+            T_CLUB_FEED,
+            ": ",
+            rx.link(ClubCalendarState.club_feed, href=ClubCalendarState.club_feed, word_break="break-all"),
+        ),
+        rx.text(
+            T_MY_FEED,
+            ": ",
+            rx.link(ClubCalendarState.my_feed, href=ClubCalendarState.my_feed, word_break="break-all"),
+        ),
     )

@@ -127,7 +127,7 @@ def _native_select(name: str, label: str, choices: rx.Var) -> rx.Component:
             style={"padding": "0.4em", "font-size": "1rem", "width": "100%"},
         ),
         direction="column",
-        gap="1",
+        spacing="1",
         min_width="10em",
     )
 
@@ -141,7 +141,7 @@ def _swap_form() -> rx.Component:
                 _native_select("first", texts.DRAW_SWAP_FIRST, DrawState.player_choices),
                 _native_select("second", texts.DRAW_SWAP_SECOND, DrawState.player_choices),
                 rx.button(texts.DRAW_SWAP_BUTTON, type="submit", variant="outline"),
-                gap="3",
+                spacing="3",
                 wrap="wrap",
                 align="end",
             ),
@@ -165,13 +165,13 @@ def _window_row(row: WindowRow) -> rx.Component:
                 key=field_id + "-" + DrawState.form_key.to_string(),
             ),
             direction="column",
-            gap="1",
+            spacing="1",
         )
 
     return rx.flex(
         field("start", row["start"], "Тур " + row["number"] + ": начало"),
         field("end", row["end"], "Тур " + row["number"] + ": конец"),
-        gap="3",
+        spacing="3",
         wrap="wrap",
     )
 
@@ -200,7 +200,7 @@ def _approve_button() -> rx.Component:
             rx.flex(
                 rx.alert_dialog.cancel(rx.button(texts.DRAW_CANCEL, variant="soft", color_scheme="gray")),
                 rx.alert_dialog.action(rx.button(texts.DRAW_APPROVE_CONFIRM, on_click=DrawState.approve)),
-                gap="3",
+                spacing="3",
                 justify="end",
                 margin_top="1em",
             ),

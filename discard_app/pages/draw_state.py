@@ -116,7 +116,7 @@ class DrawState(AuthState):
     form_key: int = 0  # bumped to remount the window fields with what is stored; other actions keep what is typed
 
     def _organizer(self) -> User | None:
-        user = self.require_user(Role.ORGANIZER)
+        user = self._require_user(Role.ORGANIZER)
         self.allowed = user is not None
         return user
 
@@ -181,8 +181,8 @@ class DrawState(AuthState):
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
         self.busy = False
-        if self.current_user() is None:
-            return self.redirect_to_login()
+        if self._current_user() is None:
+            return self._redirect_to_login()
         if self._organizer() is not None:
             self._refresh()
             self.form_key += 1

@@ -36,9 +36,9 @@ class HomeState(AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
-            return self.redirect_to_login()
+            return self._redirect_to_login()
         with session_scope() as session:
             own = player_matches(session, user.id)
         self.matches = [

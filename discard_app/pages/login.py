@@ -17,15 +17,17 @@ class LoginState(AuthState):
     busy: bool = False
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
-        self.error = ""
-        self.busy = False
-        if self.current_user() is not None:
+    async def load(self) -> rx.event.EventSpec | None:
+        if self._current_user() is not None:
+            self.error = ""
+            self.busy = False
             return rx.redirect(routes.safe_next(self.router.url.query_parameters.get("next")))
+        # An expired session lands here: what the last user saw leaves this tab before anyone else logs in.
+        await self._forget_pages()
         return None
 
     @rx.event
-    def submit(self, form: dict[str, str]):  # noqa: ANN201  (a generator: shows progress first)
+    async def submit(self, form: dict[str, str]):  # noqa: ANN201  (a generator: shows progress first)
         name = (form.get("name") or "").strip()
         password = form.get("password") or ""
         if not name or not password:
@@ -39,9 +41,9 @@ class LoginState(AuthState):
         if result.error:
             self.error = result.error
             return
-        self.error = ""
+        await self._forget_pages()  # a new user at this tab: nothing of the previous one's pages stays
         self.auth_token = result.token or ""
-        self.current_user()
+        self._current_user()
         yield rx.redirect(routes.safe_next(self.router.url.query_parameters.get("next")))
 
 

@@ -10,12 +10,13 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.layout import forbidden, page
+from discard_app.pages import match_admin as admin
 from discard_app.pages.match_forms import organizer_forms, result_forms
 from discard_app.pages.standings import publish_standings
 from discard_app.state.auth import AuthState
 from services import penalties, results
 from services.db import session_scope
-from services.models import User
+from services.models import Role, User
 from services.results_repo import seated_player_ids
 from services.results_view import match_view
 
@@ -46,6 +47,8 @@ class MatchState(AuthState):
     protocol: list[dict[str, str]] = []
     rulings: list[dict[str, str]] = []
     form_players: list[dict[str, str]] = []
+    penalty_players: list[dict[str, str]] = []
+    substitute_options: list[dict[str, str]] = []
     suggestions: list[str] = []
     can_enter: bool = False
     participant: bool = False
@@ -64,11 +67,12 @@ class MatchState(AuthState):
         match_id = self._id()
         with session_scope() as session:
             view = match_view(session, user, match_id) if match_id else None
-            hints = []
+            hints, others = [], ([], [])
             if view and view.organizer:
+                others = admin.lists(session, match_id)
                 for pid in seated_player_ids(session, match_id):
                     name = next((p["name"] for p in view.form_players if p["id"] == str(pid)), "?")
-                    hints.append(f"{name}: {penalties.ema_suggestion(penalties.conduct_offences(session, pid))}")
+                    hints.append(_ema_hint(name, penalties.conduct_offences(session, pid)))
         self.found = view is not None
         if view is None:
             return
@@ -81,21 +85,21 @@ class MatchState(AuthState):
         )
         self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
         self.staff, self.organizer, self.next_number = view.staff, view.organizer, view.next_number or 0
-        self.suggestions = hints
+        self.suggestions, (self.penalty_players, self.substitute_options) = hints, others
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error, self.problems, self.notice = "", [], ""
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
-            return self.redirect_to_login()
+            return self._redirect_to_login()
         self._refresh(user)
         return None
 
-    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str]) -> None:
-        """Check the user, run one service call in a transaction, show what is wrong or what was done."""
+    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], *roles: Role) -> None:
+        """Check the user (and role), run one service call in a transaction, show what is wrong or what was done."""
         self.error, self.problems, self.notice = "", [], ""
-        user = self.require_user()
+        user = self._require_user(*roles)
         if user is None:
             self.error = texts.FORBIDDEN_TITLE
             return
@@ -134,7 +138,9 @@ class MatchState(AuthState):
     async def resolve(self, form: dict[str, Any]) -> None:
         hanchan_id = _int(form.get("hanchan_id"))
         await self._act(
-            lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", ""))), texts.RESOLVE_SAVED
+            lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", ""))),
+            texts.RESOLVE_SAVED,
+            Role.ORGANIZER,
         )
 
     @rx.event
@@ -152,47 +158,24 @@ class MatchState(AuthState):
                 replay=replay,
             ),
             texts.CORRECT_SAVED,
+            Role.ORGANIZER,
         )
 
     @rx.event
     async def no_show(self, form: dict[str, Any]) -> None:
-        match_id, player_id = self._id() or 0, _int(form.get("player_id"))
-        await self._act(lambda s, u: penalties.add_no_show(s, u, match_id, player_id), texts.PENALTY_SAVED)
+        await self._act(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
 
     @rx.event
     async def conduct(self, form: dict[str, Any]) -> None:
-        match_id, player_id = self._id() or 0, _int(form.get("player_id"))
-        amount = results._int(form.get("amount"))
-        await self._act(
-            lambda s, u: penalties.add_conduct_penalty(
-                s,
-                u,
-                match_id,
-                player_id,
-                amount=-1 if amount is None else amount,
-                violation=str(form.get("violation", "")),
-                basis=str(form.get("basis", "")),
-            ),
-            texts.PENALTY_SAVED,
-        )
+        await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
 
     @rx.event
     async def ruling(self, form: dict[str, Any]) -> None:
-        match_id = self._id() or 0
-        raw = str(form.get("hanchan_number", "")).strip()
-        number = results._int(raw) if raw else None
-        await self._act(
-            lambda s, u: penalties.add_ruling(
-                s,
-                u,
-                match_id,
-                hanchan_number=-1 if raw and number is None else number,
-                actions=str(form.get("actions", "")),
-                disagreement=str(form.get("disagreement", "")),
-                decision=str(form.get("decision", "")),
-            ),
-            texts.RULING_SAVED,
-        )
+        await self._act(admin.ruling(self._id() or 0, form), texts.RULING_SAVED, Role.JUDGE, Role.ORGANIZER)
+
+    @rx.event
+    async def substitute(self, form: dict[str, Any]) -> None:
+        await self._act(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, Role.ORGANIZER)
 
     @rx.event
     async def replay_match(self, form: dict[str, Any]) -> None:
@@ -202,6 +185,7 @@ class MatchState(AuthState):
                 s, u, match_id, reason=str(form.get("reason", "")), decision=str(form.get("decision", ""))
             ),
             lambda new: texts.REPLAY_SAVED.format(id=new.id),
+            Role.ORGANIZER,
         )
 
 
@@ -210,14 +194,37 @@ def _int(value: Any) -> int:
     return parsed if parsed is not None else 0
 
 
-def _cells(values: list[rx.Var | str], header: bool = False) -> rx.Component:
-    cell = rx.table.column_header_cell if header else rx.table.cell
-    return rx.table.row(*[cell(v) for v in values])
+def _ema_hint(name: str, previous: int) -> str:
+    """One short line per player; the long explanation of the EMA ladder is shown once under the form."""
+    text = penalties.ema_suggestion(previous)
+    _, found, rest = text.partition("предложила бы: ")
+    step = rest.partition(" (")[0] if found else text
+    return f"{name}: ранее нарушений {previous}, EMA — {step}"
 
 
-def _table(headers: list[str], rows: rx.Var, render: Callable[[Any], rx.Component]) -> rx.Component:
+def _cell(value: rx.Var | str, kind: str = "") -> rx.Component:
+    """kind "n": a number or short value that must not break ("35 600" at its thousands space); "w": a long text."""
+    if kind == "n":
+        return rx.table.cell(value, white_space="nowrap")
+    if kind == "w":
+        return rx.table.cell(value, min_width="14em")
+    return rx.table.cell(value)
+
+
+def _cells(values: list[rx.Var | str], kinds: str = "") -> rx.Component:
+    return rx.table.row(*[_cell(v, kinds[i] if i < len(kinds) else "") for i, v in enumerate(values)])
+
+
+def _table(headers: list[str], rows: rx.Var, render: Callable[[Any], rx.Component], min_width: str) -> rx.Component:
+    # On a phone the table keeps a readable width and scrolls sideways inside its box.
     return rx.box(
-        rx.table.root(rx.table.header(_cells(headers, True)), rx.table.body(rx.foreach(rows, render)), size="1"),
+        rx.table.root(
+            rx.table.header(rx.table.row(*[rx.table.column_header_cell(h, white_space="nowrap") for h in headers])),
+            rx.table.body(rx.foreach(rows, render)),
+            size="1",
+            min_width=min_width,
+            width="100%",
+        ),
         overflow_x="auto",
         width="100%",
     )
@@ -229,14 +236,15 @@ def _hanchan(h: HanchanView) -> rx.Component:
             rx.heading("Ханчан ", h["number"], size="3", as_="h3"),
             rx.cond(h["disputed"] == "1", rx.badge(texts.MATCH_DISPUTED, color_scheme="red")),
             rx.text("палочек риичи на столе: ", h["riichi"], size="1", color_scheme="gray"),
-            gap="2",
+            spacing="2",
             align="center",
             wrap="wrap",
         ),
         _table(
             [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE, "Результат", "Чомбо"],
             h["scores"],
-            lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]]),
+            lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], "nnnnn"),
+            "24em",
         ),
         width="100%",
     )
@@ -260,10 +268,9 @@ def _messages() -> rx.Component:
 
 def _body() -> rx.Component:
     return rx.vstack(
-        rx.heading(MatchState.title, size="5", as_="h2"),
         rx.flex(
             rx.foreach(MatchState.seats, lambda s: rx.badge(s["name"], " ", s["note"], size="2", variant="soft")),
-            gap="2",
+            spacing="2",
             wrap="wrap",
         ),
         _messages(),
@@ -277,7 +284,8 @@ def _body() -> rx.Component:
         _table(
             [texts.COL_PLAYER, "Ханчаны", texts.MATCH_PENALTY_COL, texts.MATCH_UMA, texts.COL_TOTAL, texts.COL_PLACE],
             MatchState.lines,
-            lambda r: _cells([r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]]),
+            lambda r: _cells([r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"),
+            "30em",
         ),
         rx.cond(
             MatchState.penalties.length() > 0,
@@ -286,18 +294,20 @@ def _body() -> rx.Component:
                 _table(
                     [texts.COL_PLAYER, texts.COL_TOTAL, "Вид", "", "Основание"],
                     MatchState.penalties,
-                    lambda p: _cells([p["name"], p["points"], p["kind"], p["warning"], p["reason"]]),
+                    lambda p: _cells([p["name"], p["points"], p["kind"], p["warning"], p["reason"]], "nn  w"),
+                    "36em",
                 ),
                 width="100%",
             ),
         ),
         result_forms(MatchState),
-        rx.cond(MatchState.organizer, organizer_forms(MatchState)),
+        rx.cond(MatchState.organizer, rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState))),
         rx.heading(texts.MATCH_PROTOCOL, size="4", as_="h2"),
         _table(
             ["Когда", "Кто", "Что", "Подробности", "Причина"],
             MatchState.protocol,
-            lambda a: _cells([a["at"], a["who"], a["what"], a["detail"], a["reason"]]),
+            lambda a: _cells([a["at"], a["who"], a["what"], a["detail"], a["reason"]], "n  ww"),
+            "48em",
         ),
         rx.cond(
             MatchState.rulings.length() > 0,
@@ -306,7 +316,8 @@ def _body() -> rx.Component:
                 _table(
                     ["Когда", "Ханчан", texts.RULING_ACTIONS, texts.RULING_DISAGREEMENT, texts.RULING_DECISION],
                     MatchState.rulings,
-                    lambda r: _cells([r["at"], r["hanchan"], r["actions"], r["disagreement"], r["decision"]]),
+                    lambda r: _cells([r["at"], r["hanchan"], r["actions"], r["disagreement"], r["decision"]], "nnwww"),
+                    "52em",
                 ),
                 width="100%",
             ),
@@ -317,4 +328,6 @@ def _body() -> rx.Component:
 
 
 def match_page() -> rx.Component:
-    return page("Матч", rx.cond(MatchState.found, _body(), forbidden(texts.MATCH_NOT_FOUND)))
+    # The page title is the match itself ("Матч 3: тур 1, стол 3"), not a generic "Матч" above it.
+    title = rx.cond(MatchState.found & (MatchState.title != ""), MatchState.title, "Матч")
+    return page(title, rx.cond(MatchState.found, _body(), forbidden(texts.MATCH_NOT_FOUND)))

@@ -9,57 +9,71 @@ import reflex as rx
 from discard_app import texts
 
 
+def _labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Component:
+    """A visible label above its control: placeholders vanish once typed into and get cut off on a phone."""
+    return rx.el.label(
+        rx.text(label, size="2", weight="medium"),
+        control,
+        display="flex",
+        flex_direction="column",
+        gap="0.25em",
+        **props,
+    )
+
+
 def _field(name: str, label: str | rx.Var, **props: Any) -> rx.Component:
-    return rx.input(name=name, placeholder=label, aria_label=label, min_width="10em", **props)
+    return _labelled(
+        label, rx.input(name=name, aria_label=label, width="100%", **props), width="100%", max_width="28em"
+    )
 
 
 def _area(name: str, label: str) -> rx.Component:
-    return rx.text_area(name=name, placeholder=label, aria_label=label, width="100%")
+    return _labelled(label, rx.text_area(name=name, aria_label=label, width="100%"), width="100%")
+
+
+def _number(name: rx.Var | str, label: str, aria_label: rx.Var | str, width: str) -> rx.Component:
+    return _labelled(label, rx.input(name=name, aria_label=aria_label, input_mode="numeric", width=width))
 
 
 def _points_fields(state: Any) -> rx.Component:
+    # Per player: the name, then "Очки" and "Чомбо" with their own labels; on a phone the name sits above them.
     return rx.flex(
         rx.foreach(
             state.form_players,
             lambda p: rx.flex(
-                rx.text(p["name"], weight="medium", min_width="9em"),
-                rx.input(
-                    name="points_" + p["id"],
-                    placeholder="30000",
-                    aria_label="Очки: " + p["name"],
-                    input_mode="numeric",
-                    width="8em",
+                rx.text(p["name"], weight="bold", width=rx.breakpoints(initial="100%", sm="11em")),
+                rx.flex(
+                    _number("points_" + p["id"], "Очки", "Очки: " + p["name"], "9em"),
+                    _number("chombo_" + p["id"], "Чомбо, раз", "Чомбо: " + p["name"], "6em"),
+                    spacing="3",
                 ),
-                rx.input(
-                    name="chombo_" + p["id"],
-                    placeholder="0",
-                    aria_label="Чомбо: " + p["name"],
-                    input_mode="numeric",
-                    width="4em",
-                ),
-                gap="2",
-                align="center",
-                wrap="wrap",
+                direction=rx.breakpoints(initial="column", sm="row"),
+                align=rx.breakpoints(initial="start", sm="end"),
+                spacing="1",
+                padding_bottom="0.5em",
+                border_bottom="1px solid var(--gray-a4)",
+                width="100%",
             ),
         ),
-        rx.flex(
-            rx.text(texts.ENTER_RIICHI, min_width="9em"),
-            rx.input(
-                name="riichi_left", placeholder="0", aria_label=texts.ENTER_RIICHI, input_mode="numeric", width="4em"
-            ),
-            gap="2",
-            align="center",
+        _labelled(
+            texts.ENTER_RIICHI,
+            rx.input(name="riichi_left", aria_label=texts.ENTER_RIICHI, input_mode="numeric", width="6em"),
         ),
         direction="column",
-        gap="2",
+        spacing="3",
+        width="100%",
     )
 
 
 def _player_select(state: Any) -> rx.Component:
-    return rx.select.root(
-        rx.select.trigger(placeholder=texts.PENALTY_PLAYER, aria_label=texts.PENALTY_PLAYER),
-        rx.select.content(rx.foreach(state.form_players, lambda p: rx.select.item(p["name"], value=p["id"]))),
-        name="player_id",
+    return _labelled(
+        texts.PENALTY_PLAYER,
+        rx.select.root(
+            rx.select.trigger(placeholder="Выберите", aria_label=texts.PENALTY_PLAYER),
+            # Регламент §5: the seated players and those a substitute replaced.
+            rx.select.content(rx.foreach(state.penalty_players, lambda p: rx.select.item(p["name"], value=p["id"]))),
+            name="player_id",
+        ),
     )
 
 
@@ -85,13 +99,7 @@ def result_forms(state: Any) -> rx.Component:
     )
     dispute = _section(
         texts.DISPUTE_TITLE,
-        rx.select.root(
-            rx.select.trigger(placeholder=texts.DISPUTE_HANCHAN, aria_label=texts.DISPUTE_HANCHAN),
-            rx.select.content(
-                rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["id"]))
-            ),
-            name="hanchan_id",
-        ),
+        _hanchan_select(state),
         _area("note", texts.DISPUTE_NOTE),
         rx.button(texts.DISPUTE_SUBMIT, type="submit", variant="outline", color_scheme="red"),
         on_submit=state.dispute,
@@ -115,10 +123,15 @@ def result_forms(state: Any) -> rx.Component:
 
 
 def _hanchan_select(state: Any) -> rx.Component:
-    return rx.select.root(
-        rx.select.trigger(placeholder=texts.DISPUTE_HANCHAN, aria_label=texts.DISPUTE_HANCHAN),
-        rx.select.content(rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["id"]))),
-        name="hanchan_id",
+    return _labelled(
+        texts.DISPUTE_HANCHAN,
+        rx.select.root(
+            rx.select.trigger(placeholder="Выберите", aria_label=texts.DISPUTE_HANCHAN),
+            rx.select.content(
+                rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["id"]))
+            ),
+            name="hanchan_id",
+        ),
     )
 
 
@@ -156,7 +169,11 @@ def organizer_forms(state: Any) -> rx.Component:
         ),
         _section(
             texts.CONDUCT_TITLE,
-            rx.vstack(rx.foreach(state.suggestions, lambda s: rx.text(s, size="1", color_scheme="gray"))),
+            # The EMA ladder once, then one short line per player.
+            rx.box(
+                rx.text(texts.CONDUCT_EMA_NOTE, size="1", color_scheme="gray"),
+                rx.foreach(state.suggestions, lambda s: rx.text(s, size="1", color_scheme="gray")),
+            ),
             _player_select(state),
             _field("amount", texts.CONDUCT_AMOUNT, input_mode="numeric"),
             _field("violation", texts.CONDUCT_VIOLATION),

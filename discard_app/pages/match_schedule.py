@@ -29,6 +29,7 @@ T_HANCHANS = "Ханчанов"
 T_REPLACES = "Перенос брони"
 T_NEW_MEETING = "новая встреча"
 T_PROPOSALS = "Предложения"
+T_NO_PROPOSALS = "Предложений пока нет."
 T_CONFIRM = "Подтвердить"
 T_DECLINE = "Отклонить"
 T_BOOKINGS = "Бронь"
@@ -79,7 +80,11 @@ class MatchScheduleState(AuthState):
                 view = match_page(session, match_id=match_id, user=user)
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
-            self.cells, self.options, self.proposals, self.everyone = [], [], [], []
+            # nothing of a match seen before (its players, times, bookings) stays in a refused browser
+            self.match_id = self.title = self.window = ""
+            self.is_seated = False
+            self.days, self.cells, self.seats, self.options = [], [], [], []
+            self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
             return
         self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
         self.is_seated = view.my_player_id is not None and bool(view.days)
@@ -95,15 +100,15 @@ class MatchScheduleState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = self.prop_start = self.prop_end = ""
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
-            return self.redirect_to_login()
+            return self._redirect_to_login()
         self._refresh(user)
         return rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()")
 
     @rx.event
     def save_grid(self, painted: str) -> rx.event.EventSpec | None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None or (match_id := self._match_id()) is None:
             return None
         self.error = self.notice = ""
@@ -142,7 +147,7 @@ class MatchScheduleState(AuthState):
 
     @rx.event
     def propose(self, form: dict[str, str]) -> None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None or (match_id := self._match_id()) is None:
             return
         self.error = self.notice = ""
@@ -170,7 +175,7 @@ class MatchScheduleState(AuthState):
 
     @rx.event
     def answer(self, proposal_id: str, confirmed: bool) -> None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None or not proposal_id.isdigit():
             return
         self.error = self.notice = ""
@@ -217,7 +222,7 @@ def _grid_section() -> rx.Component:
                 on_click=rx.call_script("window.discardGrid.serialize()", callback=MatchScheduleState.save_grid),
             ),
             rx.text(T_UNSAVED, id="grid-unsaved", color_scheme="amber", custom_attrs={"data-dirty": "0"}),
-            gap="3",
+            spacing="3",
             align="center",
         ),
         width="100%",
@@ -287,7 +292,7 @@ def _propose_form() -> rx.Component:
                 ),
             ),
             rx.button(T_PROPOSE, type="submit"),
-            gap="3",
+            spacing="3",
             wrap="wrap",
             align="end",
         ),
@@ -343,7 +348,11 @@ def _content() -> rx.Component:
         ),
         rx.cond(MatchScheduleState.is_seated, rx.vstack(rx.heading(T_PROPOSE, size="4", as_="h2"), _propose_form())),
         rx.heading(T_PROPOSALS, size="4", as_="h2"),
-        rx.foreach(MatchScheduleState.proposals, _proposal),
+        rx.cond(
+            MatchScheduleState.proposals.length() > 0,
+            rx.foreach(MatchScheduleState.proposals, _proposal),
+            rx.text(T_NO_PROPOSALS, color_scheme="gray"),
+        ),
         rx.cond(
             MatchScheduleState.everyone.length() > 0,
             rx.vstack(

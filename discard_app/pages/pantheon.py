@@ -24,7 +24,7 @@ def _field(name: str, label: str, value: rx.Var | str = "", kind: str = "text") 
         rx.input(name=name, default_value=value, type=kind, min_width="14em"),
         display="flex",
         flex_direction="column",
-        gap="1",
+        spacing="1",
     )
 
 
@@ -37,7 +37,7 @@ def _settings_form() -> rx.Component:
             _field("admin_person_id", texts.PANTHEON_ADMIN_ID, PantheonState.admin_person_id),
             _field("admin_token", texts.PANTHEON_ADMIN_TOKEN, "", "password"),
             rx.button(texts.PANTHEON_SAVE, type="submit"),
-            gap="2",
+            spacing="2",
             wrap="wrap",
             align="end",
         ),
@@ -78,7 +78,7 @@ def _mapping_row(row: MappingView) -> rx.Component:
                         size="1",
                     ),
                     rx.button(texts.PANTHEON_MAP, type="submit", size="1", variant="outline"),
-                    gap="1",
+                    spacing="1",
                 ),
                 on_submit=PantheonState.map_player,
             )
@@ -109,7 +109,7 @@ def _decision_row(row: DecisionView) -> rx.Component:
                                 size="1",
                             ),
                             rx.button(texts.PANTHEON_ASSIGN, type="submit", size="1"),
-                            gap="1",
+                            spacing="1",
                         ),
                         on_submit=PantheonState.assign,
                     ),
@@ -120,7 +120,7 @@ def _decision_row(row: DecisionView) -> rx.Component:
                         color_scheme="gray",
                         on_click=PantheonState.ignore(row["id"]),
                     ),
-                    gap="2",
+                    spacing="2",
                     wrap="wrap",
                 ),
             )
@@ -156,7 +156,7 @@ def _content() -> rx.Component:
                         disabled=PantheonState.running,
                     ),
                     rx.cond(PantheonState.progress != "", rx.text(PantheonState.progress, role="status")),
-                    gap="3",
+                    spacing="3",
                     align="center",
                     wrap="wrap",
                 ),

@@ -63,7 +63,7 @@ class PantheonState(AuthState):
     _registered: list[tuple[int, str]] = []
 
     def _organizer(self) -> User | None:
-        user = self.require_user(Role.ORGANIZER)
+        user = self._require_user(Role.ORGANIZER)
         self.allowed = user is not None
         if user is None:
             self.mapping, self.decisions, self.players, self.matches = [], [], [], []
@@ -130,8 +130,8 @@ class PantheonState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
-        if self.current_user() is None:
-            return self.redirect_to_login()
+        if self._current_user() is None:
+            return self._redirect_to_login()
         if self._organizer() is not None:
             self._refresh()
             self._fetch_registered()

@@ -10,6 +10,7 @@ import reflex as rx
 from discard_app import texts
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
+from services import scoring
 from services.db import session_scope
 from services.results_view import player_view
 
@@ -25,26 +26,51 @@ class PlayerState(AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        if self.require_user() is None:
-            return self.redirect_to_login()
+        if self._require_user() is None:
+            return self._redirect_to_login()
         found = re.search(r"/player/(\d+)", self.router.url.path)
         with session_scope() as session:
             view = player_view(session, int(found.group(1))) if found else None
         self.found = view is not None
         if view is not None:
-            self.name, self.matches, self.chart = view["name"], view["matches"], view["chart"]
+            self.name, self.matches, self.chart = view["name"], view["matches"], _stop_at_last_tour(view)
             names = [s["name"] for s in view["series"]]
             self.series = (names + ["", "", "", ""])[:4]
         return None
 
 
+def _stop_at_last_tour(view: dict[str, Any]) -> list[dict[str, Any]]:
+    """Lines end at the last tour played: later tours get no point (a gap), not a flat copy of the total.
+
+    The player's line ends at the last regular tour they played; the leaders' lines at the last tour in which any
+    line on the chart moved (a tour nobody has played yet changes no one's total)."""
+    played = [int(m["round"]) for m in view["matches"] if m["stage"] == scoring.REGULAR and str(m["round"]).isdigit()]
+    own_last = max(played, default=0)
+    keys = [k for point in view["chart"][:1] for k in point if k != "tour"]
+    league_last, before = 0, dict.fromkeys(keys, 0)
+    for point, tour in zip(view["chart"], scoring.REGULAR_ROUNDS, strict=False):
+        if any(point.get(k) != before[k] for k in keys):
+            league_last = tour
+        before = {k: point.get(k) for k in keys}
+    league_last = max(league_last, own_last)
+    return [
+        {
+            **{k: v if tour <= league_last else None for k, v in point.items() if k != "tour"},
+            "tour": point["tour"],
+            "p0": point.get("p0") if tour <= own_last else None,
+        }
+        for point, tour in zip(view["chart"], scoring.REGULAR_ROUNDS, strict=False)
+    ]
+
+
 def _match(m: dict[str, str]) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(rx.link("Тур " + m["round"], href="/match/" + m["id"])),
-        rx.table.cell(m["opponents"]),
-        rx.table.cell(m["hanchans"]),
-        rx.table.cell(m["total"]),
-        rx.table.cell(m["place"]),
+        rx.table.cell(rx.link("Тур " + m["round"], href="/match/" + m["id"]), white_space="nowrap"),
+        rx.table.cell(m["opponents"], min_width="10em"),
+        rx.table.cell(m["hanchans"], white_space="nowrap"),
+        # "+20 600" must not break at its thousands space on a phone
+        rx.table.cell(m["total"], white_space="nowrap"),
+        rx.table.cell(m["place"], white_space="nowrap"),
     )
 
 
@@ -70,12 +96,13 @@ def _chart() -> rx.Component:
 
 
 def player_page() -> rx.Component:
+    # The page title is the player's name, not a generic "Игрок".
+    title = rx.cond(PlayerState.found & (PlayerState.name != ""), PlayerState.name, "Игрок")
     return page(
-        "Игрок",
+        title,
         rx.cond(
             PlayerState.found,
             rx.vstack(
-                rx.heading(PlayerState.name, size="5", as_="h2"),
                 rx.heading(texts.PLAYER_CHART, size="3", as_="h3"),
                 _chart(),
                 rx.heading(texts.PLAYER_MATCHES, size="4", as_="h2"),
@@ -93,6 +120,8 @@ def player_page() -> rx.Component:
                             ),
                             rx.table.body(rx.foreach(PlayerState.matches, _match)),
                             size="1",
+                            min_width="30em",
+                            width="100%",
                         ),
                         overflow_x="auto",
                         width="100%",

@@ -79,9 +79,9 @@ class PlayoffState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
-        user = self.current_user()
+        user = self._current_user()
         if user is None:
-            return self.redirect_to_login()
+            return self._redirect_to_login()
         wanted = self.router.url.query_parameters.get("season", "")
         with session_scope() as session:
             season = session.get(Season, int(wanted)) if wanted.lstrip("-").isdigit() else None
@@ -91,7 +91,7 @@ class PlayoffState(AuthState):
         return None
 
     def _act(self, action, notice: str, *roles: Role) -> None:  # noqa: ANN001
-        user = self.require_user(*roles)
+        user = self._require_user(*roles)
         if user is None:
             self.error = texts.FORBIDDEN_ORGANIZER
             return
@@ -158,7 +158,7 @@ def _section(title: str, key: str) -> rx.Component:
         rx.heading(title, size="5", as_="h2"),
         rx.flex(
             rx.foreach(PlayoffState.sections[key], lambda t: table_card(t, PlayoffState.shuffle_winds)),
-            gap="3",
+            spacing="3",
             wrap="wrap",
             width="100%",
         ),
@@ -169,14 +169,24 @@ def _section(title: str, key: str) -> rx.Component:
 
 def _window_inputs() -> list[rx.Component]:
     return [
-        rx.input(name="start", type="datetime-local", aria_label=texts.PLAYOFF_WINDOW_START),
-        rx.input(name="end", type="datetime-local", aria_label=texts.PLAYOFF_WINDOW_END),
+        _captioned(
+            texts.PLAYOFF_WINDOW_START,
+            rx.input(name="start", type="datetime-local", aria_label=texts.PLAYOFF_WINDOW_START),
+        ),
+        _captioned(
+            texts.PLAYOFF_WINDOW_END, rx.input(name="end", type="datetime-local", aria_label=texts.PLAYOFF_WINDOW_END)
+        ),
     ]
+
+
+def _captioned(caption: str, field: rx.Component) -> rx.Component:
+    """A visible caption over a field: two bare date pickers in a row do not say which is the start."""
+    return rx.flex(rx.text(caption + " (Киров)", size="1", color_scheme="gray"), field, direction="column", spacing="1")
 
 
 def _organizer_forms() -> rx.Component:
     close = rx.form(
-        rx.flex(*_window_inputs(), rx.button(texts.PLAYOFF_CLOSE, type="submit"), gap="2", wrap="wrap"),
+        rx.flex(*_window_inputs(), rx.button(texts.PLAYOFF_CLOSE, type="submit"), spacing="2", wrap="wrap"),
         on_submit=PlayoffState.close_stage,
     )
     windows = rx.form(
@@ -189,7 +199,7 @@ def _organizer_forms() -> rx.Component:
             ),
             *_window_inputs(),
             rx.button(texts.PLAYOFF_WINDOW_SAVE, type="submit", variant="outline"),
-            gap="2",
+            spacing="2",
             wrap="wrap",
         ),
         on_submit=PlayoffState.save_window,
@@ -207,7 +217,7 @@ def _organizer_forms() -> rx.Component:
             ),
             rx.input(name="reason", placeholder=texts.PLAYOFF_TIE_REASON, aria_label=texts.PLAYOFF_TIE_REASON),
             rx.button(texts.PLAYOFF_TIE_SAVE, type="submit", variant="outline"),
-            gap="2",
+            spacing="2",
             wrap="wrap",
         ),
         on_submit=PlayoffState.decide_tie,
@@ -245,7 +255,7 @@ def playoff_page() -> rx.Component:
                 rx.heading(texts.PLAYOFF_SEEDS, size="4", as_="h2"),
                 rx.flex(
                     rx.foreach(PlayoffState.seeds, lambda s: rx.badge(s, variant="surface", size="2")),
-                    gap="2",
+                    spacing="2",
                     wrap="wrap",
                 ),
                 width="100%",

@@ -29,15 +29,15 @@ class ProfileState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.code = self.link_url = self.notice = ""
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
-            return self.redirect_to_login()
+            return self._redirect_to_login()
         self._show(user)
         return None
 
     @rx.event
     def new_code(self) -> None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
             return
         with session_scope() as session:
@@ -48,7 +48,7 @@ class ProfileState(AuthState):
 
     @rx.event
     def set_private_messages(self, enabled: bool) -> None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
             return
         with session_scope() as session:
@@ -59,7 +59,7 @@ class ProfileState(AuthState):
 
     @rx.event
     def unlink(self) -> None:
-        user = self.require_user()
+        user = self._require_user()
         if user is None:
             return
         with session_scope() as session:

@@ -42,7 +42,7 @@ class RosterState(AuthState):
     replay_choices: list[ReplayChoice] = []
 
     def _organizer(self) -> User | None:
-        user = self.require_user(Role.ORGANIZER)
+        user = self._require_user(Role.ORGANIZER)
         self.allowed = user is not None
         if user is None:
             self.rows = []
@@ -111,8 +111,8 @@ class RosterState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = self.issued_password = ""
-        if self.current_user() is None:
-            return self.redirect_to_login()
+        if self._current_user() is None:
+            return self._redirect_to_login()
         if self._organizer() is not None:
             self._refresh()
         return None
@@ -229,7 +229,7 @@ def _forms() -> rx.Component:
             rx.input(name="name", placeholder=texts.ROSTER_NAME, aria_label=texts.ROSTER_NAME, min_width="14em"),
             _status_select("status"),
             rx.button(texts.ROSTER_ADD, type="submit"),
-            gap="2",
+            spacing="2",
             wrap="wrap",
         ),
         on_submit=RosterState.add_player,
@@ -247,7 +247,7 @@ def _forms() -> rx.Component:
             _status_select("status"),
             rx.input(name="reason", placeholder=texts.ROSTER_REASON, aria_label=texts.ROSTER_REASON, min_width="14em"),
             rx.button(texts.ROSTER_CHANGE, type="submit", variant="outline"),
-            gap="2",
+            spacing="2",
             wrap="wrap",
         ),
         on_submit=RosterState.change_status,
@@ -308,6 +308,7 @@ def roster_page() -> rx.Component:
                         ),
                         rx.table.body(rx.foreach(RosterState.rows, _row)),
                         width="100%",
+                        min_width="34em",  # a phone scrolls the table instead of squeezing the names
                     ),
                     overflow_x="auto",
                     width="100%",

@@ -36,6 +36,12 @@ T_ADD_ACTIVITY = "Добавить в календарь"
 T_DONE = "Готово."
 
 
+def _match_id(value: str | None) -> int:
+    """A match id from the page; anything else becomes 0, which the services refuse with a clear message."""
+    value = (value or "").strip()
+    return int(value) if value.isdigit() else 0
+
+
 class ScheduleOverviewState(AuthState):
     allowed: bool = False
     rows: list[dict[str, str]] = []
@@ -44,7 +50,7 @@ class ScheduleOverviewState(AuthState):
     notice: str = ""
 
     def _organizer(self) -> User | None:
-        user = self.require_user(Role.ORGANIZER)
+        user = self._require_user(Role.ORGANIZER)
         self.allowed = user is not None
         if user is None:
             self.rows, self.rooms = [], []
@@ -57,8 +63,8 @@ class ScheduleOverviewState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
-        if self.current_user() is None:
-            return self.redirect_to_login()
+        if self._current_user() is None:
+            return self._redirect_to_login()
         if self._organizer() is not None:
             self._refresh()
         return None
@@ -82,13 +88,13 @@ class ScheduleOverviewState(AuthState):
 
     @rx.event
     def apply_fallback(self, match_id: str) -> None:
-        self._run(scheduling_admin.apply_fallback, match_id=int(match_id))
+        self._run(scheduling_admin.apply_fallback, match_id=_match_id(match_id))
 
     @rx.event
     def assign(self, form: dict[str, str]) -> None:
         try:
             start = parse_kirov(form.get("start", ""), "Начало")
-            kwargs = {"match_id": int(form.get("match_id") or 0), "hanchans": int(form.get("hanchans") or 0)}
+            kwargs = {"match_id": _match_id(form.get("match_id")), "hanchans": int(form.get("hanchans") or 0)}
         except (WindowError, ValueError) as error:
             self.error = str(error)
             return
@@ -110,7 +116,9 @@ class ScheduleOverviewState(AuthState):
     @rx.event
     def next_window(self, form: dict[str, str]) -> None:
         self._run(
-            scheduling_admin.move_to_next_window, match_id=int(form.get("match_id") or 0), reason=form.get("reason", "")
+            scheduling_admin.move_to_next_window,
+            match_id=_match_id(form.get("match_id")),
+            reason=form.get("reason", ""),
         )
 
     @rx.event
@@ -151,14 +159,20 @@ def _room_select() -> rx.Component:
 
 
 def _when(name: str, label: str) -> rx.Component:
-    return rx.input(type="datetime-local", name=name, step=1800, aria_label=label)
+    # A visible caption: several bare date pickers in one form do not say which is the start (time is Kirov's).
+    return rx.flex(
+        rx.text(label + " (Киров)", size="1", color_scheme="gray"),
+        rx.input(type="datetime-local", name=name, step=1800, aria_label=label),
+        direction="column",
+        spacing="1",
+    )
 
 
 def _row(r: dict) -> rx.Component:
     return rx.table.row(
-        rx.table.row_header_cell(rx.link(r["title"], href="/match/" + r["id"] + "/schedule")),
+        rx.table.row_header_cell(rx.link(r["title"], href="/match/" + r["id"] + "/schedule"), white_space="nowrap"),
         rx.table.cell(r["players"]),
-        rx.table.cell(r["window"]),
+        rx.table.cell(r["window"], white_space="nowrap"),
         rx.table.cell(r["state"]),
         rx.table.cell(r["booking"]),
         rx.table.cell(
@@ -183,9 +197,9 @@ def _form(title: str, submit: str, handler, *fields: rx.Component) -> rx.Compone
             rx.text(title, weight="bold", width="100%"),
             *fields,
             rx.button(submit, type="submit"),
-            gap="2",
+            spacing="2",
             wrap="wrap",
-            align="center",
+            align="end",
         ),
         on_submit=handler,
         reset_on_submit=True,
@@ -193,8 +207,13 @@ def _form(title: str, submit: str, handler, *fields: rx.Component) -> rx.Compone
 
 
 def _forms() -> rx.Component:
-    hanchans = rx.el.select(
-        *[rx.el.option(str(n), value=str(n)) for n in (3, 2, 1, 5)], name="hanchans", aria_label="Ханчанов"
+    hanchans = rx.flex(
+        rx.text("Ханчанов", size="1", color_scheme="gray"),
+        rx.el.select(
+            *[rx.el.option(str(n), value=str(n)) for n in (3, 2, 1, 5)], name="hanchans", aria_label="Ханчанов"
+        ),
+        direction="column",
+        spacing="1",
     )
     reason = rx.input(name="reason", placeholder=T_REASON, aria_label=T_REASON)
     return rx.vstack(
@@ -258,6 +277,8 @@ def schedule_overview_page() -> rx.Component:
                         rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in headers])),
                         rx.table.body(rx.foreach(ScheduleOverviewState.rows, _row)),
                         width="100%",
+                        min_width="48em",  # a phone scrolls the table instead of one word per line
+                        size="1",
                     ),
                     overflow_x="auto",
                     width="100%",

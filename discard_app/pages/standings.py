@@ -45,8 +45,8 @@ class LiveStandingsState(rx.SharedState):
     @rx.event
     async def join(self) -> rx.event.EventSpec | None:
         auth = await self.get_state(AuthState)
-        if auth.require_user() is None:
-            return auth.redirect_to_login()
+        if auth._require_user() is None:
+            return auth._redirect_to_login()
         linked = await self._link_to(LINK)
         with session_scope() as session:
             linked._rows = season_standings(session)
@@ -63,12 +63,13 @@ async def publish_standings(state: rx.State) -> None:
 
 def _row(row: StandingsRowView) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(row["place"]),
+        rx.table.cell(row["place"], white_space="nowrap"),
         rx.table.row_header_cell(rx.link(row["name"], href="/player/" + row["player_id"])),
-        rx.table.cell(row["total"]),
-        rx.table.cell(row["matches"]),
-        rx.table.cell(row["hanchans"]),
-        rx.table.cell(row["average"]),
+        # "+43 200" must not break at its thousands space on a phone
+        rx.table.cell(row["total"], white_space="nowrap"),
+        rx.table.cell(row["matches"], white_space="nowrap"),
+        rx.table.cell(row["hanchans"], white_space="nowrap"),
+        rx.table.cell(row["average"], white_space="nowrap"),
         # Регламент §1: the top-8 line is a thick border under the eighth place.
         border_bottom=rx.cond(row["line"] == "1", "3px solid var(--accent-9)", "none"),
         background=rx.cond(row["top"] == "1", "var(--accent-a2)", "transparent"),
@@ -82,7 +83,7 @@ def standings_table(rows: rx.Var) -> rx.Component:
             rx.table.header(
                 rx.table.row(
                     *[
-                        rx.table.column_header_cell(t)
+                        rx.table.column_header_cell(t, white_space="nowrap")
                         for t in (
                             texts.COL_PLACE,
                             texts.COL_PLAYER,
@@ -96,6 +97,8 @@ def standings_table(rows: rx.Var) -> rx.Component:
             ),
             rx.table.body(rx.foreach(rows, _row)),
             width="100%",
+            # on a phone the table scrolls sideways inside its box instead of cutting the last column
+            min_width="32em",
             size="1",
         ),
         overflow_x="auto",
@@ -104,6 +107,8 @@ def standings_table(rows: rx.Var) -> rx.Component:
 
 
 def standings_page() -> rx.Component:
+    from discard_app.pages.standings_ties import tie_forms  # it imports publish_standings from here
+
     return page(
         texts.STANDINGS_TITLE,
         rx.text(texts.STANDINGS_HINT, color_scheme="gray", size="2"),
@@ -113,4 +118,5 @@ def standings_page() -> rx.Component:
             rx.text(texts.STANDINGS_EMPTY),
         ),
         rx.cond(LiveStandingsState.has_tie, rx.text(texts.STANDINGS_TIE_NOTE, size="2", color_scheme="amber")),
+        tie_forms(),
     )

@@ -19,7 +19,7 @@ class AuthState(rx.State):
     user_name: str = ""
     user_role: str = ""
 
-    def current_user(self) -> User | None:
+    def _current_user(self) -> User | None:
         """Looks the token up on every call: a logged-out or expired session stops at once."""
         with session_scope() as session:
             user = accounts.user_for_token(session, self.auth_token, now=utc_now())
@@ -28,27 +28,43 @@ class AuthState(rx.State):
         self.user_role = str(user.role) if user else ""
         return user
 
-    def require_user(self, *roles: Role) -> User | None:
+    def _require_user(self, *roles: Role) -> User | None:
         """The user when they may act here; None for an anonymous visitor or a wrong role."""
-        user = self.current_user()
+        user = self._current_user()
         if user is None or (roles and user.role not in roles):
             return None
         return user
 
-    def redirect_to_login(self) -> rx.event.EventSpec:
+    def _redirect_to_login(self) -> rx.event.EventSpec:
         return rx.redirect(routes.login_url(self.router.url.path))
+
+    async def _forget_pages(self) -> None:
+        """Every page state back to its defaults: the state lives per browser tab, not per user, so the next
+        person to log in at this tab must not receive the last one's vars (issued passwords, the organizer's
+        view of everyone's availability, a calendar token, a Telegram link code) — not even in a reload's
+        full state."""
+        for cls in _descendants(AuthState):
+            (await self.get_state(cls)).reset()
 
     @rx.var
     def is_organizer(self) -> bool:
         return self.user_role == Role.ORGANIZER
 
     @rx.event
-    def logout(self) -> rx.event.EventSpec:
+    async def logout(self) -> rx.event.EventSpec:
         if self.auth_token:
             with session_scope() as session:
                 accounts.logout(session, self.auth_token)
+        await self._forget_pages()
         self.auth_token = ""
         self._user_id = None
         self.user_name = ""
         self.user_role = ""
         return rx.redirect(routes.LOGIN)
+
+
+def _descendants(cls: type[rx.State]) -> list[type[rx.State]]:
+    found: list[type[rx.State]] = []
+    for sub in cls.get_substates():
+        found += [sub, *_descendants(sub)]
+    return found

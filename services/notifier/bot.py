@@ -6,6 +6,7 @@ from `snapshot` and the link services, so the site works the same with the bot o
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time as monotonic_time
 from collections.abc import Callable
@@ -25,10 +26,12 @@ from services.notifier import cards
 from services.notifier.outbox import Notifier, Target
 from services.notifier.snapshot import user_match_snapshots
 from services.notifier.telegram import TelegramGateway
+from services.pantheon.schedule import sync_current_season
 
 log = logging.getLogger(__name__)
 OUTBOX_JOB = "outbox"
 REMINDER_JOB = "sunday_reminder"
+PANTHEON_JOB = "pantheon_sync"
 SUNDAY = 0  # python-telegram-bot's JobQueue counts days from Sunday = 0
 MAX_PAUSE = 300.0  # seconds between passes at most while Telegram stays unreachable
 
@@ -40,6 +43,7 @@ class BotConfig:
     target: Target
     reminder_time: time  # aware: Kirov time
     poll_seconds: float = 5.0
+    pantheon_sync_minutes: float | None = None  # None: no scheduled Pantheon import
 
 
 def config_from_settings(settings: Settings) -> BotConfig:
@@ -54,6 +58,7 @@ def config_from_settings(settings: Settings) -> BotConfig:
         api_url=settings.bot_api_url,
         target=Target(settings.chat_id, settings.schedule_thread_id, settings.announcements_thread_id),
         reminder_time=time(int(hour), int(minute or 0), tzinfo=settings.tz),
+        pantheon_sync_minutes=settings.pantheon_sync_minutes,
     )
 
 
@@ -89,6 +94,12 @@ async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
     # Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании».
     sent = await _notifier(context).send_reminder()
     log.info("Sunday reminder: %d message(s)", sent)
+
+
+async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
+    # Регламент §6.2: results live in Pantheon; importing them often keeps the standings live on a match day.
+    # The import is blocking (HTTP and database): a worker thread keeps the bot answering meanwhile.
+    await asyncio.to_thread(sync_current_season, _notifier(context).bind)
 
 
 async def _reply(update: Update, text: str) -> None:
@@ -169,6 +180,8 @@ def build_application(
     jobs = application.job_queue
     jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
     jobs.run_daily(sunday_reminder, time=config.reminder_time, days=(SUNDAY,), name=REMINDER_JOB)
+    if config.pantheon_sync_minutes:
+        jobs.run_repeating(pantheon_sync, interval=config.pantheon_sync_minutes * 60, first=10, name=PANTHEON_JOB)
     return application
 
 

@@ -7,7 +7,7 @@ see `MatchSnapshot`, which carries common options (where all four are free), nev
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from html import escape
 
 from services.intervals import to_kirov
@@ -189,6 +189,16 @@ def matches_text(snaps: Sequence[MatchSnapshot]) -> str:
 
 def announcement_text(text: str) -> str:
     return f"<b>Объявление</b>\n\n{escape(text[:MAX_ANNOUNCEMENT])}"
+
+
+def draw_approved_text(season: str, matches: int, windows: Sequence[tuple[datetime, datetime]]) -> str:
+    """Регламент §2: the draw of all tours is approved; each tour's window as Kirov dates (the end is exclusive)."""
+    lines = [f"<b>Жеребьёвка утверждена</b>: {escape(season[:MAX_NAME])}, туров: {len(windows)}, матчей: {matches}."]
+    for number, (start, end) in enumerate(windows, start=1):
+        last = to_kirov(end - timedelta(microseconds=1))
+        lines.append(f"Тур {number}: {to_kirov(start):%d.%m}–{last:%d.%m.%Y}")
+    lines.append("Свои матчи и соперники — на сайте лиги. " + SITE_HINT)
+    return "\n".join(lines)
 
 
 START_HELP = (

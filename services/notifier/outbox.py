@@ -23,6 +23,7 @@ from services.db import session_scope
 from services.models import Announcement, MatchCard, OutboxEvent, utc_now
 from services.notifier import cards
 from services.notifier.snapshot import MatchSnapshot, match_snapshot, window_matches
+from services.outbox import DRAW_APPROVED
 
 log = logging.getLogger(__name__)
 BATCH = 500
@@ -183,6 +184,9 @@ class Notifier:
                 log.info("private message to a player not delivered: %s", error)
 
     async def _deliver_other(self, event: OutboxEvent) -> None:
+        if event.kind == DRAW_APPROVED:
+            await self._draw_approved(json.loads(event.payload or "{}"))
+            return
         if event.kind != "announcement":
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
             return
@@ -196,6 +200,11 @@ class Notifier:
             cards.announcement_text(announcement.text),
             thread_id=self.target.announcements_thread_id,
         )
+
+    async def _draw_approved(self, payload: dict) -> None:
+        windows = [(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in payload.get("windows", [])]
+        text = cards.draw_approved_text(str(payload.get("season", "")), int(payload.get("matches", 0)), windows)
+        await self.gateway.send(self.target.chat_id, text, thread_id=self.target.announcements_thread_id)
 
     async def send_reminder(self, now: datetime | None = None) -> int:
         """Регламент §3: on Sunday evening, the matches of the current window not yet scheduled. No penalties."""

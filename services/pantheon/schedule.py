@@ -1,4 +1,5 @@
-"""The Pantheon import repeated every N minutes (a live match day), for a background thread; imports no reflex."""
+"""The Pantheon import repeated every N minutes (a live match day), for a background thread, the bot's job queue
+or `discard pantheon sync --every N`; imports no reflex and no telegram."""
 
 from __future__ import annotations
 
@@ -8,10 +9,43 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import sqlalchemy as sa
+from sqlmodel import col, select
 
+from services.db import session_scope
+from services.models import Role, User
 from services.pantheon.sync import SyncError, SyncSummary, run_sync
+from services.results_repo import current_season_id
 
 log = logging.getLogger(__name__)
+
+
+def organizer_id(bind: sa.Engine | None = None, login: str | None = None) -> int | None:
+    """The organizer the import is recorded as: the named one, else the first."""
+    with session_scope(bind) as session:
+        query = select(User.id).where(User.role == Role.ORGANIZER).order_by(col(User.id))
+        if login:
+            query = query.where(User.login_name == login)
+        return session.exec(query).first()
+
+
+def sync_current_season(bind: sa.Engine | None = None) -> SyncSummary | None:
+    """One scheduled import of the latest season as its first organizer; None (logged) when it cannot start."""
+    with session_scope(bind) as session:
+        season_id = current_season_id(session)
+    actor = organizer_id(bind)
+    if season_id is None or actor is None:
+        log.info("Pantheon import skipped: no season or no organizer yet")
+        return None
+    try:
+        summary = run_sync(season_id, actor, bind=bind)
+    except SyncError as e:  # no Pantheon settings yet, or an import from the page is running
+        log.info("Pantheon import skipped: %s", e)
+        return None
+    if summary.error:
+        log.warning("Pantheon import stopped: %s", summary.error)
+    else:
+        log.info("Pantheon import: %s", summary.text())
+    return summary
 
 
 def run_sync_periodically(

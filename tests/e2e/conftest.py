@@ -8,9 +8,11 @@ import platform
 import signal
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -24,6 +26,10 @@ from services.models import Role, Room, Season, Stage, StageKind
 from services.roster import add_player
 
 CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]  # fmt: skip
 START_TIMEOUT = 600  # a cold front-end build on a busy 2-core machine
 
 
@@ -96,12 +102,12 @@ def _wait_ready(url: str, process: subprocess.Popen, log: Path) -> None:
     raise RuntimeError(f"the app did not answer within {START_TIMEOUT}s:\n{log.read_text()[-4000:]}")
 
 
-@pytest.fixture(scope="session")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    # One build of .web at a time, whoever runs the tests.
+@contextmanager
+def running_app(workdir: Path) -> Iterator[App]:
+    """The real app in prod mode on a free port, its own seeded SQLite database in `workdir`."""
+    # One build of .web at a time, whoever runs the tests or a benchmark.
     lock = open(ROOT / ".web.lock", "w")  # noqa: SIM115
     fcntl.flock(lock, fcntl.LOCK_EX)
-    workdir = tmp_path_factory.mktemp("app")
     database_url = f"sqlite:///{workdir / 'league.db'}"
     migrate(database_url)
     passwords = _seed(database_url)
@@ -113,7 +119,7 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     with open(log, "w") as out:
         process = subprocess.Popen(
             [
-                str(Path(os.sys.executable).parent / "reflex"),
+                str(Path(sys.executable).parent / "reflex"),
                 "run", "--env", "prod", "--single-port",
                 "--frontend-port", str(port), "--backend-port", str(port), "--backend-host", "127.0.0.1",
             ],
@@ -135,15 +141,14 @@ def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
 
 
 @pytest.fixture(scope="session")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("app")) as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
-    return {
-        **browser_type_launch_args,
-        "executable_path": CHROMIUM,
-        "args": [
-            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-            "--disable-sync", "--no-first-run", "--disable-quic",
-        ],
-    }  # fmt: skip
+    return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
 @pytest.fixture(scope="session")

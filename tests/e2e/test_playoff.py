@@ -107,6 +107,8 @@ def test_bracket_after_round_one(app: App, page: Page) -> None:
     engine = app.engine()
     with session_scope(engine) as session:
         stage = session.exec(select(Stage).where(Stage.season_id == season_id, Stage.kind == StageKind.PLAYOFF)).one()
-        tables = session.exec(select(Match.table).join(Round, Round.id == Match.round_id).where(Round.stage_id == stage.id)).all()
+        tables = session.exec(
+            select(Match.table).join(Round, Round.id == Match.round_id).where(Round.stage_id == stage.id)
+        ).all()
     engine.dispose()
     assert sorted(tables) == ["A", "B", "L", "U"]

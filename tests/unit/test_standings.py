@@ -112,4 +112,5 @@ def test_playoff_matches_do_not_count_in_the_regular_stage() -> None:
 
 def test_rank_puts_no_average_after_any_average_at_equal_total() -> None:
     assert rank([(1, 0, None), (2, 0, F(7, 2)), (3, 5, None)]) == [(3, 1, False), (2, 2, False), (1, 3, False)]
-    assert rank([(1, 0, None), (2, 0, None)]) == [(1, 1, True), (2, 1, True)]
+    # Nothing played yet: a shared place, but nothing for the organizer to decide.
+    assert rank([(1, 0, None), (2, 0, None)]) == [(1, 1, False), (2, 1, False)]

@@ -1,0 +1,135 @@
+"""Benchmark, browser half: p50/p95 from the fourth player's confirmation click to the booking shown on the page.
+
+Starts the real app in prod mode like tests/e2e/conftest.py (its helpers, its `.web.lock`), seeds 20 matches whose
+proposals three players already confirmed, and times in Debian's Chromium. Not a test: it prints its figures.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from sqlmodel import select  # noqa: E402
+
+from services.availability import save_availability  # noqa: E402
+from services.booking import confirm_meeting, propose_meeting  # noqa: E402
+from services.db import session_scope  # noqa: E402
+from services.intervals import Interval, at_kirov, kirov_date  # noqa: E402
+from services.models import Booking, User, utc_now  # noqa: E402
+from tests import factories  # noqa: E402
+from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PLAYERS, App, login, running_app  # noqa: E402
+
+CONFIRMATIONS = 20
+SEATED = list(PLAYERS[:4])
+
+# Armed before the click: the click's own time (capture phase, in the page) and the first frame where the
+# booking line is in the DOM. Both are performance.now() in the page, so Playwright's overhead is not counted.
+ARM = """() => {
+  window.__bench = {click: null, shown: null};
+  document.addEventListener('click', () => { window.__bench.click = performance.now(); }, {capture: true, once: true});
+  const seen = () => document.body.innerText.includes('Забронировано: ');
+  const observer = new MutationObserver(() => {
+    if (window.__bench.click !== null && seen()) { window.__bench.shown = performance.now(); observer.disconnect(); }
+  });
+  observer.observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+
+
+@contextmanager
+def bench_app() -> Iterator[App]:
+    """The e2e fixture's app, in a temporary folder removed afterwards."""
+    workdir = Path(tempfile.mkdtemp(prefix="bench-app-"))
+    print("waiting for .web.lock, then building and starting the app …", file=sys.stderr, flush=True)
+    try:
+        with running_app(workdir) as app:
+            yield app
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def seed_matches(app: App) -> list[int]:
+    """20 matches of the same four, one evening each on different days; three of four have confirmed."""
+    engine = app.engine()
+    first = kirov_date(utc_now()) + timedelta(days=2)
+    match_ids = []
+    with session_scope(engine) as session:
+        users = [session.exec(select(User).where(User.display_name == n)).one() for n in SEATED]
+    for k in range(CONFIRMATIONS):
+        day = first + timedelta(days=k)
+        with session_scope(engine) as session:
+            match = factories.match_for_names(session, SEATED, Interval(at_kirov(day), at_kirov(day + timedelta(1))))
+            match_id = match.id
+        match_ids.append(match_id)
+        evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
+        for user in users:
+            with session_scope(engine) as session:
+                save_availability(session, match_id=match_id, user_id=user.id, intervals=[evening])
+        with session_scope(engine) as session:
+            proposal = propose_meeting(
+                session,
+                match_id=match_id,
+                user_id=users[0].id,
+                start=evening.start,
+                end=at_kirov(day, 22, 30),
+                hanchans=3,
+                now=utc_now(),
+            ).id
+        for user in users[:3]:
+            with session_scope(engine) as session:
+                confirm_meeting(session, proposal_id=proposal, user_id=user.id)
+    engine.dispose()
+    return match_ids
+
+
+def confirm_and_time(page: Page, app: App, match_id: int) -> float:
+    page.goto(f"{app.url}/match/{match_id}/schedule")
+    button = page.get_by_role("button", name="Подтвердить", exact=True)
+    expect(button).to_be_visible()
+    page.evaluate(ARM)
+    button.click()
+    page.wait_for_function("window.__bench.shown !== null", timeout=15_000)
+    return page.evaluate("window.__bench.shown - window.__bench.click")
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]  # nearest rank
+
+
+def main() -> None:
+    expect.set_options(timeout=15_000)
+    with bench_app() as app:
+        match_ids = seed_matches(app)
+        with sync_playwright() as pw:
+            browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+            page = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov").new_page()
+            login(page, app, SEATED[3])
+            expect(page.get_by_role("button", name="Выйти")).to_be_visible()
+            times = [confirm_and_time(page, app, match_id) for match_id in match_ids]
+            browser.close()
+        engine = app.engine()
+        with session_scope(engine) as session:
+            booked = session.exec(select(Booking).where(Booking.active, Booking.kind == "match")).all()
+        engine.dispose()
+    assert len(booked) == CONFIRMATIONS, f"{len(booked)} bookings, expected {CONFIRMATIONS}"
+    print(f"confirmation click → booking shown, {len(times)} confirmations in Chromium (in-page performance.now()):")
+    print(
+        f"p50 {statistics.median(times):.1f} ms, p95 {percentile(times, 95):.1f} ms, "
+        f"min {min(times):.1f} ms, max {max(times):.1f} ms; {len(booked)} bookings created"
+    )
+
+
+if __name__ == "__main__":
+    started = time.monotonic()
+    main()
+    print(f"(whole run incl. app start: {time.monotonic() - started:.0f} s)", file=sys.stderr)

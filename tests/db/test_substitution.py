@@ -1,0 +1,102 @@
+"""Technical substitutes seated by the organizer (Регламент §6.1): audited, in the match, never in the standings."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from sqlmodel import Session, select
+
+from services import results_repo
+from services.models import AuditRecord, Player, RosterStatus, Seat, User
+from services.penalties import add_no_show
+from services.results import ResultsError, enter_hanchan
+from services.roster import add_player
+from services.scoring import score_match
+from services.substitution import penalty_candidates, seat_substitute, substitute_candidates
+from tests.db.test_results import League, entry
+
+
+@pytest.fixture
+def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
+    monkeypatch.setattr("services.security.hash_password", lambda password: "test-hash")
+    lg = League(session)
+    session.commit()
+    return lg
+
+
+def _seats(session: Session, match_id: int) -> list[tuple[int, int | None]]:
+    rows = session.exec(select(Seat).where(Seat.match_id == match_id).order_by(Seat.seed)).all()
+    return [(s.player_id, s.substitute_for_player_id) for s in rows]
+
+
+def test_new_substitute_by_name_plays_counts_in_the_match_but_not_in_the_standings(
+    session: Session, league: League
+) -> None:
+    a, b, c, d = league.players[:4]
+    mid = league.match(1, 1, [a, b, c, d])
+    seat = seat_substitute(session, league.organizer, mid, d, new_name="  Замена   Заменова ", reason="не пришёл")
+    sub = session.get(Player, seat.player_id)
+    assert sub.status == RosterStatus.SUBSTITUTE and sub.season_id == league.season.id
+    assert session.get(User, sub.user_id).display_name == "Замена Заменова"
+    assert _seats(session, mid) == [(a, None), (b, None), (c, None), (sub.id, d)]
+    audit = session.exec(select(AuditRecord).where(AuditRecord.action == "seat.substitute")).one()
+    assert (audit.entity, audit.entity_id, audit.reason) == ("match", mid, "не пришёл")
+    assert json.loads(audit.before) == {"player": d}
+
+    # The substitute wins the hanchan: in the match results, not in the standings; the no-show keeps his penalty.
+    enter_hanchan(session, league.organizer, mid, entry([a, b, c, sub.id], [20000, 30000, 30000, 40000]))
+    add_no_show(session, league.organizer, mid, d)
+    assert [pid for pid, _ in penalty_candidates(session, mid)] == [a, b, c, sub.id, d]
+    season, scores = results_repo.season_scores(session, league.season.id)
+    assert {line.player for line in scores[0].lines} == {a, b, c, sub.id, d}
+    rows = {r.player: r for r in results_repo.db_standings(session, league.season.id)}
+    assert sub.id not in rows
+    assert rows[d].total == -80000 and rows[d].matches == 0
+    assert rows[a].total == -25000
+    assert score_match(season.matches[0]).lines[0].player == sub.id
+
+
+def test_substitute_from_the_roster_and_replaced_again_keeps_the_original(session: Session, league: League) -> None:
+    a, b, c, d = league.players[:4]
+    mid = league.match(1, 1, [a, b, c, d])
+    s1, _ = add_player(session, league.season, "Запасной Один", status=RosterStatus.SUBSTITUTE, actor_user_id=None)
+    s2, _ = add_player(session, league.season, "Запасной Два", status=RosterStatus.SUBSTITUTE, actor_user_id=None)
+    assert substitute_candidates(session, mid) == [(s1.id, "Запасной Один"), (s2.id, "Запасной Два")]
+    seat_substitute(session, league.organizer, mid, b, substitute_player_id=s1.id, reason="болезнь")
+    assert substitute_candidates(session, mid) == [(s2.id, "Запасной Два")]
+    seat_substitute(session, league.organizer, mid, s1.id, substitute_player_id=s2.id, reason="тоже заболел")
+    assert _seats(session, mid) == [(a, None), (s2.id, b), (c, None), (d, None)]
+
+
+def test_refusals_change_nothing(session: Session, league: League) -> None:
+    a, b, c, d = league.players[:4]
+    mid = league.match(1, 1, [a, b, c, d])
+    main_player = league.players[5]
+    session.commit()
+    users_before = len(session.exec(select(User)).all())
+
+    with pytest.raises(ResultsError, match="только организатор"):
+        seat_substitute(session, league.judge, mid, d, new_name="Кто-то", reason="x")
+    with pytest.raises(ResultsError) as error:
+        seat_substitute(session, league.organizer, mid, main_player, reason=" ")
+    assert error.value.problems == [
+        "выберите игрока этого матча, которого заменяют",
+        "выберите техническую замену из списка или введите имя нового игрока",
+        "укажите причину замены",
+    ]
+    with pytest.raises(ResultsError, match="но не то и другое"):
+        seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, new_name="X", reason="r")
+    with pytest.raises(ResultsError, match="не числится технической заменой"):
+        seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, reason="r")
+    with pytest.raises(ResultsError, match="уже есть"):
+        seat_substitute(session, league.organizer, mid, d, new_name="Игрок 6", reason="r")
+
+    enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [40000, 30000, 30000, 20000]))
+    session.commit()
+    with pytest.raises(ResultsError, match="уже внесены ханчаны"):
+        seat_substitute(session, league.organizer, mid, d, new_name="Поздняя Замена", reason="ушёл")
+    session.rollback()
+    assert _seats(session, mid) == [(a, None), (b, None), (c, None), (d, None)]
+    assert len(session.exec(select(User)).all()) == users_before
+    assert not session.exec(select(AuditRecord).where(AuditRecord.action == "seat.substitute")).all()

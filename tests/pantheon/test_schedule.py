@@ -1,0 +1,46 @@
+"""`discard pantheon sync --every N`: the scheduled import without the bot, on the site's database."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import Session
+
+from services import db
+from services.cli import main
+from tests import factories
+from tests.pantheon.fake_pantheon import FakePantheon
+from tests.pantheon.test_sync import setup, standing, three_games
+
+
+def test_cli_every_repeats_the_import_on_the_configured_database(
+    session: Session,
+    sqlite_url: str,
+    pantheon: FakePantheon,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture,
+) -> None:
+    league = factories.league(session, players=4)
+    setup(session, league, pantheon)
+    pantheon.games = three_games()
+    monkeypatch.setattr("services.db.settings", type("S", (), {"database_url": sqlite_url})())
+    db.engine.cache_clear()
+    try:
+        assert main(["pantheon", "sync", "--every", "0.001", "--runs", "2"]) == 0
+    finally:
+        db.engine.cache_clear()
+    first, second = capsys.readouterr().out.strip().splitlines()
+    assert "импортировано: 3" in first and "без изменений: 3" in second
+    assert len(standing(session, league.match.id)) == 3
+
+
+def test_cli_every_refuses_a_non_positive_period(
+    session: Session, sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    factories.league(session, players=4)
+    monkeypatch.setattr("services.db.settings", type("S", (), {"database_url": sqlite_url})())
+    db.engine.cache_clear()
+    try:
+        assert main(["pantheon", "sync", "--every", "0"]) == 2
+    finally:
+        db.engine.cache_clear()
+    assert "положительное" in capsys.readouterr().err
