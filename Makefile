@@ -21,7 +21,7 @@ export NPM_CONFIG_REGISTRY ?= $(shell npm config get registry 2>/dev/null || ech
 export NO_PROXY := 127.0.0.1,localhost
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test setup chromium check
+.PHONY: run test setup chromium fmt
 
 setup: $(VENV)/.installed $(BUN)
 
@@ -60,8 +60,11 @@ run: setup
 		--frontend-port $(PORT) --backend-port $(PORT) --backend-host 127.0.0.1
 
 test: setup chromium
+	@echo "==> Стиль кода: ruff format --check, ruff check"
+	@$(VENV)/bin/ruff format --check --quiet . && $(VENV)/bin/ruff check --quiet . \
+		|| { echo "!! ruff: исправьте стиль (make fmt)"; exit 1; }
 	@echo "==> Тесты: unit, база данных, бот, браузер"
 	@$(VENV)/bin/pytest tests
 
-check: setup
-	@$(VENV)/bin/ruff format --check . && $(VENV)/bin/ruff check .
+fmt: setup
+	@$(VENV)/bin/ruff format . && $(VENV)/bin/ruff check --fix .

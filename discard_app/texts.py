@@ -257,6 +257,13 @@ RULING_DISAGREEMENT = "Суть разногласия"
 RULING_DECISION = "Решение"
 RULING_SUBMIT = "Записать решение судьи"
 RULING_SAVED = "Решение судьи записано."
+RULING_PHOTOS = "Фотографии (при необходимости)"
+RULING_PHOTOS_HINT = (
+    "До 5 фотографий JPEG, PNG, WebP или HEIC, каждая до 10 МБ. Перетащите сюда или нажмите, чтобы выбрать."
+)
+RULING_PHOTOS_REJECTED = "Не принято (нужна фотография JPEG, PNG, WebP или HEIC до 10 МБ, не больше 5 файлов): {names}"
+RULING_PHOTOS_COL = "Фото"
+RULING_PHOTO_ALT = "Фотография к решению судьи"
 REPLAY_TITLE = "Переигровка матча (Регламент §6.1)"
 REPLAY_SUBMIT = "Назначить переигровку матча"
 REPLAY_SAVED = "Переигровка назначена: новый матч № {id}."

@@ -22,6 +22,20 @@ class PlayerMatch:
     status: str
 
 
+def seated_names(session: Session, match_id: int, *, except_user_id: int | None = None) -> list[str]:
+    """The display names seated at a match in seat order, leaving out `except_user_id` (the one asking)."""
+    query = (
+        select(User.display_name)
+        .join(Player, col(Player.user_id) == User.id)
+        .join(Seat, col(Seat.player_id) == Player.id)
+        .where(Seat.match_id == match_id)
+        .order_by(col(Seat.seed))
+    )
+    if except_user_id is not None:
+        query = query.where(User.id != except_user_id)
+    return list(session.exec(query).all())
+
+
 def player_matches(session: Session, user_id: int) -> list[PlayerMatch]:
     """The user's matches in every season, once the draw is approved (drafts stay hidden: Регламент §2)."""
     rows = session.exec(
@@ -35,13 +49,7 @@ def player_matches(session: Session, user_id: int) -> list[PlayerMatch]:
     ).all()
     result = []
     for match, round_, stage in rows:
-        names = session.exec(
-            select(User.display_name)
-            .join(Player, col(Player.user_id) == User.id)
-            .join(Seat, col(Seat.player_id) == Player.id)
-            .where(Seat.match_id == match.id, User.id != user_id)
-            .order_by(col(Seat.seed))
-        ).all()
+        names = seated_names(session, match.id, except_user_id=user_id)
         result.append(
             PlayerMatch(
                 match_id=match.id,

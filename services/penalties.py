@@ -6,6 +6,8 @@ is only offered as a suggestion text.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from sqlmodel import Session, col, func, select
 
 from services.audit import record_audit
@@ -146,6 +148,7 @@ def add_ruling(
     actions: str,
     disagreement: str,
     decision: str,
+    photos: Sequence[str] = (),
 ) -> JudgeRuling:
     """Регламент §6.2 «Порядок обращения к судье»: the judge (or the organizer) records a ruling."""
     if user.role not in (Role.JUDGE, Role.ORGANIZER):
@@ -169,6 +172,7 @@ def add_ruling(
         actions=actions.strip(),
         disagreement=disagreement.strip(),
         decision=decision.strip(),
+        photos="\n".join(photos),  # paths inside the upload directory (services.ruling_photos)
         judge_user_id=user.id,
     )
     session.add(ruling)
@@ -179,7 +183,7 @@ def add_ruling(
         action="ruling.add",
         entity="match",
         entity_id=match.id,
-        after={"ruling_id": ruling.id, "hanchan": hanchan_number},
+        after={"ruling_id": ruling.id, "hanchan": hanchan_number, "photos": len(photos)},
         reason=ruling.decision,
     )
     return ruling

@@ -7,8 +7,7 @@ Everything is written to the audit trail with `entity="match"`, so the match pro
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import Any
 
 from sqlmodel import Session, col, select
@@ -16,69 +15,10 @@ from sqlmodel import Session, col, select
 from services import scoring
 from services.audit import record_audit
 from services.models import Hanchan, HanchanResult, Match, MatchStatus, Role, Seat, User
+from services.results_entry import Entry, ResultsError
+from services.results_entry import _int as _int  # re-exported: the pages parse numbers the same way
+from services.results_entry import parse_entry as parse_entry
 from services.results_repo import seated_player_ids, user_player_in_match
-
-
-class ResultsError(ValueError):
-    """A refused action; `problems` lists what exactly is wrong, in Russian, and nothing has been stored."""
-
-    def __init__(self, problems: str | Sequence[str]) -> None:
-        self.problems = [problems] if isinstance(problems, str) else list(problems)
-        super().__init__("; ".join(self.problems))
-
-
-@dataclass(frozen=True)
-class Entry:
-    """A hanchan as entered: final points as on the table (sticks not included), chombo counts, sticks left."""
-
-    results: tuple[scoring.TableResult, ...]
-    riichi_left: int
-
-
-def _int(text: Any) -> int | None:
-    # People type "25 000", "−3 400" (a typographic minus) or leave the field empty.
-    raw = str(text if text is not None else "").strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "")
-    if raw == "":
-        return None
-    try:
-        return int(raw)
-    except ValueError:
-        return None
-
-
-def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]]) -> Entry:
-    """Read a result form (`points_<id>`, `chombo_<id>`, `riichi_left`) for the seated `players` (id, name).
-
-    Raises ResultsError naming every field that is not a whole number, then every problem of the sums.
-    """
-    problems: list[str] = []
-    results = []
-    for pid, name in players:
-        points = _int(form.get(f"points_{pid}"))
-        if points is None:
-            problems.append(f"{name}: очки должны быть целым числом, указано «{form.get(f'points_{pid}', '')}»")
-        chombo_text = form.get(f"chombo_{pid}", "")
-        chombo = 0 if str(chombo_text).strip() == "" else _int(chombo_text)
-        if chombo is None:
-            problems.append(f"{name}: чомбо должно быть целым числом, указано «{chombo_text}»")
-        results.append(scoring.TableResult(pid, points or 0, chombo or 0))
-    riichi_text = form.get("riichi_left", "")
-    riichi = 0 if str(riichi_text).strip() == "" else _int(riichi_text)
-    if riichi is None:
-        problems.append(f"палочки риичи на столе: нужно целое число, указано «{riichi_text}»")
-    if problems:
-        raise ResultsError(problems)
-    names = dict(players)
-    sums = scoring.hanchan_problems(results, riichi or 0)
-    if sums:
-        raise ResultsError([_with_names(p, names) for p in sums])
-    return Entry(tuple(results), riichi or 0)
-
-
-def _with_names(problem: str, names: Mapping[int, str]) -> str:
-    for pid, name in names.items():
-        problem = problem.replace(f"игрока {pid} ", f"игрока {name} ").replace(f"игрок {pid} ", f"игрок {name} ")
-    return problem
 
 
 def is_staff(user: User) -> bool:
@@ -133,25 +73,29 @@ def _store(session: Session, match: Match, number: int, entry: Entry, user: User
     return hanchan
 
 
+def _hanchan_json(
+    hanchan_id: int | None, number: int, riichi_left: int, results: Sequence[tuple[int, int, int]]
+) -> dict[str, Any]:
+    # One shape for the audit's "before" (stored rows) and "after" (the entry), so the protocol compares them.
+    return {
+        "hanchan_id": hanchan_id,
+        "number": number,
+        "riichi_left": riichi_left,
+        "results": [{"player": player, "points": points, "chombo": chombo} for player, points, chombo in results],
+    }
+
+
 def _snapshot(session: Session, hanchan: Hanchan) -> dict[str, Any]:
     rows = session.exec(
         select(HanchanResult).where(HanchanResult.hanchan_id == hanchan.id).order_by(col(HanchanResult.id))
     ).all()
-    return {
-        "hanchan_id": hanchan.id,
-        "number": hanchan.number,
-        "riichi_left": hanchan.riichi_left,
-        "results": [{"player": r.player_id, "points": r.points, "chombo": r.chombo} for r in rows],
-    }
+    return _hanchan_json(
+        hanchan.id, hanchan.number, hanchan.riichi_left, [(r.player_id, r.points, r.chombo) for r in rows]
+    )
 
 
 def _entry_json(entry: Entry, number: int, hanchan_id: int | None) -> dict[str, Any]:
-    return {
-        "hanchan_id": hanchan_id,
-        "number": number,
-        "riichi_left": entry.riichi_left,
-        "results": [{"player": r.player, "points": r.points, "chombo": r.chombo} for r in entry.results],
-    }
+    return _hanchan_json(hanchan_id, number, entry.riichi_left, [(r.player, r.points, r.chombo) for r in entry.results])
 
 
 def enter_hanchan(session: Session, user: User, match_id: int, entry: Entry) -> Hanchan:
@@ -192,6 +136,22 @@ def _hanchan_of_match(session: Session, hanchan_id: int) -> tuple[Hanchan, Match
     return hanchan, get_match(session, hanchan.match_id)
 
 
+def _set_disputed(
+    session: Session, user: User, hanchan: Hanchan, match: Match, disputed: bool, *, reason: str, **extra: str
+) -> None:
+    hanchan.disputed = disputed
+    session.add(hanchan)
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="hanchan.dispute" if disputed else "hanchan.dispute_resolved",
+        entity="match",
+        entity_id=match.id,
+        after={"hanchan_id": hanchan.id, "number": hanchan.number, **extra},
+        reason=reason,
+    )
+
+
 def dispute_hanchan(session: Session, user: User, hanchan_id: int, note: str) -> None:
     """A participant flags a result for the organizer (Регламент §6.2); the note says what is wrong."""
     hanchan, match = _hanchan_of_match(session, hanchan_id)
@@ -199,17 +159,7 @@ def dispute_hanchan(session: Session, user: User, hanchan_id: int, note: str) ->
         raise ResultsError("Оспорить результат может только участник этого матча.")
     if not note.strip():
         raise ResultsError("Опишите, что не так с результатом.")
-    hanchan.disputed = True
-    session.add(hanchan)
-    record_audit(
-        session,
-        actor_user_id=user.id,
-        action="hanchan.dispute",
-        entity="match",
-        entity_id=match.id,
-        after={"hanchan_id": hanchan.id, "number": hanchan.number},
-        reason=note.strip(),
-    )
+    _set_disputed(session, user, hanchan, match, True, reason=note.strip())
 
 
 def resolve_dispute(session: Session, user: User, hanchan_id: int, decision: str) -> None:
@@ -218,17 +168,16 @@ def resolve_dispute(session: Session, user: User, hanchan_id: int, decision: str
     hanchan, match = _hanchan_of_match(session, hanchan_id)
     if not decision.strip():
         raise ResultsError("Укажите решение по спору.")
-    hanchan.disputed = False
-    session.add(hanchan)
-    record_audit(
-        session,
-        actor_user_id=user.id,
-        action="hanchan.dispute_resolved",
-        entity="match",
-        entity_id=match.id,
-        after={"hanchan_id": hanchan.id, "number": hanchan.number, "decision": decision.strip()},
-        reason=decision.strip(),
-    )
+    _set_disputed(session, user, hanchan, match, False, reason=decision.strip(), decision=decision.strip())
+
+
+def _require_reason_and_decision(reason: str, decision: str) -> None:
+    # Регламент §6.2: a correction or a replay keeps the reason and the decision, so neither may be empty.
+    problems = [] if reason.strip() else ["укажите причину"]
+    if not decision.strip():
+        problems.append("укажите решение")
+    if problems:
+        raise ResultsError(problems)
 
 
 def correct_hanchan(
@@ -241,11 +190,7 @@ def correct_hanchan(
     """
     require_organizer(user)
     old, match = _hanchan_of_match(session, hanchan_id)
-    problems = [] if reason.strip() else ["укажите причину"]
-    if not decision.strip():
-        problems.append("укажите решение")
-    if problems:
-        raise ResultsError(problems)
+    _require_reason_and_decision(reason, decision)
     _check(session, match, entry)
     before = _snapshot(session, old)
     new = _store(session, match, old.number, entry, user)
@@ -274,11 +219,7 @@ def replay_match(session: Session, user: User, match_id: int, *, reason: str, de
     original = get_match(session, match_id)
     if original.status == MatchStatus.REPLAY:
         raise ResultsError("Этот матч уже заменён переигровкой.")
-    problems = [] if reason.strip() else ["укажите причину"]
-    if not decision.strip():
-        problems.append("укажите решение")
-    if problems:
-        raise ResultsError(problems)
+    _require_reason_and_decision(reason, decision)
     new = Match(
         round_id=original.round_id,
         table=original.table,

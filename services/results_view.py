@@ -195,6 +195,7 @@ def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
             "actions": r.actions,
             "disagreement": r.disagreement,
             "decision": r.decision,
+            "photos": r.photos,  # paths in the upload directory, one per line (Регламент §6.2)
         }
         for r in session.exec(select(JudgeRuling).where(JudgeRuling.match_id == match.id).order_by(col(JudgeRuling.id)))
     ]
@@ -265,18 +266,23 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
 
 
 def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str, Any] | None:
-    """A player's regular and playoff matches, and cumulative totals after each tour beside the leaders'."""
+    """A player's regular and playoff matches, and cumulative totals after each tour beside the leaders'.
+
+    A chart line has a point (the total so far) only for the tours in which that player has a line: a seat with
+    hanchans or a penalty counted there (Регламент §5: a replaced no-show). Other tours are None, a gap.
+    """
     player = session.get(Player, player_id)
     if player is None:
         return None
     season, scores = season_scores(session, player.season_id)
     names = {p.id: p.name for p in season.players}
     matches = []
-    by_tour: dict[Any, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+    by_tour: dict[Any, dict[int, int]] = defaultdict(dict)
     for ms in scores:
         for line in ms.lines:
             if ms.match.stage == scoring.REGULAR:
-                by_tour[line.player][ms.match.round] += line.total
+                tours = by_tour[line.player]
+                tours[ms.match.round] = tours.get(ms.match.round, 0) + line.total
             if line.player == player_id:
                 others = [names.get(x.player, "?") for x in ms.lines if x.player != player_id and x.seated]
                 matches.append(
@@ -297,6 +303,7 @@ def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str,
     for tour in scoring.REGULAR_ROUNDS:
         point: dict[str, Any] = {"tour": f"Тур {tour}"}
         for i, pid in enumerate(shown):
-            point[f"p{i}"] = sum(v for t, v in by_tour[pid].items() if t <= tour)
+            played = by_tour[pid]
+            point[f"p{i}"] = sum(v for t, v in played.items() if t <= tour) if tour in played else None
         chart.append(point)
     return {"name": names.get(player_id, "?"), "matches": matches, "chart": chart, "series": series}

@@ -131,6 +131,14 @@ def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
     return page
 
 
+# Once hanchans are on the table, how the time was agreed no longer matters to the organizer.
+PLAYED_LABELS = {
+    MatchStatus.PLAYING: "Играется",
+    MatchStatus.COMPLETE: "Сыгран",
+    MatchStatus.REPLAY: "Заменён переигровкой",
+}
+
+
 def overview(session: Session) -> list[dict]:
     """Every match that is being scheduled, with its state (Регламент §3) and the §6.1 fallback date."""
     from services.scheduling_admin import fallback_for  # the organizer's module; imported here to avoid a cycle
@@ -152,7 +160,7 @@ def overview(session: Session) -> list[dict]:
                 "window": f"{to_kirov(info.window.start):%d.%m} — {to_kirov(info.window.end):%d.%m}"
                 if info.window
                 else "—",
-                "state": STATE_LABELS[state_of(session, info)],
+                "state": PLAYED_LABELS.get(m.status) or STATE_LABELS[state_of(session, info)],
                 "booking": "; ".join(f"{format_kirov(b.start_at)} (#{b.id})" for b in booked) or "—",
                 "fallback": fallback,
             }

@@ -36,6 +36,13 @@ def _meeting(start: datetime, end: datetime) -> Interval:
     return Interval(start, end)
 
 
+def _store_or_refuse(session: Session, booking: Booking, meeting: Interval, refused: str, **changes: object) -> None:
+    """Store the booking at `meeting`; a taken room is refused naming the clash, then `refused`."""
+    clash = store_booking(session, booking, meeting, **changes)
+    if clash is not None:
+        raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
+
+
 def assign_meeting(
     session: Session,
     *,
@@ -65,9 +72,7 @@ def assign_meeting(
         hanchans=hanchans,
         created_by_user_id=actor_user_id,
     )
-    clash = store_booking(session, booking, meeting)
-    if clash is not None:
-        raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. Встреча не назначена.")
+    _store_or_refuse(session, booking, meeting, "Встреча не назначена.")
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -102,9 +107,7 @@ def move_booking(
         raise SchedulingError("Переносить можно только действующую бронь.")
     meeting = _meeting(start, end)
     before = {"start": booking.start_at, "end": booking.end_at}
-    clash = store_booking(session, booking, meeting, sequence=booking.sequence + 1)
-    if clash is not None:
-        raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. Бронь не перенесена.")
+    _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", sequence=booking.sequence + 1)
     if booking.proposal_id is not None:
         # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
         proposal = session.get(MeetingProposal, booking.proposal_id)
@@ -261,9 +264,7 @@ def book_activity(
         end_at=meeting.end,
         created_by_user_id=actor_user_id,
     )
-    clash = store_booking(session, booking, meeting)
-    if clash is not None:
-        raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. Занятие не добавлено.")
+    _store_or_refuse(session, booking, meeting, "Занятие не добавлено.")
     record_audit(
         session,
         actor_user_id=actor_user_id,

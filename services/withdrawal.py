@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from services.accounts import AccountError
+from services.matches import seated_names
 from services.models import Hanchan, Match, MatchStatus, Player, Role, RosterStatus, Round, Seat, Stage, StageKind, User
 from services.results import ResultsError, replay_match
 from services.roster import set_status
@@ -42,13 +43,7 @@ def affected_played_matches(session: Session, player: Player) -> list[AffectedMa
     ).all()
     result = []
     for match, round_, stage in rows:
-        names = session.exec(
-            select(User.display_name)
-            .join(Player, col(Player.user_id) == User.id)
-            .join(Seat, col(Seat.player_id) == Player.id)
-            .where(Seat.match_id == match.id)
-            .order_by(col(Seat.seed))
-        ).all()
+        names = seated_names(session, match.id)
         kind = "Тур" if stage.kind == StageKind.REGULAR else "Плей-офф, раунд"
         result.append(AffectedMatch(match.id, f"{kind} {round_.code}, стол {match.table}", tuple(names), match.status))
     return result

@@ -76,8 +76,10 @@ def league(session: Session, *, players: int = 4, windows: list[Interval] | None
     return result
 
 
-def match(session: Session, round_: Round, players: list[Player], table: str = "1") -> Match:
-    row = Match(round_id=round_.id, table=table, status=MatchStatus.SCHEDULING)
+def match(
+    session: Session, round_: Round, players: list[Player], table: str = "1", status: str = MatchStatus.SCHEDULING
+) -> Match:
+    row = Match(round_id=round_.id, table=table, status=status)
     session.add(row)
     session.flush()
     for seed, p in enumerate(players, start=1):
@@ -100,3 +102,14 @@ def match_for_names(session: Session, names: list[str], win: Interval, table: st
         for name in names
     ]
     return match(session, round_, players, table)
+
+
+def match_in_own_stage(session: Session, season: Season, players: list[Player], status: str) -> Match:
+    """A tour-1 match of these players in a regular stage of its own, so no other test's draw or tour sees it."""
+    stage = Stage(season_id=season.id, kind=StageKind.REGULAR)
+    session.add(stage)
+    session.flush()
+    round_ = Round(stage_id=stage.id, code="1")
+    session.add(round_)
+    session.flush()
+    return match(session, round_, players, status=status)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import time, timedelta
 from typing import TypedDict
 
 import reflex as rx
@@ -11,7 +12,7 @@ from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
 from services.config import settings
 from services.db import session_scope
-from services.matches import player_matches
+from services.matches import PlayerMatch, player_matches
 from services.models import Role
 
 
@@ -22,12 +23,15 @@ class MatchRow(TypedDict):
     schedule_url: str
 
 
-def _format_window(match) -> str:  # noqa: ANN001
+def _format_window(match: PlayerMatch) -> str:
     if match.window_start is None or match.window_end is None:
         return "игровое окно ещё не назначено"
     tz = settings.tz
     start, end = match.window_start.astimezone(tz), match.window_end.astimezone(tz)
-    return f"{start:%d.%m %H:%M} — {end:%d.%m %H:%M} (Киров)"
+    if start.time() == end.time() == time(0):
+        # Whole days: "до 30.11 00:00" reads as "through the 30th"; name the last day instead.
+        return f"игровое окно {start:%d.%m} — {end - timedelta(days=1):%d.%m} включительно"
+    return f"игровое окно {start:%d.%m %H:%M} — {end:%d.%m %H:%M} (Киров)"
 
 
 class HomeState(AuthState):

@@ -11,7 +11,7 @@ import reflex as rx
 from discard_app import texts
 from discard_app.layout import forbidden, page
 from discard_app.pages import match_admin as admin
-from discard_app.pages.match_forms import organizer_forms, result_forms
+from discard_app.pages.match_forms import PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.standings import publish_standings
 from discard_app.state.auth import AuthState
 from services import penalties, results
@@ -19,6 +19,8 @@ from services.db import session_scope
 from services.models import Role, User
 from services.results_repo import seated_player_ids
 from services.results_view import match_view
+
+RULING_KEYS = ("at", "hanchan", "actions", "disagreement", "decision")
 
 
 class ScoreView(TypedDict):
@@ -170,8 +172,20 @@ class MatchState(AuthState):
         await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
 
     @rx.event
-    async def ruling(self, form: dict[str, Any]) -> None:
-        await self._act(admin.ruling(self._id() or 0, form), texts.RULING_SAVED, Role.JUDGE, Role.ORGANIZER)
+    async def ruling(self, files: list[rx.UploadFile], form: dict[str, Any]) -> rx.event.EventSpec | None:
+        # Регламент §6.2: the judge or the organizer — checked before a byte of the photos is read or stored.
+        if self._require_user(Role.JUDGE, Role.ORGANIZER) is None:
+            self.error, self.problems, self.notice = texts.FORBIDDEN_TITLE, [], ""
+            return None
+        photos = await admin.read_photos(files)
+        action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
+        await self._act(action, texts.RULING_SAVED, Role.JUDGE, Role.ORGANIZER)
+        return rx.clear_selected_files(PHOTOS_ID) if self.notice else None
+
+    @rx.event
+    def photos_rejected(self, rejected: list[dict[str, Any]]) -> None:
+        names = ", ".join(str(r.get("file", {}).get("path", "")).lstrip("./") or "?" for r in rejected)
+        self.error, self.problems, self.notice = "", [texts.RULING_PHOTOS_REJECTED.format(names=names)], ""
 
     @rx.event
     async def substitute(self, form: dict[str, Any]) -> None:
@@ -314,10 +328,20 @@ def _body() -> rx.Component:
             rx.vstack(
                 rx.heading(texts.MATCH_RULINGS, size="4", as_="h2"),
                 _table(
-                    ["Когда", "Ханчан", texts.RULING_ACTIONS, texts.RULING_DISAGREEMENT, texts.RULING_DECISION],
+                    [
+                        "Когда",
+                        "Ханчан",
+                        texts.RULING_ACTIONS,
+                        texts.RULING_DISAGREEMENT,
+                        texts.RULING_DECISION,
+                        texts.RULING_PHOTOS_COL,
+                    ],
                     MatchState.rulings,
-                    lambda r: _cells([r["at"], r["hanchan"], r["actions"], r["disagreement"], r["decision"]], "nnwww"),
-                    "52em",
+                    lambda r: rx.table.row(
+                        *[_cell(r[k], kind) for k, kind in zip(RULING_KEYS, "nnwww", strict=True)],
+                        photos_cell(r["photos"]),
+                    ),
+                    "60em",
                 ),
                 width="100%",
             ),

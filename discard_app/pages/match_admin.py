@@ -6,6 +6,7 @@ Each builder returns `action(session, user)` for `MatchState._act`; the services
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import reflex as rx
@@ -13,7 +14,7 @@ from sqlmodel import Session
 
 from discard_app import texts
 from discard_app.pages.match_forms import _area, _field, _labelled, _section
-from services import penalties, results, substitution
+from services import penalties, results, ruling_photos, substitution
 from services.models import User
 
 Action = Callable[[Session, User], Any]
@@ -53,18 +54,34 @@ def conduct(match_id: int, form: dict[str, Any]) -> Action:
     )
 
 
-def ruling(match_id: int, form: dict[str, Any]) -> Action:
+async def read_photos(files: list[Any]) -> list[tuple[str, bytes]]:
+    """(name, content) of uploaded files, reading no more than is needed to refuse: too many files — only their
+    first bytes; a file over the limit — one byte past it."""
+    limit = ruling_photos.MAX_BYTES + 1 if len(files) <= ruling_photos.MAX_PHOTOS else 16
+    return [(str(f.name or "фото"), await f.read(limit)) for f in files]
+
+
+def ruling(match_id: int, form: dict[str, Any], photos: list[tuple[str, bytes]], directory: Path) -> Action:
     raw = _text(form, "hanchan_number").strip()
     number = results._int(raw) if raw else None
-    return lambda s, u: penalties.add_ruling(
-        s,
-        u,
-        match_id,
-        hanchan_number=-1 if raw and number is None else number,  # not a number: refused as out of range
-        actions=_text(form, "actions"),
-        disagreement=_text(form, "disagreement"),
-        decision=_text(form, "decision"),
-    )
+
+    def act(session: Session, user: User) -> Any:
+        paths = ruling_photos.photo_paths(photos)  # refuses non-images and too many before anything is stored
+        ruling = penalties.add_ruling(
+            session,
+            user,
+            match_id,
+            hanchan_number=-1 if raw and number is None else number,  # not a number: refused as out of range
+            actions=_text(form, "actions"),
+            disagreement=_text(form, "disagreement"),
+            decision=_text(form, "decision"),
+            photos=paths,
+        )
+        # Written inside the transaction: a failed write rolls the ruling back.
+        ruling_photos.store_photos(directory, paths, photos)
+        return ruling
+
+    return act
 
 
 def substitute(match_id: int, form: dict[str, Any]) -> Action:

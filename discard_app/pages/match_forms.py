@@ -7,6 +7,16 @@ from typing import Any
 import reflex as rx
 
 from discard_app import texts
+from services import ruling_photos
+
+PHOTOS_ID = "ruling_photos"
+PHOTO_TYPES = {
+    "image/jpeg": [".jpg", ".jpeg"],
+    "image/png": [".png"],
+    "image/webp": [".webp"],
+    "image/heic": [".heic"],
+    "image/heif": [".heif"],
+}
 
 
 def _labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Component:
@@ -110,14 +120,45 @@ def result_forms(state: Any) -> rx.Component:
         _area("actions", texts.RULING_ACTIONS),
         _area("disagreement", texts.RULING_DISAGREEMENT),
         _area("decision", texts.RULING_DECISION),
+        _photos_zone(state),
         rx.button(texts.RULING_SUBMIT, type="submit", variant="outline"),
-        on_submit=state.ruling,
+        # The photos go with the form in one request; the handler checks the role before reading them.
+        on_submit=lambda form: state.ruling(rx.upload_files(upload_id=PHOTOS_ID), form),
     )
     return rx.vstack(
         rx.cond(state.can_enter & (state.next_number > 0), enter),
         rx.cond(state.participant & (state.hanchans.length() > 0), dispute),
         rx.cond(state.staff, ruling),
         spacing="3",
+        width="100%",
+    )
+
+
+def _photos_zone(state: Any) -> rx.Component:
+    """Регламент §6.2: «приложите фотографии при необходимости». The browser's limits only save a useless upload;
+    the server checks the same limits and the content (services.ruling_photos)."""
+    return rx.vstack(
+        rx.text(texts.RULING_PHOTOS, size="2", weight="medium"),
+        rx.upload.root(
+            rx.vstack(
+                rx.text(texts.RULING_PHOTOS_HINT, size="2", color_scheme="gray"),
+                rx.foreach(rx.selected_files(PHOTOS_ID), lambda name: rx.text(name, size="1")),
+                spacing="1",
+            ),
+            id=PHOTOS_ID,
+            accept=PHOTO_TYPES,
+            max_files=ruling_photos.MAX_PHOTOS,
+            max_size=ruling_photos.MAX_BYTES,
+            multiple=True,
+            on_drop_rejected=state.photos_rejected,
+            aria_label=texts.RULING_PHOTOS,
+            border="1px dashed var(--gray-a8)",
+            border_radius="var(--radius-2)",
+            padding="0.75em",
+            cursor="pointer",
+            width="100%",
+        ),
+        spacing="1",
         width="100%",
     )
 
@@ -190,4 +231,26 @@ def organizer_forms(state: Any) -> rx.Component:
         ),
         spacing="3",
         width="100%",
+    )
+
+
+def photos_cell(paths: rx.Var) -> rx.Component:
+    """A ruling's photos in the protocol: thumbnails linking to the file; HEIC, which most browsers cannot draw,
+    as a link only. `paths` is the newline-separated column as stored."""
+
+    def one(path: rx.Var) -> rx.Component:
+        url = rx.get_upload_url(path)
+        return rx.link(
+            rx.cond(
+                path.endswith(".heic"),
+                rx.text("HEIC", size="1"),
+                rx.image(src=url, alt=texts.RULING_PHOTO_ALT, width="64px", height="64px", object_fit="cover"),
+            ),
+            href=url,
+            is_external=True,
+        )
+
+    return rx.table.cell(
+        rx.cond(paths != "", rx.flex(rx.foreach(paths.split("\n"), one), spacing="1", wrap="wrap")),
+        min_width="8em",
     )

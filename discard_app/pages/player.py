@@ -10,7 +10,6 @@ import reflex as rx
 from discard_app import texts
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
-from services import scoring
 from services.db import session_scope
 from services.results_view import player_view
 
@@ -24,6 +23,9 @@ class PlayerState(AuthState):
     chart: list[dict[str, Any]] = []
     series: list[str] = ["", "", "", ""]
 
+    # The chart has None for the tours a line's player has not played: recharts leaves a gap
+    # (connect_nulls stays off), instead of a flat copy of an earlier total.
+
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         if self._require_user() is None:
@@ -33,34 +35,10 @@ class PlayerState(AuthState):
             view = player_view(session, int(found.group(1))) if found else None
         self.found = view is not None
         if view is not None:
-            self.name, self.matches, self.chart = view["name"], view["matches"], _stop_at_last_tour(view)
+            self.name, self.matches, self.chart = view["name"], view["matches"], view["chart"]
             names = [s["name"] for s in view["series"]]
             self.series = (names + ["", "", "", ""])[:4]
         return None
-
-
-def _stop_at_last_tour(view: dict[str, Any]) -> list[dict[str, Any]]:
-    """Lines end at the last tour played: later tours get no point (a gap), not a flat copy of the total.
-
-    The player's line ends at the last regular tour they played; the leaders' lines at the last tour in which any
-    line on the chart moved (a tour nobody has played yet changes no one's total)."""
-    played = [int(m["round"]) for m in view["matches"] if m["stage"] == scoring.REGULAR and str(m["round"]).isdigit()]
-    own_last = max(played, default=0)
-    keys = [k for point in view["chart"][:1] for k in point if k != "tour"]
-    league_last, before = 0, dict.fromkeys(keys, 0)
-    for point, tour in zip(view["chart"], scoring.REGULAR_ROUNDS, strict=False):
-        if any(point.get(k) != before[k] for k in keys):
-            league_last = tour
-        before = {k: point.get(k) for k in keys}
-    league_last = max(league_last, own_last)
-    return [
-        {
-            **{k: v if tour <= league_last else None for k, v in point.items() if k != "tour"},
-            "tour": point["tour"],
-            "p0": point.get("p0") if tour <= own_last else None,
-        }
-        for point, tour in zip(view["chart"], scoring.REGULAR_ROUNDS, strict=False)
-    ]
 
 
 def _match(m: dict[str, str]) -> rx.Component:

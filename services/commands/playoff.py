@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,9 +24,9 @@ from services.bracket import (
     build_bracket,
     seed_players,
 )
-from services.commands.standings import fraction_text
+from services.commands.standings import add_season_arguments, fraction_text, load_season_or_report, print_problems
 from services.scoring import PLAYOFF, PLAYOFF_ROUNDS, REGULAR, MatchId, PlayerId, score_match
-from services.season_file import Season, SeasonFileError, load_season
+from services.season_file import Season
 from services.standings import MAIN, compute_standings
 
 OUTCOME_TEXT = {
@@ -50,14 +49,10 @@ def register(subparsers: Any) -> None:
         help="сетка плей-офф по файлу сезона",
         description="Посев, столы, переходы и финал плей-офф по файлу сезона discard-season/1.",
     )
-    parser.add_argument("--season", required=True, metavar="FILE", help="файл сезона (discard-season/1)")
-    parser.add_argument("--json", action="store_true", help="вывести JSON вместо текста")
-    parser.add_argument(
-        "--tie-decision",
-        action="append",
-        default=[],
-        metavar="ID,ID,...",
-        help="решение организатора о равенстве в таблице регулярного этапа (лучший первым); можно повторять",
+    add_season_arguments(
+        parser,
+        json_help="вывести JSON вместо текста",
+        tie_help="решение организатора о равенстве в таблице регулярного этапа (лучший первым); можно повторять",
     )
     parser.add_argument(
         "--match-decision",
@@ -169,17 +164,12 @@ def _text(bracket: Bracket, names: dict[PlayerId, str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the bracket of `args.season`; 2 when the file or a decision is invalid."""
-    try:
-        season = load_season(args.season)
-    except SeasonFileError as e:
-        print(f"Файл сезона {args.season} не принят:", file=sys.stderr)
-        for problem in e.problems:
-            print(f"- {problem}", file=sys.stderr)
+    season = load_season_or_report(args.season)
+    if season is None:
         return 2
     regular, per_match, problems = parse_decisions(season, args.tie_decision or [], args.match_decision or [])
     if problems:
-        for problem in problems:
-            print(f"- {problem}", file=sys.stderr)
+        print_problems(problems)
         return 2
     bracket = compute(season, regular, per_match)
     if args.json:

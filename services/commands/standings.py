@@ -22,16 +22,35 @@ def register(subparsers: Any) -> None:
         help="таблица регулярного этапа по файлу сезона",
         description="Считает таблицу регулярного этапа и результаты матчей по файлу сезона discard-season/1.",
     )
-    parser.add_argument("--season", required=True, metavar="FILE", help="файл сезона (discard-season/1)")
-    parser.add_argument("--json", action="store_true", help="вывести JSON вместо таблицы")
-    parser.add_argument(
-        "--tie-decision",
-        action="append",
-        default=[],
-        metavar="ID,ID,...",
-        help="решение организатора о порядке равных участников (через запятую, лучший первым); можно повторять",
+    add_season_arguments(
+        parser,
+        json_help="вывести JSON вместо таблицы",
+        tie_help="решение организатора о порядке равных участников (через запятую, лучший первым); можно повторять",
     )
     parser.set_defaults(func=run)
+
+
+def add_season_arguments(parser: argparse.ArgumentParser, *, json_help: str, tie_help: str) -> None:
+    """The `--season`, `--json` and repeatable `--tie-decision` options shared by the season-file commands."""
+    parser.add_argument("--season", required=True, metavar="FILE", help="файл сезона (discard-season/1)")
+    parser.add_argument("--json", action="store_true", help=json_help)
+    parser.add_argument("--tie-decision", action="append", default=[], metavar="ID,ID,...", help=tie_help)
+
+
+def load_season_or_report(path: str) -> Season | None:
+    """The season file at `path`, or None after printing why it is not accepted to stderr."""
+    try:
+        return load_season(path)
+    except SeasonFileError as e:
+        print(f"Файл сезона {path} не принят:", file=sys.stderr)
+        print_problems(e.problems)
+        return None
+
+
+def print_problems(problems: Sequence[str]) -> None:
+    """Each problem as a `- ` line on stderr."""
+    for problem in problems:
+        print(f"- {problem}", file=sys.stderr)
 
 
 def fraction_text(value: Fraction | None) -> str | None:
@@ -115,17 +134,12 @@ def _table(rows: Sequence[StandingsRow]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     """Print the standings of `args.season`; 2 when the file or a tie decision is invalid."""
-    try:
-        season = load_season(args.season)
-    except SeasonFileError as e:
-        print(f"Файл сезона {args.season} не принят:", file=sys.stderr)
-        for problem in e.problems:
-            print(f"- {problem}", file=sys.stderr)
+    season = load_season_or_report(args.season)
+    if season is None:
         return 2
     decisions, problems = _decisions(getattr(args, "tie_decision", []) or [], season)
     if problems:
-        for problem in problems:
-            print(f"- {problem}", file=sys.stderr)
+        print_problems(problems)
         return 2
     if args.json:
         print(json.dumps(report(season, decisions), ensure_ascii=False, indent=2))

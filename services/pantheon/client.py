@@ -9,6 +9,7 @@ import httpx
 
 from services.pantheon import games
 from services.pantheon.games import GameConfig, LastGames, MalformedAnswer, PlayerInfo
+from services.pantheon.penalties import PantheonPenalty, parse_penalties
 
 log = logging.getLogger(__name__)
 
@@ -66,8 +67,12 @@ class PantheonClient:
         except ValueError:
             raise PantheonError(f"Pantheon прислал не JSON в ответ на {method}.") from None
 
-    def _parsed(self, method: str, payload: dict[str, Any], parse: Any) -> Any:
-        raw = self.call(method, payload)
+    @property
+    def has_admin(self) -> bool:
+        return bool(self._admin_token and self._admin_person_id)
+
+    def _parsed(self, method: str, payload: dict[str, Any], parse: Any, *, admin: bool = False) -> Any:
+        raw = self.call(method, payload, admin=admin)
         try:
             return parse(raw)
         except MalformedAnswer as e:
@@ -83,6 +88,10 @@ class PantheonClient:
 
     def get_registered_players(self, event_id: int) -> tuple[PlayerInfo, ...]:
         return self._parsed("GetAllRegisteredPlayers", {"eventIds": [event_id]}, games.parse_registered_players)
+
+    def list_penalties(self, event_id: int) -> tuple[PantheonPenalty, ...]:
+        """Admin-only: sent with X-Auth-Token and X-Current-Person-Id (the token is never logged)."""
+        return self._parsed("ListPenalties", {"eventId": event_id}, parse_penalties, admin=True)
 
 
 def _error_text(method: str, response: httpx.Response) -> str:

@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 from sqlmodel import Session, col, select
 
 from services.audit import record_audit
+from services.matches import seated_names
 from services.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User, utc_now
 from services.pantheon import placement
 from services.pantheon.games import PlayerInfo
@@ -236,8 +237,7 @@ def last_summary(settings: PantheonSettings | None) -> dict | None:
 
 def match_options(session: Session, season_id: int) -> list[tuple[int, str]]:
     """Every playable match of the season with a label the organizer recognises, for assigning by hand."""
-    from services.models import Match, MatchStatus, Round, Seat, Stage
-    from services.models import User as UserRow
+    from services.models import Match, MatchStatus, Round, Stage
 
     rows = session.exec(
         select(Match, Round)
@@ -248,12 +248,6 @@ def match_options(session: Session, season_id: int) -> list[tuple[int, str]]:
     ).all()
     out = []
     for match, round_ in rows:
-        names = session.exec(
-            select(UserRow.display_name)
-            .join(Player, col(Player.user_id) == UserRow.id)
-            .join(Seat, col(Seat.player_id) == Player.id)
-            .where(Seat.match_id == match.id)
-            .order_by(col(Seat.seed))
-        ).all()
+        names = seated_names(session, match.id)
         out.append((match.id, f"№ {match.id}: тур {round_.code}, стол {match.table} — {', '.join(names)}"))
     return out

@@ -20,6 +20,7 @@ from services.models import PantheonGame, PantheonPlayer, PantheonSettings, Role
 from services.pantheon import placement
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import GameConfig, GameResult
+from services.pantheon.penalties import apply_penalty
 from services.pantheon.placement import IGNORED, IMPORTED, PENDING, PLACED
 from services.pantheon.reconstruct import ReconstructError, TableGame, ended_at_utc, reconstruct
 
@@ -42,6 +43,7 @@ class SyncSummary:
     updated: int = 0
     unchanged: int = 0
     pending: int = 0  # games on the organizer's list awaiting a decision after this import
+    penalties: int = 0  # Pantheon penalties recorded as league conduct penalties by this import
     error: str | None = None
     finished: bool = False
 
@@ -50,6 +52,8 @@ class SyncSummary:
             f"Прочитано игр: {self.read}; импортировано: {self.imported}; обновлено: {self.updated}; "
             f"без изменений: {self.unchanged}; требуют решения: {self.pending}."
         )
+        if self.penalties:
+            line += f" Штрафов из Pantheon внесено: {self.penalties}."
         return f"{line} Ошибка: {self.error}" if self.error else line
 
 
@@ -215,6 +219,8 @@ def _sync(
         log.exception("Pantheon import stopped by a database error")
         summary.error = f"Ошибка базы данных, импорт остановлен: {type(e).__name__}. Повторите импорт."
     retry_pending(season_id, actor, seen, summary, bind)
+    if client.has_admin:  # the admin credentials are optional: without them penalties are entered by hand
+        import_penalties(season_id, settings.event_id, actor, client, summary, bind)
     with session_scope(bind) as session:
         row = session.get(PantheonSettings, season_id)
         if complete and newest is not None:
@@ -248,3 +254,29 @@ def retry_pending(season_id: int, actor: User, seen: set[str], summary: SyncSumm
             outcome = place(session, season_id, row, placement.table_from_json(row.data), mapping, titles, actor)
         if outcome == IMPORTED:
             summary.imported += 1
+
+
+def import_penalties(
+    season_id: int, event_id: int, actor: User, client: PantheonClient, summary: SyncSummary, bind: sa.Engine | None
+) -> None:
+    """Регламент §6.3: Pantheon's penalties become conduct penalties of their matches, each once.
+
+    A failure here (no rights, a bad token) is reported in the summary; the games imported above stay imported.
+    """
+    try:
+        items = client.list_penalties(event_id)
+        for item in items:
+            with session_scope(bind) as session:
+                mapping, titles = _mapping(session, season_id)
+                outcome = apply_penalty(session, season_id, item, mapping, titles, actor)
+            summary.penalties += int(outcome == "added")
+    except PantheonError as e:
+        _add_error(summary, f"штрафы из Pantheon не прочитаны: {e}")
+    except sa.exc.SQLAlchemyError as e:
+        log.exception("Pantheon penalties stopped by a database error")
+        _add_error(summary, f"ошибка базы данных при записи штрафов ({type(e).__name__}), повторите импорт")
+
+
+def _add_error(summary: SyncSummary, problem: str) -> None:
+    """Keep an earlier error of the games import: the organizer needs to see both."""
+    summary.error = f"{summary.error}; {problem}" if summary.error else problem[0].upper() + problem[1:]

@@ -115,6 +115,7 @@ def running_app(workdir: Path) -> Iterator[App]:
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, **_reflex_env(), "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
     env.pop("TELEGRAM_BOT_TOKEN", None)
+    env["REFLEX_UPLOADED_FILES_DIR"] = str(workdir / "uploaded_files")  # the judge's photos stay out of the repo
     log = workdir / "reflex.log"
     with open(log, "w") as out:
         process = subprocess.Popen(

@@ -10,9 +10,10 @@ from sqlmodel import Session, col, select
 
 from services.draw import max_meetings, repeat_meetings
 from services.draw_season import load_draft
-from services.models import Match, MatchStatus, Player, RosterStatus, Round, Season, Seat, Stage, StageKind, User
+from services.models import Match, MatchStatus, Player, RosterStatus, Season, Seat, User
 from services.roster import add_player, current_season
 from tests.e2e.conftest import ORGANIZER, App, login
+from tests.factories import match_in_own_stage
 
 WINDOWS = [
     ("2026-11-16T00:00", "2026-11-30T00:00"),
@@ -135,18 +136,8 @@ def _played_match(app: App, names: list[str]) -> int:
     engine = app.engine()
     with Session(engine, expire_on_commit=False) as session:
         season = current_season(session)
-        stage = Stage(season_id=season.id, kind=StageKind.REGULAR)
-        session.add(stage)
-        session.flush()
-        round_ = Round(stage_id=stage.id, code="1")
-        session.add(round_)
-        session.flush()
-        match = Match(round_id=round_.id, table="1", status=MatchStatus.COMPLETE)
-        session.add(match)
-        session.flush()
-        for seed, name in enumerate(names, start=1):
-            player, _ = add_player(session, season, name, actor_user_id=None)
-            session.add(Seat(match_id=match.id, player_id=player.id, seed=seed))
+        players = [add_player(session, season, name, actor_user_id=None)[0] for name in names]
+        match = match_in_own_stage(session, season, players, MatchStatus.COMPLETE)
         session.commit()
         match_id = match.id
     engine.dispose()

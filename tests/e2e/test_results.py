@@ -8,9 +8,10 @@ from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from services.db import session_scope
-from services.models import Match, MatchStatus, Player, Round, Seat, Stage, StageKind, User
+from services.models import MatchStatus, Player, User
 from services.roster import current_season
 from tests.e2e.conftest import PLAYERS, App, login
+from tests.factories import match_in_own_stage
 
 TABLE = PLAYERS[12:16]
 
@@ -19,22 +20,11 @@ def _match_for(app: App, names: tuple[str, ...]) -> int:
     """A released tour-1 match for these four players, in a stage of its own so no draw test sees it."""
     engine = app.engine()
     with session_scope(engine) as session:
-        season = current_season(session)
-        stage = Stage(season_id=season.id, kind=StageKind.REGULAR)
-        session.add(stage)
-        session.flush()
-        round_ = Round(stage_id=stage.id, code="1")
-        session.add(round_)
-        session.flush()
-        match = Match(round_id=round_.id, table="1", status=MatchStatus.PLAYING)
-        session.add(match)
-        session.flush()
-        for seed, name in enumerate(names, start=1):
-            player_id = session.exec(
-                select(Player.id).join(User, User.id == Player.user_id).where(User.display_name == name)
-            ).one()
-            session.add(Seat(match_id=match.id, player_id=player_id, seed=seed))
-        match_id = match.id
+        players = [
+            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == name)).one()
+            for name in names
+        ]
+        match_id = match_in_own_stage(session, current_season(session), players, MatchStatus.PLAYING).id
     engine.dispose()
     return match_id
 

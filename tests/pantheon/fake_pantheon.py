@@ -73,6 +73,9 @@ class FakePantheon:
     config: dict[str, Any] = field(default_factory=lambda: sample("GetGameConfig"))
     event_id: int = EVENT
     calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    penalties: list[dict[str, Any]] = field(default_factory=list)
+    admin: tuple[int, str] = (1, "admin-secret")  # (person id, token) allowed to read penalties
+    headers: list[dict[str, str]] = field(default_factory=list)
     # (method, offset or None) → (HTTP status, body) answered once instead of the real answer
     fail_once: dict[tuple[str, int | None], tuple[int, Any]] = field(default_factory=dict)
     _server: ThreadingHTTPServer | None = None
@@ -100,11 +103,17 @@ class FakePantheon:
                 method = self.path.rsplit("/", 1)[1]
                 body = json.loads(raw or b"{}")
                 fake.calls.append((method, body))
+                fake.headers.append(dict(self.headers.items()))
                 failure = fake.fail_once.pop((method, body.get("offset")), None) or fake.fail_once.pop(
                     (method, None), None
                 )
                 if failure is not None:
                     return self._send(*failure)
+                if method == "ListPenalties" and (
+                    self.headers.get("X-Current-Person-Id") != str(fake.admin[0])
+                    or self.headers.get("X-Auth-Token") != fake.admin[1]
+                ):
+                    return self._send(500, _internal("no rights to access this event"))
                 status, answer = fake.answer(method, body)
                 self._send(status, answer)
 
@@ -144,6 +153,10 @@ class FakePantheon:
         if method == "GetAllRegisteredPlayers":
             players = [{"id": i, "title": t, "localId": n + 1} for n, (i, t) in enumerate(sorted(self.titles.items()))]
             return 200, strip_defaults({"players": players})
+        if method == "ListPenalties":
+            if body.get("eventId") != self.event_id:
+                return 500, _internal("event not found")
+            return 200, strip_defaults({"penalties": self.penalties})
         return 404, {"code": "not_found", "msg": f"{method} not found", "meta": {}}
 
 
