@@ -26,53 +26,27 @@ app = rx.App(
     head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
     api_transformer=calendar_api,  # the ICS feeds: /calendar/club.ics, /calendar/me/<token>.ics
 )
-app.add_page(login_page, route=routes.LOGIN, title=f"{texts.LOGIN_TITLE} · {texts.APP_TITLE}", on_load=LoginState.load)
-app.add_page(home_page, route=routes.HOME, title=texts.APP_TITLE, on_load=HomeState.load)
-app.add_page(
-    roster_page, route=routes.ROSTER, title=f"{texts.ROSTER_TITLE} · {texts.APP_TITLE}", on_load=RosterState.load
-)
-app.add_page(draw_page, route=routes.DRAW, title=f"{texts.DRAW_TITLE} · {texts.APP_TITLE}", on_load=DrawState.load)
-app.add_page(
-    match_schedule_page,
-    route=routes.MATCH_SCHEDULE,
-    title=f"Согласование · {texts.APP_TITLE}",
-    on_load=MatchScheduleState.load,
-)
-app.add_page(
-    schedule_overview_page,
-    route=routes.SCHEDULE_OVERVIEW,
-    title=f"{texts.NAV_SCHEDULE} · {texts.APP_TITLE}",
-    on_load=ScheduleOverviewState.load,
-)
-app.add_page(
-    club_calendar_page,
-    route=routes.CLUB_CALENDAR,
-    title=f"{texts.NAV_CALENDAR} · {texts.APP_TITLE}",
-    on_load=ClubCalendarState.load,
-)
-app.add_page(
-    playoff_page, route=routes.PLAYOFF, title=f"{texts.PLAYOFF_TITLE} · {texts.APP_TITLE}", on_load=PlayoffState.load
-)
-app.add_page(
-    announcements_page,
-    route=routes.ANNOUNCEMENTS,
-    title=f"{texts.ANNOUNCEMENTS_TITLE} · {texts.APP_TITLE}",
-    on_load=AnnouncementsState.load,
-)
-app.add_page(
-    profile_page, route=routes.PROFILE, title=f"{texts.PROFILE_TITLE} · {texts.APP_TITLE}", on_load=ProfileState.load
-)
-app.add_page(
-    standings_page,
-    route=routes.STANDINGS,
-    title=f"{texts.STANDINGS_TITLE} · {texts.APP_TITLE}",
-    on_load=[LiveStandingsState.join, TieState.load],
-)
-app.add_page(match_page, route=routes.MATCH, title=f"Матч · {texts.APP_TITLE}", on_load=MatchState.load)
-app.add_page(player_page, route=routes.PLAYER, title=f"Игрок · {texts.APP_TITLE}", on_load=PlayerState.load)
-app.add_page(
-    pantheon_page,
-    route=routes.PANTHEON,
-    title=f"{texts.PANTHEON_TITLE} · {texts.APP_TITLE}",
-    on_load=PantheonState.load,
-)
+# (page, route, title, on_load): every page of the site, its browser title ends with the league's name.
+PAGES = [
+    (login_page, routes.LOGIN, texts.LOGIN_TITLE, LoginState.load),
+    (home_page, routes.HOME, None, HomeState.load),
+    (roster_page, routes.ROSTER, texts.ROSTER_TITLE, RosterState.load),
+    (draw_page, routes.DRAW, texts.DRAW_TITLE, DrawState.load),
+    (match_schedule_page, routes.MATCH_SCHEDULE, "Согласование", MatchScheduleState.load),
+    (schedule_overview_page, routes.SCHEDULE_OVERVIEW, texts.NAV_SCHEDULE, ScheduleOverviewState.load),
+    (club_calendar_page, routes.CLUB_CALENDAR, texts.NAV_CALENDAR, ClubCalendarState.load),
+    (playoff_page, routes.PLAYOFF, texts.PLAYOFF_TITLE, PlayoffState.load),
+    (announcements_page, routes.ANNOUNCEMENTS, texts.ANNOUNCEMENTS_TITLE, AnnouncementsState.load),
+    (profile_page, routes.PROFILE, texts.PROFILE_TITLE, ProfileState.load),
+    (standings_page, routes.STANDINGS, texts.STANDINGS_TITLE, [LiveStandingsState.join, TieState.load]),
+    (match_page, routes.MATCH, "Матч", MatchState.load),
+    (player_page, routes.PLAYER, "Игрок", PlayerState.load),
+    (pantheon_page, routes.PANTHEON, texts.PANTHEON_TITLE, PantheonState.load),
+]
+for component, route, title, on_load in PAGES:
+    app.add_page(
+        component,
+        route=route,
+        title=f"{title} · {texts.APP_TITLE}" if title else texts.APP_TITLE,
+        on_load=on_load,
+    )
