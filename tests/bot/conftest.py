@@ -4,13 +4,19 @@ from __future__ import annotations
 
 import socket
 from collections.abc import AsyncIterator, Iterator
+from datetime import time
+from typing import Any
 
 import pytest
 import pytest_asyncio
 from telegram import Bot
 
+from services.intervals import KIROV
+from services.notifier.bot import BotConfig
+from services.notifier.outbox import Target
 from tests.bot.fake_api import TOKEN, FakeBotApi, start_fake_api
 
+CHAT, SCHEDULE, ANNOUNCEMENTS = -1009876, 11, 13
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
 
 
@@ -71,3 +77,14 @@ async def bot(fake_api: FakeBotApi) -> AsyncIterator[Bot]:
     await bot.initialize()  # calls getMe on the fake
     yield bot
     await bot.shutdown()
+
+
+def bot_config(fake_api: FakeBotApi, **overrides: Any) -> BotConfig:
+    """The bot pointed at the fake, posting to CHAT's «Время сбора» (SCHEDULE) and announcements topics."""
+    options: dict[str, Any] = {
+        "token": TOKEN,
+        "api_url": fake_api.base_url,
+        "target": Target(CHAT, SCHEDULE, ANNOUNCEMENTS),
+        "reminder_time": time(19, 0, tzinfo=KIROV),
+    }
+    return BotConfig(**{**options, **overrides})

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import AsyncIterator
-from datetime import UTC, datetime, time
+from datetime import UTC, datetime
 
 import pytest
 import pytest_asyncio
@@ -15,12 +15,11 @@ from telegram import Update
 from telegram.ext import Application
 
 from services.announcements import publish_announcement
-from services.intervals import KIROV
 from services.models import OutboxEvent, Season, TelegramLinkCode, User
-from services.notifier.bot import OUTBOX_JOB, REMINDER_JOB, BotConfig, build_application
-from services.notifier.outbox import Target
+from services.notifier.bot import OUTBOX_JOB, REMINDER_JOB, build_application
 from services.telegram_link import create_link_code
-from tests.bot.fake_api import TOKEN, FakeBotApi
+from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
+from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import (
     SUNDAY_EVENING,
     answer,
@@ -33,20 +32,16 @@ from tests.bot.league import (
     propose,
 )
 
-CHAT, SCHEDULE, ANNOUNCEMENTS = -1009876, 11, 13
 pytestmark = pytest.mark.asyncio
 
 
 @pytest_asyncio.fixture
 async def application(fake_api: FakeBotApi, engine: sa.Engine) -> AsyncIterator[Application]:
-    config = BotConfig(
-        token=TOKEN,
-        api_url=fake_api.base_url,
-        target=Target(CHAT, SCHEDULE, ANNOUNCEMENTS),
-        reminder_time=time(19, 0, tzinfo=KIROV),
-    )
     app = build_application(
-        config, bind=engine, clock=lambda: SUNDAY_EVENING, gateway_options={"backoff": 0.01, "attempts": 2}
+        bot_config(fake_api),
+        bind=engine,
+        clock=lambda: SUNDAY_EVENING,
+        gateway_options={"backoff": 0.01, "attempts": 2},
     )
     await app.initialize()
     yield app

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import AsyncIterator
-from datetime import time
 
 import pytest
 import pytest_asyncio
@@ -14,28 +13,20 @@ from telegram.ext import Application
 
 from services.draw import DrawError
 from services.draw_season import approve_draw, make_draft
-from services.intervals import KIROV
 from services.models import OutboxEvent
-from services.notifier.bot import OUTBOX_JOB, BotConfig, build_application
-from services.notifier.outbox import Target
+from services.notifier.bot import OUTBOX_JOB, build_application
 from services.outbox import DRAW_APPROVED
 from services.tour_windows import set_windows
-from tests.bot.fake_api import TOKEN, FakeBotApi
+from tests.bot.conftest import ANNOUNCEMENTS, CHAT, bot_config
+from tests.bot.fake_api import FakeBotApi
 from tests.db.test_draw_season import WINDOWS, _league
 
-CHAT, SCHEDULE, ANNOUNCEMENTS = -1009876, 11, 13
 pytestmark = pytest.mark.asyncio
 
 
 @pytest_asyncio.fixture
 async def application(fake_api: FakeBotApi, engine: sa.Engine) -> AsyncIterator[Application]:
-    config = BotConfig(
-        token=TOKEN,
-        api_url=fake_api.base_url,
-        target=Target(CHAT, SCHEDULE, ANNOUNCEMENTS),
-        reminder_time=time(19, 0, tzinfo=KIROV),
-    )
-    app = build_application(config, bind=engine, gateway_options={"backoff": 0.01, "attempts": 2})
+    app = build_application(bot_config(fake_api), bind=engine, gateway_options={"backoff": 0.01, "attempts": 2})
     await app.initialize()
     yield app
     await app.shutdown()

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Iterator
-from datetime import time
 
 import pytest
 import pytest_asyncio
@@ -12,11 +11,10 @@ from sqlmodel import Session
 from telegram.ext import Application
 
 from services.config import Settings
-from services.intervals import KIROV
 from services.notifier.bot import PANTHEON_JOB, BotConfig, build_application, config_from_settings
-from services.notifier.outbox import Target
 from tests import factories
-from tests.bot.fake_api import TOKEN, FakeBotApi
+from tests.bot.conftest import bot_config
+from tests.bot.fake_api import FakeBotApi
 from tests.pantheon.fake_pantheon import FakePantheon
 from tests.pantheon.test_sync import setup, standing, three_games
 
@@ -24,13 +22,7 @@ pytestmark = pytest.mark.asyncio
 
 
 def _config(fake_api: FakeBotApi, minutes: float | None) -> BotConfig:
-    return BotConfig(
-        token=TOKEN,
-        api_url=fake_api.base_url,
-        target=Target(-100, 11, 13),
-        reminder_time=time(19, 0, tzinfo=KIROV),
-        pantheon_sync_minutes=minutes,
-    )
+    return bot_config(fake_api, pantheon_sync_minutes=minutes)
 
 
 @pytest.fixture
