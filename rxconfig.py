@@ -2,7 +2,7 @@
 
 import reflex as rx
 
-from services.config import settings
+from services.core.config import settings
 
 config = rx.Config(
     app_name="discard_app",

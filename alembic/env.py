@@ -4,10 +4,10 @@ from logging.config import fileConfig
 
 from sqlmodel import SQLModel
 
-import services.models  # noqa: F401  (registers every table)
+import services.core.models  # noqa: F401  (registers every table)
 from alembic import context
-from services.config import settings
-from services.db import make_engine
+from services.core.config import settings
+from services.core.db import make_engine
 
 config = context.config
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):

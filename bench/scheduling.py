@@ -13,8 +13,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.intervals import Interval, at_kirov, merge, window_slice  # noqa: E402
-from services.scheduling import common_options, common_options_multi  # noqa: E402
+from services.scheduling.intervals import Interval, at_kirov, merge, window_slice  # noqa: E402
+from services.scheduling.rules import common_options, common_options_multi  # noqa: E402
 
 MATCHES = 500
 PLAYERS = 4

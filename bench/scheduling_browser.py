@@ -21,11 +21,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 from sqlmodel import select  # noqa: E402
 
-from services.availability import save_availability  # noqa: E402
-from services.booking import confirm_meeting, propose_meeting  # noqa: E402
-from services.db import session_scope  # noqa: E402
-from services.intervals import Interval, at_kirov, kirov_date  # noqa: E402
-from services.models import Booking, User, utc_now  # noqa: E402
+from services.core.db import session_scope  # noqa: E402
+from services.core.models import Booking, User, utc_now  # noqa: E402
+from services.scheduling.availability import save_availability  # noqa: E402
+from services.scheduling.booking import confirm_meeting, propose_meeting  # noqa: E402
+from services.scheduling.intervals import Interval, at_kirov, kirov_date  # noqa: E402
 from tests import factories  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PLAYERS, App, login, running_app  # noqa: E402
 

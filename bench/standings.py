@@ -15,9 +15,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.scoring import MATCH_HANCHANS, TABLE_TOTAL, Hanchan, Match, Penalty, TableResult, score_match  # noqa: E402
-from services.season_file import Season, dump_season, load_season  # noqa: E402
-from services.standings import Player, StandingsRow, compute_standings  # noqa: E402
+from services.results.scoring import MATCH_HANCHANS, TABLE_TOTAL, Hanchan, Match, Penalty, TableResult, score_match  # noqa: E402
+from services.results.season_file import Season, dump_season, load_season  # noqa: E402
+from services.results.standings import Player, StandingsRow, compute_standings  # noqa: E402
 
 PLAYERS = 1000
 TOURS = 4
@@ -89,8 +89,8 @@ def write_database(season: Season, url: str) -> int:
     """The same season in a fresh migrated database (bulk inserts, explicit ids); returns the season id."""
     from sqlalchemy import insert
 
-    from services import models
-    from services.db import make_engine, migrate, session_scope
+    from services.core import models
+    from services.core.db import make_engine, migrate, session_scope
 
     migrate(url)
     engine = make_engine(url)
@@ -177,8 +177,8 @@ def write_database(season: Season, url: str) -> int:
 
 def bench_database(season: Season) -> tuple[float, int]:
     """The same season written to SQLite, then what the standings page does: load effective rows, score, rank."""
-    from services.db import make_engine, session_scope
-    from services.results_repo import db_standings
+    from services.core.db import make_engine, session_scope
+    from services.results.repo import db_standings
 
     with tempfile.TemporaryDirectory() as directory:
         url = f"sqlite:///{Path(directory) / 'league.db'}"

@@ -8,8 +8,8 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from discard_app import routes
-from services.calendar_feed import club_ics, personal_ics
-from services.db import session_scope
+from services.core.db import session_scope
+from services.scheduling.calendar_feed import club_ics, personal_ics
 
 ICS_TYPE = "text/calendar; charset=utf-8"
 

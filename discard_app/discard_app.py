@@ -2,24 +2,25 @@
 
 import reflex as rx
 
-import services.models  # noqa: F401  (registers the tables for `reflex db`)
+import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
 from discard_app import routes, texts
 from discard_app.api import calendar_api
-from discard_app.pages.announcements import AnnouncementsState, announcements_page
-from discard_app.pages.club_calendar import ClubCalendarState, club_calendar_page
-from discard_app.pages.draw import DrawState, draw_page
-from discard_app.pages.home import HomeState, home_page
-from discard_app.pages.login import LoginState, login_page
-from discard_app.pages.match import MatchState, match_page
-from discard_app.pages.match_schedule import MatchScheduleState, match_schedule_page
-from discard_app.pages.pantheon import PantheonState, pantheon_page
-from discard_app.pages.player import PlayerState, player_page
-from discard_app.pages.playoff import PlayoffState, playoff_page
-from discard_app.pages.profile import ProfileState, profile_page
-from discard_app.pages.roster import RosterState, roster_page
-from discard_app.pages.schedule_overview import ScheduleOverviewState, schedule_overview_page
-from discard_app.pages.standings import LiveStandingsState, standings_page
-from discard_app.pages.standings_ties import TieState
+from discard_app.pages.account.login import LoginState, login_page
+from discard_app.pages.account.profile import ProfileState, profile_page
+from discard_app.pages.league.announcements import AnnouncementsState, announcements_page
+from discard_app.pages.league.draw import DrawState, draw_page
+from discard_app.pages.league.home import HomeState, home_page
+from discard_app.pages.league.roster import RosterState, roster_page
+from discard_app.pages.pantheon.pantheon import PantheonState, pantheon_page
+from discard_app.pages.playoff.playoff import PlayoffState, playoff_page
+from discard_app.pages.results.match import MatchState, match_page
+from discard_app.pages.results.player import PlayerState, player_page
+from discard_app.pages.results.standings import standings_page
+from discard_app.pages.results.standings_state import LiveStandingsState
+from discard_app.pages.results.standings_ties import TieState
+from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_calendar_page
+from discard_app.pages.scheduling.match_schedule import MatchScheduleState, match_schedule_page
+from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState, schedule_overview_page
 
 app = rx.App(
     html_lang="ru",

@@ -11,7 +11,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from services.db import make_engine, migrate
+from services.core.db import make_engine, migrate
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 

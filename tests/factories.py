@@ -8,8 +8,8 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from services.intervals import Interval, at_kirov
-from services.models import Match, MatchStatus, Player, Role, Room, Round, Season, Seat, Stage, StageKind, User
+from services.core.models import Match, MatchStatus, Player, Role, Room, Round, Season, Seat, Stage, StageKind, User
+from services.scheduling.intervals import Interval, at_kirov
 
 WINDOW_START = date(2026, 11, 16)  # a Monday; the window runs two weeks, to Monday 30.11 00:00 Kirov
 NOW = at_kirov(date(2026, 11, 10), 12)  # before the window: proposals are not "in the past"

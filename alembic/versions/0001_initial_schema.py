@@ -12,7 +12,7 @@ import sqlalchemy as sa
 import sqlmodel
 from alembic import op
 
-import services.models
+import services.core.models
 
 
 # revision identifiers, used by Alembic.
@@ -30,17 +30,17 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("connected", sa.Boolean(), nullable=False),
         sa.Column("bot_username", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("heartbeat_at", services.models.UtcDateTime(), nullable=True),
-        sa.Column("last_delivery_at", services.models.UtcDateTime(), nullable=True),
+        sa.Column("heartbeat_at", services.core.models.UtcDateTime(), nullable=True),
+        sa.Column("last_delivery_at", services.core.models.UtcDateTime(), nullable=True),
         sa.Column("last_error", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("last_error_at", services.models.UtcDateTime(), nullable=True),
+        sa.Column("last_error_at", services.core.models.UtcDateTime(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_table(
         "loginattempt",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("login_name", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("at", services.core.models.UtcDateTime(), nullable=False),
         sa.Column("succeeded", sa.Boolean(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
     )
@@ -71,7 +71,7 @@ def upgrade() -> None:
         sa.Column("hanchan_minutes", sa.Integer(), nullable=False),
         sa.Column("registration_closed", sa.Boolean(), nullable=False),
         sa.Column("draw_seed", sa.BigInteger(), nullable=True),
-        sa.Column("draw_approved_at", services.models.UtcDateTime(), nullable=True),
+        sa.Column("draw_approved_at", services.core.models.UtcDateTime(), nullable=True),
         sa.PrimaryKeyConstraint("id"),
     )
     op.create_table(
@@ -85,7 +85,7 @@ def upgrade() -> None:
         sa.Column("telegram_username", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
         sa.Column("telegram_private_messages", sa.Boolean(), nullable=False),
         sa.Column("calendar_token", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("created_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("created_at", services.core.models.UtcDateTime(), nullable=False),
         sa.PrimaryKeyConstraint("id"),
         sa.UniqueConstraint("login_name"),
     )
@@ -95,7 +95,7 @@ def upgrade() -> None:
         sa.Column("season_id", sa.Integer(), nullable=False),
         sa.Column("text", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("author_user_id", sa.Integer(), nullable=False),
-        sa.Column("created_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("created_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["author_user_id"],
             ["user.id"],
@@ -112,7 +112,7 @@ def upgrade() -> None:
     op.create_table(
         "auditrecord",
         sa.Column("id", sa.Integer(), nullable=False),
-        sa.Column("at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("at", services.core.models.UtcDateTime(), nullable=False),
         sa.Column("actor_user_id", sa.Integer(), nullable=True),
         sa.Column("action", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("entity", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
@@ -134,8 +134,8 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("token_hash", sa.String(length=64), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
-        sa.Column("created_at", services.models.UtcDateTime(), nullable=False),
-        sa.Column("expires_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("created_at", services.core.models.UtcDateTime(), nullable=False),
+        sa.Column("expires_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["user_id"],
             ["user.id"],
@@ -152,7 +152,7 @@ def upgrade() -> None:
         sa.Column("seed", sa.Integer(), nullable=False),
         sa.Column("tours", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("created_by_user_id", sa.Integer(), nullable=True),
-        sa.Column("updated_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("updated_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["created_by_user_id"],
             ["user.id"],
@@ -170,9 +170,9 @@ def upgrade() -> None:
         sa.Column("event_id", sa.Integer(), nullable=False),
         sa.Column("admin_person_id", sa.Integer(), nullable=True),
         sa.Column("admin_token", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("synced_through", services.models.UtcDateTime(), nullable=True),
+        sa.Column("synced_through", services.core.models.UtcDateTime(), nullable=True),
         sa.Column("last_summary", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("updated_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("updated_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["season_id"],
             ["season.id"],
@@ -219,7 +219,7 @@ def upgrade() -> None:
         "telegramlinkcode",
         sa.Column("code", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("user_id", sa.Integer(), nullable=False),
-        sa.Column("expires_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("expires_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["user_id"],
             ["user.id"],
@@ -256,8 +256,8 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("stage_id", sa.Integer(), nullable=False),
         sa.Column("code", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("window_start", services.models.UtcDateTime(), nullable=True),
-        sa.Column("window_end", services.models.UtcDateTime(), nullable=True),
+        sa.Column("window_start", services.core.models.UtcDateTime(), nullable=True),
+        sa.Column("window_end", services.core.models.UtcDateTime(), nullable=True),
         sa.ForeignKeyConstraint(
             ["stage_id"],
             ["stage.id"],
@@ -298,7 +298,7 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
-        sa.Column("answered_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("answered_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["match_id"],
             ["match.id"],
@@ -319,8 +319,8 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
-        sa.Column("start_at", services.models.UtcDateTime(), nullable=False),
-        sa.Column("end_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("start_at", services.core.models.UtcDateTime(), nullable=False),
+        sa.Column("end_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["match_id"],
             ["match.id"],
@@ -343,7 +343,7 @@ def upgrade() -> None:
         sa.Column("riichi_left", sa.Integer(), nullable=False),
         sa.Column("winds", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
         sa.Column("entered_by_user_id", sa.Integer(), nullable=True),
-        sa.Column("entered_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("entered_at", services.core.models.UtcDateTime(), nullable=False),
         sa.Column("disputed", sa.Boolean(), nullable=False),
         sa.Column("superseded_by_id", sa.Integer(), nullable=True),
         sa.Column("pantheon_hash", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
@@ -375,7 +375,7 @@ def upgrade() -> None:
         sa.Column("decision", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("photos", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("judge_user_id", sa.Integer(), nullable=False),
-        sa.Column("at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["judge_user_id"],
             ["user.id"],
@@ -395,7 +395,7 @@ def upgrade() -> None:
         sa.Column("chat_id", sa.BigInteger(), nullable=False),
         sa.Column("message_id", sa.Integer(), nullable=False),
         sa.Column("text_hash", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("updated_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("updated_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["match_id"],
             ["match.id"],
@@ -408,12 +408,12 @@ def upgrade() -> None:
         sa.Column("match_id", sa.Integer(), nullable=False),
         sa.Column("room_id", sa.Integer(), nullable=False),
         sa.Column("proposed_by_player_id", sa.Integer(), nullable=True),
-        sa.Column("start_at", services.models.UtcDateTime(), nullable=False),
-        sa.Column("end_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("start_at", services.core.models.UtcDateTime(), nullable=False),
+        sa.Column("end_at", services.core.models.UtcDateTime(), nullable=False),
         sa.Column("hanchans", sa.Integer(), nullable=False),
         sa.Column("status", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("failure_reason", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
-        sa.Column("created_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("created_at", services.core.models.UtcDateTime(), nullable=False),
         sa.Column("replaces_booking_id", sa.Integer(), nullable=True),
         sa.ForeignKeyConstraint(
             ["match_id"],
@@ -438,8 +438,8 @@ def upgrade() -> None:
         sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=True),
         sa.Column("payload", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
-        sa.Column("created_at", services.models.UtcDateTime(), nullable=False),
-        sa.Column("delivered_at", services.models.UtcDateTime(), nullable=True),
+        sa.Column("created_at", services.core.models.UtcDateTime(), nullable=False),
+        sa.Column("delivered_at", services.core.models.UtcDateTime(), nullable=True),
         sa.Column("attempts", sa.Integer(), nullable=False),
         sa.Column("last_error", sqlmodel.sql.sqltypes.AutoString(), nullable=True),
         sa.ForeignKeyConstraint(
@@ -462,7 +462,7 @@ def upgrade() -> None:
         sa.Column("warning", sa.Boolean(), nullable=False),
         sa.Column("reason", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("decided_by_user_id", sa.Integer(), nullable=False),
-        sa.Column("decided_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("decided_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["decided_by_user_id"],
             ["user.id"],
@@ -515,7 +515,7 @@ def upgrade() -> None:
         sa.Column("ordered_player_ids", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("reason", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("decided_by_user_id", sa.Integer(), nullable=False),
-        sa.Column("decided_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("decided_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["decided_by_user_id"],
             ["user.id"],
@@ -542,12 +542,12 @@ def upgrade() -> None:
         sa.Column("match_id", sa.Integer(), nullable=True),
         sa.Column("proposal_id", sa.Integer(), nullable=True),
         sa.Column("hanchans", sa.Integer(), nullable=True),
-        sa.Column("start_at", services.models.UtcDateTime(), nullable=False),
-        sa.Column("end_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("start_at", services.core.models.UtcDateTime(), nullable=False),
+        sa.Column("end_at", services.core.models.UtcDateTime(), nullable=False),
         sa.Column("active", sa.Boolean(), nullable=False),
         sa.Column("sequence", sa.Integer(), nullable=False),
         sa.Column("created_by_user_id", sa.Integer(), nullable=True),
-        sa.Column("created_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("created_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["created_by_user_id"],
             ["user.id"],
@@ -597,15 +597,15 @@ def upgrade() -> None:
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("season_id", sa.Integer(), nullable=False),
         sa.Column("session_hash", sa.String(length=64), nullable=False),
-        sa.Column("ended_at", services.models.UtcDateTime(), nullable=True),
+        sa.Column("ended_at", services.core.models.UtcDateTime(), nullable=True),
         sa.Column("data", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("status", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("reason", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("match_id", sa.Integer(), nullable=True),
         sa.Column("hanchan_id", sa.Integer(), nullable=True),
         sa.Column("decided_by_user_id", sa.Integer(), nullable=True),
-        sa.Column("decided_at", services.models.UtcDateTime(), nullable=True),
-        sa.Column("updated_at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("decided_at", services.core.models.UtcDateTime(), nullable=True),
+        sa.Column("updated_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["decided_by_user_id"],
             ["user.id"],
@@ -634,7 +634,7 @@ def upgrade() -> None:
         sa.Column("proposal_id", sa.Integer(), nullable=False),
         sa.Column("player_id", sa.Integer(), nullable=False),
         sa.Column("confirmed", sa.Boolean(), nullable=False),
-        sa.Column("at", services.models.UtcDateTime(), nullable=False),
+        sa.Column("at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(
             ["player_id"],
             ["player.id"],

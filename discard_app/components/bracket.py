@@ -8,10 +8,10 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
-from services import playoff
-from services.bracket import ROUND_NAMES, WINDS, Table
-from services.scheduling import format_kirov
-from services.scoring import format_points
+from services.playoff import stage as playoff
+from services.playoff.bracket import ROUND_NAMES, WINDS, Table
+from services.results.scoring import format_points
+from services.scheduling.rules import format_kirov
 
 OUTCOME_COLORS = {"upper": "jade", "final": "jade", "champion": "amber", "second": "amber", "out": "gray"}
 

@@ -1,1 +1,1 @@
-"""One module a page: the page function beside its own state."""
+"""One folder per part of the league, as in `services/`; each page module beside its own state."""

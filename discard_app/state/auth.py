@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes
-from services import accounts
-from services.db import session_scope
-from services.models import Role, User, utc_now
+from services.core.db import session_scope
+from services.core.models import Role, User, utc_now
+from services.league import accounts
 
 
 class AuthState(rx.State):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from services.db import migrate
+from services.core.db import migrate
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

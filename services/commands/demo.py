@@ -6,9 +6,9 @@ import argparse
 import sys
 from pathlib import Path
 
-from services.config import ROOT
-from services.db import session_scope
-from services.demo import database_is_empty, seed_demo, write_logins
+from services.commands.demo_league.league import database_is_empty, seed_demo, write_logins
+from services.core.config import ROOT
+from services.core.db import session_scope
 
 LOGINS_FILE = ROOT / "data" / "demo-logins.txt"
 

@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from services.draw import Draw, DrawError, draw_tours, plural
+from services.league.draw import Draw, DrawError, draw_tours, plural
 
 
 def register(subparsers: Any) -> None:
@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     if args.players is None:
         # season-database mode lives elsewhere so this module stays usable without a database
-        from services.draw_season import run_season_draw
+        from services.league.draw_season import run_season_draw
 
         return int(run_season_draw(args))
     try:

@@ -8,10 +8,10 @@ import sys
 import threading
 from datetime import timedelta
 
-from services.db import session_scope
+from services.core.db import session_scope
 from services.pantheon.schedule import organizer_id, run_sync_periodically
 from services.pantheon.sync import SyncError, SyncSummary, run_sync
-from services.results_repo import current_season_id
+from services.results.repo import current_season_id
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

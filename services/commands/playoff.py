@@ -8,7 +8,8 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from services.bracket import (
+from services.commands.standings import add_season_arguments, fraction_text, load_season_or_report, print_problems
+from services.playoff.bracket import (
     CHAMPION,
     FINAL,
     FOURTH,
@@ -24,10 +25,9 @@ from services.bracket import (
     build_bracket,
     seed_players,
 )
-from services.commands.standings import add_season_arguments, fraction_text, load_season_or_report, print_problems
-from services.scoring import PLAYOFF, PLAYOFF_ROUNDS, REGULAR, MatchId, PlayerId, score_match
-from services.season_file import Season
-from services.standings import MAIN, compute_standings
+from services.results.scoring import PLAYOFF, PLAYOFF_ROUNDS, REGULAR, MatchId, PlayerId, score_match
+from services.results.season_file import Season
+from services.results.standings import MAIN, compute_standings
 
 OUTCOME_TEXT = {
     UPPER: "верхняя ветка",

@@ -10,9 +10,9 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from services.scoring import MatchScore, PlayerId, format_points, score_match
-from services.season_file import Season, SeasonFileError, load_season
-from services.standings import StandingsRow, compute_standings
+from services.results.scoring import MatchScore, PlayerId, format_points, score_match
+from services.results.season_file import Season, SeasonFileError, load_season
+from services.results.standings import StandingsRow, compute_standings
 
 
 def register(subparsers: Any) -> None:

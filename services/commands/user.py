@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from services.accounts import AccountError, create_user, find_user, reset_password
-from services.db import session_scope
-from services.models import Role, RosterStatus
-from services.roster import add_player, current_season
+from services.core.db import session_scope
+from services.core.models import Role, RosterStatus
+from services.league.accounts import AccountError, create_user, find_user, reset_password
+from services.league.roster import add_player, current_season
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -18,11 +18,12 @@ from telegram import Update
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
 
-from services import bot_status, telegram_link
-from services.config import Settings
-from services.db import session_scope
-from services.models import utc_now
+from services.core.config import Settings
+from services.core.db import session_scope
+from services.core.models import utc_now
 from services.notifier import cards
+from services.notifier import linking as telegram_link
+from services.notifier import status as bot_status
 from services.notifier.outbox import Notifier, Target
 from services.notifier.snapshot import user_match_snapshots
 from services.notifier.telegram import TelegramGateway
@@ -187,7 +188,7 @@ def build_application(
 
 def main(settings: Settings | None = None) -> int:
     """`python -m services.notifier` and `discard bot`: runs until interrupted."""
-    from services.config import settings as env_settings
+    from services.core.config import settings as env_settings
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger().setLevel(logging.INFO)

@@ -10,9 +10,9 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
 from html import escape
 
-from services.intervals import to_kirov
 from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
-from services.scheduling import (
+from services.scheduling.intervals import to_kirov
+from services.scheduling.rules import (
     NO_COMMON_TIME,
     NOBODY_ANSWERED,
     OPTIONS,

@@ -18,12 +18,12 @@ from typing import Protocol
 import sqlalchemy as sa
 from sqlmodel import col, select
 
-from services import bot_status
-from services.db import session_scope
-from services.models import Announcement, MatchCard, OutboxEvent, utc_now
+from services.core.db import session_scope
+from services.core.models import Announcement, MatchCard, OutboxEvent, utc_now
+from services.core.outbox import DRAW_APPROVED
 from services.notifier import cards
+from services.notifier import status as bot_status
 from services.notifier.snapshot import MatchSnapshot, match_snapshot, window_matches
-from services.outbox import DRAW_APPROVED
 
 log = logging.getLogger(__name__)
 BATCH = 500

@@ -12,8 +12,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from services.intervals import Interval
-from services.models import (
+from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
     Booking,
@@ -29,7 +28,8 @@ from services.models import (
     Stage,
     User,
 )
-from services.scheduling import BOOKED, common_options_multi, scheduling_state
+from services.scheduling.intervals import Interval
+from services.scheduling.rules import BOOKED, common_options_multi, scheduling_state
 
 
 @dataclass(frozen=True)

@@ -9,14 +9,14 @@ from urllib.parse import urlparse
 
 from sqlmodel import Session, col, select
 
-from services.audit import record_audit
-from services.matches import seated_names
-from services.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User, utc_now
+from services.core.audit import record_audit
+from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User, utc_now
+from services.league.matches import seated_names
 from services.pantheon import placement
 from services.pantheon.games import PlayerInfo
 from services.pantheon.names import name_key
 from services.pantheon.placement import ASSIGNED, IGNORED, PENDING
-from services.results import ResultsError, get_match
+from services.results.hanchans import ResultsError, get_match
 
 
 class SetupError(ValueError):
@@ -237,7 +237,7 @@ def last_summary(settings: PantheonSettings | None) -> dict | None:
 
 def match_options(session: Session, season_id: int) -> list[tuple[int, str]]:
     """Every playable match of the season with a label the organizer recognises, for assigning by hand."""
-    from services.models import Match, MatchStatus, Round, Stage
+    from services.core.models import Match, MatchStatus, Round, Stage
 
     rows = session.exec(
         select(Match, Round)

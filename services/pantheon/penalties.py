@@ -12,11 +12,11 @@ from typing import Any
 
 from sqlmodel import Session, select
 
-from services import penalties as league_penalties
-from services.models import PantheonGame, User, utc_now
+from services.core.models import PantheonGame, User, utc_now
 from services.pantheon.games import _bool, _int, _list, _obj, _str
 from services.pantheon.placement import IGNORED, IMPORTED, PENDING, PLACED
-from services.results import ResultsError
+from services.results import penalties as league_penalties
+from services.results.hanchans import ResultsError
 
 KEY_PREFIX = "penalty:"
 BASIS = "штраф, назначенный в Pantheon"

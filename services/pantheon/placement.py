@@ -1,6 +1,6 @@
 """Where an imported Pantheon game goes: its league match, its hanchan, its number; imports no reflex.
 
-Entering and correcting go through `services.results`, so an import leaves the same trail as a person would.
+Entering and correcting go through `services.results.hanchans`, so an import leaves the same trail as a person would.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from services import results, scoring
-from services.audit import record_audit
-from services.intervals import KIROV
-from services.models import Hanchan, HanchanResult, Match, MatchStatus, PantheonGame, Round, Seat, Stage, User
+from services.core.audit import record_audit
+from services.core.models import Hanchan, HanchanResult, Match, MatchStatus, PantheonGame, Round, Seat, Stage, User
 from services.pantheon.reconstruct import Seat as GameSeat
 from services.pantheon.reconstruct import TableGame
+from services.results import hanchans as results
+from services.results import scoring
+from services.scheduling.intervals import KIROV
 
 IMPORTED, ASSIGNED, PENDING, IGNORED = "imported", "assigned", "pending", "ignored"
 PLACED = (IMPORTED, ASSIGNED)

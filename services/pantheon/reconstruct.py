@@ -7,8 +7,8 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from services import scoring
 from services.pantheon.games import GameConfig, GameResult
+from services.results import scoring
 
 DATE_FORMAT = "%Y-%m-%d %H:%M:%S"
 STICK_RESETS = ("ron", "tsumo", "multiron")

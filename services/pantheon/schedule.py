@@ -11,10 +11,10 @@ from datetime import timedelta
 import sqlalchemy as sa
 from sqlmodel import col, select
 
-from services.db import session_scope
-from services.models import Role, User
+from services.core.db import session_scope
+from services.core.models import Role, User
 from services.pantheon.sync import SyncError, SyncSummary, run_sync
-from services.results_repo import current_season_id
+from services.results.repo import current_season_id
 
 log = logging.getLogger(__name__)
 

@@ -15,8 +15,8 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
-from services.db import session_scope
-from services.models import PantheonGame, PantheonPlayer, PantheonSettings, Role, User, utc_now
+from services.core.db import session_scope
+from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Role, User, utc_now
 from services.pantheon import placement
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import GameConfig, GameResult

@@ -11,9 +11,9 @@ import pytest
 import pytest_asyncio
 from telegram import Bot
 
-from services.intervals import KIROV
 from services.notifier.bot import BotConfig
 from services.notifier.outbox import Target
+from services.scheduling.intervals import KIROV
 from tests.bot.fake_api import TOKEN, FakeBotApi, start_fake_api
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -1009876, 11, 13

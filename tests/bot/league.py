@@ -8,8 +8,7 @@ from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session
 
-from services.intervals import KIROV
-from services.models import (
+from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
     Booking,
@@ -25,6 +24,7 @@ from services.models import (
     Stage,
     User,
 )
+from services.scheduling.intervals import KIROV
 
 WINDOW_START = datetime(2026, 12, 7, 0, 0, tzinfo=KIROV).astimezone(UTC)  # Monday
 WINDOW_END = datetime(2026, 12, 21, 0, 0, tzinfo=KIROV).astimezone(UTC)

@@ -14,10 +14,10 @@ from sqlmodel import Session, select
 from telegram import Update
 from telegram.ext import Application
 
-from services.announcements import publish_announcement
-from services.models import OutboxEvent, Season, TelegramLinkCode, User
+from services.core.models import OutboxEvent, Season, TelegramLinkCode, User
+from services.league.announcements import publish_announcement
 from services.notifier.bot import OUTBOX_JOB, REMINDER_JOB, build_application
-from services.telegram_link import create_link_code
+from services.notifier.linking import create_link_code
 from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
 from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import (

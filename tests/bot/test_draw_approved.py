@@ -11,12 +11,12 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 from telegram.ext import Application
 
-from services.draw import DrawError
-from services.draw_season import approve_draw, make_draft
-from services.models import OutboxEvent
+from services.core.models import OutboxEvent
+from services.core.outbox import DRAW_APPROVED
+from services.league.draw import DrawError
+from services.league.draw_season import approve_draw, make_draft
+from services.league.tour_windows import set_windows
 from services.notifier.bot import OUTBOX_JOB, build_application
-from services.outbox import DRAW_APPROVED
-from services.tour_windows import set_windows
 from tests.bot.conftest import ANNOUNCEMENTS, CHAT, bot_config
 from tests.bot.fake_api import FakeBotApi
 from tests.db.test_draw_season import WINDOWS, _league

@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from sqlmodel import Session
 from telegram.ext import Application
 
-from services.config import Settings
+from services.core.config import Settings
 from services.notifier.bot import PANTHEON_JOB, BotConfig, build_application, config_from_settings
 from tests import factories
 from tests.bot.conftest import bot_config

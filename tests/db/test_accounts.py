@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlmodel import Session, select
 
-from services import accounts
-from services.accounts import AccountError
-from services.demo import DEMO_PLAYERS, seed_demo
-from services.models import AuditRecord, AuthSession, Player, Role, RosterStatus, Season, User
-from services.roster import add_player, list_roster, set_status
+from services.commands.demo_league.league import DEMO_PLAYERS, seed_demo
+from services.core.models import AuditRecord, AuthSession, Player, Role, RosterStatus, Season, User
+from services.league import accounts
+from services.league.accounts import AccountError
+from services.league.roster import add_player, list_roster, set_status
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

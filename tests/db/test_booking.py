@@ -11,12 +11,13 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from services import availability, booking, scheduling_admin
-from services.calendar_feed import club_ics, ensure_calendar_token, personal_ics
-from services.db import session_scope
-from services.intervals import Interval
-from services.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation
-from services.scheduling_repo import SchedulingError, match_info, options_for, state_of
+from services.core.db import session_scope
+from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation
+from services.scheduling import availability, booking
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics
+from services.scheduling.intervals import Interval
+from services.scheduling.repo import SchedulingError, match_info, options_for, state_of
 from tests import factories as f
 from tests.factories import NOW, kirov
 
@@ -321,9 +322,9 @@ def test_outbox_payloads_are_json_without_intervals(db: sa.Engine) -> None:
 def test_demo_league_has_a_booking_no_common_time_and_a_dnd_evening(engine: sa.Engine) -> None:
     from datetime import date
 
-    from services.demo import seed_demo
-    from services.models import Match
-    from services.schedule_view import overview
+    from services.commands.demo_league.league import seed_demo
+    from services.core.models import Match
+    from services.scheduling.view import overview
 
     with session_scope(engine) as session:
         seed_demo(session, today=date(2026, 11, 18))

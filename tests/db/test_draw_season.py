@@ -10,15 +10,26 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services import draw_season
-from services.demo import seed_demo
-from services.draw import DrawError
-from services.draw_season import approve_draw, approved_draw, load_draft, make_draft, swap_in_draft
-from services.intervals import KIROV
-from services.matches import player_matches
-from services.models import AuditRecord, DrawDraft, Match, MatchStatus, Player, RosterStatus, Round, Season, Seat, User
-from services.roster_closing import ClosingMethod, close_registration
-from services.tour_windows import WindowError, current_windows, parse_kirov, set_windows
+from services.commands.demo_league.league import seed_demo
+from services.core.models import (
+    AuditRecord,
+    DrawDraft,
+    Match,
+    MatchStatus,
+    Player,
+    RosterStatus,
+    Round,
+    Season,
+    Seat,
+    User,
+)
+from services.league import draw_season
+from services.league.closing import ClosingMethod, close_registration
+from services.league.draw import DrawError
+from services.league.draw_season import approve_draw, approved_draw, load_draft, make_draft, swap_in_draft
+from services.league.matches import player_matches
+from services.league.tour_windows import WindowError, current_windows, parse_kirov, set_windows
+from services.scheduling.intervals import KIROV
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 TOUR_1 = datetime(2026, 11, 16, tzinfo=KIROV)
@@ -252,7 +263,7 @@ def test_approval_needs_every_window_and_a_draft(session: Session) -> None:
 def test_command_line_drafts_the_season_draw(engine: sa.Engine, monkeypatch, capsys) -> None:  # noqa: ANN001
     with Session(engine) as session:
         _league(session)
-    monkeypatch.setattr("services.db.engine", lambda: engine)
+    monkeypatch.setattr("services.core.db.engine", lambda: engine)
     args = argparse.Namespace(players=None, tours=4, seed=42, json=True)
     assert draw_season.run_season_draw(args) == 0
     printed = json.loads(capsys.readouterr().out)

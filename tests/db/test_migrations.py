@@ -8,8 +8,8 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, SQLModel
 
-from services.db import make_engine, migrate
-from services.models import Booking, Room
+from services.core.db import make_engine, migrate
+from services.core.models import Booking, Room
 
 START = datetime(2026, 12, 6, 15, 0, tzinfo=UTC)
 

@@ -10,9 +10,7 @@ from datetime import UTC, datetime
 import pytest
 from sqlmodel import Session, col, select
 
-from services import playoff, winds
-from services.accounts import create_user
-from services.models import (
+from services.core.models import (
     AuditRecord,
     Hanchan,
     Match,
@@ -27,10 +25,13 @@ from services.models import (
     TieDecision,
     User,
 )
-from services.penalties import decide_tie
-from services.results import Entry, enter_hanchan
-from services.roster import add_player
-from services.scoring import TableResult
+from services.league.accounts import create_user
+from services.league.roster import add_player
+from services.playoff import stage as playoff
+from services.results import winds
+from services.results.hanchans import Entry, enter_hanchan
+from services.results.penalties import decide_tie
+from services.results.scoring import TableResult
 
 IN_ORDER = [45000, 35000, 25000, 15000]
 LEVEL = [30000] * 4

@@ -7,9 +7,7 @@ import json
 import pytest
 from sqlmodel import Session, col, select
 
-from services import results_repo
-from services.accounts import create_user
-from services.models import (
+from services.core.models import (
     AuditRecord,
     Hanchan,
     HanchanResult,
@@ -24,8 +22,10 @@ from services.models import (
     StageKind,
     User,
 )
-from services.penalties import add_conduct_penalty, add_no_show, add_ruling, decide_tie, ema_suggestion
-from services.results import (
+from services.league.accounts import create_user
+from services.league.roster import add_player
+from services.results import repo as results_repo
+from services.results.hanchans import (
     Entry,
     ResultsError,
     correct_hanchan,
@@ -35,10 +35,10 @@ from services.results import (
     replay_match,
     resolve_dispute,
 )
-from services.roster import add_player
-from services.scoring import TableResult, score_match
-from services.season_file import dump_season, parse_season
-from services.standings import compute_standings
+from services.results.penalties import add_conduct_penalty, add_no_show, add_ruling, decide_tie, ema_suggestion
+from services.results.scoring import TableResult, score_match
+from services.results.season_file import dump_season, parse_season
+from services.results.standings import compute_standings
 
 
 class League:
@@ -85,7 +85,7 @@ def entry(players: list[int], points: list[int], riichi: int = 0, chombo: dict[i
 @pytest.fixture
 def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
     # Nobody logs in here: skip argon2 so ten accounts a test cost nothing.
-    monkeypatch.setattr("services.security.hash_password", lambda password: "test-hash")
+    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
     lg = League(session)
     session.commit()
     return lg

@@ -7,9 +7,8 @@ import json
 import pytest
 from sqlmodel import Session, col, select
 
-from services.models import AuditRecord, Player, RosterStatus, Season, User
-from services.roster import add_player
-from services.roster_closing import (
+from services.core.models import AuditRecord, Player, RosterStatus, Season, User
+from services.league.closing import (
     ClosingError,
     ClosingMethod,
     Entrant,
@@ -17,6 +16,7 @@ from services.roster_closing import (
     preview_closing,
     season_closing_preview,
 )
+from services.league.roster import add_player
 
 
 def _league(session: Session, main: int, reserve: int = 0) -> Season:

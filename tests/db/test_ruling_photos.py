@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from sqlmodel import Session, select
 
-from discard_app.pages import match_admin
-from services.models import JudgeRuling
-from services.results import ResultsError
-from services.results_view import match_view
-from services.ruling_photos import MAX_BYTES, photo_paths, photo_problems, sniff_image
+from discard_app.pages.results import match_admin
+from services.core.models import JudgeRuling
+from services.results.hanchans import ResultsError
+from services.results.ruling_photos import MAX_BYTES, photo_paths, photo_problems, sniff_image
+from services.results.view import match_view
 from tests.db.test_results import League
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 64
@@ -24,7 +24,7 @@ FORM = {"hanchan_number": "2", "actions": "пон, затем рон", "disagree
 
 @pytest.fixture
 def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.security.hash_password", lambda password: "test-hash")
+    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
     lg = League(session)
     session.commit()
     return lg

@@ -8,13 +8,13 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from services import availability, booking
-from services.db import session_scope
-from services.intervals import Interval
-from services.models import MeetingProposal, ProposalConfirmation
-from services.schedule_view import match_page
-from services.scheduling import format_kirov
-from services.scheduling_repo import SchedulingError
+from services.core.db import session_scope
+from services.core.models import MeetingProposal, ProposalConfirmation
+from services.scheduling import availability, booking
+from services.scheduling.intervals import Interval
+from services.scheduling.repo import SchedulingError
+from services.scheduling.rules import format_kirov
+from services.scheduling.view import match_page
 from tests import factories as f
 from tests.factories import NOW, kirov
 

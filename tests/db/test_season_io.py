@@ -9,20 +9,20 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, func, select
 
-from services import results_repo
-from services.accounts import create_user
-from services.cli import main
-from services.models import AuditRecord, Hanchan, Match, Player, Role, Season, Stage, StageKind
-from services.penalties import add_no_show
-from services.results import enter_hanchan
-from services.season_file import SeasonFileError
-from services.season_io import export_season, import_season
+from services.commands.cli import main
+from services.core.models import AuditRecord, Hanchan, Match, Player, Role, Season, Stage, StageKind
+from services.league.accounts import create_user
+from services.results import repo as results_repo
+from services.results.hanchans import enter_hanchan
+from services.results.penalties import add_no_show
+from services.results.season_file import SeasonFileError
+from services.results.season_io import export_season, import_season
 from tests.db.test_results import League, entry
 
 
 @pytest.fixture(autouse=True)
 def _cheap_hashes(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("services.security.hash_password", lambda password: "test-hash")
+    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
 
 
 def _empty_season(session: Session) -> None:
@@ -150,8 +150,8 @@ def test_cli_import_refuses_a_bad_file_and_export_writes_one(
     session: Session, sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     _played(session)
-    monkeypatch.setattr("services.db.settings", type("S", (), {"database_url": sqlite_url})())
-    from services import db
+    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
+    from services.core import db
 
     db.engine.cache_clear()
     try:

@@ -7,19 +7,19 @@ import json
 import pytest
 from sqlmodel import Session, select
 
-from services import results_repo
-from services.models import AuditRecord, Player, RosterStatus, Seat, User
-from services.penalties import add_no_show
-from services.results import ResultsError, enter_hanchan
-from services.roster import add_player
-from services.scoring import score_match
-from services.substitution import penalty_candidates, seat_substitute, substitute_candidates
+from services.core.models import AuditRecord, Player, RosterStatus, Seat, User
+from services.league.roster import add_player
+from services.league.substitution import penalty_candidates, seat_substitute, substitute_candidates
+from services.results import repo as results_repo
+from services.results.hanchans import ResultsError, enter_hanchan
+from services.results.penalties import add_no_show
+from services.results.scoring import score_match
 from tests.db.test_results import League, entry
 
 
 @pytest.fixture
 def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.security.hash_password", lambda password: "test-hash")
+    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
     lg = League(session)
     session.commit()
     return lg

@@ -8,10 +8,10 @@ from datetime import UTC, datetime
 import pytest
 from sqlmodel import Session, select
 
-from services.accounts import AccountError
-from services.announcements import list_announcements, publish_announcement
-from services.models import OutboxEvent, Season, User
-from services.telegram_link import (
+from services.core.models import OutboxEvent, Season, User
+from services.league.accounts import AccountError
+from services.league.announcements import list_announcements, publish_announcement
+from services.notifier.linking import (
     CODE_TTL,
     create_link_code,
     deep_link,

@@ -7,11 +7,22 @@ import json
 import pytest
 from sqlmodel import Session, col, select
 
-from services.draw_season import approve_draw, make_draft
-from services.models import AuditRecord, Hanchan, Match, MatchStatus, Player, Role, RosterStatus, Season, Seat, User
-from services.roster_closing import ClosingMethod, close_registration
-from services.tour_windows import set_windows
-from services.withdrawal import WithdrawalError, affected_played_matches, mark_for_replay, withdraw_player
+from services.core.models import (
+    AuditRecord,
+    Hanchan,
+    Match,
+    MatchStatus,
+    Player,
+    Role,
+    RosterStatus,
+    Season,
+    Seat,
+    User,
+)
+from services.league.closing import ClosingMethod, close_registration
+from services.league.draw_season import approve_draw, make_draft
+from services.league.tour_windows import set_windows
+from services.league.withdrawal import WithdrawalError, affected_played_matches, mark_for_replay, withdraw_player
 from tests.db.test_draw_season import WINDOWS, _league
 
 

@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from services.accounts import create_user
-from services.config import ROOT
-from services.db import make_engine, migrate, session_scope
-from services.models import Role, Room, Season, Stage, StageKind
-from services.roster import add_player
+from services.core.config import ROOT
+from services.core.db import make_engine, migrate, session_scope
+from services.core.models import Role, Room, Season, Stage, StageKind
+from services.league.accounts import create_user
+from services.league.roster import add_player
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

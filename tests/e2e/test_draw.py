@@ -8,10 +8,10 @@ import re
 from playwright.sync_api import Page, expect
 from sqlmodel import Session, col, select
 
-from services.draw import max_meetings, repeat_meetings
-from services.draw_season import load_draft
-from services.models import Match, MatchStatus, Player, RosterStatus, Season, Seat, User
-from services.roster import add_player, current_season
+from services.core.models import Match, MatchStatus, Player, RosterStatus, Season, Seat, User
+from services.league.draw import max_meetings, repeat_meetings
+from services.league.draw_season import load_draft
+from services.league.roster import add_player, current_season
 from tests.e2e.conftest import ORGANIZER, App, login
 from tests.factories import match_in_own_stage
 

@@ -7,7 +7,7 @@ import uuid
 
 from playwright.sync_api import Page, expect
 
-from services.results_view import signed
+from services.results.view import signed
 from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
 from tests.e2e.test_results import _match_for
 

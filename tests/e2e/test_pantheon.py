@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 from playwright.sync_api import Page, expect
 from sqlmodel import col, select
 
-from services.db import session_scope
-from services.models import Hanchan, Player, Season, Stage, User
+from services.core.db import session_scope
+from services.core.models import Hanchan, Player, Season, Stage, User
 from tests import factories
 from tests.e2e.conftest import ORGANIZER, App, login
 from tests.pantheon.fake_pantheon import EVENT, FakePantheon, make_game

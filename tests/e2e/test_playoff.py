@@ -11,13 +11,13 @@ import uuid
 from playwright.sync_api import Page, expect
 from sqlmodel import col, select
 
-from services import playoff
-from services.db import session_scope
-from services.models import Match, MatchStatus, Round, Seat, Stage, StageKind, User
-from services.models import Season as SeasonRow
-from services.results import Entry, enter_hanchan
-from services.roster import add_player
-from services.scoring import TableResult
+from services.core.db import session_scope
+from services.core.models import Match, MatchStatus, Round, Seat, Stage, StageKind, User
+from services.core.models import Season as SeasonRow
+from services.league.roster import add_player
+from services.playoff import stage as playoff
+from services.results.hanchans import Entry, enter_hanchan
+from services.results.scoring import TableResult
 from tests.e2e.conftest import ORGANIZER, App, login
 
 IN_ORDER = [45000, 35000, 25000, 15000]

@@ -7,9 +7,9 @@ import re
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
-from services.db import session_scope
-from services.models import MatchStatus, Player, User
-from services.roster import current_season
+from services.core.db import session_scope
+from services.core.models import MatchStatus, Player, User
+from services.league.roster import current_season
 from tests.e2e.conftest import PLAYERS, App, login
 from tests.factories import match_in_own_stage
 

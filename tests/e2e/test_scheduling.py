@@ -9,10 +9,10 @@ from datetime import timedelta
 from playwright.sync_api import Page, expect
 from sqlmodel import select
 
-from services import availability
-from services.db import session_scope
-from services.intervals import Interval, at_kirov, kirov_date
-from services.models import Booking, User, utc_now
+from services.core.db import session_scope
+from services.core.models import Booking, User, utc_now
+from services.scheduling import availability
+from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
 from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
 

@@ -7,7 +7,7 @@ import re
 from playwright.sync_api import Page, WebSocket, expect
 from sqlmodel import Session, select
 
-from services.models import User
+from services.core.models import User
 from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
 
 

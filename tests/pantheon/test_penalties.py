@@ -8,11 +8,11 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services import penalties as league_penalties
-from services.models import PantheonGame, Penalty
+from services.core.models import PantheonGame, Penalty
 from services.pantheon import event
 from services.pantheon.placement import IGNORED, IMPORTED, PENDING
 from services.pantheon.sync import run_sync
+from services.results import penalties as league_penalties
 from tests import factories
 from tests.pantheon.fake_pantheon import EVENT, FakePantheon
 from tests.pantheon.test_sync import SEATS, h, league, three_games  # noqa: F401 (league is a fixture)

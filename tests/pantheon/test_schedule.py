@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session
 
-from services import db
-from services.cli import main
+from services.commands.cli import main
+from services.core import db
 from tests import factories
 from tests.pantheon.fake_pantheon import FakePantheon
 from tests.pantheon.test_sync import setup, standing, three_games
@@ -22,7 +22,7 @@ def test_cli_every_repeats_the_import_on_the_configured_database(
     league = factories.league(session, players=4)
     setup(session, league, pantheon)
     pantheon.games = three_games()
-    monkeypatch.setattr("services.db.settings", type("S", (), {"database_url": sqlite_url})())
+    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
     db.engine.cache_clear()
     try:
         assert main(["pantheon", "sync", "--every", "0.001", "--runs", "2"]) == 0
@@ -37,7 +37,7 @@ def test_cli_every_refuses_a_non_positive_period(
     session: Session, sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     factories.league(session, players=4)
-    monkeypatch.setattr("services.db.settings", type("S", (), {"database_url": sqlite_url})())
+    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
     db.engine.cache_clear()
     try:
         assert main(["pantheon", "sync", "--every", "0"]) == 2

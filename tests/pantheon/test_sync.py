@@ -8,12 +8,13 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services import results_repo, scoring
-from services.models import AuditRecord, Hanchan, HanchanResult, PantheonGame, Role
+from services.core.models import AuditRecord, Hanchan, HanchanResult, PantheonGame, Role
 from services.pantheon import event
 from services.pantheon.client import PantheonClient
 from services.pantheon.placement import CHANGED_REASON
 from services.pantheon.sync import SyncError, SyncSummary, run_sync
+from services.results import repo as results_repo
+from services.results import scoring
 from tests import factories
 from tests.pantheon.fake_pantheon import EVENT, FakePantheon, make_game
 
@@ -253,12 +254,12 @@ def test_cli_sync_prints_the_summary(
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture,
 ) -> None:
-    from services import db
-    from services.cli import main
+    from services.commands.cli import main
+    from services.core import db
 
     setup(session, league, pantheon)
     pantheon.games = three_games()
-    monkeypatch.setattr("services.db.settings", type("S", (), {"database_url": sqlite_url})())
+    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
     db.engine.cache_clear()
     try:
         assert main(["pantheon", "sync", "--season", str(league.season.id)]) == 0

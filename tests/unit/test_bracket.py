@@ -7,7 +7,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from services.bracket import (
+from services.playoff.bracket import (
     PRIZES,
     Seating,
     build_bracket,
@@ -16,8 +16,8 @@ from services.bracket import (
     seed_players,
     shuffle_winds,
 )
-from services.scoring import Hanchan, Match, TableResult, score_match
-from services.standings import Player, StandingsRow, compute_standings
+from services.results.scoring import Hanchan, Match, TableResult, score_match
+from services.results.standings import Player, StandingsRow, compute_standings
 
 IN_ORDER = [45000, 35000, 25000, 15000]  # the seats finish in seat order
 # Seats 2 and 3 (b, c) end level on −1 000; c's average place 7/3 beats b's 8/3: order a, c, b, d.

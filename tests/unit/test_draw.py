@@ -1,4 +1,4 @@
-"""Unit tests of the pure draw (services.draw) and its CLI in --players mode; no database."""
+"""Unit tests of the pure draw (services.league.draw) and its CLI in --players mode; no database."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.commands import draw as draw_command
-from services.draw import (
+from services.league.draw import (
     Draw,
     DrawError,
     draw_tours,
@@ -300,9 +300,9 @@ def test_cli_bad_n(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_without_players_uses_season_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[argparse.Namespace] = []
-    fake = types.ModuleType("services.draw_season")
+    fake = types.ModuleType("services.league.draw_season")
     fake.run_season_draw = lambda args: seen.append(args) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "services.draw_season", fake)
+    monkeypatch.setitem(sys.modules, "services.league.draw_season", fake)
     args = make_parser().parse_args(["draw", "--seed", "4"])
     assert args.func(args) == 0
     assert seen == [args]

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.ics import IcsEvent, calendar_ics, escape_text, fold_line
-from services.intervals import UTC, at_kirov
+from services.scheduling.ics import IcsEvent, calendar_ics, escape_text, fold_line
+from services.scheduling.intervals import UTC, at_kirov
 
 STAMP = datetime(2026, 10, 20, 9, 15, 7, tzinfo=UTC)
 

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.intervals import (
+from services.scheduling.intervals import (
     KIROV,
     SLOTS_PER_DAY,
     UTC,

@@ -9,7 +9,7 @@ import pytest
 
 from services.notifier import cards
 from services.notifier.snapshot import BookingView, MatchSnapshot, OptionView, ProposalView, SeatView
-from services.scheduling import NO_COMMON_TIME, OPTIONS, WAITING
+from services.scheduling.rules import NO_COMMON_TIME, OPTIONS, WAITING
 
 T0 = datetime(2026, 12, 12, 10, 0, tzinfo=UTC)  # 13:00 in Kirov
 

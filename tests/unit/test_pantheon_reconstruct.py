@@ -7,9 +7,9 @@ from fractions import Fraction
 
 import pytest
 
-from services import scoring
 from services.pantheon.games import GameConfig, MalformedAnswer, parse_game, parse_game_config, parse_last_games
 from services.pantheon.reconstruct import ReconstructError, reconstruct, stick_award, sticks_left
+from services.results import scoring
 from tests.pantheon.fake_pantheon import make_game, sample, strip_defaults
 
 CONFIG = parse_game_config(sample("GetGameConfig"))

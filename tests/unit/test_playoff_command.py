@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from services.cli import main
+from services.commands.cli import main
 
 IN_ORDER = [45000, 35000, 25000, 15000]
 

@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.intervals import Interval, at_kirov, intersect_all
-from services.scheduling import (
+from services.scheduling.intervals import Interval, at_kirov, intersect_all
+from services.scheduling.rules import (
     STATE_LABELS,
     Option,
     common_options,

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from services.scoring import (
+from services.results.scoring import (
     MATCH_UMA,
     UMA,
     Hanchan,

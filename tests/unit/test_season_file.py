@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from services.commands import standings as standings_command
-from services.season_file import FORMAT, SeasonFileError, dump_season, load_season, parse_season
+from services.results.season_file import FORMAT, SeasonFileError, dump_season, load_season, parse_season
 
 
 def results(seats: list[int], points: list[int], chombo: dict[int, int] | None = None) -> list[dict[str, Any]]:

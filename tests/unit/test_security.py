@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from services import security
+from services.core import security
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 

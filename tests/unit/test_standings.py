@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from services.scoring import Hanchan, Match, Penalty, TableResult, rank, score_match
-from services.standings import Player, compute_standings
+from services.results.scoring import Hanchan, Match, Penalty, TableResult, rank, score_match
+from services.results.standings import Player, compute_standings
 
 
 def hanchan(number: int, seats: tuple, points: list[int], sticks: int = 0) -> Hanchan:

@@ -1,0 +1,1 @@
+"""Pages of one's own account: login and profile (Telegram link, calendar feed)."""

@@ -1,0 +1,1 @@
+"""Pages of the league: home (my matches), roster, the draw, announcements."""

@@ -1,0 +1,276 @@
+"""The draw page's state: view rows built from the services, and the organizer's actions (Регламент §1, §2)."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import reflex as rx
+from sqlmodel import Session
+
+from discard_app import texts
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.core.models import Role, Season, User
+from services.league import closing as roster_closing
+from services.league import draw_season, roster, tour_windows
+from services.league.closing import ClosingError, ClosingMethod
+from services.league.draw import DrawError, plural
+from services.league.tour_windows import WindowError
+from services.scheduling.rules import format_kirov
+
+MESSAGES_ID = "draw-messages"
+_OPTION_TEXT = {
+    ClosingMethod.AS_IS: (texts.DRAW_AS_IS_TITLE, texts.DRAW_AS_IS_TEXT, texts.DRAW_AS_IS_BUTTON),
+    ClosingMethod.FROM_RESERVE: (
+        texts.DRAW_FROM_RESERVE_TITLE,
+        texts.DRAW_FROM_RESERVE_TEXT,
+        texts.DRAW_FROM_RESERVE_BUTTON,
+    ),
+    ClosingMethod.TO_RESERVE: (texts.DRAW_TO_RESERVE_TITLE, texts.DRAW_TO_RESERVE_TEXT, texts.DRAW_TO_RESERVE_BUTTON),
+}
+
+
+class OptionView(TypedDict):
+    method: str
+    title: str
+    detail: str
+    result: str
+    error: str
+    button: str
+
+
+class TableRow(TypedDict):
+    table: str
+    players: str
+
+
+class TourView(TypedDict):
+    title: str
+    tables: list[TableRow]
+
+
+class Choice(TypedDict):
+    value: str
+    label: str
+
+
+class WindowRow(TypedDict):
+    number: str
+    start: str
+    end: str
+
+
+def _players(n: int) -> str:
+    return f"{n} {plural(n, 'игрок', 'игрока', 'игроков')}"
+
+
+def _option_view(option: roster_closing.ClosingOption, main: int) -> OptionView:
+    title, detail, button = _OPTION_TEXT[option.method]
+    names = ", ".join(e.name for e in option.moves)
+    return OptionView(
+        method=str(option.method),
+        title=title,
+        detail=detail.format(main=_players(main), names=names),
+        result=texts.DRAW_OPTION_RESULT.format(main=option.main_after),
+        error=option.error,
+        button=button,
+    )
+
+
+def _tour_views(view: draw_season.DrawView) -> list[TourView]:
+    return [
+        TourView(
+            title=texts.DRAW_TOUR.format(number=number),
+            tables=[
+                TableRow(table=str(k), players=", ".join(view.table_names(table))) for k, table in enumerate(tour, 1)
+            ],
+        )
+        for number, tour in enumerate(view.tours, start=1)
+    ]
+
+
+def _season(session: Session) -> Season:
+    season = roster.current_season(session)
+    if season is None:
+        raise DrawError(texts.NO_SEASON)
+    return season
+
+
+class DrawState(AuthState):
+    allowed: bool = False
+    error: str = ""
+    notice: str = ""
+    busy: bool = False
+    has_season: bool = False
+    closed: bool = False
+    registration: str = ""
+    options: list[OptionView] = []
+    approved: bool = False
+    approved_note: str = ""
+    has_draft: bool = False
+    quality: str = ""
+    repeats: list[str] = []
+    tours: list[TourView] = []
+    tour_choices: list[Choice] = []
+    player_choices: list[Choice] = []
+    windows: list[WindowRow] = []
+    form_key: int = 0  # bumped to remount the window fields with what is stored; other actions keep what is typed
+
+    def _organizer(self) -> User | None:
+        user = self._require_user(Role.ORGANIZER)
+        self.allowed = user is not None
+        return user
+
+    def _refresh(self) -> None:
+        with session_scope() as session:
+            season = roster.current_season(session)
+            self.has_season = season is not None
+            if season is None:
+                self.registration = texts.NO_SEASON
+                return
+            preview = roster_closing.season_closing_preview(session, season)
+            draft = draw_season.load_draft(session, season)
+            approved = draw_season.approved_draw(session, season)
+            main = draw_season.main_roster(session, season)
+            windows = tour_windows.current_windows(session, season)
+            self.closed = season.registration_closed
+            tours = season.tours
+        if self.closed:
+            self.registration = texts.DRAW_REGISTRATION_CLOSED.format(main=preview.main)
+            self.options = []
+        else:
+            self.registration = texts.DRAW_REGISTRATION_OPEN.format(main=preview.main, reserve=preview.reserve)
+            self.options = [_option_view(o, preview.main) for o in preview.options]
+        self.approved = approved is not None
+        self.approved_note = (
+            texts.DRAW_APPROVED.format(at=format_kirov(approved.approved_at), seed=approved.seed) if approved else ""
+        )
+        shown = approved or draft
+        self.has_draft = draft is not None
+        self.quality = (
+            texts.DRAW_QUALITY.format(max=shown.max_meetings, repeats=shown.repeat_meetings, seed=shown.seed)
+            if shown
+            else ""
+        )
+        self.repeats = [
+            texts.DRAW_REPEAT_ROW.format(a=a, b=b, count=f"{c} {plural(c, 'раз', 'раза', 'раз')}")
+            for a, b, c in (shown.repeats if shown else [])
+        ]
+        self.tours = _tour_views(shown) if shown else []
+        self.tour_choices = [Choice(value=str(n), label=texts.DRAW_TOUR.format(number=n)) for n in range(1, tours + 1)]
+        self.player_choices = [Choice(value=str(int(p)), label=str(p)) for p in main]
+        self.windows = [
+            WindowRow(
+                number=str(n),
+                start=tour_windows.kirov_input(w[0] if w else None),
+                end=tour_windows.kirov_input(w[1] if w else None),
+            )
+            for n, w in enumerate(windows, start=1)
+        ]
+
+    def _done(self) -> rx.event.EventSpec:
+        """Fresh data, and the message in view: on a phone the button pressed is far below it."""
+        self._refresh()
+        return rx.scroll_to(MESSAGES_ID)
+
+    def _begin(self) -> User | None:
+        """The organizer, with the previous message cleared; None (and nothing done) for anyone else."""
+        self.error = self.notice = ""
+        return self._organizer()
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        self.error = self.notice = ""
+        self.busy = False
+        if self._current_user() is None:
+            return self._redirect_to_login()
+        if self._organizer() is not None:
+            self._refresh()
+            self.form_key += 1
+        return None
+
+    @rx.event
+    def close_registration(self, method: str) -> rx.event.EventSpec | None:
+        user = self._begin()
+        if user is None:
+            return
+        try:
+            with session_scope() as session:
+                season = _season(session)
+                option = roster_closing.close_registration(session, season, method, actor_user_id=user.id)
+        except (ClosingError, DrawError) as error:
+            self.error = str(error)
+        else:
+            self.notice = texts.DRAW_CLOSED_NOTICE.format(main=option.main_after)
+        return self._done()
+
+    @rx.event
+    def make_draft(self):  # noqa: ANN201  (a generator: shows progress first)
+        user = self._begin()
+        if user is None:
+            return
+        self.busy = True
+        yield
+        try:
+            with session_scope() as session:
+                draw_season.make_draft(session, _season(session), actor_user_id=user.id)
+        except DrawError as error:
+            self.error = str(error)
+        else:
+            self.notice = texts.DRAW_MADE
+        self.busy = False
+        yield self._done()
+
+    @rx.event
+    def swap(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+        user = self._begin()
+        if user is None:
+            return
+        values = [form.get(k) or "" for k in ("tour", "first", "second")]
+        if not all(v.isdigit() for v in values):
+            self.error = texts.DRAW_PICK
+            return rx.scroll_to(MESSAGES_ID)
+        tour, a, b = (int(v) for v in values)
+        try:
+            with session_scope() as session:
+                season = _season(session)
+                view = draw_season.swap_in_draft(session, season, tour, a, b, actor_user_id=user.id)
+        except DrawError as error:
+            self.error = str(error)
+        else:
+            self.notice = texts.DRAW_SWAPPED.format(a=view.names.get(a), b=view.names.get(b), tour=tour)
+        return self._done()
+
+    @rx.event
+    def save_windows(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+        user = self._begin()
+        if user is None:
+            return
+        try:
+            windows = [
+                (
+                    tour_windows.parse_kirov(form.get(f"start_{n}", ""), texts.DRAW_WINDOW_START.format(number=n)),
+                    tour_windows.parse_kirov(form.get(f"end_{n}", ""), texts.DRAW_WINDOW_END.format(number=n)),
+                )
+                for n in range(1, len(self.windows) + 1)
+            ]
+            with session_scope() as session:
+                tour_windows.set_windows(session, _season(session), windows, actor_user_id=user.id)
+        except (WindowError, DrawError) as error:
+            self.error = str(error)
+            return rx.scroll_to(MESSAGES_ID)  # the fields keep what was typed, to be fixed
+        self.notice = texts.DRAW_WINDOWS_SAVED
+        self.form_key += 1  # the fields show the windows as stored
+        return self._done()
+
+    @rx.event
+    def approve(self) -> rx.event.EventSpec | None:
+        user = self._begin()
+        if user is None:
+            return
+        try:
+            with session_scope() as session:
+                draw_season.approve_draw(session, _season(session), actor_user_id=user.id)
+        except DrawError as error:
+            self.error = str(error)
+        return self._done()

@@ -1,0 +1,321 @@
+"""The organizer's roster page: players, statuses, new players and new passwords."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.layout import forbidden, page
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.core.models import Player, Role, RosterStatus, User
+from services.league import roster, withdrawal
+from services.league.accounts import AccountError, reset_password
+
+
+class RosterRowView(TypedDict):
+    player_id: str
+    order: int
+    name: str
+    status: str
+    status_label: str
+    telegram: str
+
+
+STATUS_OPTIONS = [str(s) for s in RosterStatus]
+
+
+class ReplayChoice(TypedDict):
+    value: str  # "<player id>:<match id>"
+    label: str
+
+
+class RosterState(AuthState):
+    allowed: bool = False
+    rows: list[RosterRowView] = []
+    error: str = ""
+    notice: str = ""
+    issued_password: str = ""
+    summary: str = ""
+    replay_choices: list[ReplayChoice] = []
+
+    def _organizer(self) -> User | None:
+        user = self._require_user(Role.ORGANIZER)
+        self.allowed = user is not None
+        if user is None:
+            self.rows = []
+        return user
+
+    def _refresh(self) -> None:
+        with session_scope() as session:
+            season = roster.current_season(session)
+            rows = roster.list_roster(session, season.id) if season else []
+        self.rows = [
+            RosterRowView(
+                player_id=str(r.player_id),
+                order=r.registration_order,
+                name=r.name,
+                status=r.status,
+                status_label=roster.STATUS_LABELS[RosterStatus(r.status)],
+                telegram="привязан" if r.telegram_linked else "—",
+            )
+            for r in rows
+        ]
+        self.replay_choices = self._replay_choices(rows)
+        main = sum(r.status == RosterStatus.MAIN for r in rows)
+        reserve = sum(r.status == RosterStatus.RESERVE for r in rows)
+        self.summary = texts.ROSTER_COUNT.format(main=main, reserve=reserve) if season else texts.NO_SEASON
+
+    @staticmethod
+    def _replay_choices(rows: list[roster.RosterRow]) -> list[ReplayChoice]:
+        """Played matches of withdrawn players: what a replay may be ordered for."""
+        choices = []
+        with session_scope() as session:
+            for r in rows:
+                if r.status != RosterStatus.WITHDRAWN:
+                    continue
+                for m in withdrawal.affected_played_matches(session, session.get(Player, r.player_id)):
+                    label = f"{r.name} — {m.title} ({', '.join(m.players)})"
+                    choices.append(ReplayChoice(value=f"{r.player_id}:{m.match_id}", label=label))
+        return choices
+
+    @rx.event
+    def order_replay(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        player_id, _, match_id = (form.get("replay") or "").partition(":")
+        if not (player_id.isdigit() and match_id.isdigit()):
+            self.error = texts.ROSTER_PICK_PLAYER
+            return
+        title = next((c["label"] for c in self.replay_choices if c["value"] == form.get("replay")), "")
+        try:
+            with session_scope() as session:
+                withdrawal.mark_for_replay(
+                    session,
+                    session.get(Player, int(player_id)),
+                    [int(match_id)],
+                    reason=form.get("reason", ""),
+                    participants_agreed=form.get("agreed") == "on",
+                    actor_user_id=user.id,
+                )
+        except withdrawal.WithdrawalError as error:
+            self.error = str(error)
+            return
+        self.notice = texts.ROSTER_REPLAY_DONE.format(title=title)
+        self._refresh()
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        self.error = self.notice = self.issued_password = ""
+        if self._current_user() is None:
+            return self._redirect_to_login()
+        if self._organizer() is not None:
+            self._refresh()
+        return None
+
+    @rx.event
+    def add_player(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        status = form.get("status") or RosterStatus.MAIN
+        try:
+            with session_scope() as session:
+                season = roster.current_season(session)
+                if season is None:
+                    raise AccountError(texts.NO_SEASON)
+                if status not in STATUS_OPTIONS:
+                    raise AccountError(f"Неизвестный статус: {status}.")
+                player, password = roster.add_player(
+                    session, season, form.get("name", ""), status=RosterStatus(status), actor_user_id=user.id
+                )
+                name = session.get(User, player.user_id).display_name
+        except AccountError as error:
+            self.error = str(error)
+            return
+        self.notice = texts.ROSTER_ADDED
+        self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
+        self._refresh()
+
+    @rx.event
+    def reset_password(self, player_id: str) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        with session_scope() as session:
+            player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+            target = session.get(User, player.user_id) if player else None
+            if target is None:
+                self.error = texts.ROSTER_PICK_PLAYER
+                return
+            password = reset_password(session, target, actor_user_id=user.id)
+            name = target.display_name
+        self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
+
+    @rx.event
+    def change_status(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        player_id = form.get("player_id") or ""
+        try:
+            with session_scope() as session:
+                player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+                if player is None:
+                    raise AccountError(texts.ROSTER_PICK_PLAYER)
+                status = form.get("status", "")
+                if status == RosterStatus.WITHDRAWN:
+                    # Регламент §6.1: снятие — действие организатора с причиной
+                    withdrawal.withdraw_player(session, player, reason=form.get("reason", ""), actor_user_id=user.id)
+                else:
+                    roster.set_status(session, player, status, reason=form.get("reason", ""), actor_user_id=user.id)
+        except (AccountError, withdrawal.WithdrawalError) as error:
+            self.error = str(error)
+            return
+        self.notice = texts.ROSTER_WITHDRAWN if status == RosterStatus.WITHDRAWN else texts.ROSTER_STATUS_CHANGED
+        self._refresh()
+
+
+def _status_select(name: str) -> rx.Component:
+    return rx.select.root(
+        rx.select.trigger(placeholder=texts.ROSTER_STATUS, aria_label=texts.ROSTER_STATUS),
+        rx.select.content(
+            *[rx.select.item(roster.STATUS_LABELS[s], value=str(s)) for s in RosterStatus],
+        ),
+        name=name,
+        default_value=str(RosterStatus.MAIN),
+    )
+
+
+def _row(row: RosterRowView) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(row["order"]),
+        rx.table.row_header_cell(row["name"]),
+        rx.table.cell(row["status_label"]),
+        rx.table.cell(row["telegram"]),
+        rx.table.cell(
+            rx.button(
+                texts.ROSTER_RESET,
+                size="1",
+                variant="soft",
+                on_click=RosterState.reset_password(row["player_id"]),
+                aria_label=texts.ROSTER_RESET + ": " + row["name"],
+            )
+        ),
+    )
+
+
+def _messages() -> rx.Component:
+    return rx.fragment(
+        rx.cond(RosterState.error != "", rx.callout(RosterState.error, color_scheme="red", role="alert")),
+        rx.cond(RosterState.notice != "", rx.callout(RosterState.notice, color_scheme="green", role="status")),
+        rx.cond(
+            RosterState.issued_password != "",
+            rx.callout(RosterState.issued_password, icon="key_round", color_scheme="amber", role="status"),
+        ),
+    )
+
+
+def _forms() -> rx.Component:
+    add_form = rx.form(
+        rx.flex(
+            rx.input(name="name", placeholder=texts.ROSTER_NAME, aria_label=texts.ROSTER_NAME, min_width="14em"),
+            _status_select("status"),
+            rx.button(texts.ROSTER_ADD, type="submit"),
+            spacing="2",
+            wrap="wrap",
+        ),
+        on_submit=RosterState.add_player,
+        reset_on_submit=True,
+    )
+    status_form = rx.form(
+        rx.flex(
+            rx.select.root(
+                rx.select.trigger(placeholder=texts.ROSTER_PLAYER, aria_label=texts.ROSTER_PLAYER),
+                rx.select.content(
+                    rx.foreach(RosterState.rows, lambda r: rx.select.item(r["name"], value=r["player_id"]))
+                ),
+                name="player_id",
+            ),
+            _status_select("status"),
+            rx.input(name="reason", placeholder=texts.ROSTER_REASON, aria_label=texts.ROSTER_REASON, min_width="14em"),
+            rx.button(texts.ROSTER_CHANGE, type="submit", variant="outline"),
+            spacing="2",
+            wrap="wrap",
+        ),
+        on_submit=RosterState.change_status,
+        reset_on_submit=True,
+    )
+    replay_form = rx.cond(RosterState.replay_choices.length() > 0, _replay_form())
+    return rx.vstack(add_form, status_form, replay_form, spacing="3", width="100%")
+
+
+def _replay_form() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.heading(texts.ROSTER_REPLAY, size="4", as_="h2"),
+            rx.text(texts.ROSTER_REPLAY_HINT, color_scheme="gray", size="2"),
+            rx.el.label(texts.ROSTER_REPLAY_MATCH, html_for="replay-match"),
+            rx.el.select(
+                rx.foreach(RosterState.replay_choices, lambda c: rx.el.option(c["label"], value=c["value"])),
+                id="replay-match",
+                name="replay",
+                style={"padding": "0.4em", "font-size": "1rem", "width": "100%"},
+            ),
+            rx.el.label(rx.el.input(type="checkbox", name="agreed"), " ", texts.ROSTER_REPLAY_AGREED),
+            rx.input(
+                name="reason",
+                placeholder=texts.ROSTER_REPLAY_REASON,
+                aria_label=texts.ROSTER_REPLAY_REASON,
+                width="100%",
+            ),
+            rx.button(texts.ROSTER_REPLAY_BUTTON, type="submit", variant="outline", color_scheme="orange"),
+            spacing="2",
+            width="100%",
+        ),
+        on_submit=RosterState.order_replay,
+        reset_on_submit=True,
+        width="100%",
+    )
+
+
+def roster_page() -> rx.Component:
+    return page(
+        texts.ROSTER_TITLE,
+        rx.cond(
+            RosterState.allowed,
+            rx.vstack(
+                rx.text(RosterState.summary, color_scheme="gray"),
+                _messages(),
+                _forms(),
+                rx.box(
+                    rx.table.root(
+                        rx.table.header(
+                            rx.table.row(
+                                rx.table.column_header_cell(texts.ROSTER_ORDER),
+                                rx.table.column_header_cell(texts.ROSTER_NAME),
+                                rx.table.column_header_cell(texts.ROSTER_STATUS),
+                                rx.table.column_header_cell(texts.ROSTER_TELEGRAM),
+                                rx.table.column_header_cell(""),
+                            )
+                        ),
+                        rx.table.body(rx.foreach(RosterState.rows, _row)),
+                        width="100%",
+                        min_width="34em",  # a phone scrolls the table instead of squeezing the names
+                    ),
+                    overflow_x="auto",
+                    width="100%",
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            forbidden(texts.FORBIDDEN_ORGANIZER),
+        ),
+    )

@@ -1,0 +1,1 @@
+"""The organizer's Pantheon import page."""

@@ -1,0 +1,1 @@
+"""The playoff bracket page."""

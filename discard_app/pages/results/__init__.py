@@ -1,0 +1,1 @@
+"""Results pages: a match and its protocol, the organizer's and judge's forms, standings and ties, a player."""

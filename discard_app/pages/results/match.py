@@ -1,0 +1,358 @@
+"""The match page: seats, hanchans, totals, penalties, the protocol, and the forms for those allowed to act."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any, TypedDict
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.layout import forbidden, page
+from discard_app.pages.results import match_admin as admin
+from discard_app.pages.results.match_forms import PHOTOS_ID, organizer_forms, photos_cell, result_forms
+from discard_app.pages.results.standings_state import publish_standings
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.core.models import Role, User
+from services.results import hanchans as results
+from services.results import penalties
+from services.results.repo import seated_player_ids
+from services.results.view import match_view
+
+RULING_KEYS = ("at", "hanchan", "actions", "disagreement", "decision")
+
+
+class ScoreView(TypedDict):
+    name: str
+    points: str
+    place: str
+    score: str
+    chombo: str
+
+
+class HanchanView(TypedDict):
+    id: str
+    number: str
+    riichi: str
+    disputed: str
+    scores: list[ScoreView]
+
+
+class MatchState(AuthState):
+    found: bool = False
+    title: str = ""
+    seats: list[dict[str, str]] = []
+    hanchans: list[HanchanView] = []
+    lines: list[dict[str, str]] = []
+    penalties: list[dict[str, str]] = []
+    protocol: list[dict[str, str]] = []
+    rulings: list[dict[str, str]] = []
+    form_players: list[dict[str, str]] = []
+    penalty_players: list[dict[str, str]] = []
+    substitute_options: list[dict[str, str]] = []
+    suggestions: list[str] = []
+    can_enter: bool = False
+    participant: bool = False
+    staff: bool = False
+    organizer: bool = False
+    next_number: int = 0
+    error: str = ""
+    problems: list[str] = []
+    notice: str = ""
+
+    def _id(self) -> int | None:
+        found = re.search(r"/match/(\d+)", self.router.url.path)
+        return int(found.group(1)) if found else None
+
+    def _refresh(self, user: User) -> None:
+        match_id = self._id()
+        with session_scope() as session:
+            view = match_view(session, user, match_id) if match_id else None
+            hints, others = [], ([], [])
+            if view and view.organizer:
+                others = admin.lists(session, match_id)
+                for pid in seated_player_ids(session, match_id):
+                    name = next((p["name"] for p in view.form_players if p["id"] == str(pid)), "?")
+                    hints.append(_ema_hint(name, penalties.conduct_offences(session, pid)))
+        self.found = view is not None
+        if view is None:
+            return
+        self.title, self.seats, self.hanchans = view.title, view.seats, view.hanchans
+        self.lines, self.penalties, self.protocol, self.rulings = (
+            view.lines,
+            view.penalties,
+            view.protocol,
+            view.rulings,
+        )
+        self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
+        self.staff, self.organizer, self.next_number = view.staff, view.organizer, view.next_number or 0
+        self.suggestions, (self.penalty_players, self.substitute_options) = hints, others
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        self.error, self.problems, self.notice = "", [], ""
+        user = self._require_user()
+        if user is None:
+            return self._redirect_to_login()
+        self._refresh(user)
+        return None
+
+    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], *roles: Role) -> None:
+        """Check the user (and role), run one service call in a transaction, show what is wrong or what was done."""
+        self.error, self.problems, self.notice = "", [], ""
+        user = self._require_user(*roles)
+        if user is None:
+            self.error = texts.FORBIDDEN_TITLE
+            return
+        try:
+            with session_scope() as session:
+                outcome = action(session, user)
+        except results.ResultsError as e:
+            self.problems = e.problems
+            return
+        except ValueError:
+            self.error = texts.MATCH_NOT_FOUND
+            return
+        self.notice = notice(outcome) if callable(notice) else notice
+        self._refresh(user)
+        await publish_standings(self)
+
+    def _players(self) -> list[tuple[int, str]]:
+        return [(int(p["id"]), p["name"]) for p in self.form_players]
+
+    @rx.event
+    async def enter(self, form: dict[str, Any]) -> None:
+        match_id = self._id() or 0
+        await self._act(
+            lambda s, u: results.enter_hanchan(s, u, match_id, results.parse_entry(form, self._players())),
+            texts.ENTER_SAVED,
+        )
+
+    @rx.event
+    async def dispute(self, form: dict[str, Any]) -> None:
+        hanchan_id = _int(form.get("hanchan_id"))
+        await self._act(
+            lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", ""))), texts.DISPUTE_SAVED
+        )
+
+    @rx.event
+    async def resolve(self, form: dict[str, Any]) -> None:
+        hanchan_id = _int(form.get("hanchan_id"))
+        await self._act(
+            lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", ""))),
+            texts.RESOLVE_SAVED,
+            Role.ORGANIZER,
+        )
+
+    @rx.event
+    async def correct(self, form: dict[str, Any]) -> None:
+        hanchan_id = _int(form.get("hanchan_id"))
+        replay = str(form.get("replay", "")).lower() in ("on", "true", "1")
+        await self._act(
+            lambda s, u: results.correct_hanchan(
+                s,
+                u,
+                hanchan_id,
+                results.parse_entry(form, self._players()),
+                reason=str(form.get("reason", "")),
+                decision=str(form.get("decision", "")),
+                replay=replay,
+            ),
+            texts.CORRECT_SAVED,
+            Role.ORGANIZER,
+        )
+
+    @rx.event
+    async def no_show(self, form: dict[str, Any]) -> None:
+        await self._act(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
+
+    @rx.event
+    async def conduct(self, form: dict[str, Any]) -> None:
+        await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
+
+    @rx.event
+    async def ruling(self, files: list[rx.UploadFile], form: dict[str, Any]) -> rx.event.EventSpec | None:
+        # Регламент §6.2: the judge or the organizer — checked before a byte of the photos is read or stored.
+        if self._require_user(Role.JUDGE, Role.ORGANIZER) is None:
+            self.error, self.problems, self.notice = texts.FORBIDDEN_TITLE, [], ""
+            return None
+        photos = await admin.read_photos(files)
+        action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
+        await self._act(action, texts.RULING_SAVED, Role.JUDGE, Role.ORGANIZER)
+        return rx.clear_selected_files(PHOTOS_ID) if self.notice else None
+
+    @rx.event
+    def photos_rejected(self, rejected: list[dict[str, Any]]) -> None:
+        names = ", ".join(str(r.get("file", {}).get("path", "")).lstrip("./") or "?" for r in rejected)
+        self.error, self.problems, self.notice = "", [texts.RULING_PHOTOS_REJECTED.format(names=names)], ""
+
+    @rx.event
+    async def substitute(self, form: dict[str, Any]) -> None:
+        await self._act(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, Role.ORGANIZER)
+
+    @rx.event
+    async def replay_match(self, form: dict[str, Any]) -> None:
+        match_id = self._id() or 0
+        await self._act(
+            lambda s, u: results.replay_match(
+                s, u, match_id, reason=str(form.get("reason", "")), decision=str(form.get("decision", ""))
+            ),
+            lambda new: texts.REPLAY_SAVED.format(id=new.id),
+            Role.ORGANIZER,
+        )
+
+
+def _int(value: Any) -> int:
+    parsed = results._int(value)
+    return parsed if parsed is not None else 0
+
+
+def _ema_hint(name: str, previous: int) -> str:
+    """One short line per player; the long explanation of the EMA ladder is shown once under the form."""
+    text = penalties.ema_suggestion(previous)
+    _, found, rest = text.partition("предложила бы: ")
+    step = rest.partition(" (")[0] if found else text
+    return f"{name}: ранее нарушений {previous}, EMA — {step}"
+
+
+def _cell(value: rx.Var | str, kind: str = "") -> rx.Component:
+    """kind "n": a number or short value that must not break ("35 600" at its thousands space); "w": a long text."""
+    if kind == "n":
+        return rx.table.cell(value, white_space="nowrap")
+    if kind == "w":
+        return rx.table.cell(value, min_width="14em")
+    return rx.table.cell(value)
+
+
+def _cells(values: list[rx.Var | str], kinds: str = "") -> rx.Component:
+    return rx.table.row(*[_cell(v, kinds[i] if i < len(kinds) else "") for i, v in enumerate(values)])
+
+
+def _table(headers: list[str], rows: rx.Var, render: Callable[[Any], rx.Component], min_width: str) -> rx.Component:
+    # On a phone the table keeps a readable width and scrolls sideways inside its box.
+    return rx.box(
+        rx.table.root(
+            rx.table.header(rx.table.row(*[rx.table.column_header_cell(h, white_space="nowrap") for h in headers])),
+            rx.table.body(rx.foreach(rows, render)),
+            size="1",
+            min_width=min_width,
+            width="100%",
+        ),
+        overflow_x="auto",
+        width="100%",
+    )
+
+
+def _hanchan(h: HanchanView) -> rx.Component:
+    return rx.card(
+        rx.flex(
+            rx.heading("Ханчан ", h["number"], size="3", as_="h3"),
+            rx.cond(h["disputed"] == "1", rx.badge(texts.MATCH_DISPUTED, color_scheme="red")),
+            rx.text("палочек риичи на столе: ", h["riichi"], size="1", color_scheme="gray"),
+            spacing="2",
+            align="center",
+            wrap="wrap",
+        ),
+        _table(
+            [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE, "Результат", "Чомбо"],
+            h["scores"],
+            lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], "nnnnn"),
+            "24em",
+        ),
+        width="100%",
+    )
+
+
+def _messages() -> rx.Component:
+    return rx.fragment(
+        rx.cond(MatchState.error != "", rx.callout(MatchState.error, color_scheme="red", role="alert")),
+        rx.cond(
+            MatchState.problems.length() > 0,
+            rx.callout(
+                rx.vstack(rx.foreach(MatchState.problems, lambda p: rx.text(p))),
+                color_scheme="red",
+                role="alert",
+                title="Результат не сохранён",
+            ),
+        ),
+        rx.cond(MatchState.notice != "", rx.callout(MatchState.notice, color_scheme="green", role="status")),
+    )
+
+
+def _body() -> rx.Component:
+    return rx.vstack(
+        rx.flex(
+            rx.foreach(MatchState.seats, lambda s: rx.badge(s["name"], " ", s["note"], size="2", variant="soft")),
+            spacing="2",
+            wrap="wrap",
+        ),
+        _messages(),
+        rx.heading(texts.MATCH_HANCHANS, size="4", as_="h2"),
+        rx.cond(
+            MatchState.hanchans.length() > 0,
+            rx.foreach(MatchState.hanchans, _hanchan),
+            rx.text(texts.MATCH_NO_HANCHANS),
+        ),
+        rx.heading(texts.MATCH_TOTALS, size="4", as_="h2"),
+        _table(
+            [texts.COL_PLAYER, "Ханчаны", texts.MATCH_PENALTY_COL, texts.MATCH_UMA, texts.COL_TOTAL, texts.COL_PLACE],
+            MatchState.lines,
+            lambda r: _cells([r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"),
+            "30em",
+        ),
+        rx.cond(
+            MatchState.penalties.length() > 0,
+            rx.vstack(
+                rx.heading(texts.MATCH_PENALTIES, size="4", as_="h2"),
+                _table(
+                    [texts.COL_PLAYER, texts.COL_TOTAL, "Вид", "", "Основание"],
+                    MatchState.penalties,
+                    lambda p: _cells([p["name"], p["points"], p["kind"], p["warning"], p["reason"]], "nn  w"),
+                    "36em",
+                ),
+                width="100%",
+            ),
+        ),
+        result_forms(MatchState),
+        rx.cond(MatchState.organizer, rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState))),
+        rx.heading(texts.MATCH_PROTOCOL, size="4", as_="h2"),
+        _table(
+            ["Когда", "Кто", "Что", "Подробности", "Причина"],
+            MatchState.protocol,
+            lambda a: _cells([a["at"], a["who"], a["what"], a["detail"], a["reason"]], "n  ww"),
+            "48em",
+        ),
+        rx.cond(
+            MatchState.rulings.length() > 0,
+            rx.vstack(
+                rx.heading(texts.MATCH_RULINGS, size="4", as_="h2"),
+                _table(
+                    [
+                        "Когда",
+                        "Ханчан",
+                        texts.RULING_ACTIONS,
+                        texts.RULING_DISAGREEMENT,
+                        texts.RULING_DECISION,
+                        texts.RULING_PHOTOS_COL,
+                    ],
+                    MatchState.rulings,
+                    lambda r: rx.table.row(
+                        *[_cell(r[k], kind) for k, kind in zip(RULING_KEYS, "nnwww", strict=True)],
+                        photos_cell(r["photos"]),
+                    ),
+                    "60em",
+                ),
+                width="100%",
+            ),
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def match_page() -> rx.Component:
+    # The page title is the match itself ("Матч 3: тур 1, стол 3"), not a generic "Матч" above it.
+    title = rx.cond(MatchState.found & (MatchState.title != ""), MatchState.title, "Матч")
+    return page(title, rx.cond(MatchState.found, _body(), forbidden(texts.MATCH_NOT_FOUND)))

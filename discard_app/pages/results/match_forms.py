@@ -1,0 +1,256 @@
+"""The match page's forms: result entry, dispute, judge's ruling, and the organizer's decisions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from discard_app import texts
+from services.results import ruling_photos
+
+PHOTOS_ID = "ruling_photos"
+PHOTO_TYPES = {
+    "image/jpeg": [".jpg", ".jpeg"],
+    "image/png": [".png"],
+    "image/webp": [".webp"],
+    "image/heic": [".heic"],
+    "image/heif": [".heif"],
+}
+
+
+def _labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Component:
+    """A visible label above its control: placeholders vanish once typed into and get cut off on a phone."""
+    return rx.el.label(
+        rx.text(label, size="2", weight="medium"),
+        control,
+        display="flex",
+        flex_direction="column",
+        gap="0.25em",
+        **props,
+    )
+
+
+def _field(name: str, label: str | rx.Var, **props: Any) -> rx.Component:
+    return _labelled(
+        label, rx.input(name=name, aria_label=label, width="100%", **props), width="100%", max_width="28em"
+    )
+
+
+def _area(name: str, label: str) -> rx.Component:
+    return _labelled(label, rx.text_area(name=name, aria_label=label, width="100%"), width="100%")
+
+
+def _number(name: rx.Var | str, label: str, aria_label: rx.Var | str, width: str) -> rx.Component:
+    return _labelled(label, rx.input(name=name, aria_label=aria_label, input_mode="numeric", width=width))
+
+
+def _points_fields(state: Any) -> rx.Component:
+    # Per player: the name, then "Очки" and "Чомбо" with their own labels; on a phone the name sits above them.
+    return rx.flex(
+        rx.foreach(
+            state.form_players,
+            lambda p: rx.flex(
+                rx.text(p["name"], weight="bold", width=rx.breakpoints(initial="100%", sm="11em")),
+                rx.flex(
+                    _number("points_" + p["id"], "Очки", "Очки: " + p["name"], "9em"),
+                    _number("chombo_" + p["id"], "Чомбо, раз", "Чомбо: " + p["name"], "6em"),
+                    spacing="3",
+                ),
+                direction=rx.breakpoints(initial="column", sm="row"),
+                align=rx.breakpoints(initial="start", sm="end"),
+                spacing="1",
+                padding_bottom="0.5em",
+                border_bottom="1px solid var(--gray-a4)",
+                width="100%",
+            ),
+        ),
+        _labelled(
+            texts.ENTER_RIICHI,
+            rx.input(name="riichi_left", aria_label=texts.ENTER_RIICHI, input_mode="numeric", width="6em"),
+        ),
+        direction="column",
+        spacing="3",
+        width="100%",
+    )
+
+
+def _player_select(state: Any) -> rx.Component:
+    return _labelled(
+        texts.PENALTY_PLAYER,
+        rx.select.root(
+            rx.select.trigger(placeholder="Выберите", aria_label=texts.PENALTY_PLAYER),
+            # Регламент §5: the seated players and those a substitute replaced.
+            rx.select.content(rx.foreach(state.penalty_players, lambda p: rx.select.item(p["name"], value=p["id"]))),
+            name="player_id",
+        ),
+    )
+
+
+def _section(title: str, *children: rx.Component, on_submit: Any) -> rx.Component:
+    return rx.card(
+        rx.form(
+            rx.vstack(rx.heading(title, size="3", as_="h3"), *children, spacing="2", width="100%"),
+            on_submit=on_submit,
+            reset_on_submit=False,
+        ),
+        width="100%",
+    )
+
+
+def result_forms(state: Any) -> rx.Component:
+    """Entry for participants, the judge and the organizer; dispute for participants; rulings for the judge."""
+    enter = _section(
+        "Внести ханчан " + state.next_number.to_string(),
+        rx.text(texts.ENTER_HINT, size="2", color_scheme="gray"),
+        _points_fields(state),
+        rx.button(texts.ENTER_SUBMIT, type="submit"),
+        on_submit=state.enter,
+    )
+    dispute = _section(
+        texts.DISPUTE_TITLE,
+        _hanchan_select(state),
+        _area("note", texts.DISPUTE_NOTE),
+        rx.button(texts.DISPUTE_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+        on_submit=state.dispute,
+    )
+    ruling = _section(
+        texts.RULING_TITLE,
+        _field("hanchan_number", texts.RULING_HANCHAN, input_mode="numeric"),
+        _area("actions", texts.RULING_ACTIONS),
+        _area("disagreement", texts.RULING_DISAGREEMENT),
+        _area("decision", texts.RULING_DECISION),
+        _photos_zone(state),
+        rx.button(texts.RULING_SUBMIT, type="submit", variant="outline"),
+        # The photos go with the form in one request; the handler checks the role before reading them.
+        on_submit=lambda form: state.ruling(rx.upload_files(upload_id=PHOTOS_ID), form),
+    )
+    return rx.vstack(
+        rx.cond(state.can_enter & (state.next_number > 0), enter),
+        rx.cond(state.participant & (state.hanchans.length() > 0), dispute),
+        rx.cond(state.staff, ruling),
+        spacing="3",
+        width="100%",
+    )
+
+
+def _photos_zone(state: Any) -> rx.Component:
+    """Регламент §6.2: «приложите фотографии при необходимости». The browser's limits only save a useless upload;
+    the server checks the same limits and the content (services.results.ruling_photos)."""
+    return rx.vstack(
+        rx.text(texts.RULING_PHOTOS, size="2", weight="medium"),
+        rx.upload.root(
+            rx.vstack(
+                rx.text(texts.RULING_PHOTOS_HINT, size="2", color_scheme="gray"),
+                rx.foreach(rx.selected_files(PHOTOS_ID), lambda name: rx.text(name, size="1")),
+                spacing="1",
+            ),
+            id=PHOTOS_ID,
+            accept=PHOTO_TYPES,
+            max_files=ruling_photos.MAX_PHOTOS,
+            max_size=ruling_photos.MAX_BYTES,
+            multiple=True,
+            on_drop_rejected=state.photos_rejected,
+            aria_label=texts.RULING_PHOTOS,
+            border="1px dashed var(--gray-a8)",
+            border_radius="var(--radius-2)",
+            padding="0.75em",
+            cursor="pointer",
+            width="100%",
+        ),
+        spacing="1",
+        width="100%",
+    )
+
+
+def _hanchan_select(state: Any) -> rx.Component:
+    return _labelled(
+        texts.DISPUTE_HANCHAN,
+        rx.select.root(
+            rx.select.trigger(placeholder="Выберите", aria_label=texts.DISPUTE_HANCHAN),
+            rx.select.content(
+                rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["id"]))
+            ),
+            name="hanchan_id",
+        ),
+    )
+
+
+def organizer_forms(state: Any) -> rx.Component:
+    """Регламент §5, §6.1–6.3: corrections, replays, dispute decisions and penalties — organizer only."""
+    return rx.vstack(
+        rx.heading(texts.ORG_TITLE, size="4", as_="h2"),
+        rx.cond(
+            state.hanchans.length() > 0,
+            rx.fragment(
+                _section(
+                    texts.CORRECT_TITLE,
+                    _hanchan_select(state),
+                    _points_fields(state),
+                    rx.checkbox(texts.CORRECT_REPLAY, name="replay"),
+                    _field("reason", texts.CORRECT_REASON),
+                    _field("decision", texts.CORRECT_DECISION),
+                    rx.button(texts.CORRECT_SUBMIT, type="submit", variant="outline"),
+                    on_submit=state.correct,
+                ),
+                _section(
+                    texts.RESOLVE_TITLE,
+                    _hanchan_select(state),
+                    _field("decision", texts.CORRECT_DECISION),
+                    rx.button(texts.RESOLVE_SUBMIT, type="submit", variant="outline"),
+                    on_submit=state.resolve,
+                ),
+            ),
+        ),
+        _section(
+            texts.NO_SHOW_TITLE,
+            _player_select(state),
+            rx.button(texts.NO_SHOW_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+            on_submit=state.no_show,
+        ),
+        _section(
+            texts.CONDUCT_TITLE,
+            # The EMA ladder once, then one short line per player.
+            rx.box(
+                rx.text(texts.CONDUCT_EMA_NOTE, size="1", color_scheme="gray"),
+                rx.foreach(state.suggestions, lambda s: rx.text(s, size="1", color_scheme="gray")),
+            ),
+            _player_select(state),
+            _field("amount", texts.CONDUCT_AMOUNT, input_mode="numeric"),
+            _field("violation", texts.CONDUCT_VIOLATION),
+            _field("basis", texts.CONDUCT_BASIS),
+            rx.button(texts.CONDUCT_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+            on_submit=state.conduct,
+        ),
+        _section(
+            texts.REPLAY_TITLE,
+            _field("reason", texts.CORRECT_REASON),
+            _field("decision", texts.CORRECT_DECISION),
+            rx.button(texts.REPLAY_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+            on_submit=state.replay_match,
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def photos_cell(paths: rx.Var) -> rx.Component:
+    """A ruling's photos in the protocol: thumbnails linking to the file; HEIC, which most browsers cannot draw,
+    as a link only. `paths` is the newline-separated column as stored."""
+
+    def one(path: rx.Var) -> rx.Component:
+        url = rx.get_upload_url(path)
+        return rx.link(
+            rx.cond(
+                path.endswith(".heic"),
+                rx.text("HEIC", size="1"),
+                rx.image(src=url, alt=texts.RULING_PHOTO_ALT, width="64px", height="64px", object_fit="cover"),
+            ),
+            href=url,
+            is_external=True,
+        )
+
+    return rx.table.cell(
+        rx.cond(paths != "", rx.flex(rx.foreach(paths.split("\n"), one), spacing="1", wrap="wrap")),
+        min_width="8em",
+    )

@@ -1,0 +1,114 @@
+"""A player's page: their matches and the cumulative total after each tour beside the league's leaders."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.layout import forbidden, page
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.results.view import player_view
+
+COLORS = ("var(--accent-9)", "var(--amber-9)", "var(--blue-9)", "var(--gray-9)")
+
+
+class PlayerState(AuthState):
+    found: bool = False
+    name: str = ""
+    matches: list[dict[str, str]] = []
+    chart: list[dict[str, Any]] = []
+    series: list[str] = ["", "", "", ""]
+
+    # The chart has None for the tours a line's player has not played: recharts leaves a gap
+    # (connect_nulls stays off), instead of a flat copy of an earlier total.
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        if self._require_user() is None:
+            return self._redirect_to_login()
+        found = re.search(r"/player/(\d+)", self.router.url.path)
+        with session_scope() as session:
+            view = player_view(session, int(found.group(1))) if found else None
+        self.found = view is not None
+        if view is not None:
+            self.name, self.matches, self.chart = view["name"], view["matches"], view["chart"]
+            names = [s["name"] for s in view["series"]]
+            self.series = (names + ["", "", "", ""])[:4]
+        return None
+
+
+def _match(m: dict[str, str]) -> rx.Component:
+    return rx.table.row(
+        rx.table.cell(rx.link("Тур " + m["round"], href="/match/" + m["id"]), white_space="nowrap"),
+        rx.table.cell(m["opponents"], min_width="10em"),
+        rx.table.cell(m["hanchans"], white_space="nowrap"),
+        # "+20 600" must not break at its thousands space on a phone
+        rx.table.cell(m["total"], white_space="nowrap"),
+        rx.table.cell(m["place"], white_space="nowrap"),
+    )
+
+
+def _chart() -> rx.Component:
+    return rx.recharts.responsive_container(
+        rx.recharts.line_chart(
+            *[
+                rx.recharts.line(
+                    data_key=f"p{i}", name=PlayerState.series[i], stroke=COLORS[i], stroke_width=3 if i == 0 else 1.5
+                )
+                for i in range(4)
+            ],
+            rx.recharts.x_axis(data_key="tour"),
+            rx.recharts.y_axis(width=70),
+            rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
+            rx.recharts.graphing_tooltip(),
+            rx.recharts.legend(),
+            data=PlayerState.chart,
+        ),
+        width="100%",
+        height=300,
+    )
+
+
+def player_page() -> rx.Component:
+    # The page title is the player's name, not a generic "Игрок".
+    title = rx.cond(PlayerState.found & (PlayerState.name != ""), PlayerState.name, "Игрок")
+    return page(
+        title,
+        rx.cond(
+            PlayerState.found,
+            rx.vstack(
+                rx.heading(texts.PLAYER_CHART, size="3", as_="h3"),
+                _chart(),
+                rx.heading(texts.PLAYER_MATCHES, size="4", as_="h2"),
+                rx.cond(
+                    PlayerState.matches.length() > 0,
+                    rx.box(
+                        rx.table.root(
+                            rx.table.header(
+                                rx.table.row(
+                                    *[
+                                        rx.table.column_header_cell(t)
+                                        for t in ("Тур", "Соперники", "Ханчаны", "Очки", "Место")
+                                    ]
+                                )
+                            ),
+                            rx.table.body(rx.foreach(PlayerState.matches, _match)),
+                            size="1",
+                            min_width="30em",
+                            width="100%",
+                        ),
+                        overflow_x="auto",
+                        width="100%",
+                    ),
+                    rx.text(texts.PLAYER_NO_MATCHES),
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            forbidden(texts.PLAYER_NOT_FOUND),
+        ),
+    )

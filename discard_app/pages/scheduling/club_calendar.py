@@ -1,0 +1,141 @@
+"""The club calendar: a week of bookings (matches, D&D and other activities) and the ICS feed links."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+from typing import TypedDict
+
+import reflex as rx
+
+from discard_app import routes
+from discard_app.layout import page
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.core.models import User, utc_now
+from services.scheduling.calendar_feed import ensure_calendar_token, week_entries, week_start
+from services.scheduling.intervals import kirov_date
+
+_WEEKDAYS = ("Понедельник", "Вторник", "Среда", "Четверг", "Пятница", "Суббота", "Воскресенье")
+T_TITLE = "Календарь клуба"
+T_PREV, T_NEXT, T_TODAY = "← Предыдущая неделя", "Следующая неделя →", "Эта неделя"
+T_EMPTY = "Свободно"
+T_FEEDS = "Подписка на календарь (ICS)"
+T_CLUB_FEED = "Календарь клуба"
+T_MY_FEED = "Мои матчи (личная ссылка, не передавайте её другим)"
+
+
+class EntryView(TypedDict):
+    time: str
+    title: str
+    kind: str
+    room: str
+
+
+class DayView(TypedDict):
+    label: str
+    entries: list[EntryView]
+
+
+class ClubCalendarState(AuthState):
+    monday: str = ""
+    week_label: str = ""
+    days: list[DayView] = []
+    club_feed: str = ""
+    my_feed: str = ""
+
+    def _show(self, monday: date) -> None:
+        with session_scope() as session:
+            entries = week_entries(session, monday)
+        self.monday = monday.isoformat()
+        self.week_label = f"{monday:%d.%m.%Y} — {monday + timedelta(days=6):%d.%m.%Y}"
+        self.days = [
+            {
+                "label": f"{_WEEKDAYS[n]}, {monday + timedelta(days=n):%d.%m}",
+                "entries": [
+                    {"time": f"{e.start}–{e.end}", "title": e.title, "kind": e.kind_label, "room": e.room}
+                    for e in entries
+                    if e.day == monday + timedelta(days=n)
+                ],
+            }
+            for n in range(7)
+        ]
+
+    def _feeds(self, user: User) -> None:
+        origin = self.router.headers.origin or ""
+        with session_scope() as session:
+            token = ensure_calendar_token(session, session.merge(user))
+        self.club_feed = origin + routes.CLUB_ICS
+        self.my_feed = origin + routes.personal_ics_url(token)
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        user = self._require_user()
+        if user is None:
+            return self._redirect_to_login()
+        self._feeds(user)
+        self._show(week_start(kirov_date(utc_now())))
+        return None
+
+    @rx.event
+    def shift(self, weeks: int) -> None:
+        if self._require_user() is None:
+            return
+        current = date.fromisoformat(self.monday) if self.monday else week_start(kirov_date(utc_now()))
+        self._show(current + timedelta(weeks=weeks) if weeks else week_start(kirov_date(utc_now())))
+
+
+def _entry(e: EntryView) -> rx.Component:
+    return rx.card(
+        rx.text(e["time"], weight="bold", size="2"),
+        rx.text(e["title"], size="2"),
+        rx.hstack(rx.badge(e["kind"]), rx.text(e["room"], size="1", color_scheme="gray"), wrap="wrap"),
+        width="100%",
+    )
+
+
+def _day(d: DayView) -> rx.Component:
+    return rx.vstack(
+        rx.heading(d["label"], size="2", as_="h3"),
+        rx.cond(d["entries"].length() > 0, rx.foreach(d["entries"], _entry), rx.text(T_EMPTY, color_scheme="gray")),
+        min_width="6.5em",  # seven columns fit the page width on a desktop
+        flex="1",
+        spacing="2",
+        width="100%",
+    )
+
+
+def club_calendar_page() -> rx.Component:
+    return page(
+        T_TITLE,
+        rx.flex(
+            rx.button(T_PREV, variant="soft", on_click=ClubCalendarState.shift(-1)),
+            rx.button(T_TODAY, variant="outline", on_click=ClubCalendarState.shift(0)),
+            rx.button(T_NEXT, variant="soft", on_click=ClubCalendarState.shift(1)),
+            rx.text(ClubCalendarState.week_label, weight="bold"),
+            spacing="3",
+            wrap="wrap",
+            align="center",
+        ),
+        # A phone lists the days one under another; a wide screen shows the week as seven columns.
+        rx.box(
+            rx.flex(
+                rx.foreach(ClubCalendarState.days, _day),
+                spacing="3",
+                direction=rx.breakpoints(initial="column", md="row"),
+            ),
+            overflow_x="auto",
+            width="100%",
+        ),
+        rx.heading(T_FEEDS, size="4", as_="h2"),
+        # The feed addresses are long unbroken strings: they must wrap, not widen the page.
+        rx.text(
+            T_CLUB_FEED,
+            ": ",
+            rx.link(ClubCalendarState.club_feed, href=ClubCalendarState.club_feed, word_break="break-all"),
+        ),
+        rx.text(
+            T_MY_FEED,
+            ": ",
+            rx.link(ClubCalendarState.my_feed, href=ClubCalendarState.my_feed, word_break="break-all"),
+        ),
+    )

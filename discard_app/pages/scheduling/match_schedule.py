@@ -1,0 +1,190 @@
+"""A match's scheduling page: own availability grid, who answered, common options, proposals, the booking."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from discard_app.components.availability_grid import availability_grid
+from discard_app.layout import forbidden, page
+from discard_app.pages.scheduling.match_schedule_state import (
+    T_ANSWERED,
+    T_BOOKINGS,
+    T_CONFIRM,
+    T_DECLINE,
+    T_END,
+    T_EVERYONE,
+    T_GRID_HINT,
+    T_HANCHANS,
+    T_NEW_MEETING,
+    T_NO_BOOKINGS,
+    T_NO_OPTIONS,
+    T_NO_PROPOSALS,
+    T_OPTIONS,
+    T_PICK,
+    T_PROPOSALS,
+    T_PROPOSE,
+    T_REPLACES,
+    T_SAVE,
+    T_START,
+    T_UNSAVED,
+    MatchScheduleState,
+)
+
+__all__ = ["MatchScheduleState", "match_schedule_page"]  # the state lives in match_schedule_state
+
+
+def _messages() -> rx.Component:
+    return rx.fragment(
+        rx.cond(MatchScheduleState.error != "", rx.callout(MatchScheduleState.error, color_scheme="red", role="alert")),
+        rx.cond(
+            MatchScheduleState.notice != "", rx.callout(MatchScheduleState.notice, color_scheme="green", role="status")
+        ),
+    )
+
+
+def _grid_section() -> rx.Component:
+    return rx.vstack(
+        rx.heading("Моя доступность", size="4", as_="h2"),
+        rx.text(T_GRID_HINT, size="2", color_scheme="gray"),
+        availability_grid(MatchScheduleState.days, MatchScheduleState.cells),
+        rx.flex(
+            rx.button(
+                T_SAVE,
+                on_click=rx.call_script("window.discardGrid.serialize()", callback=MatchScheduleState.save_grid),
+            ),
+            rx.text(T_UNSAVED, id="grid-unsaved", color_scheme="amber", custom_attrs={"data-dirty": "0"}),
+            spacing="3",
+            align="center",
+        ),
+        width="100%",
+    )
+
+
+def _option(o: dict) -> rx.Component:
+    return rx.hstack(
+        rx.text(o["text"], weight="medium"),
+        rx.badge(o["length"]),
+        rx.text(o["fit"], size="2", color_scheme="gray"),
+        rx.cond(
+            MatchScheduleState.is_seated,
+            rx.button(
+                T_PICK,
+                size="1",
+                variant="soft",
+                on_click=MatchScheduleState.pick_option(o["start"], o["end"], o["hanchans"]),
+            ),
+        ),
+        wrap="wrap",
+        align="center",
+    )
+
+
+def _time_input(label: str, name: str, value: rx.Var, on_change: rx.event.EventHandler) -> rx.Component:
+    # Half-hour steps: the availability grid and the room bookings are in 30-minute slots.
+    return rx.el.label(label, rx.input(type="datetime-local", name=name, step=1800, value=value, on_change=on_change))
+
+
+def _propose_form() -> rx.Component:
+    return rx.form(
+        rx.flex(
+            _time_input(T_START, "start", MatchScheduleState.prop_start, MatchScheduleState.set_prop_start),
+            _time_input(T_END, "end", MatchScheduleState.prop_end, MatchScheduleState.set_prop_end),
+            rx.el.label(
+                T_HANCHANS,
+                rx.el.select(
+                    rx.foreach(MatchScheduleState.hanchan_choices, lambda n: rx.el.option(n, value=n)),
+                    name="hanchans",
+                    value=MatchScheduleState.prop_hanchans,
+                    on_change=MatchScheduleState.set_prop_hanchans,
+                ),
+            ),
+            rx.cond(
+                MatchScheduleState.bookings.length() > 0,
+                rx.el.label(
+                    T_REPLACES,
+                    rx.el.select(
+                        rx.el.option(T_NEW_MEETING, value=""),
+                        rx.foreach(MatchScheduleState.bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
+                        name="replaces",
+                    ),
+                ),
+            ),
+            rx.button(T_PROPOSE, type="submit"),
+            spacing="3",
+            wrap="wrap",
+            align="end",
+        ),
+        on_submit=MatchScheduleState.propose,
+    )
+
+
+def _proposal(p: dict) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(p["text"], weight="bold"),
+            rx.text(p["status"], " · ", p["confirmed"], size="2"),
+            rx.cond(p["declined"] != "", rx.text(p["declined"], size="2", color_scheme="red")),
+            rx.cond(p["reason"] != "", rx.text(p["reason"], size="2", color_scheme="red")),
+            rx.cond(
+                p["can_answer"] != "",
+                rx.hstack(
+                    rx.button(T_CONFIRM, size="2", on_click=MatchScheduleState.answer(p["id"], True)),
+                    rx.button(
+                        T_DECLINE,
+                        size="2",
+                        variant="outline",
+                        color_scheme="red",
+                        on_click=MatchScheduleState.answer(p["id"], False),
+                    ),
+                ),
+            ),
+            spacing="1",
+        ),
+        width="100%",
+    )
+
+
+def _content() -> rx.Component:
+    return rx.vstack(
+        rx.text(MatchScheduleState.title, weight="bold", size="4"),
+        rx.text("Игровое окно: ", MatchScheduleState.window, color_scheme="gray"),
+        _messages(),
+        rx.heading(T_BOOKINGS, size="4", as_="h2"),
+        rx.cond(
+            MatchScheduleState.bookings.length() > 0,
+            rx.foreach(MatchScheduleState.bookings, lambda b: rx.text("Забронировано: ", b["text"], ", ", b["room"])),
+            rx.text(T_NO_BOOKINGS, color_scheme="gray"),
+        ),
+        rx.heading(T_ANSWERED, size="4", as_="h2"),
+        rx.foreach(MatchScheduleState.seats, lambda s: rx.text(s["name"], " — ", s["answer"])),
+        rx.cond(MatchScheduleState.is_seated, _grid_section()),
+        rx.heading(T_OPTIONS, size="4", as_="h2"),
+        rx.cond(
+            MatchScheduleState.options.length() > 0,
+            rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
+            rx.text(T_NO_OPTIONS, color_scheme="gray"),
+        ),
+        rx.cond(MatchScheduleState.is_seated, rx.vstack(rx.heading(T_PROPOSE, size="4", as_="h2"), _propose_form())),
+        rx.heading(T_PROPOSALS, size="4", as_="h2"),
+        rx.cond(
+            MatchScheduleState.proposals.length() > 0,
+            rx.foreach(MatchScheduleState.proposals, _proposal),
+            rx.text(T_NO_PROPOSALS, color_scheme="gray"),
+        ),
+        rx.cond(
+            MatchScheduleState.everyone.length() > 0,
+            rx.vstack(
+                rx.heading(T_EVERYONE, size="4", as_="h2"),
+                rx.foreach(MatchScheduleState.everyone, lambda e: rx.text(rx.text.strong(e["name"]), ": ", e["text"])),
+            ),
+        ),
+        spacing="3",
+        width="100%",
+    )
+
+
+def match_schedule_page() -> rx.Component:
+    return page(
+        "Согласование времени",
+        rx.cond(MatchScheduleState.allowed, _content(), forbidden(MatchScheduleState.refusal)),
+    )

@@ -1,0 +1,60 @@
+"""Engines, sessions and migrations for the league database; imports no reflex."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import cache
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlmodel import Session, create_engine
+
+from services.core.config import ROOT, settings
+
+
+def make_engine(url: str) -> sa.Engine:
+    if url.startswith("sqlite"):
+        path = url.removeprefix("sqlite:///")
+        if path and path != url and not path.startswith(":memory:"):
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @sa.event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+@cache
+def engine() -> sa.Engine:
+    return make_engine(settings.database_url)
+
+
+@contextmanager
+def session_scope(bind: sa.Engine | None = None) -> Iterator[Session]:
+    """One unit of work: commits on success, rolls back on any error."""
+    with Session(bind or engine(), expire_on_commit=False) as session:
+        try:
+            yield session
+            session.commit()
+        except BaseException:
+            session.rollback()
+            raise
+
+
+def migrate(url: str | None = None) -> None:
+    """Bring the schema to the newest revision (what `reflex db migrate` does, for any URL)."""
+    from alembic.config import Config
+
+    from alembic import command
+
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("script_location", str(ROOT / "alembic"))
+    config.attributes["database_url"] = url or settings.database_url
+    command.upgrade(config, "head")

@@ -1,0 +1,7 @@
+"""The league itself: accounts, the roster and closing registration (Регламент §1), the season draw and its tours
+(Регламент §2), withdrawals, replays and technical substitutes (Регламент §6.1, §6.3), the organizer's announcements
+(Регламент §6.4). Imports no reflex or telegram.
+
+Pure: `draw`. Database: `accounts`, `roster`, `closing`, `draw_season`, `tour_windows`, `withdrawal`, `substitution`,
+`announcements`, `matches` (a player's own matches).
+"""

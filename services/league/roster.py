@@ -1,0 +1,96 @@
+"""The season's roster: players, their status and registration order; imports no reflex."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, func, select
+
+from services.core.audit import record_audit
+from services.core.models import Player, Role, RosterStatus, Season, User
+from services.league.accounts import AccountError, create_user
+
+STATUS_LABELS = {
+    RosterStatus.MAIN: "основной состав",
+    RosterStatus.RESERVE: "резерв",
+    RosterStatus.SUBSTITUTE: "техническая замена",
+    RosterStatus.WITHDRAWN: "снят",
+}
+
+
+@dataclass(frozen=True)
+class RosterRow:
+    player_id: int
+    user_id: int
+    name: str
+    status: str
+    registration_order: int
+    telegram_linked: bool
+
+
+def current_season(session: Session) -> Season | None:
+    return session.exec(select(Season).order_by(col(Season.id).desc())).first()
+
+
+def list_roster(session: Session, season_id: int) -> list[RosterRow]:
+    rows = session.exec(
+        select(Player, User)
+        .join(User, col(User.id) == Player.user_id)
+        .where(Player.season_id == season_id)
+        .order_by(col(Player.registration_order))
+    ).all()
+    return [
+        RosterRow(p.id, u.id, u.display_name, p.status, p.registration_order, u.telegram_user_id is not None)
+        for p, u in rows
+    ]
+
+
+def add_player(
+    session: Session,
+    season: Season,
+    display_name: str,
+    *,
+    status: RosterStatus = RosterStatus.MAIN,
+    actor_user_id: int | None,
+    password: str | None = None,
+) -> tuple[Player, str]:
+    """Registers a new person for the season; registration order is kept (Регламент §1)."""
+    user, password = create_user(
+        session, display_name=display_name, role=Role.PLAYER, password=password, actor_user_id=actor_user_id
+    )
+    last = session.exec(select(func.max(Player.registration_order)).where(Player.season_id == season.id)).one()
+    player = Player(season_id=season.id, user_id=user.id, status=status, registration_order=(last or 0) + 1)
+    session.add(player)
+    session.flush()
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="player.register",
+        entity="player",
+        entity_id=player.id,
+        after={"name": user.display_name, "status": str(status), "order": player.registration_order},
+    )
+    return player, password
+
+
+def set_status(session: Session, player: Player, status: str, *, reason: str, actor_user_id: int | None) -> None:
+    """Changes a roster status; withdrawal needs a reason (Регламент §6.1)."""
+    if status not in set(RosterStatus):
+        raise AccountError(f"Неизвестный статус: {status}.")
+    if status == RosterStatus.WITHDRAWN and not reason.strip():
+        raise AccountError("Для снятия участника укажите причину.")
+    if player.status == status:
+        return
+    before = player.status
+    player.status = RosterStatus(status)
+    session.add(player)
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="player.status",
+        entity="player",
+        entity_id=player.id,
+        before={"status": str(before)},
+        after={"status": str(status)},
+        reason=reason.strip(),
+    )

@@ -1,0 +1,6 @@
+"""The playoff (Регламент §1, §2, §4, §6.1): seeding the top 8, the upper and lower brackets, the final, round windows
+and seat winds. Imports no reflex or telegram.
+
+Pure: `bracket`. Database: `repo` (the playoff as it stands: reads only), `stage` (closing the regular stage,
+creating the next rounds).
+"""

@@ -1,0 +1,71 @@
+"""Reading a hanchan result form into an `Entry` (Регламент §4, §6.2); pure, imports no database or reflex."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from services.results import scoring
+
+
+class ResultsError(ValueError):
+    """A refused action; `problems` lists what exactly is wrong, in Russian, and nothing has been stored."""
+
+    def __init__(self, problems: str | Sequence[str]) -> None:
+        self.problems = [problems] if isinstance(problems, str) else list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A hanchan as entered: final points as on the table (sticks not included), chombo counts, sticks left."""
+
+    results: tuple[scoring.TableResult, ...]
+    riichi_left: int
+
+
+def _int(text: Any) -> int | None:
+    # People type "25 000", "−3 400" (a typographic minus) or leave the field empty.
+    raw = str(text if text is not None else "").strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "")
+    if raw == "":
+        return None
+    try:
+        return int(raw)
+    except ValueError:
+        return None
+
+
+def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]]) -> Entry:
+    """Read a result form (`points_<id>`, `chombo_<id>`, `riichi_left`) for the seated `players` (id, name).
+
+    Raises ResultsError naming every field that is not a whole number, then every problem of the sums.
+    """
+    problems: list[str] = []
+    results = []
+    for pid, name in players:
+        points = _int(form.get(f"points_{pid}"))
+        if points is None:
+            problems.append(f"{name}: очки должны быть целым числом, указано «{form.get(f'points_{pid}', '')}»")
+        chombo_text = form.get(f"chombo_{pid}", "")
+        chombo = 0 if str(chombo_text).strip() == "" else _int(chombo_text)
+        if chombo is None:
+            problems.append(f"{name}: чомбо должно быть целым числом, указано «{chombo_text}»")
+        results.append(scoring.TableResult(pid, points or 0, chombo or 0))
+    riichi_text = form.get("riichi_left", "")
+    riichi = 0 if str(riichi_text).strip() == "" else _int(riichi_text)
+    if riichi is None:
+        problems.append(f"палочки риичи на столе: нужно целое число, указано «{riichi_text}»")
+    if problems:
+        raise ResultsError(problems)
+    names = dict(players)
+    sums = scoring.hanchan_problems(results, riichi or 0)
+    if sums:
+        raise ResultsError([_with_names(p, names) for p in sums])
+    return Entry(tuple(results), riichi or 0)
+
+
+def _with_names(problem: str, names: Mapping[int, str]) -> str:
+    for pid, name in names.items():
+        problem = problem.replace(f"игрока {pid} ", f"игрока {name} ").replace(f"игрок {pid} ", f"игрок {name} ")
+    return problem

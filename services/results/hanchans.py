@@ -1,0 +1,254 @@
+"""Entering, disputing, correcting and replaying hanchan results (Регламент §4, §6.2); imports no reflex.
+
+Who may act is checked here too, not only in the page: a seated participant, the judge or the organizer
+enters; a participant disputes; only the organizer corrects, replays and resolves a dispute.
+Everything is written to the audit trail with `entity="match"`, so the match protocol is one query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from services.core.audit import record_audit
+from services.core.models import Hanchan, HanchanResult, Match, MatchStatus, Role, Seat, User
+from services.results import scoring
+from services.results.entry import Entry, ResultsError
+from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
+from services.results.entry import parse_entry as parse_entry
+from services.results.repo import seated_player_ids, user_player_in_match
+
+
+def is_staff(user: User) -> bool:
+    return user.role in (Role.ORGANIZER, Role.JUDGE)
+
+
+def can_enter(session: Session, user: User, match_id: int) -> bool:
+    """Регламент §6.2: a participant of the match, the judge or the organizer."""
+    return is_staff(user) or user_player_in_match(session, user.id, match_id) is not None
+
+
+def require_organizer(user: User) -> None:
+    if user.role != Role.ORGANIZER:
+        raise ResultsError("Это может сделать только организатор.")
+
+
+def get_match(session: Session, match_id: int) -> Match:
+    match = session.get(Match, match_id)
+    if match is None or match.status == MatchStatus.DRAFT:
+        raise ResultsError(f"Матч {match_id} не найден.")
+    return match
+
+
+def effective(session: Session, match_id: int) -> list[Hanchan]:
+    return list(
+        session.exec(
+            select(Hanchan)
+            .where(Hanchan.match_id == match_id, col(Hanchan.superseded_by_id).is_(None))
+            .order_by(col(Hanchan.number))
+        ).all()
+    )
+
+
+def _check(session: Session, match: Match, entry: Entry) -> None:
+    seats = set(seated_player_ids(session, match.id))
+    if not seats:
+        raise ResultsError("В матче нет рассадки: результат вносить некуда.")
+    problems = scoring.hanchan_problems(entry.results, entry.riichi_left)
+    entered = {r.player for r in entry.results}
+    if entered != seats:
+        problems.append("результаты нужны ровно для четырёх игроков этого матча")
+    if problems:
+        raise ResultsError(problems)
+
+
+def _store(session: Session, match: Match, number: int, entry: Entry, user: User) -> Hanchan:
+    hanchan = Hanchan(match_id=match.id, number=number, riichi_left=entry.riichi_left, entered_by_user_id=user.id)
+    session.add(hanchan)
+    session.flush()
+    for r in entry.results:
+        session.add(HanchanResult(hanchan_id=hanchan.id, player_id=r.player, points=r.points, chombo=r.chombo))
+    return hanchan
+
+
+def _hanchan_json(
+    hanchan_id: int | None, number: int, riichi_left: int, results: Sequence[tuple[int, int, int]]
+) -> dict[str, Any]:
+    # One shape for the audit's "before" (stored rows) and "after" (the entry), so the protocol compares them.
+    return {
+        "hanchan_id": hanchan_id,
+        "number": number,
+        "riichi_left": riichi_left,
+        "results": [{"player": player, "points": points, "chombo": chombo} for player, points, chombo in results],
+    }
+
+
+def _snapshot(session: Session, hanchan: Hanchan) -> dict[str, Any]:
+    rows = session.exec(
+        select(HanchanResult).where(HanchanResult.hanchan_id == hanchan.id).order_by(col(HanchanResult.id))
+    ).all()
+    return _hanchan_json(
+        hanchan.id, hanchan.number, hanchan.riichi_left, [(r.player_id, r.points, r.chombo) for r in rows]
+    )
+
+
+def _entry_json(entry: Entry, number: int, hanchan_id: int | None) -> dict[str, Any]:
+    return _hanchan_json(hanchan_id, number, entry.riichi_left, [(r.player, r.points, r.chombo) for r in entry.results])
+
+
+def enter_hanchan(session: Session, user: User, match_id: int, entry: Entry) -> Hanchan:
+    """Store the next hanchan of the match; the number follows the effective ones."""
+    match = get_match(session, match_id)
+    if not can_enter(session, user, match.id):
+        raise ResultsError("Вносить результат могут только участники матча, судья и организатор.")
+    if match.status == MatchStatus.REPLAY:
+        raise ResultsError("Этот матч заменён переигровкой: результат вносится в матч-переигровку.")
+    done = effective(session, match.id)
+    if len(done) >= match.planned_hanchans:
+        raise ResultsError(
+            f"Все {match.planned_hanchans} ханчана матча уже внесены; исправить результат может организатор."
+        )
+    _check(session, match, entry)
+    number = (done[-1].number if done else 0) + 1
+    hanchan = _store(session, match, number, entry, user)
+    if number >= match.planned_hanchans:
+        match.status = MatchStatus.COMPLETE
+        session.add(match)
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="hanchan.enter",
+        entity="match",
+        entity_id=match.id,
+        after=_entry_json(entry, number, hanchan.id),
+    )
+    return hanchan
+
+
+def _hanchan_of_match(session: Session, hanchan_id: int) -> tuple[Hanchan, Match]:
+    hanchan = session.get(Hanchan, hanchan_id)
+    if hanchan is None:
+        raise ResultsError(f"Ханчан {hanchan_id} не найден.")
+    if hanchan.superseded_by_id is not None:
+        raise ResultsError(f"Ханчан {hanchan.number} уже заменён исправлением или переигровкой.")
+    return hanchan, get_match(session, hanchan.match_id)
+
+
+def _set_disputed(
+    session: Session, user: User, hanchan: Hanchan, match: Match, disputed: bool, *, reason: str, **extra: str
+) -> None:
+    hanchan.disputed = disputed
+    session.add(hanchan)
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="hanchan.dispute" if disputed else "hanchan.dispute_resolved",
+        entity="match",
+        entity_id=match.id,
+        after={"hanchan_id": hanchan.id, "number": hanchan.number, **extra},
+        reason=reason,
+    )
+
+
+def dispute_hanchan(session: Session, user: User, hanchan_id: int, note: str) -> None:
+    """A participant flags a result for the organizer (Регламент §6.2); the note says what is wrong."""
+    hanchan, match = _hanchan_of_match(session, hanchan_id)
+    if user_player_in_match(session, user.id, match.id) is None:
+        raise ResultsError("Оспорить результат может только участник этого матча.")
+    if not note.strip():
+        raise ResultsError("Опишите, что не так с результатом.")
+    _set_disputed(session, user, hanchan, match, True, reason=note.strip())
+
+
+def resolve_dispute(session: Session, user: User, hanchan_id: int, decision: str) -> None:
+    """The organizer keeps the result as it is and records why (a correction resolves a dispute too)."""
+    require_organizer(user)
+    hanchan, match = _hanchan_of_match(session, hanchan_id)
+    if not decision.strip():
+        raise ResultsError("Укажите решение по спору.")
+    _set_disputed(session, user, hanchan, match, False, reason=decision.strip(), decision=decision.strip())
+
+
+def _require_reason_and_decision(reason: str, decision: str) -> None:
+    # Регламент §6.2: a correction or a replay keeps the reason and the decision, so neither may be empty.
+    problems = [] if reason.strip() else ["укажите причину"]
+    if not decision.strip():
+        problems.append("укажите решение")
+    if problems:
+        raise ResultsError(problems)
+
+
+def correct_hanchan(
+    session: Session, user: User, hanchan_id: int, entry: Entry, *, reason: str, decision: str, replay: bool = False
+) -> Hanchan:
+    """Регламент §6.2: a correction or a replay keeps the original row, the reason and the decision.
+
+    The new row takes the same number and the original points to it (`superseded_by_id`), so the standings
+    count the new result in place of the old one, never both.
+    """
+    require_organizer(user)
+    old, match = _hanchan_of_match(session, hanchan_id)
+    _require_reason_and_decision(reason, decision)
+    _check(session, match, entry)
+    before = _snapshot(session, old)
+    new = _store(session, match, old.number, entry, user)
+    old.superseded_by_id = new.id
+    session.add(old)
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="hanchan.replay" if replay else "hanchan.correct",
+        entity="match",
+        entity_id=match.id,
+        before=before,
+        after={**_entry_json(entry, old.number, new.id), "decision": decision.strip()},
+        reason=reason.strip(),
+    )
+    return new
+
+
+def replay_match(session: Session, user: User, match_id: int, *, reason: str, decision: str) -> Match:
+    """Регламент §6.1: the organizer orders a match replayed; the new match replaces it in the standings.
+
+    The original keeps its hanchans for the record and gets status `replay`; the new match has the same tour,
+    table and seats and goes through scheduling again.
+    """
+    require_organizer(user)
+    original = get_match(session, match_id)
+    if original.status == MatchStatus.REPLAY:
+        raise ResultsError("Этот матч уже заменён переигровкой.")
+    _require_reason_and_decision(reason, decision)
+    new = Match(
+        round_id=original.round_id,
+        table=original.table,
+        planned_hanchans=original.planned_hanchans,
+        status=MatchStatus.SCHEDULING,
+        replay_of_match_id=original.id,
+        window_round_id=original.window_round_id,
+    )
+    session.add(new)
+    session.flush()
+    for seat in session.exec(select(Seat).where(Seat.match_id == original.id)).all():
+        session.add(
+            Seat(
+                match_id=new.id,
+                player_id=seat.player_id,
+                seed=seat.seed,
+                substitute_for_player_id=seat.substitute_for_player_id,
+            )
+        )
+    original.status = MatchStatus.REPLAY
+    session.add(original)
+    for entity_id in (original.id, new.id):
+        record_audit(
+            session,
+            actor_user_id=user.id,
+            action="match.replay",
+            entity="match",
+            entity_id=entity_id,
+            after={"original_match_id": original.id, "replay_match_id": new.id, "decision": decision.strip()},
+            reason=reason.strip(),
+        )
+    return new

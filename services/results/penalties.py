@@ -1,0 +1,230 @@
+"""Penalties, judge rulings and tie decisions, each recorded in the match protocol; imports no reflex.
+
+Регламент §6.3: the organizer assigns penalties; nothing here assigns one by itself. The EMA sanctions ladder
+is only offered as a suggestion text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sqlmodel import Session, col, func, select
+
+from services.core.audit import record_audit
+from services.core.models import JudgeRuling, Match, Penalty, Player, Role, Round, Seat, Stage, TieDecision, User
+from services.core.models import Season as SeasonRow
+from services.results.hanchans import ResultsError, get_match, require_organizer
+from services.results.repo import db_standings
+from services.results.scoring import format_points
+
+NO_SHOW = "no_show"
+CONDUCT = "conduct"
+NO_SHOW_REASON = "неявка без предупреждения и уважительной причины (Регламент §5)"
+# EMA, разъяснение санкций §3.1: предупреждение → 5 → 10 → 20 → 30 → … очков МКР.
+EMA_LADDER = ("предупреждение", "5 очков", "10 очков", "20 очков", "30 очков")
+
+
+def ema_suggestion(previous: int) -> str:
+    """What the EMA ladder (clarification §3.1) would suggest after `previous` recorded conduct offences."""
+    step = EMA_LADDER[previous] if previous < len(EMA_LADDER) else f"{30 + 10 * (previous - 4)} очков"
+    return (
+        f"Ранее нарушений поведения у игрока в сезоне: {previous}. Лестница санкций EMA (разъяснение, §3.1) "
+        f"предложила бы: {step} (в очках МКР). Это только подсказка: нарушение, размер штрафа и основание "
+        "определяет организатор (Регламент §6.3)."
+    )
+
+
+def _season_of_match(session: Session, match: Match) -> SeasonRow:
+    season_id = session.exec(
+        select(Stage.season_id).join(Round, col(Round.stage_id) == Stage.id).where(Round.id == match.round_id)
+    ).one()
+    return session.get(SeasonRow, season_id)
+
+
+def conduct_offences(session: Session, player_id: int) -> int:
+    """Conduct penalties and warnings already recorded for this player (a Player row is one season)."""
+    return session.exec(
+        select(func.count(col(Penalty.id))).where(Penalty.player_id == player_id, Penalty.kind == CONDUCT)
+    ).one()
+
+
+def _player_of_match(session: Session, match: Match, player_id: int) -> Player:
+    """A seated player, or the one a substitute replaced (a no-show keeps his penalty: Регламент §5)."""
+    seat = session.exec(
+        select(Seat).where(
+            Seat.match_id == match.id,
+            (col(Seat.player_id) == player_id) | (col(Seat.substitute_for_player_id) == player_id),
+        )
+    ).first()
+    player = session.get(Player, player_id)
+    if seat is None or player is None:
+        raise ResultsError("Игрок не участвует в этом матче.")
+    return player
+
+
+def _audit_penalty(session: Session, user: User, match: Match, penalty: Penalty, note: str) -> None:
+    session.flush()
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="penalty.add",
+        entity="match",
+        entity_id=match.id,
+        after={
+            "penalty_id": penalty.id,
+            "player": penalty.player_id,
+            "points": penalty.points,
+            "kind": penalty.kind,
+            "warning": penalty.warning,
+        },
+        reason=note,
+    )
+
+
+def add_no_show(session: Session, user: User, match_id: int, player_id: int, reason: str = "") -> Penalty:
+    """Регламент §5: the first no-show without warning — a warning and −80 000 for the match."""
+    require_organizer(user)
+    match = get_match(session, match_id)
+    player = _player_of_match(session, match, player_id)
+    exists = session.exec(
+        select(Penalty.id).where(Penalty.match_id == match.id, Penalty.player_id == player.id, Penalty.kind == NO_SHOW)
+    ).first()
+    if exists is not None:
+        raise ResultsError("Штраф за неявку в этом матче уже назначен.")
+    season = _season_of_match(session, match)
+    penalty = Penalty(
+        match_id=match.id,
+        player_id=player.id,
+        points=-season.no_show_penalty,
+        kind=NO_SHOW,
+        warning=True,
+        reason=reason.strip() or NO_SHOW_REASON,
+        decided_by_user_id=user.id,
+    )
+    session.add(penalty)
+    _audit_penalty(session, user, match, penalty, penalty.reason)
+    return penalty
+
+
+def add_conduct_penalty(
+    session: Session, user: User, match_id: int, player_id: int, *, amount: int, violation: str, basis: str
+) -> Penalty:
+    """Регламент §6.3: the violation, the amount and the basis go into the match protocol.
+
+    `amount` is the number of points taken (0: a warning without points, the first step of the EMA ladder).
+    """
+    require_organizer(user)
+    match = get_match(session, match_id)
+    player = _player_of_match(session, match, player_id)
+    problems = []
+    if amount < 0:
+        problems.append(f"размер штрафа указывается положительным числом очков, указано {format_points(amount)}")
+    if not violation.strip():
+        problems.append("опишите нарушение")
+    if not basis.strip():
+        problems.append("укажите основание (пункт RRC 2.0 или регламента, или решение организатора)")
+    if problems:
+        raise ResultsError(problems)
+    penalty = Penalty(
+        match_id=match.id,
+        player_id=player.id,
+        points=-amount,
+        kind=CONDUCT,
+        warning=amount == 0,
+        reason=f"{violation.strip()}. Основание: {basis.strip()}",
+        decided_by_user_id=user.id,
+    )
+    session.add(penalty)
+    _audit_penalty(session, user, match, penalty, penalty.reason)
+    return penalty
+
+
+def add_ruling(
+    session: Session,
+    user: User,
+    match_id: int,
+    *,
+    hanchan_number: int | None,
+    actions: str,
+    disagreement: str,
+    decision: str,
+    photos: Sequence[str] = (),
+) -> JudgeRuling:
+    """Регламент §6.2 «Порядок обращения к судье»: the judge (or the organizer) records a ruling."""
+    if user.role not in (Role.JUDGE, Role.ORGANIZER):
+        raise ResultsError("Решение судьи записывает судья или организатор.")
+    match = get_match(session, match_id)
+    problems = []
+    if hanchan_number is not None and not 1 <= hanchan_number <= match.planned_hanchans:
+        problems.append(f"номер ханчана должен быть от 1 до {match.planned_hanchans}")
+    for text, what in (
+        (actions, "последовательность действий"),
+        (disagreement, "суть разногласия"),
+        (decision, "решение"),
+    ):
+        if not text.strip():
+            problems.append(f"укажите {what}")
+    if problems:
+        raise ResultsError(problems)
+    ruling = JudgeRuling(
+        match_id=match.id,
+        hanchan_number=hanchan_number,
+        actions=actions.strip(),
+        disagreement=disagreement.strip(),
+        decision=decision.strip(),
+        photos="\n".join(photos),  # paths inside the upload directory (services.results.ruling_photos)
+        judge_user_id=user.id,
+    )
+    session.add(ruling)
+    session.flush()
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="ruling.add",
+        entity="match",
+        entity_id=match.id,
+        after={"ruling_id": ruling.id, "hanchan": hanchan_number, "photos": len(photos)},
+        reason=ruling.decision,
+    )
+    return ruling
+
+
+def unresolved_ties(session: Session, season_id: int) -> list[tuple[int, list[tuple[int, str]]]]:
+    """Регламент §4: the standings groups still equal after average place, as (shared place, [(id, name)])."""
+    groups: dict[int, list[tuple[int, str]]] = {}
+    for row in db_standings(session, season_id):
+        if row.unresolved_tie:
+            groups.setdefault(row.place, []).append((int(row.player), row.name))
+    return sorted(groups.items())
+
+
+def decide_tie(session: Session, user: User, season_id: int, ordered: list[int], reason: str) -> TieDecision:
+    """Регламент §4: still equal after average place — the organizer decides; the order must name one
+    currently unresolved group of the standings exactly, best first."""
+    require_organizer(user)
+    if not reason.strip():
+        raise ResultsError("Укажите основание решения.")
+    groups: dict[int, set[int]] = {}
+    for row in db_standings(session, season_id):
+        if row.unresolved_tie:
+            groups.setdefault(row.place, set()).add(int(row.player))
+    if len(set(ordered)) != len(ordered) or set(ordered) not in groups.values():
+        raise ResultsError("Порядок должен назвать ровно всех участников одного неразрешённого равенства.")
+    decision = TieDecision(
+        season_id=season_id,
+        ordered_player_ids=",".join(map(str, ordered)),
+        reason=reason.strip(),
+        decided_by_user_id=user.id,
+    )
+    session.add(decision)
+    session.flush()
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="tie.decide",
+        entity="season",
+        entity_id=season_id,
+        after={"order": ordered},
+        reason=reason.strip(),
+    )
+    return decision

@@ -1,0 +1,309 @@
+"""What the match, player and standings pages show, as rows of display strings; imports no reflex."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from sqlmodel import Session, col, select
+
+from services.core.config import settings
+from services.core.models import AuditRecord, Hanchan, JudgeRuling, Match, Penalty, Player, Round, Seat, Stage, User
+from services.results import scoring
+from services.results.hanchans import can_enter, is_staff
+from services.results.repo import (
+    current_season_id,
+    db_standings,
+    effective_hanchans,
+    season_scores,
+    user_player_in_match,
+)
+from services.results.standings import StandingsRow
+
+TOP = 8  # Регламент §1: восемь лучших выходят в плей-офф
+ACTIONS = {
+    "hanchan.enter": "внесён результат",
+    "hanchan.dispute": "результат оспорен",
+    "hanchan.dispute_resolved": "спор рассмотрен",
+    "hanchan.correct": "исправление результата",
+    "hanchan.replay": "переигровка ханчана",
+    "match.replay": "переигровка матча",
+    "penalty.add": "штраф",
+    "ruling.add": "решение судьи",
+    "seat.substitute": "техническая замена",
+}
+KINDS = {"no_show": "неявка", "conduct": "поведение", "other": "штраф"}
+
+
+def signed(value: int) -> str:
+    return ("+" if value > 0 else "") + scoring.format_points(value)
+
+
+def place_text(value: Fraction | None) -> str:
+    """Exact places and averages shown rounded only here: 5/2 → "2,5", 19/10 → "1,90"."""
+    if value is None:
+        return "—"
+    if value.denominator == 1:
+        return str(value.numerator)
+    if value.denominator == 2:
+        return f"{float(value):.1f}".replace(".", ",")
+    return f"{float(value):.2f}".replace(".", ",")
+
+
+def standings_rows(rows: list[StandingsRow]) -> list[dict[str, str]]:
+    return [
+        {
+            "place": f"{r.place}{'=' if r.unresolved_tie else ''}",
+            "player_id": str(r.player),
+            "name": r.name,
+            "total": signed(r.total),
+            "matches": str(r.matches),
+            "hanchans": str(r.hanchans),
+            "average": place_text(r.average_place),
+            "tie": "равенство: решает организатор" if r.unresolved_tie else "",
+            "top": "1" if r.place <= TOP else "",
+            "line": "1" if i == TOP - 1 else "",  # Регламент §1: the top-8 line is drawn under the eighth row
+        }
+        for i, r in enumerate(rows)
+    ]
+
+
+def season_standings(session: Session) -> list[dict[str, str]]:
+    season_id = current_season_id(session)
+    return standings_rows(db_standings(session, season_id)) if season_id else []
+
+
+@dataclass
+class MatchView:
+    title: str
+    status: str
+    seats: list[dict[str, str]]
+    hanchans: list[dict[str, Any]]
+    lines: list[dict[str, str]]
+    penalties: list[dict[str, str]]
+    protocol: list[dict[str, str]]
+    rulings: list[dict[str, str]]
+    can_enter: bool
+    participant: bool
+    staff: bool
+    organizer: bool
+    next_number: int | None
+    form_players: list[dict[str, str]] = field(default_factory=list)
+
+
+def _names(session: Session, player_ids: set[int]) -> dict[int, str]:
+    rows = session.exec(
+        select(Player.id, User.display_name)
+        .join(User, col(User.id) == Player.user_id)
+        .where(col(Player.id).in_(list(player_ids)))
+    ).all()
+    return dict(rows)
+
+
+def _kirov(instant: Any) -> str:
+    return instant.astimezone(settings.tz).strftime("%d.%m.%Y %H:%M")
+
+
+def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
+    match = session.get(Match, match_id)
+    if match is None or match.status == "draft":
+        return None
+    round_, stage = session.exec(
+        select(Round, Stage).join(Stage, col(Stage.id) == Round.stage_id).where(Round.id == match.round_id)
+    ).one()
+    seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seed))).all()
+    penalties = session.exec(select(Penalty).where(Penalty.match_id == match.id).order_by(col(Penalty.id))).all()
+    names = _names(
+        session,
+        {s.player_id for s in seats}
+        | {s.substitute_for_player_id or 0 for s in seats}
+        | {p.player_id for p in penalties},
+    )
+    hanchans = effective_hanchans(session, [match.id]).get(match.id, [])
+
+    rows = {
+        h.number: h
+        for h in session.exec(
+            select(Hanchan).where(Hanchan.match_id == match.id, col(Hanchan.superseded_by_id).is_(None))
+        ).all()
+    }
+    hanchan_views = []
+    for h in hanchans:
+        scores = scoring.score_hanchan(h)
+        row = rows[h.number]
+        hanchan_views.append(
+            {
+                "id": str(row.id),
+                "number": str(h.number),
+                "riichi": str(h.riichi_left),
+                "disputed": "1" if row.disputed else "",
+                "scores": [
+                    {
+                        "name": names.get(s.player, str(s.player)),
+                        "points": scoring.format_points(s.points),
+                        "place": place_text(s.place),
+                        "score": signed(s.score),
+                        "chombo": str(r.chombo) if r.chombo else "",
+                    }
+                    for s, r in zip(scores, h.results, strict=True)
+                ],
+            }
+        )
+    kind = stage.kind
+    smatch = scoring.Match(
+        match.id,
+        kind,
+        round_.code,
+        1,
+        tuple(hanchans),
+        tuple(scoring.Penalty(p.player_id, p.points, p.reason) for p in penalties if p.points),
+    )
+    lines = [
+        {
+            "name": names.get(line.player, str(line.player)),
+            "hanchans": " / ".join(signed(x) for x in line.hanchans),
+            "penalties": signed(line.penalties) if line.penalties else "",
+            "uma": signed(line.match_uma) if line.match_uma else "",
+            "total": signed(line.total),
+            "place": str(line.place) if line.place else "—",
+        }
+        for line in scoring.score_match(smatch).lines
+    ]
+    audit = session.exec(
+        select(AuditRecord, User.display_name)
+        .join(User, col(User.id) == AuditRecord.actor_user_id, isouter=True)
+        .where(AuditRecord.entity == "match", AuditRecord.entity_id == match.id)
+        .order_by(col(AuditRecord.id))
+    ).all()
+    protocol = [
+        {
+            "at": _kirov(a.at),
+            "who": who or "система",
+            "what": ACTIONS.get(a.action, a.action),
+            "detail": _detail(a, names),
+            "reason": a.reason,
+        }
+        for a, who in audit
+    ]
+    rulings = [
+        {
+            "at": _kirov(r.at),
+            "hanchan": str(r.hanchan_number or "—"),
+            "actions": r.actions,
+            "disagreement": r.disagreement,
+            "decision": r.decision,
+            "photos": r.photos,  # paths in the upload directory, one per line (Регламент §6.2)
+        }
+        for r in session.exec(select(JudgeRuling).where(JudgeRuling.match_id == match.id).order_by(col(JudgeRuling.id)))
+    ]
+    place = f"тур {round_.code}" if kind == scoring.REGULAR else f"плей-офф, раунд {round_.code}"
+    allowed = can_enter(session, user, match.id)
+    done = len(hanchans)
+    return MatchView(
+        title=f"Матч {match.id}: {place}, стол {match.table}",
+        status=str(match.status),
+        seats=[
+            {
+                "name": names.get(s.player_id, "?"),
+                "note": f"замена за {names.get(s.substitute_for_player_id, '?')}" if s.substitute_for_player_id else "",
+            }
+            for s in seats
+        ],
+        hanchans=hanchan_views,
+        lines=lines,
+        penalties=[
+            {
+                "name": names.get(p.player_id, "?"),
+                "points": signed(p.points) if p.points else "0",
+                "kind": KINDS.get(p.kind, p.kind),
+                "warning": "предупреждение" if p.warning else "",
+                "reason": p.reason,
+            }
+            for p in penalties
+        ],
+        protocol=protocol,
+        rulings=rulings,
+        can_enter=allowed,
+        participant=user_player_in_match(session, user.id, match.id) is not None,
+        staff=is_staff(user),
+        organizer=user.role == "organizer",
+        next_number=done + 1 if done < match.planned_hanchans and match.status != "replay" else None,
+        form_players=[{"id": str(s.player_id), "name": names.get(s.player_id, "?")} for s in seats],
+    )
+
+
+def _detail(a: AuditRecord, names: dict[int, str]) -> str:
+    data = json.loads(a.after) if a.after else {}
+    parts = []
+    if "number" in data:
+        parts.append(f"ханчан {data['number']}")
+    if "results" in data:
+        parts.append(
+            ", ".join(
+                f"{names.get(r['player'], r['player'])} {scoring.format_points(r['points'])}" for r in data["results"]
+            )
+        )
+    if "substitute_for" in data:  # Регламент §6.1: who sat in whose place
+        parts.append(f"{names.get(data['player'], data['player'])} вместо {names.get(data['substitute_for'], '?')}")
+    if "points" in data and "player" in data:
+        parts.append(f"{names.get(data['player'], data['player'])} {signed(data['points'])}")
+    if a.before:
+        before = json.loads(a.before)
+        if "results" in before:
+            parts.append(
+                "было: "
+                + ", ".join(
+                    f"{names.get(r['player'], r['player'])} {scoring.format_points(r['points'])}"
+                    for r in before["results"]
+                )
+            )
+    if data.get("decision"):
+        parts.append(f"решение: {data['decision']}")
+    return "; ".join(parts)
+
+
+def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str, Any] | None:
+    """A player's regular and playoff matches, and cumulative totals after each tour beside the leaders'.
+
+    A chart line has a point (the total so far) only for the tours in which that player has a line: a seat with
+    hanchans or a penalty counted there (Регламент §5: a replaced no-show). Other tours are None, a gap.
+    """
+    player = session.get(Player, player_id)
+    if player is None:
+        return None
+    season, scores = season_scores(session, player.season_id)
+    names = {p.id: p.name for p in season.players}
+    matches = []
+    by_tour: dict[Any, dict[int, int]] = defaultdict(dict)
+    for ms in scores:
+        for line in ms.lines:
+            if ms.match.stage == scoring.REGULAR:
+                tours = by_tour[line.player]
+                tours[ms.match.round] = tours.get(ms.match.round, 0) + line.total
+            if line.player == player_id:
+                others = [names.get(x.player, "?") for x in ms.lines if x.player != player_id and x.seated]
+                matches.append(
+                    {
+                        "id": str(ms.match.id),
+                        "round": str(ms.match.round),
+                        "stage": ms.match.stage,
+                        "opponents": ", ".join(others),
+                        "total": signed(line.total),
+                        "place": str(line.place) if line.place else "—",
+                        "hanchans": str(len(line.hanchans)),
+                    }
+                )
+    table = db_standings(session, player.season_id)
+    shown = [player_id] + [int(r.player) for r in table[:leaders] if int(r.player) != player_id]
+    series = [{"key": f"p{i}", "name": names.get(pid, "?")} for i, pid in enumerate(shown)]
+    chart = []
+    for tour in scoring.REGULAR_ROUNDS:
+        point: dict[str, Any] = {"tour": f"Тур {tour}"}
+        for i, pid in enumerate(shown):
+            played = by_tour[pid]
+            point[f"p{i}"] = sum(v for t, v in played.items() if t <= tour) if tour in played else None
+        chart.append(point)
+    return {"name": names.get(player_id, "?"), "matches": matches, "chart": chart, "series": series}

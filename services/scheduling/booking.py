@@ -1,0 +1,254 @@
+"""Meeting proposals, the four confirmations and the automatic room booking (Регламент §3, §6.1); imports no reflex."""
+
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from services.core import outbox
+from services.core.models import Booking, MeetingProposal, ProposalConfirmation, utc_now
+from services.scheduling.intervals import Interval, covers
+from services.scheduling.repo import (
+    LIVE_PROPOSAL,
+    MatchInfo,
+    SchedulingError,
+    availabilities,
+    booked_hanchans,
+    clashing_booking,
+    confirmations,
+    describe_booking,
+    lock_for_write,
+    match_info,
+    options_for,
+)
+from services.scheduling.rules import format_kirov, validate_proposal
+
+log = logging.getLogger(__name__)
+SEATS = 4
+# SQLSTATEs of a lost booking race on PostgreSQL: exclusion violation, or a deadlock between two inserts.
+_RACE_SQLSTATES = {"23P01", "40P01"}
+
+
+def _meeting_payload(info: MatchInfo, start: datetime, end: datetime, hanchans: int, **extra: object) -> dict:
+    return {
+        "match": info.title,
+        "start": start.isoformat(),
+        "end": end.isoformat(),
+        "when": format_kirov(start),
+        "hanchans": hanchans,
+        **extra,
+    }
+
+
+def is_booking_race(error: sa.exc.DBAPIError) -> bool:
+    """The database refused an overlapping booking (PostgreSQL constraint or deadlock; SQLite trigger)."""
+    sqlstate = getattr(error.orig, "sqlstate", None) or getattr(error.orig, "pgcode", None)
+    return sqlstate in _RACE_SQLSTATES or "booking_overlap" in str(error.orig)
+
+
+def store_booking(session: Session, booking: Booking, meeting: Interval, **changes: object) -> Booking | None:
+    """Applies `changes` and the meeting's times inside a savepoint; returns the clashing booking instead
+    when the room is taken. The Python check names the clash; the database guard catches what a
+    concurrent writer slipped in (PostgreSQL 23P01/40P01, the SQLite trigger)."""
+    room_id = int(changes.get("room_id", booking.room_id))
+    with session.no_autoflush:
+        clash = clashing_booking(session, room_id, meeting, exclude=booking.id)
+    if clash is not None:
+        return clash
+    try:
+        with session.begin_nested():
+            for name, value in changes.items():
+                setattr(booking, name, value)
+            booking.start_at, booking.end_at, booking.active = meeting.start, meeting.end, True
+            session.add(booking)
+            session.flush()
+    except (sa.exc.IntegrityError, sa.exc.OperationalError) as error:
+        if not is_booking_race(error):
+            raise
+        log.info("booking race lost for room %s at %s", room_id, meeting.start)
+        taken = clashing_booking(session, room_id, meeting, exclude=booking.id)
+        return taken or Booking(room_id=room_id, kind="match", title="", start_at=meeting.start, end_at=meeting.end)
+    return None
+
+
+def clash_text(session: Session, clash: Booking) -> str:
+    return describe_booking(session, clash) if clash.id else "другая бронь, созданная только что"
+
+
+def _seat(info: MatchInfo, user_id: int):  # noqa: ANN202
+    seat = info.seat_of(user_id)
+    if seat is None:
+        raise SchedulingError("Это могут делать только игроки этого матча.")
+    return seat
+
+
+def propose_meeting(
+    session: Session,
+    *,
+    match_id: int,
+    user_id: int,
+    start: datetime,
+    end: datetime,
+    hanchans: int,
+    now: datetime,
+    replaces_booking_id: int | None = None,
+) -> MeetingProposal:
+    """Any of the four proposes a meeting inside a common option; rescheduling names the booking it moves."""
+    lock_for_write(session)
+    info = match_info(session, match_id)
+    seat = _seat(info, user_id)
+    if info.window is None:
+        raise SchedulingError("Игровое окно этого матча ещё не назначено.")
+    if replaces_booking_id is not None:
+        old = session.get(Booking, replaces_booking_id)
+        if old is None or old.match_id != match_id or not old.active:
+            raise SchedulingError("Переносить можно только действующую бронь этого матча.")
+    options = options_for(session, info, exclude_booking=replaces_booking_id)
+    errors = validate_proposal(
+        start,
+        end,
+        hanchans,
+        window=info.window,
+        option_intervals=[o.interval for o in options],
+        hanchans_remaining=info.match.planned_hanchans - booked_hanchans(session, match_id, replaces_booking_id),
+        is_final=info.is_final,
+        hanchan_minutes=info.hanchan_minutes,
+        now=now,
+    )
+    if errors:
+        raise SchedulingError(" ".join(errors))
+    meeting = Interval(start, end)
+    room = next(r for o in options if o.interval.contains(meeting) for r in o.rooms)
+    proposal = MeetingProposal(
+        match_id=match_id,
+        room_id=room,
+        proposed_by_player_id=seat.player_id,
+        start_at=meeting.start,
+        end_at=meeting.end,
+        hanchans=hanchans,
+        replaces_booking_id=replaces_booking_id,
+    )
+    session.add(proposal)
+    session.flush()
+    payload = _meeting_payload(info, meeting.start, meeting.end, hanchans, by=seat.name, proposal_id=proposal.id)
+    outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload)
+    return proposal
+
+
+def _locked_proposal(session: Session, proposal_id: int) -> MeetingProposal:
+    # PostgreSQL: two confirmations of one proposal queue here, so the later one sees the earlier (§3).
+    stmt = (
+        select(MeetingProposal)
+        .where(MeetingProposal.id == proposal_id)
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    proposal = session.exec(stmt).first()
+    if proposal is None:
+        raise SchedulingError("Такого предложения нет.")
+    return proposal
+
+
+def _answer(session: Session, proposal: MeetingProposal, player_id: int, confirmed: bool) -> None:
+    row = session.exec(
+        select(ProposalConfirmation).where(
+            ProposalConfirmation.proposal_id == proposal.id, ProposalConfirmation.player_id == player_id
+        )
+    ).first()
+    row = row or ProposalConfirmation(proposal_id=proposal.id, player_id=player_id, confirmed=confirmed)
+    row.confirmed, row.at = confirmed, utc_now()
+    session.add(row)
+    session.flush()
+
+
+def confirm_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
+    """A seated player confirms; the fourth confirmation books the room at once, in this transaction (§3)."""
+    lock_for_write(session)
+    proposal = _locked_proposal(session, proposal_id)
+    info = match_info(session, proposal.match_id)
+    seat = _seat(info, user_id)
+    if proposal.status != LIVE_PROPOSAL:
+        raise SchedulingError("Это предложение уже не действует: обновите страницу.")
+    meeting = Interval(proposal.start_at, proposal.end_at)
+    if not covers(availabilities(session, info.match.id).get(seat.player_id, []), meeting):
+        raise SchedulingError("Это время не входит в вашу доступность: сначала отметьте его свободным и сохраните.")
+    _answer(session, proposal, seat.player_id, True)
+    seat_ids = {s.player_id for s in info.seats}
+    count = sum(1 for p, ok in confirmations(session, proposal.id).items() if ok and p in seat_ids)
+    payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, by=seat.name)
+    outbox.emit(session, outbox.CONFIRMED, info.match.id, confirmed=count, of=SEATS, proposal_id=proposal.id, **payload)
+    if count >= SEATS:
+        book_proposal(session, proposal, info)
+    return proposal
+
+
+def decline_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
+    lock_for_write(session)
+    proposal = _locked_proposal(session, proposal_id)
+    info = match_info(session, proposal.match_id)
+    seat = _seat(info, user_id)
+    if proposal.status != LIVE_PROPOSAL:
+        raise SchedulingError("Это предложение уже не действует: обновите страницу.")
+    _answer(session, proposal, seat.player_id, False)
+    proposal.status = "declined"
+    session.add(proposal)
+    payload = _meeting_payload(info, proposal.start_at, proposal.end_at, proposal.hanchans, by=seat.name)
+    outbox.emit(session, outbox.DECLINED, info.match.id, proposal_id=proposal.id, **payload)
+    return proposal
+
+
+def book_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo) -> Booking | None:
+    """Books the room for a fully confirmed proposal, or marks it failed with the reason; no one else approves."""
+    meeting = Interval(proposal.start_at, proposal.end_at)
+    booking = None
+    if proposal.replaces_booking_id is not None:
+        booking = session.get(Booking, proposal.replaces_booking_id)
+    if booking is None:  # a proposal booked before and released keeps its booking row (stable calendar UID)
+        booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id)).first()
+    moving = booking is not None and booking.active
+    # The confirmed room only: if it was taken meanwhile nobody is booked and the players pick again (§3).
+    room = proposal.room_id
+    old_proposal_id = booking.proposal_id if booking else None
+    changes = {
+        "room_id": room,
+        "match_id": info.match.id,
+        "proposal_id": proposal.id,
+        "hanchans": proposal.hanchans,
+        "title": f"Матч: {info.title}",
+    }
+    if booking is None:
+        booking = Booking(kind="match", start_at=meeting.start, end_at=meeting.end, **changes)
+    else:
+        changes["sequence"] = booking.sequence + 1  # every change of a published event raises SEQUENCE (RFC 5545)
+    clash = store_booking(session, booking, meeting, **changes)
+    if clash is not None:
+        proposal.status = "failed"
+        proposal.failure_reason = (
+            f"Помещение уже занято: {clash_text(session, clash)}. Бронь не создана; выберите другой общий вариант."
+        )
+        session.add(proposal)
+        payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, reason=proposal.failure_reason)
+        outbox.emit(session, outbox.BOOKING_FAILED, info.match.id, proposal_id=proposal.id, **payload)
+        return None
+    proposal.status = "booked"
+    session.add(proposal)
+    if moving and old_proposal_id and old_proposal_id != proposal.id:
+        old = session.get(MeetingProposal, old_proposal_id)
+        old.status = "withdrawn"
+        session.add(old)
+    kind = outbox.MOVED if moving else outbox.BOOKED
+    payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, booking_id=booking.id)
+    outbox.emit(session, kind, info.match.id, room=booking.room_id, **payload)
+    return booking
+
+
+def release_booking(session: Session, booking: Booking, info: MatchInfo, *, reason: str) -> None:
+    """Регламент §6.1: the time is not kept without confirmation; the calendar publishes it as cancelled."""
+    booking.active = False
+    booking.sequence += 1
+    session.add(booking)
+    payload = _meeting_payload(info, booking.start_at, booking.end_at, booking.hanchans or 0, booking_id=booking.id)
+    outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, **payload)

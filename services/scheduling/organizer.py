@@ -1,0 +1,276 @@
+"""The organizer's scheduling actions: assign, move, fallback, next window, rooms, activities; imports no reflex."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from services.core import outbox
+from services.core.audit import record_audit
+from services.core.models import Booking, MeetingProposal, Room, Round
+from services.scheduling.booking import clash_text, release_booking, store_booking
+from services.scheduling.intervals import Interval
+from services.scheduling.repo import (
+    SchedulingError,
+    active_bookings,
+    booked_hanchans,
+    lock_for_write,
+    match_info,
+)
+from services.scheduling.rules import fallback_meeting, format_kirov, meeting_end
+
+ACTIVITY = "activity"
+
+
+def _room(session: Session, room_id: int | None) -> Room:
+    room = session.get(Room, room_id) if room_id else session.exec(select(Room).order_by(col(Room.id))).first()
+    if room is None:
+        raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
+    return room
+
+
+def _meeting(start: datetime, end: datetime) -> Interval:
+    if not start < end:
+        raise SchedulingError("Окончание должно быть позже начала.")
+    return Interval(start, end)
+
+
+def _store_or_refuse(session: Session, booking: Booking, meeting: Interval, refused: str, **changes: object) -> None:
+    """Store the booking at `meeting`; a taken room is refused naming the clash, then `refused`."""
+    clash = store_booking(session, booking, meeting, **changes)
+    if clash is not None:
+        raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
+
+
+def assign_meeting(
+    session: Session,
+    *,
+    match_id: int,
+    start: datetime,
+    hanchans: int,
+    actor_user_id: int,
+    room_id: int | None = None,
+    end: datetime | None = None,
+    reason: str = "",
+) -> Booking:
+    """Регламент §3: организатор вправе назначить матч без подтверждений игроков, проверив занятость помещения."""
+    lock_for_write(session)
+    info = match_info(session, match_id)
+    remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
+    if not 1 <= hanchans <= remaining:
+        raise SchedulingError(f"Можно назначить от 1 до {max(remaining, 0)} ханчанов: остальные уже забронированы.")
+    meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes))
+    room = _room(session, room_id)
+    booking = Booking(
+        room_id=room.id,
+        kind="match",
+        title=f"Матч: {info.title}",
+        start_at=meeting.start,
+        end_at=meeting.end,
+        match_id=match_id,
+        hanchans=hanchans,
+        created_by_user_id=actor_user_id,
+    )
+    _store_or_refuse(session, booking, meeting, "Встреча не назначена.")
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="meeting.assign",
+        entity="booking",
+        entity_id=booking.id,
+        after={"match": match_id, "start": meeting.start, "end": meeting.end},
+        reason=reason,
+    )
+    outbox.emit(
+        session,
+        outbox.BOOKED,
+        match_id,
+        match=info.title,
+        start=meeting.start.isoformat(),
+        end=meeting.end.isoformat(),
+        when=format_kirov(meeting.start),
+        hanchans=hanchans,
+        booking_id=booking.id,
+        by_organizer=True,
+    )
+    return booking
+
+
+def move_booking(
+    session: Session, *, booking_id: int, start: datetime, end: datetime, actor_user_id: int, reason: str = ""
+) -> Booking:
+    """Moves a booking (match or activity) keeping its calendar UID; SEQUENCE grows; a clash is refused by name."""
+    lock_for_write(session)
+    booking = session.get(Booking, booking_id)
+    if booking is None or not booking.active:
+        raise SchedulingError("Переносить можно только действующую бронь.")
+    meeting = _meeting(start, end)
+    before = {"start": booking.start_at, "end": booking.end_at}
+    _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", sequence=booking.sequence + 1)
+    if booking.proposal_id is not None:
+        # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
+        proposal = session.get(MeetingProposal, booking.proposal_id)
+        proposal.status = "withdrawn"
+        session.add(proposal)
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="booking.move",
+        entity="booking",
+        entity_id=booking.id,
+        before=before,
+        after={"start": meeting.start, "end": meeting.end},
+        reason=reason,
+    )
+    if booking.match_id is not None:
+        outbox.emit(
+            session,
+            outbox.MOVED,
+            booking.match_id,
+            match=booking.title,
+            start=meeting.start.isoformat(),
+            end=meeting.end.isoformat(),
+            when=format_kirov(meeting.start),
+            booking_id=booking.id,
+            by_organizer=True,
+        )
+    return booking
+
+
+def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, reason: str = "") -> Booking:
+    lock_for_write(session)
+    booking = session.get(Booking, booking_id)
+    if booking is None or not booking.active:
+        raise SchedulingError("Эта бронь уже снята.")
+    if booking.match_id is not None:
+        release_booking(
+            session, booking, match_info(session, booking.match_id), reason=reason or "решение организатора"
+        )
+        if booking.proposal_id is not None:
+            proposal = session.get(MeetingProposal, booking.proposal_id)
+            proposal.status = "withdrawn"
+            session.add(proposal)
+    else:
+        booking.active, booking.sequence = False, booking.sequence + 1
+        session.add(booking)
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="booking.cancel",
+        entity="booking",
+        entity_id=booking.id,
+        reason=reason,
+    )
+    return booking
+
+
+def fallback_for(session: Session, match_id: int) -> Interval:
+    """Регламент §6.1: последнее воскресенье игрового окна, 18:00 по Кирову, на оставшиеся ханчаны."""
+    info = match_info(session, match_id)
+    if info.window is None:
+        raise SchedulingError("Игровое окно этого матча ещё не назначено.")
+    remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
+    if remaining < 1:
+        raise SchedulingError("Все ханчаны матча уже забронированы.")
+    try:
+        return fallback_meeting(info.window, remaining, info.hanchan_minutes)
+    except ValueError as error:
+        raise SchedulingError(str(error)) from error
+
+
+def apply_fallback(session: Session, *, match_id: int, actor_user_id: int) -> Booking:
+    """Shows and books the §6.1 fallback meeting in one action."""
+    meeting = fallback_for(session, match_id)
+    hanchans = match_info(session, match_id).match.planned_hanchans - booked_hanchans(session, match_id)
+    return assign_meeting(
+        session,
+        match_id=match_id,
+        start=meeting.start,
+        end=meeting.end,
+        hanchans=hanchans,
+        actor_user_id=actor_user_id,
+        reason="Регламент §6.1: запасная дата",
+    )
+
+
+def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, reason: str) -> Round:
+    """Регламент §6.1: при уважительной причине организатор переносит матч на период следующего тура."""
+    if not reason.strip():
+        raise SchedulingError("Укажите уважительную причину переноса.")
+    lock_for_write(session)
+    info = match_info(session, match_id)
+    rounds = session.exec(select(Round).where(Round.stage_id == info.round.stage_id).order_by(col(Round.id))).all()
+    later = [r for r in rounds if r.id > info.window_round.id]
+    if not later or later[0].window_start is None or later[0].window_end is None:
+        raise SchedulingError("У следующего тура нет игрового окна: сначала задайте его.")
+    target = later[0]
+    for booking in active_bookings(session, match_id):
+        release_booking(session, booking, info, reason="матч перенесён на следующий тур")
+    info.match.window_round_id = target.id
+    session.add(info.match)
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="match.next_window",
+        entity="match",
+        entity_id=match_id,
+        before={"window_round": info.window_round.code},
+        after={"window_round": target.code},
+        reason=reason,
+    )
+    outbox.emit(
+        session,
+        outbox.MATCH_MOVED,
+        match_id,
+        match=info.title,
+        to_tour=target.code,
+        window_start=target.window_start.isoformat(),
+        window_end=target.window_end.isoformat(),
+    )
+    return target
+
+
+def add_room(session: Session, *, name: str, actor_user_id: int) -> Room:
+    name = " ".join(name.split())
+    if not name:
+        raise SchedulingError("Укажите название помещения.")
+    if session.exec(select(Room).where(Room.name == name)).first() is not None:
+        raise SchedulingError(f"Помещение «{name}» уже есть.")
+    room = Room(name=name)
+    session.add(room)
+    session.flush()
+    record_audit(
+        session, actor_user_id=actor_user_id, action="room.add", entity="room", entity_id=room.id, after={"name": name}
+    )
+    return room
+
+
+def book_activity(
+    session: Session, *, title: str, start: datetime, end: datetime, actor_user_id: int, room_id: int | None = None
+) -> Booking:
+    """Another club activity (D&D and others) in the same calendar: no overlap with anything in the room (§3)."""
+    title = " ".join(title.split())
+    if not title:
+        raise SchedulingError("Укажите название занятия, например «D&D».")
+    lock_for_write(session)
+    meeting = _meeting(start, end)
+    room = _room(session, room_id)
+    booking = Booking(
+        room_id=room.id,
+        kind=ACTIVITY,
+        title=title,
+        start_at=meeting.start,
+        end_at=meeting.end,
+        created_by_user_id=actor_user_id,
+    )
+    _store_or_refuse(session, booking, meeting, "Занятие не добавлено.")
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="activity.add",
+        entity="booking",
+        entity_id=booking.id,
+        after={"title": title, "start": meeting.start, "end": meeting.end},
+    )
+    return booking

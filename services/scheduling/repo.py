@@ -1,0 +1,194 @@
+"""Database reads for scheduling: a match's window, seats, availabilities, room bookings, options; imports no reflex."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from services.core.models import (
+    AvailabilityAnswer,
+    AvailabilityInterval,
+    Booking,
+    Match,
+    MeetingProposal,
+    Player,
+    ProposalConfirmation,
+    Room,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageKind,
+    User,
+)
+from services.scheduling.intervals import Interval
+from services.scheduling.rules import Option, common_options_multi, format_kirov, scheduling_state
+
+LIVE_PROPOSAL = "open"  # a proposal still collecting confirmations
+
+
+class SchedulingError(ValueError):
+    """A scheduling action that cannot be done; the message is Russian and shown as is."""
+
+
+@dataclass(frozen=True)
+class SeatInfo:
+    player_id: int
+    user_id: int
+    name: str
+
+
+@dataclass(frozen=True)
+class MatchInfo:
+    match: Match
+    round: Round
+    window_round: Round
+    stage_kind: str
+    season: Season
+    seats: tuple[SeatInfo, ...]
+
+    @property
+    def window(self) -> Interval | None:
+        r = self.window_round
+        return Interval(r.window_start, r.window_end) if r.window_start and r.window_end else None
+
+    @property
+    def is_final(self) -> bool:
+        return self.stage_kind == StageKind.PLAYOFF and self.round.code == "F"
+
+    @property
+    def hanchan_minutes(self) -> int:
+        return self.season.hanchan_minutes
+
+    @property
+    def title(self) -> str:
+        if self.stage_kind == StageKind.REGULAR:
+            return f"Тур {self.round.code}, стол {self.match.table}"
+        return "Финал" if self.is_final else f"Плей-офф, раунд {self.round.code}, стол {self.match.table}"
+
+    def seat_of(self, user_id: int) -> SeatInfo | None:
+        return next((s for s in self.seats if s.user_id == user_id), None)
+
+
+def lock_for_write(session: Session) -> None:
+    """SQLite: take the write lock before the first read (BEGIN IMMEDIATE), so check-then-book is atomic.
+    PostgreSQL relies on row locks and the exclusion constraint instead."""
+    connection = session.connection()
+    if connection.dialect.name != "sqlite":
+        return
+    if not connection.connection.dbapi_connection.in_transaction:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def match_info(session: Session, match_id: int) -> MatchInfo:
+    match = session.get(Match, match_id)
+    if match is None:
+        raise SchedulingError("Такого матча нет.")
+    round_ = session.get(Round, match.round_id)
+    window_round = session.get(Round, match.window_round_id) if match.window_round_id else round_
+    stage = session.get(Stage, round_.stage_id)
+    season = session.get(Season, stage.season_id)
+    rows = session.exec(
+        select(Seat.player_id, Player.user_id, User.display_name)
+        .join(Player, col(Player.id) == Seat.player_id)
+        .join(User, col(User.id) == Player.user_id)
+        .where(Seat.match_id == match_id)
+        .order_by(col(Seat.seed))
+    ).all()
+    seats = tuple(SeatInfo(player_id=p, user_id=u, name=n) for p, u, n in rows)
+    return MatchInfo(match, round_, window_round or round_, stage.kind, season, seats)
+
+
+def availabilities(session: Session, match_id: int) -> dict[int, list[Interval]]:
+    """Player id -> personal intervals. Регламент §6.4: never pass these to another player's browser."""
+    out: dict[int, list[Interval]] = {}
+    for row in session.exec(select(AvailabilityInterval).where(AvailabilityInterval.match_id == match_id)).all():
+        out.setdefault(row.player_id, []).append(Interval(row.start_at, row.end_at))
+    return out
+
+
+def answered_ids(session: Session, match_id: int) -> set[int]:
+    rows = session.exec(select(AvailabilityAnswer.player_id).where(AvailabilityAnswer.match_id == match_id))
+    return set(rows.all())
+
+
+def busy_by_room(session: Session, span: Interval, exclude: Iterable[int] = ()) -> dict[int, list[Interval]]:
+    """Every room with its active bookings overlapping `span` (a room with none maps to [])."""
+    skip = {i for i in exclude if i is not None}
+    out: dict[int, list[Interval]] = {room_id: [] for room_id in session.exec(select(Room.id)).all()}
+    rows = session.exec(
+        select(Booking).where(Booking.active, Booking.start_at < span.end, Booking.end_at > span.start)
+    ).all()
+    for b in rows:
+        if b.id not in skip:
+            out.setdefault(b.room_id, []).append(Interval(b.start_at, b.end_at))
+    return out
+
+
+def clashing_booking(session: Session, room_id: int, meeting: Interval, exclude: int | None = None) -> Booking | None:
+    rows = session.exec(
+        select(Booking).where(
+            Booking.room_id == room_id, Booking.active, Booking.start_at < meeting.end, Booking.end_at > meeting.start
+        )
+    ).all()
+    return next((b for b in rows if b.id != exclude), None)
+
+
+def describe_booking(session: Session, booking: Booking) -> str:
+    room = session.get(Room, booking.room_id)
+    return f"«{booking.title}», {format_kirov(booking.start_at)}–{format_kirov(booking.end_at)[-5:]}, {room.name}"
+
+
+def active_bookings(session: Session, match_id: int) -> list[Booking]:
+    stmt = select(Booking).where(Booking.match_id == match_id, Booking.active).order_by(col(Booking.start_at))
+    return list(session.exec(stmt).all())
+
+
+def booked_hanchans(session: Session, match_id: int, exclude: int | None = None) -> int:
+    return sum(b.hanchans or 0 for b in active_bookings(session, match_id) if b.id != exclude)
+
+
+def options_for(session: Session, info: MatchInfo, exclude_booking: int | None = None) -> list[Option]:
+    """Common options of the four seated players in the match's window (Регламент §3)."""
+    window = info.window
+    if window is None or not info.seats:
+        return []
+    free = availabilities(session, info.match.id)
+    return common_options_multi(
+        window,
+        [free.get(s.player_id, []) for s in info.seats],
+        busy_by_room(session, window, [exclude_booking] if exclude_booking else []),
+        hanchan_minutes=info.hanchan_minutes,
+    )
+
+
+def proposals(session: Session, match_id: int, statuses: Iterable[str] | None = None) -> list[MeetingProposal]:
+    stmt = select(MeetingProposal).where(MeetingProposal.match_id == match_id)
+    if statuses is not None:
+        stmt = stmt.where(col(MeetingProposal.status).in_(list(statuses)))
+    return list(session.exec(stmt.order_by(col(MeetingProposal.id))).all())
+
+
+def confirmations(session: Session, proposal_id: int) -> dict[int, bool]:
+    rows = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal_id)).all()
+    return {r.player_id: r.confirmed for r in rows}
+
+
+def state_of(session: Session, info: MatchInfo) -> str:
+    """A key of STATE_LABELS for the organizer's overview."""
+    answered = answered_ids(session, info.match.id)
+    booked = bool(active_bookings(session, info.match.id))
+    booked = booked and booked_hanchans(session, info.match.id) >= info.match.planned_hanchans
+    seat_ids = {s.player_id for s in info.seats}
+    counts = [
+        sum(1 for p, ok in confirmations(session, p.id).items() if ok and p in seat_ids)
+        for p in proposals(session, info.match.id, [LIVE_PROPOSAL])
+    ]
+    return scheduling_state(
+        [s.player_id in answered for s in info.seats],
+        options_count=len(options_for(session, info)) if not booked else 0,
+        proposal_confirmations=max(counts) if counts else None,
+        booked=booked,
+    )

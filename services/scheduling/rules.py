@@ -1,0 +1,287 @@
+"""Match scheduling: common options, proposals, fallback slot, state. Pure; imports no database, reflex or telegram."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from services.scheduling.intervals import (
+    GRID_MINUTES,
+    Interval,
+    at_kirov,
+    intersect_all,
+    kirov_date,
+    on_grid,
+    require_aware,
+    snap_inward,
+    subtract,
+    to_kirov,
+)
+
+DEFAULT_HANCHAN_MINUTES = 90  # planning length of one hanchan; configurable per league
+MATCH_HANCHANS = 3
+FINAL_HANCHANS = 5
+SEATS = 4
+FALLBACK_HOUR = 18  # Регламент §6.1: последнее воскресенье окна, 18:00 по Кирову
+_WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+_EPS = timedelta(microseconds=1)
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """A common free interval; `rooms` lists the rooms free for all of it (empty from `common_options`)."""
+
+    interval: Interval
+    hanchans_fit: int
+    rooms: tuple[int, ...] = ()
+
+    @property
+    def start(self) -> datetime:
+        return self.interval.start
+
+    @property
+    def end(self) -> datetime:
+        return self.interval.end
+
+
+# --- common options -----------------------------------------------------------------------
+
+
+def players_free(window: Interval, availabilities: Sequence[Sequence[Interval]]) -> list[Interval]:
+    """Where every seated player is free inside the window; a player with no answer makes it empty."""
+    if not availabilities:
+        return []
+    return intersect_all([[window], *availabilities])
+
+
+def _within(busy: Sequence[Interval], window: Interval) -> list[Interval]:
+    # Cheap pre-filter: a whole-calendar `busy` costs one comparison per booking instead of a sort.
+    return [b for b in busy if b.start < window.end and window.start < b.end]
+
+
+def _to_options(free: Sequence[Interval], hanchan: timedelta, min_hanchans: int, grid: int | None) -> list[Option]:
+    # Snapping inward keeps every option edge on the half-hour grid the proposal form offers,
+    # even when a booking ends at 19:15.
+    spans = snap_inward(free, grid) if grid else list(free)
+    out = [Option(iv, iv.duration // hanchan) for iv in spans]
+    return [o for o in out if o.hanchans_fit >= min_hanchans]
+
+
+def _longest_first(options: list[Option]) -> list[Option]:
+    return sorted(options, key=lambda o: (-o.interval.duration, o.start, o.rooms))
+
+
+def _check_lengths(hanchan_minutes: int, min_hanchans: int) -> timedelta:
+    if hanchan_minutes <= 0 or min_hanchans < 1:
+        raise ValueError("hanchan_minutes must be positive and min_hanchans at least 1")
+    return timedelta(minutes=hanchan_minutes)
+
+
+def common_options(
+    window: Interval,
+    availabilities: Sequence[Sequence[Interval]],
+    busy: Sequence[Interval],
+    *,
+    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    min_hanchans: int = 1,
+    grid_minutes: int | None = GRID_MINUTES,
+) -> list[Option]:
+    """Maximal intervals in the window where all players and the one room are free, longest first
+    (ties: earlier first); each fits at least `min_hanchans`. `busy` = the room's bookings, without the
+    meeting being rescheduled. Регламент §3: свободные часы не обязаны быть сплошными."""
+    hanchan = _check_lengths(hanchan_minutes, min_hanchans)
+    free = players_free(window, availabilities)
+    return _longest_first(_to_options(subtract(free, _within(busy, window)), hanchan, min_hanchans, grid_minutes))
+
+
+def common_options_multi(
+    window: Interval,
+    availabilities: Sequence[Sequence[Interval]],
+    busy_by_room: Mapping[int, Sequence[Interval]],
+    *,
+    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    min_hanchans: int = 1,
+    grid_minutes: int | None = GRID_MINUTES,
+) -> list[Option]:
+    """Options over several rooms. A meeting sits in one room, so options are computed per room
+    (never a union across rooms); equal intervals share one option listing all their rooms, and an
+    option strictly inside another is dropped (the bigger one's rooms host any meeting in it)."""
+    hanchan = _check_lengths(hanchan_minutes, min_hanchans)
+    free = players_free(window, availabilities)
+    rooms_of: dict[Interval, list[int]] = {}
+    for room in sorted(busy_by_room):
+        room_free = subtract(free, _within(busy_by_room[room], window))
+        for opt in _to_options(room_free, hanchan, min_hanchans, grid_minutes):
+            rooms_of.setdefault(opt.interval, []).append(room)
+    spans = sorted(rooms_of, key=lambda iv: (iv.start, -iv.duration))
+    kept: list[Interval] = []
+    for iv in spans:  # by start, longest first: a dominating interval is always seen before
+        if not any(k.contains(iv) for k in kept):
+            kept.append(iv)
+    return _longest_first([Option(iv, iv.duration // hanchan, tuple(rooms_of[iv])) for iv in kept])
+
+
+def free_rooms(meeting: Interval, busy_by_room: Mapping[int, Sequence[Interval]]) -> list[int]:
+    """Rooms (ascending id) with no booking overlapping the meeting: the booking picks the first."""
+    return [r for r in sorted(busy_by_room) if not any(b.overlaps(meeting) for b in busy_by_room[r])]
+
+
+# --- proposals ---------------------------------------------------------------------------------
+
+
+def hanchans_word(n: int) -> str:
+    """Russian plural: 1 ханчан, 3 ханчана, 5 ханчанов, 21 ханчан."""
+    tail, tail2 = n % 10, n % 100
+    if tail == 1 and tail2 != 11:
+        return f"{n} ханчан"
+    if 2 <= tail <= 4 and not 12 <= tail2 <= 14:
+        return f"{n} ханчана"
+    return f"{n} ханчанов"
+
+
+def format_duration(value: timedelta) -> str:
+    minutes = int(value.total_seconds() // 60)
+    hours, rest = divmod(minutes, 60)
+    parts = ([f"{hours} ч"] if hours else []) + ([f"{rest} мин"] if rest or not hours else [])
+    return " ".join(parts)
+
+
+def format_kirov(instant: datetime) -> str:
+    """Kirov wall time with the weekday, e.g. «вс 25.10.2026 18:00»."""
+    local = to_kirov(instant)
+    return f"{_WEEKDAYS[local.weekday()]} {local:%d.%m.%Y %H:%M}"
+
+
+def meeting_end(start: datetime, hanchans: int, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES) -> datetime:
+    return require_aware(start) + timedelta(minutes=hanchans * hanchan_minutes)
+
+
+def validate_proposal(
+    start: datetime,
+    end: datetime,
+    hanchans: int,
+    *,
+    window: Interval,
+    option_intervals: Sequence[Interval],
+    hanchans_remaining: int,
+    is_final: bool,
+    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    now: datetime | None = None,
+    grid_minutes: int | None = GRID_MINUTES,
+) -> list[str]:
+    """Errors in Russian, empty when the meeting may be proposed. `hanchans_remaining` = the match's
+    hanchans not yet played nor held by another live meeting; `now`, when given, forbids the past."""
+    start, end = require_aware(start, "start"), require_aware(end, "end")
+    if not start < end:
+        return ["Окончание встречи должно быть позже начала."]
+    meeting = Interval(start, end)
+    errors: list[str] = []
+    if grid_minutes and not (on_grid(start, grid_minutes) and on_grid(end, grid_minutes)):
+        errors.append(f"Начало и окончание встречи выбираются с шагом {grid_minutes} минут по времени Кирова.")
+    if now is not None and start < require_aware(now, "now"):
+        errors.append("Нельзя назначить встречу на прошедшее время.")
+    # Регламент §2: все встречи должны состояться в пределах игрового окна тура или раунда.
+    if not window.contains(meeting):
+        errors.append(
+            f"Встреча должна пройти в пределах игрового окна: "
+            f"с {format_kirov(window.start)} до {format_kirov(window.end)}."
+        )
+    # Per option, not their union: options of different rooms may overlap, a meeting needs one room.
+    if not any(opt.contains(meeting) for opt in option_intervals):
+        errors.append(
+            "Выбранное время не входит целиком ни в один общий вариант: "
+            "кто-то из игроков занят или помещение уже забронировано."
+        )
+    if hanchans < 1:
+        errors.append("Встреча должна включать хотя бы один ханчан.")
+    elif hanchans_remaining < 1:
+        errors.append("В матче не осталось ханчанов для новой встречи.")
+    elif hanchans > hanchans_remaining:
+        errors.append(
+            f"В матче осталось запланировать {hanchans_word(hanchans_remaining)}, "
+            f"а во встрече {hanchans_word(hanchans)}."
+        )
+    if is_final:
+        # Регламент §2, §3: финал из пяти ханчанов — за одну встречу, целиком в один день.
+        if hanchans != FINAL_HANCHANS:
+            errors.append(f"Финал проводится за одну встречу: в ней все {hanchans_word(FINAL_HANCHANS)}.")
+        # The meeting is [start, end): ending at 24:00 still keeps it within the start's day.
+        if kirov_date(start) != kirov_date(end - _EPS):
+            errors.append(
+                "Финал проводится целиком в один день: встреча должна закончиться "
+                "в тот же день по времени Кирова, в который началась."
+            )
+    need = timedelta(minutes=hanchans * hanchan_minutes)
+    if hanchans >= 1 and meeting.duration < need:  # the meeting must hold its hanchans at planning length
+        errors.append(
+            f"На {hanchans_word(hanchans)} нужно не меньше {format_duration(need)}, "
+            f"а выбрано {format_duration(meeting.duration)}."
+        )
+    return errors
+
+
+# --- fallback date ----------------------------------------------------------------------------
+
+
+def fallback_slot(window: Interval) -> datetime:
+    """Регламент §6.1: без уважительных причин матч играется в последнее воскресенье окна в 18:00
+    по Кирову. That is the last Sunday whose 18:00 Kirov lies in [window.start, window.end)."""
+    sunday = kirov_date(window.end - _EPS)
+    sunday -= timedelta(days=(sunday.weekday() - 6) % 7)
+    slot = at_kirov(sunday, FALLBACK_HOUR)
+    if slot >= window.end:
+        slot = at_kirov(sunday - timedelta(days=7), FALLBACK_HOUR)
+    if slot < window.start:
+        raise ValueError("В игровом окне нет воскресенья с 18:00 по времени Кирова: запасную дату назначить нельзя.")
+    return slot
+
+
+def fallback_meeting(
+    window: Interval, hanchans: int = MATCH_HANCHANS, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES
+) -> Interval:
+    """The fallback meeting: from `fallback_slot` for the planned hanchans (it may run past the window's end)."""
+    start = fallback_slot(window)
+    return Interval(start, meeting_end(start, hanchans, hanchan_minutes))
+
+
+# --- organizer view ---------------------------------------------------------------------------
+
+NOBODY_ANSWERED = "nobody_answered"
+WAITING = "waiting"  # some of the four answered
+NO_COMMON_TIME = "no_common_time"  # all answered, no option: §3 — обновить доступность, писать организатору
+OPTIONS = "options"
+PROPOSED = "proposed"  # a proposal nobody confirmed yet; "confirmed_k" once k of 4 did
+BOOKED = "booked"
+
+STATE_LABELS: dict[str, str] = {
+    NOBODY_ANSWERED: "Никто не ответил",
+    WAITING: "Ждём ответов",
+    NO_COMMON_TIME: "Нет общего времени",
+    OPTIONS: "Есть общие варианты",
+    PROPOSED: "Время предложено",
+    "confirmed_1": "Подтвердил 1 из 4",
+    "confirmed_2": "Подтвердили 2 из 4",
+    "confirmed_3": "Подтвердили 3 из 4",
+    "confirmed_4": "Подтвердили 4 из 4",
+    BOOKED: "Забронировано",
+}
+
+
+def scheduling_state(
+    answered: Sequence[bool], *, options_count: int, proposal_confirmations: int | None = None, booked: bool = False
+) -> str:
+    """A key of STATE_LABELS. Precedence: booked, then the live proposal (None = no proposal;
+    with several, pass the most confirmed), then the answers. `booked` = the match's remaining
+    hanchans are all in booked meetings; an organizer's assignment counts without answers (§3)."""
+    if booked:
+        return BOOKED
+    if proposal_confirmations is not None:
+        if not 0 <= proposal_confirmations <= SEATS:
+            raise ValueError(f"confirmations must be 0..{SEATS}: {proposal_confirmations}")
+        return f"confirmed_{proposal_confirmations}" if proposal_confirmations else PROPOSED
+    if not any(answered):
+        return NOBODY_ANSWERED
+    if not all(answered):
+        return WAITING
+    return OPTIONS if options_count > 0 else NO_COMMON_TIME

@@ -1,0 +1,172 @@
+"""What the scheduling pages show, as plain rows; intervals only for their owner or the organizer; no reflex."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from sqlmodel import Session, col, select
+
+from services.core.models import Match, MatchStatus, Role, Room, User
+from services.scheduling.intervals import SLOTS_PER_DAY, enabled_cells, grid_from_availability, to_kirov, window_days
+from services.scheduling.repo import (
+    LIVE_PROPOSAL,
+    SchedulingError,
+    active_bookings,
+    answered_ids,
+    availabilities,
+    booked_hanchans,
+    confirmations,
+    match_info,
+    options_for,
+    proposals,
+    state_of,
+)
+from services.scheduling.rules import STATE_LABELS, format_duration, format_kirov, hanchans_word
+
+PROPOSAL_LABELS = {
+    "open": "ждёт подтверждений",
+    "booked": "забронировано",
+    "declined": "отклонено",
+    "failed": "не удалось забронировать",
+    "withdrawn": "заменено",
+}
+_WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+
+
+def kirov_value(instant) -> str:  # noqa: ANN001
+    """The value of a datetime-local field (Kirov wall time)."""
+    return f"{to_kirov(instant):%Y-%m-%dT%H:%M}"
+
+
+@dataclass
+class MatchPage:
+    title: str
+    window: str
+    is_organizer: bool
+    my_player_id: int | None
+    remaining: int
+    days: list[str] = field(default_factory=list)
+    cells: list[list[str]] = field(default_factory=list)  # per day: "1" free, "0" busy, "x" outside the window
+    seats: list[tuple[str, bool]] = field(default_factory=list)
+    options: list[dict] = field(default_factory=list)
+    proposals: list[dict] = field(default_factory=list)
+    bookings: list[dict] = field(default_factory=list)
+    everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
+
+
+def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
+    """The page for a seated player (their own grid) or the organizer (everyone's times); others are refused."""
+    info = match_info(session, match_id)
+    seat = info.seat_of(user.id)
+    organizer = user.role == Role.ORGANIZER
+    if seat is None and not organizer:
+        raise SchedulingError("Согласование матча доступно только его игрокам и организатору.")
+    window = info.window
+    free = availabilities(session, match_id)
+    remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
+    window_text = (
+        f"{format_kirov(window.start)} — {format_kirov(window.end)} (Киров)" if window else "игровое окно не назначено"
+    )
+    page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
+    if window is not None:
+        days = window_days(window)
+        page.days = [f"{_WEEKDAYS[d.weekday()]} {d:%d.%m}" for d in days]
+        own = free.get(seat.player_id, []) if seat else []
+        enabled = enabled_cells(days, window)
+        grid = grid_from_availability(own, days, window)
+        page.cells = [
+            ["x" if not enabled[d][s] else ("1" if grid[d][s] else "0") for s in range(SLOTS_PER_DAY)]
+            for d in range(len(days))
+        ]
+    answered = answered_ids(session, match_id)
+    page.seats = [(s.name, s.player_id in answered) for s in info.seats]
+    for o in options_for(session, info):
+        page.options.append(
+            {
+                "text": f"{format_kirov(o.start)} — {to_kirov(o.end):%H:%M}"
+                if to_kirov(o.start).date() == to_kirov(o.end - timedelta(microseconds=1)).date()
+                else f"{format_kirov(o.start)} — {format_kirov(o.end)}",
+                "length": format_duration(o.interval.duration),
+                "fit": f"помещается {hanchans_word(o.hanchans_fit)}",
+                "start": kirov_value(o.start),
+                "end": kirov_value(min(o.end, o.start + timedelta(minutes=info.hanchan_minutes * max(remaining, 1)))),
+                "hanchans": str(max(min(o.hanchans_fit, remaining), 1)),
+            }
+        )
+    names = {s.player_id: s.name for s in info.seats}
+    for p in reversed(proposals(session, match_id)):
+        answers = confirmations(session, p.id)
+        yes = [names[pid] for pid, ok in answers.items() if ok and pid in names]
+        no = [names[pid] for pid, ok in answers.items() if not ok and pid in names]
+        mine = answers.get(seat.player_id) if seat else None
+        page.proposals.append(
+            {
+                "id": str(p.id),
+                "text": f"{format_kirov(p.start_at)} — {to_kirov(p.end_at):%H:%M}, {hanchans_word(p.hanchans)}",
+                "status": PROPOSAL_LABELS.get(p.status, p.status)
+                + (", перенос брони" if p.replaces_booking_id else ""),
+                "confirmed": f"Подтвердили {len(yes)} из {len(info.seats)}" + (f": {', '.join(yes)}" if yes else ""),
+                "declined": f"Отклонили: {', '.join(no)}" if no else "",
+                "reason": p.failure_reason or "",
+                "can_answer": "1" if seat and p.status == LIVE_PROPOSAL and mine is not True else "",
+            }
+        )
+    rooms = {r.id: r.name for r in session.exec(select(Room)).all()}
+    page.bookings = [
+        {
+            "id": str(b.id),
+            "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {hanchans_word(b.hanchans or 0)}",
+            "room": rooms.get(b.room_id, ""),
+        }
+        for b in active_bookings(session, match_id)
+    ]
+    if organizer:  # Регламент §6.4: the organizer alone sees everyone's times
+        for s in info.seats:
+            spans = sorted(free.get(s.player_id, []))
+            text = "; ".join(f"{format_kirov(iv.start)}–{to_kirov(iv.end):%H:%M}" for iv in spans)
+            page.everyone.append(
+                (s.name, text or ("нет свободного времени" if s.player_id in answered else "не ответил"))
+            )
+    return page
+
+
+# Once hanchans are on the table, how the time was agreed no longer matters to the organizer.
+PLAYED_LABELS = {
+    MatchStatus.PLAYING: "Играется",
+    MatchStatus.COMPLETE: "Сыгран",
+    MatchStatus.REPLAY: "Заменён переигровкой",
+}
+
+
+def overview(session: Session) -> list[dict]:
+    """Every match that is being scheduled, with its state (Регламент §3) and the §6.1 fallback date."""
+    from services.scheduling.organizer import fallback_for  # the organizer's module; imported here to avoid a cycle
+
+    rows = []
+    matches = session.exec(select(Match).where(Match.status != MatchStatus.DRAFT).order_by(col(Match.id))).all()
+    for m in matches:
+        info = match_info(session, m.id)
+        booked = active_bookings(session, m.id)
+        try:
+            fallback = format_kirov(fallback_for(session, m.id).start)
+        except SchedulingError:
+            fallback = "—"
+        rows.append(
+            {
+                "id": str(m.id),
+                "title": info.title,
+                "players": ", ".join(s.name for s in info.seats),
+                "window": f"{to_kirov(info.window.start):%d.%m} — {to_kirov(info.window.end):%d.%m}"
+                if info.window
+                else "—",
+                "state": PLAYED_LABELS.get(m.status) or STATE_LABELS[state_of(session, info)],
+                "booking": "; ".join(f"{format_kirov(b.start_at)} (#{b.id})" for b in booked) or "—",
+                "fallback": fallback,
+            }
+        )
+    return rows
+
+
+def room_rows(session: Session) -> list[dict]:
+    return [{"id": str(r.id), "name": r.name} for r in session.exec(select(Room).order_by(col(Room.id))).all()]

@@ -1,0 +1,124 @@
+"""The layers of docs/architecture.md hold: pure rules → database → views → shells; nothing imports upward,
+`services/` never imports reflex, and only the notifier's adapter and bot process import telegram."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PURE, DATABASE, VIEW, SHELL = 0, 1, 2, 3
+LAYER_NAMES = {PURE: "pure rules", DATABASE: "database", VIEW: "views", SHELL: "pages / bot / CLI"}
+
+# Every module of services/ not listed here is on the database side.
+PURE_MODULES = {
+    "services.core.config",
+    "services.core.security",
+    "services.league.draw",
+    "services.scheduling.intervals",
+    "services.scheduling.rules",
+    "services.scheduling.ics",
+    "services.results.scoring",
+    "services.results.standings",
+    "services.results.entry",
+    "services.results.season_file",
+    "services.playoff.bracket",
+    "services.pantheon.games",
+    "services.pantheon.names",
+    "services.pantheon.reconstruct",
+}
+VIEW_MODULES = {
+    "services.scheduling.view",
+    "services.scheduling.calendar_feed",
+    "services.results.view",
+    "services.notifier.cards",
+}
+SHELL_PACKAGES = ("discard_app", "services.commands", "services.notifier.bot", "services.notifier.telegram")
+# The notifier's delivery pass turns events into texts and sends them: part of the bot.
+SHELL_PACKAGES += ("services.notifier.__main__", "services.notifier.outbox")
+# The libraries that make a module something other than pure.
+IMPURE_LIBRARIES = {"sqlmodel", "sqlalchemy", "httpx", "telegram", "reflex", "psycopg", "alembic"}
+TELEGRAM_ALLOWED = {"services.notifier.telegram", "services.notifier.bot"}
+
+
+def _module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def _modules() -> dict[str, Path]:
+    files = [*ROOT.glob("services/**/*.py"), *ROOT.glob("discard_app/**/*.py")]
+    return {_module_name(p): p for p in files}
+
+
+def _layer(module: str) -> int:
+    if module.startswith(SHELL_PACKAGES):
+        return SHELL
+    if module in PURE_MODULES:
+        return PURE
+    if module in VIEW_MODULES:
+        return VIEW
+    return DATABASE
+
+
+def _imports(path: Path, known: set[str]) -> set[str]:
+    """Every absolute import of the file, as the module it names (`from services.x import y` → services.x.y when
+    y is a module)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{a.name}" for a in node.names if f"{node.module}.{a.name}" in known)
+    return found
+
+
+def _violations() -> list[str]:
+    modules = _modules()
+    known = set(modules)
+    problems = []
+    for name, path in sorted(modules.items()):
+        layer = _layer(name)
+        for imported in sorted(_imports(path, known)):
+            top = imported.split(".")[0]
+            if name.startswith("services") and top == "reflex":
+                problems.append(f"{name} imports reflex")
+            if top == "telegram" and name not in TELEGRAM_ALLOWED:
+                problems.append(f"{name} imports telegram")
+            if layer == PURE and top in IMPURE_LIBRARIES:
+                problems.append(f"{name} is pure but imports {top}")
+            if imported in known and modules[imported].name != "__init__.py" and _layer(imported) > layer:
+                problems.append(
+                    f"{name} ({LAYER_NAMES[layer]}) imports {imported} ({LAYER_NAMES[_layer(imported)]}) upward"
+                )
+    return problems
+
+
+def test_no_import_runs_upward_and_services_never_import_reflex() -> None:
+    assert _violations() == []
+
+
+def test_every_listed_module_exists() -> None:
+    assert set(_modules()) >= (PURE_MODULES | VIEW_MODULES)
+    assert {"services.notifier.telegram", "services.notifier.bot"} <= set(_modules())
+
+
+@pytest.mark.parametrize(
+    ("module", "source", "expected"),
+    [
+        ("services.results.scoring", "from services.core.db import session_scope\n", "imports services.core.db"),
+        ("services.results.repo", "from services.results.view import season_standings\n", "upward"),
+        ("services.core.db", "import reflex as rx\n", "imports reflex"),
+        ("services.league.roster", "from telegram import Bot\n", "imports telegram"),
+        ("services.league.draw", "import sqlmodel\n", "is pure but imports sqlmodel"),
+    ],
+)
+def test_the_check_sees_a_wrong_import(module: str, source: str, expected: str, tmp_path: Path, monkeypatch) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text(source, encoding="utf-8")
+    real = _modules()
+    monkeypatch.setattr(f"{__name__}._modules", lambda: {**real, module: path})
+    assert any(expected in problem for problem in _violations())
