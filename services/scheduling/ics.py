@@ -1,32 +1,21 @@
-"""iCalendar (RFC 5545) feeds in Europe/Kirov time. Pure; imports no database, reflex or telegram."""
+"""iCalendar (RFC 5545) feeds in Europe/Kirov time, written by the `icalendar` library. Pure; imports no database,
+reflex or telegram."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import date, datetime, timedelta
 
-from services.scheduling.intervals import UTC, require_aware, to_kirov
+import icalendar
+
+from services.scheduling.intervals import KIROV, UTC, require_aware
 
 PRODID = "-//Discard League//Club calendar//RU"
 TZID = "Europe/Kirov"
-CRLF = "\r\n"
-MAX_OCTETS = 75  # RFC 5545 §3.1: lines SHOULD NOT be longer than 75 octets, excluding CRLF
-
-# Europe/Kirov has been UTC+3 with no daylight saving since 2020 (PRODUCT.md "Time"), so one
-# STANDARD block describes every date the league can have.
-VTIMEZONE = (
-    "BEGIN:VTIMEZONE",
-    f"TZID:{TZID}",
-    f"X-LIC-LOCATION:{TZID}",
-    "BEGIN:STANDARD",
-    "DTSTART:19700101T000000",
-    "TZOFFSETFROM:+0300",
-    "TZOFFSETTO:+0300",
-    "TZNAME:MSK",
-    "END:STANDARD",
-    "END:VTIMEZONE",
-)
+# The zone's transitions written into each feed: none since 2020, so every league date needs one STANDARD block.
+ZONE_FROM = date(2021, 1, 1)
+ZONE_UNTIL = date(2038, 1, 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,73 +44,42 @@ class IcsEvent:
             raise ValueError("SEQUENCE must be non-negative")
 
 
-def escape_text(value: str) -> str:
-    """TEXT escaping (RFC 5545 §3.3.11): backslash first, then ; , and any newline as \\n."""
-    value = value.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-    return value.replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n")
-
-
-def fold_line(line: str) -> str:
-    """Fold at 75 octets of UTF-8 without splitting a character; continuation lines start with a space."""
-    parts: list[str] = []
-    current: list[str] = []
-    size = 0
-    for char in line:
-        width = len(char.encode("utf-8"))
-        if size + width > MAX_OCTETS:
-            parts.append("".join(current))
-            current, size = [" "], 1  # the leading space counts toward the next line's 75
-        current.append(char)
-        size += width
-    parts.append("".join(current))
-    return CRLF.join(parts)
-
-
-def _utc_stamp(instant: datetime) -> str:
-    return f"{instant.astimezone(UTC):%Y%m%dT%H%M%SZ}"
-
-
-def _kirov_stamp(instant: datetime) -> str:
-    return f"{to_kirov(instant):%Y%m%dT%H%M%S}"
-
-
-def _event_lines(event: IcsEvent) -> list[str]:
-    lines = [
-        "BEGIN:VEVENT",
-        f"UID:{escape_text(event.uid)}",
-        f"DTSTAMP:{_utc_stamp(event.dtstamp)}",
-        f"DTSTART;TZID={TZID}:{_kirov_stamp(event.start)}",
-        f"DTEND;TZID={TZID}:{_kirov_stamp(event.end)}",
-        f"SEQUENCE:{event.sequence}",
-        f"SUMMARY:{escape_text(event.summary)}",
-    ]
+def _vevent(event: IcsEvent) -> icalendar.Event:
+    vevent = icalendar.Event()
+    vevent.add("uid", event.uid)
+    vevent.add("dtstamp", event.dtstamp.astimezone(UTC))
+    # Kirov wall-clock times with TZID, as a club member reads them; the VTIMEZONE is added for the whole calendar.
+    vevent.add("dtstart", event.start.astimezone(KIROV))
+    vevent.add("dtend", event.end.astimezone(KIROV))
+    vevent.add("sequence", event.sequence)
+    vevent.add("summary", event.summary)
     if event.location:
-        lines.append(f"LOCATION:{escape_text(event.location)}")
+        vevent.add("location", event.location)
     if event.description:
-        lines.append(f"DESCRIPTION:{escape_text(event.description)}")
+        vevent.add("description", event.description)
     if event.categories:
-        lines.append("CATEGORIES:" + ",".join(escape_text(c) for c in event.categories))
-    lines.append(f"STATUS:{'CANCELLED' if event.cancelled else 'CONFIRMED'}")
-    lines.append("TRANSP:OPAQUE")
-    lines.append("END:VEVENT")
-    return lines
+        vevent.add("categories", list(event.categories))
+    vevent.add("status", "CANCELLED" if event.cancelled else "CONFIRMED")
+    vevent.add("transp", "OPAQUE")
+    return vevent
 
 
 def calendar_ics(events: Sequence[IcsEvent], *, name: str, refresh_minutes: int = 60) -> str:
-    """A whole VCALENDAR with CRLF endings; events in the given order (callers sort by start)."""
-    lines = [
-        "BEGIN:VCALENDAR",
-        f"PRODID:{PRODID}",
-        "VERSION:2.0",
-        "CALSCALE:GREGORIAN",
-        f"X-WR-CALNAME:{escape_text(name)}",
-        f"X-WR-TIMEZONE:{TZID}",
-        # Hints for subscribing clients on how often to poll the feed.
-        f"REFRESH-INTERVAL;VALUE=DURATION:PT{refresh_minutes}M",
-        f"X-PUBLISHED-TTL:PT{refresh_minutes}M",
-        *VTIMEZONE,
-    ]
+    """A whole VCALENDAR (CRLF endings, lines folded at 75 octets); events in the given order (sorted by the caller)."""
+    calendar = icalendar.Calendar()
+    calendar.add("prodid", PRODID)
+    calendar.add("version", "2.0")
+    calendar.add("calscale", "GREGORIAN")
+    calendar.add("x-wr-calname", name)
+    calendar.add("x-wr-timezone", TZID)
+    # Hints for subscribing clients on how often to poll the feed.
+    calendar.add("refresh-interval", timedelta(minutes=refresh_minutes), parameters={"VALUE": "DURATION"})
+    calendar.add("x-published-ttl", icalendar.vDuration(timedelta(minutes=refresh_minutes)))
     for event in events:
-        lines.extend(_event_lines(event))
-    lines.append("END:VCALENDAR")
-    return "".join(fold_line(line) + CRLF for line in lines)
+        calendar.add_component(_vevent(event))
+    # Europe/Kirov's VTIMEZONE from the time zone database, from the first event on (UTC+3 since 2020, so one block),
+    # and also in an empty feed.
+    first = min((e.start.astimezone(KIROV).date() for e in events), default=ZONE_FROM)
+    zone = icalendar.Timezone.from_tzid(TZID, first_date=min(first, ZONE_FROM), last_date=ZONE_UNTIL)
+    calendar.subcomponents.insert(0, zone)  # clients read the zone before the events that use it
+    return calendar.to_ical().decode("utf-8")
