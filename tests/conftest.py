@@ -5,6 +5,7 @@ from __future__ import annotations
 import shutil
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -55,9 +56,9 @@ def _postgres_available() -> bool:
         return False
 
 
-@pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A fresh, migrated database on the local server for this run; dropped afterwards."""
+@contextmanager
+def fresh_postgres_database() -> Iterator[str]:
+    """A new, migrated database on the local server, dropped afterwards; skips loudly when the server is absent."""
     if not _postgres_available():
         message = "!!! PostgreSQL на 127.0.0.1:5432 недоступен: тесты PostgreSQL пропущены !!!"
         print(f"\n{message}\n")
@@ -74,6 +75,13 @@ def postgres_url() -> Iterator[str]:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
         admin.dispose()
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> Iterator[str]:
+    """A fresh, migrated database on the local server for this run; dropped afterwards."""
+    with fresh_postgres_database() as url:
+        yield url
 
 
 @pytest.fixture

@@ -103,17 +103,21 @@ def _wait_ready(url: str, process: subprocess.Popen, log: Path) -> None:
 
 
 @contextmanager
-def running_app(workdir: Path) -> Iterator[App]:
-    """The real app in prod mode on a free port, its own seeded SQLite database in `workdir`."""
+def running_app(
+    workdir: Path, *, database_url: str | None = None, extra_env: dict[str, str] | None = None
+) -> Iterator[App]:
+    """The real app in prod mode on a free port with a freshly seeded database: its own SQLite file in `workdir`
+    unless `database_url` names an empty one; `extra_env` for the production topology (workers, Redis)."""
     # One build of .web at a time, whoever runs the tests or a benchmark.
     lock = open(ROOT / ".web.lock", "w")  # noqa: SIM115
     fcntl.flock(lock, fcntl.LOCK_EX)
-    database_url = f"sqlite:///{workdir / 'league.db'}"
+    database_url = database_url or f"sqlite:///{workdir / 'league.db'}"
     migrate(database_url)
     passwords = _seed(database_url)
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, **_reflex_env(), "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
+    env.update(extra_env or {})
     env.pop("TELEGRAM_BOT_TOKEN", None)
     env["REFLEX_UPLOADED_FILES_DIR"] = str(workdir / "uploaded_files")  # the judge's photos stay out of the repo
     log = workdir / "reflex.log"
