@@ -4,6 +4,7 @@ SHELL := /bin/bash
 .DEFAULT_GOAL := run
 
 PORT ?= 3000
+WORKERS ?= 2
 VENV := .venv
 PY := $(VENV)/bin/python
 BUN_VERSION := 1.4.4
@@ -21,7 +22,7 @@ export NPM_CONFIG_REGISTRY ?= $(shell npm config get registry 2>/dev/null || ech
 export NO_PROXY := 127.0.0.1,localhost
 export PYTHONDONTWRITEBYTECODE := 1
 
-.PHONY: run test setup chromium fmt
+.PHONY: run prod test setup chromium fmt
 
 setup: $(VENV)/.installed $(BUN)
 
@@ -58,6 +59,19 @@ run: setup
 		$(VENV)/bin/discard bot & BOT=$$!; trap 'kill $$BOT 2>/dev/null || true' EXIT; fi; \
 	REFLEX_API_URL=http://127.0.0.1:$(PORT) $(VENV)/bin/reflex run --env prod --single-port \
 		--frontend-port $(PORT) --backend-port $(PORT) --backend-host 127.0.0.1
+
+# Production: N backend workers sharing their state through Redis, on PostgreSQL; the bot as its own process.
+# The README's "Production" section has the systemd units and the reverse proxy that run the same commands.
+prod: setup
+	@[[ "$${DATABASE_URL:-}" == postgresql* ]] || { echo "!! make prod: задайте DATABASE_URL=postgresql+psycopg://..."; exit 1; }
+	@[[ "$${REFLEX_REDIS_URL:-}" == redis* ]] || { echo "!! make prod: задайте REFLEX_REDIS_URL=redis://host:6379/0"; exit 1; }
+	@echo "==> Миграции базы данных"
+	@$(VENV)/bin/discard migrate
+	@echo "==> Сайт: $(WORKERS) процесса(ов) на http://127.0.0.1:$(PORT), состояние в Redis; проверка: discard health"
+	@if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ]; then \
+		$(VENV)/bin/discard bot & BOT=$$!; trap 'kill $$BOT 2>/dev/null || true' EXIT; fi; \
+	GRANIAN_WORKERS=$(WORKERS) REFLEX_API_URL=$${PUBLIC_URL:-http://127.0.0.1:$(PORT)} $(VENV)/bin/reflex run --env prod \
+		--single-port --frontend-port $(PORT) --backend-port $(PORT) --backend-host 127.0.0.1
 
 test: setup chromium
 	@echo "==> Стиль кода: ruff format --check, ruff check"

@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "services.commands.playoff",
     "services.commands.bot",
     "services.commands.pantheon",
+    "services.commands.health",
 )
 
 

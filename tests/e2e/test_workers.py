@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import pickle
 import re
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 import redis
@@ -102,6 +105,11 @@ def _players(session, names) -> list[Player]:  # noqa: ANN001
 def test_the_health_check_sees_the_database_and_redis(prod_app: App) -> None:
     with urllib.request.urlopen(f"{prod_app.url}/_health", timeout=10) as response:
         assert json.loads(response.read()) == {"status": True, "db": True, "redis": True}
+    discard = [str(Path(sys.executable).parent / "discard"), "health", "--url"]
+    up = subprocess.run([*discard, prod_app.url], capture_output=True, text=True, timeout=30)
+    assert up.returncode == 0 and "ok Redis" in up.stdout and "ok база данных" in up.stdout, up.stdout
+    down = subprocess.run([*discard, "http://127.0.0.1:9"], capture_output=True, text=True, timeout=30)
+    assert down.returncode == 1 and "!! сайт" in down.stdout
 
 
 def test_a_result_entered_on_one_worker_reaches_standings_open_on_the_other(
@@ -164,7 +172,8 @@ def test_the_last_confirmations_race_from_both_workers_and_the_room_is_booked_on
     engine.dispose()
 
     pages = [
-        _tab(browser, prod_app, names[3], f"/match/{mid}/schedule") for names, mid in zip(tables, match_ids, strict=True)
+        _tab(browser, prod_app, names[3], f"/match/{mid}/schedule")
+        for names, mid in zip(tables, match_ids, strict=True)
     ]
     first_worker = _worker(pages[0], store)
     _on_other_worker(pages[1], store, first_worker)
