@@ -129,8 +129,12 @@ def _stage_round(session: Session, season_id: int, m: scoring.Match) -> Round:
     return round_
 
 
-def _add_hanchan(session: Session, match_id: int, h: scoring.Hanchan, ids: dict[Any, int], actor: int) -> Hanchan:
-    row = Hanchan(match_id=match_id, number=h.number, riichi_left=h.riichi_left, entered_by_user_id=actor)
+def _add_hanchan(
+    session: Session, match_id: int, h: scoring.Hanchan, ids: dict[Any, int], actor: int, revision: int = 0
+) -> Hanchan:
+    row = Hanchan(
+        match_id=match_id, number=h.number, revision=revision, riichi_left=h.riichi_left, entered_by_user_id=actor
+    )
     session.add(row)
     session.flush()
     for r in h.results:
@@ -199,17 +203,19 @@ def import_season(session: Session, data: Any) -> ImportSummary:
             old = current.get(h.number)
             if old is not None and _same(old, mapped):
                 continue
-            new = _add_hanchan(session, match.id, h, ids, actor)
-            action = "hanchan.enter"
+            old_row = None
             if old is not None:
                 old_row = session.exec(
                     select(Hanchan).where(
                         Hanchan.match_id == match.id,
                         Hanchan.number == h.number,
                         col(Hanchan.superseded_by_id).is_(None),
-                        Hanchan.id != new.id,
                     )
                 ).one()
+            revision = old_row.revision + 1 if old_row is not None else 0
+            new = _add_hanchan(session, match.id, h, ids, actor, revision)
+            action = "hanchan.enter"
+            if old_row is not None:
                 old_row.superseded_by_id = new.id
                 session.add(old_row)
                 action = "hanchan.correct"
