@@ -93,8 +93,9 @@ async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
     # Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании».
-    sent = await _notifier(context).send_reminder()
-    log.info("Sunday reminder: %d message(s)", sent)
+    # Written to the outbox once a week; the outbox poll delivers it (and retries it when Telegram fails).
+    queued = _notifier(context).queue_reminder()
+    log.info("Sunday reminder %s", "queued" if queued else "already queued by another process")
 
 
 async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
