@@ -158,13 +158,19 @@ class Notifier:
         *,
         bind: sa.Engine | None = None,
         clock: Callable[[], datetime] = utc_now,
+        lease: timedelta = LEASE,
     ) -> None:
-        self.gateway, self.target, self.bind, self.clock = gateway, target, bind, clock
+        self.gateway, self.target, self.bind, self.clock, self.lease = gateway, target, bind, clock, lease
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._holding: list[int] = []  # the events being delivered: their claim is renewed before each message
+
+    def _hold(self) -> None:
+        if self._holding:
+            _renew(self.bind, self._holding, self.owner, until=self.clock() + self.lease)
 
     async def deliver_pending(self) -> PassResult:
         """One card update per match however many events it has; the card shows the current state."""
-        events = claim_events(self.bind, self.owner, now=self.clock())
+        events = claim_events(self.bind, self.owner, now=self.clock(), lease=self.lease)
         by_match: dict[int, list[OutboxEvent]] = {}
         others: list[OutboxEvent] = []
         for event in events:
@@ -174,7 +180,8 @@ class Notifier:
         work += [([ev], partial(self._deliver_other, ev)) for ev in others]
         for group, deliver in work:
             ids = [e.id for e in group]
-            _renew(self.bind, ids, self.owner, until=self.clock() + LEASE)
+            self._holding = ids
+            self._hold()
             try:
                 await deliver()
             except DeliveryError as error:
@@ -223,6 +230,7 @@ class Notifier:
             except MessageGone:
                 log.info("card of match %s was deleted in the chat: posting a new one", snap.match_id)
         if message_id is None:
+            self._hold()
             message_id = await self.gateway.send(chat, text, thread_id=self.target.schedule_thread_id)
         # Committed before anything else is sent: a repeated pass edits this card instead of posting another.
         with session_scope(self.bind) as session:
@@ -240,6 +248,7 @@ class Notifier:
             ).first()
         if done is not None:
             return
+        self._hold()
         message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
         with session_scope(self.bind) as session:
             session.add(TelegramSend(event_id=event_id, chat_id=chat_id, part=part, message_id=message_id))
