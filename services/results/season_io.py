@@ -98,6 +98,14 @@ def check_import(session: Session, season: Season) -> list[str]:
     names = Counter(_key(p.name) for p in season.players)
     problems += [f"игрок «{p.name}»: имя повторяется в файле" for p in season.players if names[_key(p.name)] > 1]
     roster = _roster(session, season_id)
+    # A new name is registered as an account: one equal to an existing login outside the roster cannot be.
+    logins = set(session.exec(select(User.login_name)).all())
+    problems += [
+        f"игрок «{p.name}»: пользователь с таким именем уже есть, но не в составе сезона — добавьте его в состав "
+        "или исправьте имя в файле"
+        for p in season.players
+        if _key(p.name) not in roster and _key(p.name) in logins
+    ]
     by_file_id = {p.id: p for p in season.players}
     for m in season.matches:
         existing = _find_match(session, season_id, m)
