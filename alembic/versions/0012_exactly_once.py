@@ -9,7 +9,8 @@ Create Date: 2026-11-30 14:40:00
 - meetingproposal: one open proposal per need (the match's remaining hanchans, or moving one booking);
 - booking: end after start on both databases; SQLite's trigger compares instants (julianday) and refuses any
   time format but the canonical one SQLAlchemy writes, so the app reads back exactly what the guard compared;
-- outboxevent: a claim (owner, expiry) and a unique key for once-only events; telegramsend: what was sent.
+- outboxevent: a claim (owner, expiry) and a unique key for once-only events; telegramsend: what was sent;
+- pantheonsettings: the running import's owner and expiry (one import at a time, across processes).
 """
 
 from typing import Sequence, Union
@@ -119,9 +120,15 @@ def upgrade() -> None:
         sa.UniqueConstraint("event_id", "chat_id", "part"),
     )
     op.create_index(op.f("ix_telegramsend_event_id"), "telegramsend", ["event_id"], unique=False)
+    with op.batch_alter_table("pantheonsettings") as batch_op:
+        batch_op.add_column(sa.Column("sync_owner", sa.String(), nullable=True))
+        batch_op.add_column(sa.Column("sync_until", services.core.models.UtcDateTime(), nullable=True))
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("pantheonsettings") as batch_op:
+        batch_op.drop_column("sync_until")
+        batch_op.drop_column("sync_owner")
     op.drop_index(op.f("ix_telegramsend_event_id"), table_name="telegramsend")
     op.drop_table("telegramsend")
     op.drop_index("uq_outboxevent_once_key", table_name="outboxevent")

@@ -424,6 +424,9 @@ class PantheonSettings(SQLModel, table=True):
     admin_token: str | None = None
     synced_through: datetime | None = _instant(nullable=True)  # newest end time of the last complete import
     last_summary: str | None = None  # JSON of the last import's summary
+    # One import at a time, across processes (the bot's schedule, the page, the command line): owner and expiry.
+    sync_owner: str | None = None
+    sync_until: datetime | None = _instant(nullable=True)
     updated_at: datetime = _instant(now=True)
 
 
