@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from datetime import UTC, datetime
 
 import pytest
 import sqlalchemy as sa
@@ -25,7 +26,8 @@ from tests.bot.league import answer, kirov, link, make_league, propose
 from tests.bot.test_process import ROOT, _env
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -100424242, 5, 6
-PRIVATE = (7101, 7102)  # the Telegram ids of the two players who want private messages
+PRIVATE = (7101, 7102)
+NOW = datetime(2026, 12, 1, tzinfo=UTC)  # the Telegram ids of the two players who want private messages
 
 
 def _undelivered(session: Session) -> list[OutboxEvent]:
@@ -158,3 +160,66 @@ def test_a_bot_killed_mid_send_is_replaced_without_a_duplicate_or_a_lost_message
         _stop([p for p in (first, locals().get("second")) if p is not None])
     assert _undelivered(session) == []
     assert _sent(fake_api) == EXPECTED
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest) -> sa.Engine:
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
+
+
+@pytest.mark.asyncio
+async def test_two_notifiers_claim_disjoint_events_on_sqlite_and_postgresql(fake_api: FakeBotApi, db: sa.Engine):
+    import asyncio
+
+    with Session(db, expire_on_commit=False) as session:
+        # The PostgreSQL database is shared by the run: other tests' events are not this test's to send.
+        session.execute(sa.update(OutboxEvent).where(OutboxEvent.delivered_at.is_(None)).values(delivered_at=NOW))
+        session.commit()
+        _league_with_everything(session)
+        mine = {e.id for e in session.exec(select(OutboxEvent).where(OutboxEvent.delivered_at.is_(None))).all()}
+    fake_api.late_answers[("sendMessage", 1)] = 0.5  # the first pass is still sending when the second starts
+    bot = Bot(TOKEN, base_url=fake_api.base_url)
+    await bot.initialize()
+    target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
+    try:
+        first, second = (Notifier(TelegramGateway(bot, backoff=0.01), target, bind=db) for _ in range(2))
+        await asyncio.gather(first.deliver_pending(), second.deliver_pending())
+        await asyncio.gather(first.deliver_pending(), second.deliver_pending())  # what the second had to skip
+    finally:
+        await bot.shutdown()
+    with Session(db) as session:
+        left = session.exec(select(OutboxEvent.id).where(OutboxEvent.delivered_at.is_(None))).all()
+    assert not mine & set(left)
+    assert _sent(fake_api) == EXPECTED
+
+
+@pytest.mark.asyncio
+async def test_the_sunday_reminder_survives_telegram_failing_at_the_reminder_time(
+    fake_api: FakeBotApi, engine: sa.Engine, session: Session
+):
+    from services.notifier.bot import OUTBOX_JOB, REMINDER_JOB, build_application
+    from tests.bot.conftest import bot_config
+    from tests.bot.league import SUNDAY_EVENING
+
+    make_league(session)  # nobody has answered: the reminder names all four
+    app = build_application(
+        bot_config(fake_api), bind=engine, clock=lambda: SUNDAY_EVENING, gateway_options={"backoff": 0.01}
+    )
+    await app.initialize()
+    try:
+        (reminder,) = app.job_queue.get_jobs_by_name(REMINDER_JOB)
+        (poll,) = app.job_queue.get_jobs_by_name(OUTBOX_JOB)
+        fake_api.down = True  # Telegram fails at 19:00, for all the gateway's retries
+        await reminder.run(app)
+        await poll.run(app)
+        assert fake_api.accepted("sendMessage") == []
+        fake_api.down = False
+        poll.data.resume_at = 0.0  # the poll's backoff is over
+        await poll.run(app)
+        await reminder.run(app)  # a second process's job, or a restart at 19:00: still one reminder a week
+        await poll.run(app)
+    finally:
+        await app.shutdown()
+    (sent,) = fake_api.accepted("sendMessage")
+    assert "Напоминание" in sent.params["text"] and "Анна Иванова" in sent.params["text"]
+    assert _undelivered(session) == []
