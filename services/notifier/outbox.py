@@ -25,22 +25,18 @@ from functools import partial
 from typing import Protocol
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, select
+from sqlmodel import col, select
 
 from services.core import outbox as kinds
 from services.core.db import session_scope
 from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramSend, utc_now
 from services.notifier import cards
 from services.notifier import status as bot_status
+from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.snapshot import MatchSnapshot, match_snapshot, window_matches
 from services.scheduling.intervals import KIROV
 
 log = logging.getLogger(__name__)
-BATCH = 500
-# How long a claim holds: longer than one group's delivery with the gateway's retries; a crashed process's
-# events are taken over by another one after it.
-LEASE = timedelta(minutes=5)
-_CLAIM_LOCK = 12_012  # PostgreSQL advisory lock: claims are decided one at a time (a few milliseconds each)
 
 
 class DeliveryError(Exception):
@@ -96,58 +92,6 @@ def _mark(bind: sa.Engine | None, ids: list[int], *, now: datetime, error: str |
             bot_status.record_delivery(session, now=now)
 
 
-def _serialise_claims(session: Session) -> bool:
-    """SQLite: the write lock (BEGIN IMMEDIATE); PostgreSQL: an advisory lock till commit. True on PostgreSQL."""
-    connection = session.connection()
-    if connection.dialect.name == "sqlite":
-        if not connection.connection.dbapi_connection.in_transaction:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
-        return False
-    session.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CLAIM_LOCK})
-    return True
-
-
-def claim_events(bind: sa.Engine | None, owner: str, *, now: datetime, lease: timedelta = LEASE) -> list[OutboxEvent]:
-    """Claims the undelivered events no live claim holds, skipping every match another owner is delivering
-    (its card must be posted by one process only); the claim lasts `lease`."""
-    with session_scope(bind) as session:
-        postgres = _serialise_claims(session)
-        free = sa.or_(
-            col(OutboxEvent.claimed_until).is_(None),
-            col(OutboxEvent.claimed_until) <= now,
-            OutboxEvent.claimed_by == owner,
-        )
-        busy = set(
-            session.exec(
-                select(OutboxEvent.match_id).where(
-                    col(OutboxEvent.delivered_at).is_(None), col(OutboxEvent.match_id).is_not(None), sa.not_(free)
-                )
-            ).all()
-        )
-        stmt = (
-            select(OutboxEvent)
-            .where(col(OutboxEvent.delivered_at).is_(None), free)
-            .order_by(col(OutboxEvent.id))
-            .limit(BATCH)
-        )
-        if postgres:
-            stmt = stmt.with_for_update(skip_locked=True)
-        events = [e for e in session.exec(stmt).all() if e.match_id is None or e.match_id not in busy]
-        for event in events:
-            event.claimed_by, event.claimed_until = owner, now + lease
-            session.add(event)
-        return events
-
-
-def _renew(bind: sa.Engine | None, ids: list[int], owner: str, *, until: datetime) -> None:
-    with session_scope(bind) as session:
-        session.execute(
-            sa.update(OutboxEvent)
-            .where(col(OutboxEvent.id).in_(ids), OutboxEvent.claimed_by == owner)
-            .values(claimed_until=until)
-        )
-
-
 class Notifier:
     """One delivery pass at a time (the job queue never overlaps a job with itself)."""
 
@@ -166,7 +110,7 @@ class Notifier:
 
     def _hold(self) -> None:
         if self._holding:
-            _renew(self.bind, self._holding, self.owner, until=self.clock() + self.lease)
+            renew_claims(self.bind, self._holding, self.owner, until=self.clock() + self.lease)
 
     async def deliver_pending(self) -> PassResult:
         """One card update per match however many events it has; the card shows the current state."""
@@ -188,7 +132,7 @@ class Notifier:
                 # Telegram is unreachable: keep this and every later event for the next pass.
                 self._fail(ids, str(error), connected=False)
                 rest = [e.id for g, _ in work for e in g if e.id not in ids]
-                _renew(self.bind, rest, self.owner, until=self.clock())  # released: any process may retry
+                renew_claims(self.bind, rest, self.owner, until=self.clock())  # released: any process may retry
                 result.failed += len(ids)
                 result.error, result.stopped = str(error), True
                 return result
