@@ -8,8 +8,9 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections import Counter
-from datetime import UTC, datetime
+from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
@@ -17,6 +18,7 @@ from sqlmodel import Session, select
 from telegram import Bot
 from telegram.request import HTTPXRequest
 
+from services.core.db import make_engine
 from services.core.models import OutboxEvent, Season, User
 from services.league.announcements import publish_announcement
 from services.notifier.outbox import Notifier, Target
@@ -24,10 +26,10 @@ from services.notifier.telegram import TelegramGateway
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, link, make_league, propose
 from tests.bot.test_process import ROOT, _env
+from tests.conftest import PG_ADMIN_URL
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -100424242, 5, 6
-PRIVATE = (7101, 7102)
-NOW = datetime(2026, 12, 1, tzinfo=UTC)  # the Telegram ids of the two players who want private messages
+PRIVATE = (7101, 7102)  # the Telegram ids of the two players who want private messages
 
 
 def _undelivered(session: Session) -> list[OutboxEvent]:
@@ -162,9 +164,26 @@ def test_a_bot_killed_mid_send_is_replaced_without_a_duplicate_or_a_lost_message
     assert _sent(fake_api) == EXPECTED
 
 
+@pytest.fixture
+def own_pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
+    """A PostgreSQL database of this test's own: its rooms and seasons stay out of the run's shared one."""
+    name = f"{postgres_url.rsplit('/', 1)[1]}_bot_{uuid.uuid4().hex[:6]}"
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_url.rsplit("/", 1)[1]}"'))
+    engine = make_engine(postgres_url.rsplit("/", 1)[0] + f"/{name}")
+    try:
+        yield engine
+    finally:
+        engine.dispose()
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
 def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "own_pg_engine")
 
 
 @pytest.mark.asyncio
@@ -172,9 +191,6 @@ async def test_two_notifiers_claim_disjoint_events_on_sqlite_and_postgresql(fake
     import asyncio
 
     with Session(db, expire_on_commit=False) as session:
-        # The PostgreSQL database is shared by the run: other tests' events are not this test's to send.
-        session.execute(sa.update(OutboxEvent).where(OutboxEvent.delivered_at.is_(None)).values(delivered_at=NOW))
-        session.commit()
         _league_with_everything(session)
         mine = {e.id for e in session.exec(select(OutboxEvent).where(OutboxEvent.delivered_at.is_(None))).all()}
     fake_api.late_answers[("sendMessage", 1)] = 0.5  # the first pass is still sending when the second starts
