@@ -34,6 +34,7 @@ class Settings:
     reminder_time: str = "19:00"
     bot_username: str | None = None  # for the profile page's deep link t.me/<username>?start=CODE
     pantheon_sync_minutes: float | None = None  # the bot process imports from Pantheon this often when set
+    claim_seconds: float = 120.0  # how long a bot process's claim on outbox events holds (renewed per message)
 
     @property
     def tz(self) -> ZoneInfo:
@@ -55,6 +56,7 @@ class Settings:
             reminder_time=env.get("TELEGRAM_REMINDER_TIME") or "19:00",
             bot_username=(env.get("TELEGRAM_BOT_USERNAME") or "").lstrip("@") or None,
             pantheon_sync_minutes=float(env["PANTHEON_SYNC_MINUTES"]) if env.get("PANTHEON_SYNC_MINUTES") else None,
+            claim_seconds=float(env.get("TELEGRAM_CLAIM_SECONDS") or 120),
         )
 
 

@@ -48,6 +48,18 @@ def session_scope(bind: sa.Engine | None = None) -> Iterator[Session]:
             raise
 
 
+def lock_row(session: Session, table: type, row_id: int) -> None:
+    """Serialises a read-decide-write on one row: SQLite takes the database write lock before the first read
+    (BEGIN IMMEDIATE), PostgreSQL locks the row (SELECT … FOR UPDATE). A second caller waits, then reads what
+    the first committed. Call it before reading what the decision depends on."""
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        if not connection.connection.dbapi_connection.in_transaction:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        return
+    session.exec(sa.select(table.id).where(table.id == row_id).with_for_update()).first()
+
+
 def migrate(url: str | None = None) -> None:
     """Bring the schema to the newest revision (what `reflex db migrate` does, for any URL)."""
     from alembic.config import Config

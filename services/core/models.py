@@ -132,6 +132,16 @@ class LoginAttempt(SQLModel, table=True):
 
 
 class Stage(SQLModel, table=True):
+    # One playoff per season, whoever closes the regular stage first (migration 0012).
+    __table_args__ = (
+        sa.Index(
+            "uq_stage_one_playoff",
+            "season_id",
+            unique=True,
+            sqlite_where=sa.text("kind = 'playoff'"),
+            postgresql_where=sa.text("kind = 'playoff'"),
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     season_id: int = Field(foreign_key="season.id", index=True)
     kind: str = StageKind.REGULAR
@@ -148,6 +158,18 @@ class Round(SQLModel, table=True):
 
 
 class Match(SQLModel, table=True):
+    # At most one playing match per round and table (a replayed original steps aside): two concurrent
+    # loads of the bracket cannot create a playoff round twice (migration 0012).
+    __table_args__ = (
+        sa.Index(
+            "uq_match_round_table",
+            "round_id",
+            "table",
+            unique=True,
+            sqlite_where=sa.text("status <> 'replay'"),
+            postgresql_where=sa.text("status <> 'replay'"),
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id", index=True)
     table: str  # "1".."N" in tours; "A", "B", "U", "L" in the playoff
@@ -178,9 +200,12 @@ class DrawDraft(SQLModel, table=True):
 
 
 class Hanchan(SQLModel, table=True):
+    # A hanchan's number is entered once; each correction or replay of it is the next revision (migration 0012).
+    __table_args__ = (sa.Index("uq_hanchan_match_number_revision", "match_id", "number", "revision", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True)
     number: int
+    revision: int = Field(default=0, sa_column_kwargs={"server_default": "0"})  # 0: entered; n: n-th correction
     riichi_left: int = 0
     winds: str | None = None  # player ids East, South, West, North, comma-separated
     entered_by_user_id: int | None = Field(default=None, foreign_key="user.id")
@@ -261,7 +286,18 @@ class Room(SQLModel, table=True):
     name: str
 
 
+_OPEN = sa.text("status = 'open'")
+_OPEN_NEW = sa.text("status = 'open' AND replaces_booking_id IS NULL")
+
+
 class MeetingProposal(SQLModel, table=True):
+    # One open proposal per need (migration 0012): the match's remaining hanchans, or moving one booking.
+    __table_args__ = (
+        sa.Index("uq_proposal_open_new", "match_id", unique=True, sqlite_where=_OPEN_NEW, postgresql_where=_OPEN_NEW),
+        sa.Index(
+            "uq_proposal_open_move", "replaces_booking_id", unique=True, sqlite_where=_OPEN, postgresql_where=_OPEN
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     match_id: int = Field(foreign_key="match.id", index=True)
     room_id: int = Field(foreign_key="room.id")
@@ -288,8 +324,12 @@ class Booking(SQLModel, table=True):
     """One club calendar: match meetings and other activities; no overlap in a room.
 
     The database itself refuses overlapping active bookings (an exclusion
-    constraint on PostgreSQL, a trigger on SQLite: see the migrations).
+    constraint on PostgreSQL, a trigger on SQLite comparing instants with julianday(): see the
+    migrations) and a meeting that does not end after it starts (a CHECK on PostgreSQL, the trigger on
+    SQLite, which also refuses any stored time format but the canonical one SQLAlchemy writes).
     """
+
+    __table_args__ = (sa.CheckConstraint("end_at > start_at", name="booking_end_after_start"),)
 
     id: int | None = Field(default=None, primary_key=True)
     room_id: int = Field(foreign_key="room.id", index=True)
@@ -309,6 +349,7 @@ class Booking(SQLModel, table=True):
 class OutboxEvent(SQLModel, table=True):
     """What the notifier must tell; written in the same transaction as the change."""
 
+    __table_args__ = (sa.Index("uq_outboxevent_once_key", "once_key", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
     kind: str
     match_id: int | None = Field(default=None, foreign_key="match.id", index=True)
@@ -317,6 +358,24 @@ class OutboxEvent(SQLModel, table=True):
     delivered_at: datetime | None = _instant(nullable=True, index=True)
     attempts: int = 0
     last_error: str | None = None
+    # A delivery claims its events (migration 0012): two bot processes never send one event twice.
+    claimed_by: str | None = None
+    claimed_until: datetime | None = _instant(nullable=True)
+    # Events that happen once (the Sunday reminder of a week) carry a unique key.
+    once_key: str | None = Field(default=None, sa_column=sa.Column(sa.String(80), nullable=True))
+
+
+class TelegramSend(SQLModel, table=True):
+    """A message Telegram accepted for an outbox event, recorded before the next one is sent, so a retried
+    delivery skips it instead of sending it again."""
+
+    __table_args__ = (sa.UniqueConstraint("event_id", "chat_id", "part"),)
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="outboxevent.id", index=True)
+    chat_id: int = Field(sa_type=sa.BigInteger)
+    part: int = 0  # several messages of one event to one chat (the reminder's texts)
+    message_id: int
+    sent_at: datetime = _instant(now=True)
 
 
 class MatchCard(SQLModel, table=True):
@@ -365,6 +424,9 @@ class PantheonSettings(SQLModel, table=True):
     admin_token: str | None = None
     synced_through: datetime | None = _instant(nullable=True)  # newest end time of the last complete import
     last_summary: str | None = None  # JSON of the last import's summary
+    # One import at a time, across processes (the bot's schedule, the page, the command line): owner and expiry.
+    sync_owner: str | None = None
+    sync_until: datetime | None = _instant(nullable=True)
     updated_at: datetime = _instant(now=True)
 
 

@@ -1,10 +1,15 @@
-"""The notification outbox: what the bot must report, in the caller's transaction; imports no reflex or telegram."""
+"""The notification outbox: what the bot must report, in the caller's transaction; imports no reflex or telegram.
+
+The one list of event kinds: the services write them, the notifier (`services/notifier/outbox.py`) reads them,
+and the tests generate them through the services.
+"""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
+import sqlalchemy as sa
 from sqlmodel import Session
 
 from services.core.models import OutboxEvent
@@ -24,6 +29,9 @@ MOVED = "meeting_moved"
 MATCH_MOVED = "match_moved"
 # Written by the draw's approval (no match_id: one message for the whole season).
 DRAW_APPROVED = "draw_approved"
+# Without a match: the organizer's announcement; the Sunday reminder (one a week, `once_key`).
+ANNOUNCEMENT = "announcement"
+REMINDER = "sunday_reminder"
 
 
 def emit(session: Session, kind: str, match_id: int | None = None, **payload: Any) -> OutboxEvent:
@@ -35,4 +43,17 @@ def emit(session: Session, kind: str, match_id: int | None = None, **payload: An
         payload=json.dumps(payload, ensure_ascii=False, default=str, sort_keys=True),
     )
     session.add(event)
+    return event
+
+
+def emit_once(session: Session, kind: str, once_key: str, **payload: Any) -> OutboxEvent | None:
+    """Adds an event that must exist once (the key is unique in the database); None when it already does,
+    however many processes tried at the same moment."""
+    try:
+        with session.begin_nested():
+            event = emit(session, kind, **payload)
+            event.once_key = once_key
+            session.flush()
+    except sa.exc.IntegrityError:
+        return None
     return event

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Announcement, OutboxEvent, Season
+from services.core.models import Announcement, Season
 from services.league.accounts import AccountError
 
 MAX_LENGTH = 3500  # the Telegram message adds a heading and must stay within 4096 characters
@@ -25,7 +25,7 @@ def publish_announcement(session: Session, season: Season, text: str, *, author_
     session.add(announcement)
     session.flush()
     # Same transaction as the announcement: the bot posts it even if it is off right now.
-    session.add(OutboxEvent(kind="announcement", payload=json.dumps({"announcement_id": announcement.id})))
+    outbox.emit(session, outbox.ANNOUNCEMENT, announcement_id=announcement.id)
     record_audit(
         session,
         actor_user_id=author_user_id,

@@ -11,7 +11,7 @@ import logging
 import time as monotonic_time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, time
+from datetime import datetime, time, timedelta
 
 import sqlalchemy as sa
 from telegram import Update
@@ -45,6 +45,7 @@ class BotConfig:
     reminder_time: time  # aware: Kirov time
     poll_seconds: float = 5.0
     pantheon_sync_minutes: float | None = None  # None: no scheduled Pantheon import
+    claim_seconds: float = 120.0  # a claim on outbox events; a killed process's events wait this long at most
 
 
 def config_from_settings(settings: Settings) -> BotConfig:
@@ -60,6 +61,7 @@ def config_from_settings(settings: Settings) -> BotConfig:
         target=Target(settings.chat_id, settings.schedule_thread_id, settings.announcements_thread_id),
         reminder_time=time(int(hour), int(minute or 0), tzinfo=settings.tz),
         pantheon_sync_minutes=settings.pantheon_sync_minutes,
+        claim_seconds=settings.claim_seconds,
     )
 
 
@@ -93,8 +95,9 @@ async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
     # Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании».
-    sent = await _notifier(context).send_reminder()
-    log.info("Sunday reminder: %d message(s)", sent)
+    # Written to the outbox once a week; the outbox poll delivers it (and retries it when Telegram fails).
+    queued = _notifier(context).queue_reminder()
+    log.info("Sunday reminder %s", "queued" if queued else "already queued by another process")
 
 
 async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -173,7 +176,8 @@ def build_application(
         builder = builder.base_url(config.api_url)
     application = builder.build()
     gateway = TelegramGateway(application.bot, **(gateway_options or {}))
-    application.bot_data["notifier"] = Notifier(gateway, config.target, bind=bind, clock=clock)
+    lease = timedelta(seconds=config.claim_seconds)
+    application.bot_data["notifier"] = Notifier(gateway, config.target, bind=bind, clock=clock, lease=lease)
     application.bot_data["config"] = config
     application.add_handler(CommandHandler("start", start_command))
     application.add_handler(CommandHandler("stop", stop_command))

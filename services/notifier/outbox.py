@@ -2,6 +2,12 @@
 
 Talks to Telegram only through a `Gateway` (see `services/notifier/telegram.py`), so an event is
 marked delivered only after the gateway returned, i.e. after Telegram accepted the message.
+
+Exactly once, as far as Telegram allows: a pass first claims its events (owner and expiry on each row, taken
+under SQLite's write lock or, on PostgreSQL, a short advisory lock with FOR UPDATE SKIP LOCKED), never
+an event whose match another live claim holds, so two bot processes never send one event or post one card
+twice. A card's message id, and every other message's id (`TelegramSend`), is committed before the next
+message is sent, so a pass that is repeated after a crash edits the card and skips what was already sent.
 """
 
 from __future__ import annotations
@@ -9,24 +15,28 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
+import os
+import socket
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Protocol
 
 import sqlalchemy as sa
 from sqlmodel import col, select
 
+from services.core import outbox as kinds
 from services.core.db import session_scope
-from services.core.models import Announcement, MatchCard, OutboxEvent, utc_now
-from services.core.outbox import DRAW_APPROVED
+from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramSend, utc_now
 from services.notifier import cards
 from services.notifier import status as bot_status
+from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.snapshot import MatchSnapshot, match_snapshot, window_matches
+from services.scheduling.intervals import KIROV
 
 log = logging.getLogger(__name__)
-BATCH = 500
 
 
 class DeliveryError(Exception):
@@ -69,6 +79,7 @@ def text_hash(text: str) -> str:
 
 
 def _mark(bind: sa.Engine | None, ids: list[int], *, now: datetime, error: str | None) -> None:
+    """Delivered, or failed and released for the next pass (by any process)."""
     with session_scope(bind) as session:
         for event in session.exec(select(OutboxEvent).where(col(OutboxEvent.id).in_(ids))):
             if error is None:
@@ -76,6 +87,7 @@ def _mark(bind: sa.Engine | None, ids: list[int], *, now: datetime, error: str |
             else:
                 event.attempts += 1
                 event.last_error = error[: bot_status.MAX_ERROR]
+            event.claimed_by, event.claimed_until = None, None
         if error is None:
             bot_status.record_delivery(session, now=now)
 
@@ -90,18 +102,19 @@ class Notifier:
         *,
         bind: sa.Engine | None = None,
         clock: Callable[[], datetime] = utc_now,
+        lease: timedelta = LEASE,
     ) -> None:
-        self.gateway, self.target, self.bind, self.clock = gateway, target, bind, clock
+        self.gateway, self.target, self.bind, self.clock, self.lease = gateway, target, bind, clock, lease
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._holding: list[int] = []  # the events being delivered: their claim is renewed before each message
+
+    def _hold(self) -> None:
+        if self._holding:
+            renew_claims(self.bind, self._holding, self.owner, until=self.clock() + self.lease)
 
     async def deliver_pending(self) -> PassResult:
         """One card update per match however many events it has; the card shows the current state."""
-        with session_scope(self.bind) as session:
-            events = session.exec(
-                select(OutboxEvent)
-                .where(col(OutboxEvent.delivered_at).is_(None))
-                .order_by(col(OutboxEvent.id))
-                .limit(BATCH)
-            ).all()
+        events = claim_events(self.bind, self.owner, now=self.clock(), lease=self.lease)
         by_match: dict[int, list[OutboxEvent]] = {}
         others: list[OutboxEvent] = []
         for event in events:
@@ -111,11 +124,15 @@ class Notifier:
         work += [([ev], partial(self._deliver_other, ev)) for ev in others]
         for group, deliver in work:
             ids = [e.id for e in group]
+            self._holding = ids
+            self._hold()
             try:
                 await deliver()
             except DeliveryError as error:
                 # Telegram is unreachable: keep this and every later event for the next pass.
                 self._fail(ids, str(error), connected=False)
+                rest = [e.id for g, _ in work for e in g if e.id not in ids]
+                renew_claims(self.bind, rest, self.owner, until=self.clock())  # released: any process may retry
                 result.failed += len(ids)
                 result.error, result.stopped = str(error), True
                 return result
@@ -141,7 +158,7 @@ class Notifier:
         if snap is None:
             return
         await self.update_card(snap, card)
-        await self._private_messages(snap, {e.kind for e in events})
+        await self._private_messages(snap, {e.kind: e.id for e in events})
 
     async def update_card(self, snap: MatchSnapshot, card: MatchCard | None) -> None:
         text = cards.card_text(snap)
@@ -157,63 +174,88 @@ class Notifier:
             except MessageGone:
                 log.info("card of match %s was deleted in the chat: posting a new one", snap.match_id)
         if message_id is None:
+            self._hold()
             message_id = await self.gateway.send(chat, text, thread_id=self.target.schedule_thread_id)
+        # Committed before anything else is sent: a repeated pass edits this card instead of posting another.
         with session_scope(self.bind) as session:
             row = session.get(MatchCard, snap.match_id) or MatchCard(match_id=snap.match_id, chat_id=chat, message_id=0)
             row.chat_id, row.message_id, row.text_hash, row.updated_at = chat, message_id, digest, self.clock()
             session.add(row)
 
-    async def _private_messages(self, snap: MatchSnapshot, kinds: set[str]) -> None:
-        """Only what is still true now: a proposal since booked sends no «waiting for you»."""
-        messages: list[tuple[int, str]] = []
+    async def send_once(self, event_id: int, chat_id: int, text: str, *, part: int = 0, thread_id: int | None = None):
+        """Sends one message of an event unless it was sent before; records its id before returning."""
+        with session_scope(self.bind) as session:
+            done = session.exec(
+                select(TelegramSend.id).where(
+                    TelegramSend.event_id == event_id, TelegramSend.chat_id == chat_id, TelegramSend.part == part
+                )
+            ).first()
+        if done is not None:
+            return
+        self._hold()
+        message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
+        with session_scope(self.bind) as session:
+            session.add(TelegramSend(event_id=event_id, chat_id=chat_id, part=part, message_id=message_id))
+
+    async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
+        """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the
+        newest event of that kind in this delivery, which the message is recorded under."""
+        messages: list[tuple[int, int, str]] = []
         wanting = [s for s in snap.seats if s.private_messages and s.telegram_user_id is not None]
         proposal = snap.proposal
-        if "proposed" in kinds and proposal is not None:
+        if kinds.PROPOSED in last and proposal is not None:
             answered = proposal.confirmed | proposal.declined
             text = cards.proposal_waiting_text(snap)
-            messages += [(s.telegram_user_id, text) for s in wanting if s.player_id not in answered]
-        if snap.bookings and ({"booked", "moved"} & kinds):
-            text = cards.booked_text(snap, moved="moved" in kinds and "booked" not in kinds)
-            messages += [(s.telegram_user_id, text) for s in wanting]
-        if "released" in kinds:
-            messages += [(s.telegram_user_id, cards.released_text(snap)) for s in wanting]
-        for chat_id, text in messages:
+            messages += [
+                (last[kinds.PROPOSED], s.telegram_user_id, text) for s in wanting if s.player_id not in answered
+            ]
+        booked = [last[k] for k in (kinds.BOOKED, kinds.MOVED) if k in last]
+        if snap.bookings and booked:
+            text = cards.booked_text(snap, moved=kinds.MOVED in last and kinds.BOOKED not in last)
+            messages += [(max(booked), s.telegram_user_id, text) for s in wanting]
+        if kinds.RELEASED in last:
+            messages += [(last[kinds.RELEASED], s.telegram_user_id, cards.released_text(snap)) for s in wanting]
+        for event_id, chat_id, text in messages:
             try:
-                await self.gateway.send(chat_id, text)
+                await self.send_once(event_id, chat_id, text)
             except Undeliverable as error:
                 log.info("private message to a player not delivered: %s", error)
 
     async def _deliver_other(self, event: OutboxEvent) -> None:
-        if event.kind == DRAW_APPROVED:
-            await self._draw_approved(json.loads(event.payload or "{}"))
-            return
-        if event.kind != "announcement":
+        payload = json.loads(event.payload or "{}")
+        if event.kind == kinds.DRAW_APPROVED:
+            windows = [(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in payload.get("windows", [])]
+            text = cards.draw_approved_text(str(payload.get("season", "")), int(payload.get("matches", 0)), windows)
+            await self._announce(event.id, text)
+        elif event.kind == kinds.ANNOUNCEMENT:
+            with session_scope(self.bind) as session:
+                announcement = session.get(Announcement, payload.get("announcement_id") or 0)
+            if announcement is not None:
+                await self._announce(event.id, cards.announcement_text(announcement.text))
+        elif event.kind == kinds.REMINDER:
+            await self._remind(event.id, datetime.fromisoformat(payload["at"]))
+        else:
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
-            return
-        announcement_id = json.loads(event.payload or "{}").get("announcement_id")
-        with session_scope(self.bind) as session:
-            announcement = session.get(Announcement, announcement_id) if announcement_id else None
-        if announcement is None:
-            return
-        await self.gateway.send(
-            self.target.chat_id,
-            cards.announcement_text(announcement.text),
-            thread_id=self.target.announcements_thread_id,
-        )
 
-    async def _draw_approved(self, payload: dict) -> None:
-        windows = [(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in payload.get("windows", [])]
-        text = cards.draw_approved_text(str(payload.get("season", "")), int(payload.get("matches", 0)), windows)
-        await self.gateway.send(self.target.chat_id, text, thread_id=self.target.announcements_thread_id)
+    async def _announce(self, event_id: int, text: str) -> None:
+        await self.send_once(event_id, self.target.chat_id, text, thread_id=self.target.announcements_thread_id)
 
-    async def send_reminder(self, now: datetime | None = None) -> int:
-        """Регламент §3: on Sunday evening, the matches of the current window not yet scheduled. No penalties."""
+    async def _remind(self, event_id: int, at: datetime) -> None:
+        """Регламент §3: the matches of the window current at the reminder time, as they stand now."""
         with session_scope(self.bind) as session:
-            snaps = window_matches(session, now or self.clock())
-        texts = cards.reminder_texts(snaps)
-        for text in texts:
-            await self.gateway.send(self.target.chat_id, text, thread_id=self.target.schedule_thread_id)
-        return len(texts)
+            snaps = window_matches(session, at)
+        for part, text in enumerate(cards.reminder_texts(snaps)):
+            await self.send_once(
+                event_id, self.target.chat_id, text, part=part, thread_id=self.target.schedule_thread_id
+            )
+
+    def queue_reminder(self, now: datetime | None = None) -> bool:
+        """Регламент §3: on Sunday evening, the reminder is written to the outbox once for the week (whichever
+        bot process comes first) and delivered like any other event, retried until Telegram accepts it."""
+        at = now or self.clock()
+        with session_scope(self.bind) as session:
+            week = at.astimezone(KIROV).date().isoformat()
+            return kinds.emit_once(session, kinds.REMINDER, f"{kinds.REMINDER}:{week}", at=at.isoformat()) is not None
 
     def heartbeat(self, *, connected: bool, bot_username: str | None = None) -> None:
         with session_scope(self.bind) as session:

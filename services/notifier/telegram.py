@@ -2,6 +2,10 @@
 
 Network errors, timeouts and HTTP 5xx are retried with exponential backoff; HTTP 429 waits the
 `retry_after` Telegram asks for. When retries run out a `DeliveryError` leaves the event undelivered.
+
+A message sent whose answer never came (the read timed out, the connection broke after the request went out)
+may have been posted: it is not sent again within the pass. The answer is waited for long (`answer_timeout`,
+30 s; Telegram answers in well under a second), so a slow answer is read, not taken for a failure.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
 
+import httpx
 from telegram import Bot, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
@@ -21,6 +26,10 @@ from services.notifier.outbox import DeliveryError, MessageGone, Undeliverable
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+
+
+# The request went out but no answer came: Telegram may have posted the message.
+_MAYBE_SENT = (httpx.ReadTimeout, httpx.WriteTimeout, httpx.ReadError, httpx.WriteError, httpx.RemoteProtocolError)
 
 
 def retry_seconds(error: RetryAfter) -> float:
@@ -39,10 +48,12 @@ class TelegramGateway:
         backoff: float = 1.0,
         max_backoff: float = 60.0,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        answer_timeout: float = 30.0,
     ) -> None:
         self.bot, self.attempts, self.backoff, self.max_backoff, self.sleep = bot, attempts, backoff, max_backoff, sleep
+        self.answer_timeout = answer_timeout
 
-    async def _call(self, what: str, call: Callable[[], Awaitable[T]]) -> T:
+    async def _call(self, what: str, call: Callable[[], Awaitable[T]], *, repeatable: bool = True) -> T:
         delay = self.backoff
         last: TelegramError | None = None
         for attempt in range(1, self.attempts + 1):
@@ -57,6 +68,8 @@ class TelegramGateway:
             except (BadRequest, Forbidden):
                 raise  # about this one request, not the network: the caller decides
             except (TimedOut, NetworkError) as error:  # timeouts, connection failures and HTTP 5xx
+                if not repeatable and isinstance(error.__cause__, _MAYBE_SENT):
+                    raise DeliveryError(f"{what}: ответ Telegram не получен, исход неизвестен ({error})") from error
                 last = error
                 log.warning("%s failed (attempt %d of %d): %s", what, attempt, self.attempts, error)
             except TelegramError as error:  # a bad token, a migrated chat: keep the event, say why
@@ -74,11 +87,12 @@ class TelegramGateway:
                 message_thread_id=thread_id,
                 parse_mode=ParseMode.HTML,
                 link_preview_options=_NO_PREVIEW,
+                read_timeout=self.answer_timeout,
             )
             return message.message_id
 
         try:
-            return await self._call("sendMessage", call)
+            return await self._call("sendMessage", call, repeatable=False)
         except (BadRequest, Forbidden) as error:
             raise Undeliverable(str(error)) from error
 
@@ -90,6 +104,7 @@ class TelegramGateway:
                 message_id=message_id,
                 parse_mode=ParseMode.HTML,
                 link_preview_options=_NO_PREVIEW,
+                read_timeout=self.answer_timeout,
             )
 
         try:

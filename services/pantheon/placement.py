@@ -201,10 +201,13 @@ def renumber(session: Session, match_id: int, actor: User) -> None:
     if not moves:
         return
     before = {h.id: h.number for h in standing}
-    for h in rows:
-        if final[h.id] in moves:
-            h.number = moves[final[h.id]]
+    moved = [h for h in rows if final[h.id] in moves]
+    # Through negative numbers: a hanchan's (number, revision) is unique in its match at every statement.
+    for sign in (-1, 1):
+        for h in moved:
+            h.number = sign * moves[final[h.id]]
             session.add(h)
+        session.flush()
     record_audit(
         session,
         actor_user_id=actor.id,

@@ -1,13 +1,17 @@
 """The Pantheon import: read the event's finished games newest first and place each one; imports no reflex.
 
 One transaction per game, so a failure part-way leaves the games before it imported and a rerun completes.
+Every import reads the whole season (paged) and compares each game's content (its reconstructed results) with
+what was imported, so a game re-scored in Pantheon is followed whenever it ended. One import runs at a time,
+across processes: it takes a lease on the season's Pantheon settings; a second one is told that one is running.
 """
 
 from __future__ import annotations
 
 import json
 import logging
-import threading
+import os
+import uuid
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import datetime, timedelta
@@ -23,13 +27,15 @@ from services.pantheon.games import GameConfig, GameResult
 from services.pantheon.penalties import apply_penalty
 from services.pantheon.placement import IGNORED, IMPORTED, PENDING, PLACED
 from services.pantheon.reconstruct import ReconstructError, TableGame, ended_at_utc, reconstruct
+from services.scheduling.rules import format_kirov
 
 log = logging.getLogger(__name__)
 
 PAGE_SIZE = 50
-# An admin may reopen a game within 3 hours of its end and finish it again under the same hash: re-read more.
-REREAD = timedelta(hours=4)
-_running = threading.Lock()
+# How long an import's lease holds without being renewed (it is renewed on every page): a crashed import's
+# lease runs out by itself.
+LEASE = timedelta(minutes=10)
+RUNNING = "Импорт из Pantheon уже идёт (запущен {since}): дождитесь его окончания."
 
 
 class SyncError(ValueError):
@@ -145,8 +151,8 @@ def run_sync(
     progress: Progress | None = None,
 ) -> SyncSummary:
     """Import the season's Pantheon event; the summary carries a Russian error instead of raising mid-way."""
-    if not _running.acquire(blocking=False):
-        raise SyncError("Импорт из Pantheon уже идёт: дождитесь его окончания.")
+    owner = f"{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    _take_lease(season_id, owner, bind)
     try:
         with session_scope(bind) as session:
             actor = session.get(User, actor_user_id)
@@ -161,12 +167,42 @@ def run_sync(
             settings.api_url, admin_token=settings.admin_token, admin_person_id=settings.admin_person_id
         )
         try:
-            return _sync(season_id, settings, actor, client, mapping, titles, bind, page_size, progress)
+            return _sync(season_id, settings, actor, client, mapping, titles, bind, page_size, progress, owner)
         finally:
             if own:
                 client.close()
     finally:
-        _running.release()
+        _lease(season_id, owner, bind, release=True)
+
+
+def _take_lease(season_id: int, owner: str, bind: sa.Engine | None) -> None:
+    """One conditional UPDATE: the database lets exactly one of two simultaneous imports have it."""
+    now = utc_now()
+    with session_scope(bind) as session:
+        taken = session.execute(
+            sa.update(PantheonSettings)
+            .where(
+                PantheonSettings.season_id == season_id,
+                sa.or_(col(PantheonSettings.sync_until).is_(None), col(PantheonSettings.sync_until) < now),
+            )
+            .values(sync_owner=owner, sync_until=now + LEASE)
+        ).rowcount
+        if taken:
+            return
+        settings = session.get(PantheonSettings, season_id)
+    if settings is None:
+        raise SyncError("Сначала укажите адрес API Pantheon и номер события.")
+    since = format_kirov(settings.sync_until - LEASE) if settings.sync_until else "только что"
+    raise SyncError(RUNNING.format(since=since))
+
+
+def _lease(season_id: int, owner: str, bind: sa.Engine | None, *, release: bool = False) -> None:
+    with session_scope(bind) as session:
+        session.execute(
+            sa.update(PantheonSettings)
+            .where(PantheonSettings.season_id == season_id, PantheonSettings.sync_owner == owner)
+            .values(sync_owner=None if release else owner, sync_until=None if release else utc_now() + LEASE)
+        )
 
 
 def _sync(
@@ -179,24 +215,24 @@ def _sync(
     bind: sa.Engine | None,
     page_size: int,
     progress: Progress | None,
+    owner: str,
 ) -> SyncSummary:
     summary = SyncSummary()
     seen: set[str] = set()
     newest: datetime | None = None
     complete = False
-    cutoff = settings.synced_through - REREAD if settings.synced_through else None
     try:
         config = client.get_game_config(settings.event_id)
         offset = 0
         while True:
+            _lease(season_id, owner, bind)
             page = client.get_last_games(settings.event_id, limit=page_size, offset=offset)
             names = {**{p.id: p.title for p in page.players}, **titles}
-            batch, stop = [], False
-            for game in page.games:  # newest first: everything past the cutoff is known and final
+            batch = []
+            # The whole season, every time: a game re-scored in Pantheon keeps its end time, so no cut-off by
+            # time is safe; an unchanged game costs one comparison of its content.
+            for game in page.games:
                 end = _end(game, config)
-                if cutoff is not None and end is not None and end < cutoff:
-                    stop = True
-                    break
                 newest = max(filter(None, (newest, end)), default=None)
                 if game.session_hash not in seen:
                     batch.append(game)
@@ -210,7 +246,7 @@ def _sync(
                 if progress:
                     progress(summary)
             offset += len(page.games)
-            if stop or not page.games or len(page.games) < page_size or offset >= page.total:
+            if not page.games or len(page.games) < page_size or offset >= page.total:
                 complete = True
                 break
     except (PantheonError, SyncError) as e:

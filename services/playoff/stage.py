@@ -15,6 +15,7 @@ from datetime import datetime
 from sqlmodel import Session
 
 from services.core.audit import record_audit
+from services.core.db import lock_row
 from services.core.models import Match, MatchStatus, Role, Round, Season, Seat, Stage, StageKind, TieDecision, User
 from services.playoff.bracket import Bracket, Table, build_bracket
 from services.playoff.repo import (
@@ -105,6 +106,7 @@ def close_regular_stage(
     included) waits for the organizer's decision.
     """
     _require_organizer(actor)
+    lock_row(session, Season, season.id)  # two organizers closing at once: the second is told it is closed
     if playoff_stage(session, season.id) is not None:
         raise PlayoffError("Регулярный этап уже закрыт: плей-офф идёт.")
     seeds, problems = regular_preview(session, season)
@@ -165,7 +167,10 @@ def set_round_window(
 
 
 def advance_playoff(session: Session, season: Season, *, actor_user_id: int | None = None) -> list[str]:
-    """Creates every next-round match whose players are now known; returns their rounds (1A…F). Idempotent.
+    """Creates every next-round match whose players are now known; returns their rounds (1A…F). Idempotent,
+    also under concurrency: a load that finds something to create takes the playoff stage's lock and decides
+    again, so two loads of the bracket page at once create a round once (and the database refuses a second
+    match at one round and table).
 
     Call it after a playoff result is stored (the bracket page calls it on load too).
     """
@@ -173,12 +178,17 @@ def advance_playoff(session: Session, season: Season, *, actor_user_id: int | No
     if stage is None:
         return []
     view = load_bracket(session, season)
-    rounds = _rounds(session, stage)
     created = []
-    for table in view.bracket.to_create:
-        if table.due:
-            _create_table(session, rounds[TABLE_OF[table.round][0]], table, actor_user_id)
-            created.append(table.round)
+    if any(table.due for table in view.bracket.to_create):
+        lock_row(session, Stage, stage.id)
+        session.flush()
+        session.expire_all()  # decide again on what the lock's previous holder committed
+        view = load_bracket(session, season)
+        rounds = _rounds(session, stage)
+        for table in view.bracket.to_create:
+            if table.due:
+                _create_table(session, rounds[TABLE_OF[table.round][0]], table, actor_user_id)
+                created.append(table.round)
     for match_id in view.match_ids.values():
         attach_winds(session, match_id)
     session.flush()

@@ -10,9 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.db import lock_row
 from services.core.models import Hanchan, HanchanResult, Match, MatchStatus, Role, Seat, User
 from services.results import scoring
 from services.results.entry import Entry, ResultsError
@@ -36,7 +38,7 @@ def require_organizer(user: User) -> None:
 
 
 def get_match(session: Session, match_id: int) -> Match:
-    match = session.get(Match, match_id)
+    match = session.get(Match, match_id, populate_existing=True)
     if match is None or match.status == MatchStatus.DRAFT:
         raise ResultsError(f"Матч {match_id} не найден.")
     return match
@@ -64,10 +66,18 @@ def _check(session: Session, match: Match, entry: Entry) -> None:
         raise ResultsError(problems)
 
 
-def _store(session: Session, match: Match, number: int, entry: Entry, user: User) -> Hanchan:
-    hanchan = Hanchan(match_id=match.id, number=number, riichi_left=entry.riichi_left, entered_by_user_id=user.id)
-    session.add(hanchan)
-    session.flush()
+def _store(session: Session, match: Match, number: int, entry: Entry, user: User, revision: int = 0) -> Hanchan:
+    """The database refuses a second row of one (match, number, revision): the loser of a race that slipped
+    past the lock is told what a later caller would be told."""
+    hanchan = Hanchan(
+        match_id=match.id, number=number, revision=revision, riichi_left=entry.riichi_left, entered_by_user_id=user.id
+    )
+    try:
+        with session.begin_nested():
+            session.add(hanchan)
+            session.flush()
+    except IntegrityError as error:
+        raise ResultsError(f"Ханчан {number} этого матча уже внесён или исправлен: обновите страницу.") from error
     for r in entry.results:
         session.add(HanchanResult(hanchan_id=hanchan.id, player_id=r.player, points=r.points, chombo=r.chombo))
     return hanchan
@@ -99,7 +109,9 @@ def _entry_json(entry: Entry, number: int, hanchan_id: int | None) -> dict[str, 
 
 
 def enter_hanchan(session: Session, user: User, match_id: int, entry: Entry) -> Hanchan:
-    """Store the next hanchan of the match; the number follows the effective ones."""
+    """Store the next hanchan of the match; the number follows the effective ones.
+    Holds the match lock: of two participants entering the last hanchan at once, the second is told it is in."""
+    lock_row(session, Match, match_id)
     match = get_match(session, match_id)
     if not can_enter(session, user, match.id):
         raise ResultsError("Вносить результат могут только участники матча, судья и организатор.")
@@ -128,7 +140,7 @@ def enter_hanchan(session: Session, user: User, match_id: int, entry: Entry) -> 
 
 
 def _hanchan_of_match(session: Session, hanchan_id: int) -> tuple[Hanchan, Match]:
-    hanchan = session.get(Hanchan, hanchan_id)
+    hanchan = session.get(Hanchan, hanchan_id, populate_existing=True)
     if hanchan is None:
         raise ResultsError(f"Ханчан {hanchan_id} не найден.")
     if hanchan.superseded_by_id is not None:
@@ -189,11 +201,14 @@ def correct_hanchan(
     count the new result in place of the old one, never both.
     """
     require_organizer(user)
+    match_id = session.exec(select(Hanchan.match_id).where(Hanchan.id == hanchan_id)).first()
+    if match_id is not None:
+        lock_row(session, Match, match_id)
     old, match = _hanchan_of_match(session, hanchan_id)
     _require_reason_and_decision(reason, decision)
     _check(session, match, entry)
     before = _snapshot(session, old)
-    new = _store(session, match, old.number, entry, user)
+    new = _store(session, match, old.number, entry, user, revision=old.revision + 1)
     old.superseded_by_id = new.id
     session.add(old)
     record_audit(
@@ -216,10 +231,14 @@ def replay_match(session: Session, user: User, match_id: int, *, reason: str, de
     table and seats and goes through scheduling again.
     """
     require_organizer(user)
+    lock_row(session, Match, match_id)
     original = get_match(session, match_id)
     if original.status == MatchStatus.REPLAY:
         raise ResultsError("Этот матч уже заменён переигровкой.")
     _require_reason_and_decision(reason, decision)
+    original.status = MatchStatus.REPLAY  # first: one playing match per round and table (migration 0012)
+    session.add(original)
+    session.flush()
     new = Match(
         round_id=original.round_id,
         table=original.table,
@@ -239,8 +258,6 @@ def replay_match(session: Session, user: User, match_id: int, *, reason: str, de
                 substitute_for_player_id=seat.substitute_for_player_id,
             )
         )
-    original.status = MatchStatus.REPLAY
-    session.add(original)
     for entity_id in (original.id, new.id):
         record_audit(
             session,

@@ -31,6 +31,16 @@ _MATCH_KEYS = ("id", "stage", "round", "table", "hanchans", "penalties")
 _HANCHAN_KEYS = ("number", "riichi_left", "results")
 _RESULT_KEYS = ("player", "points", "chombo")
 _PENALTY_KEYS = ("player", "points", "reason")
+# Ranges a real season stays far inside; anything beyond is a typo, and would not even fit the database's integers.
+MAX_POINTS = 10_000_000  # table points, either sign
+MAX_CHOMBO = 10
+MAX_STICKS = 100
+MAX_PENALTY = 1_000_000  # a penalty is between −1 000 000 and −1
+MAX_NAME = 80  # as an account's name
+
+
+def _within(low: int, high: int) -> Callable[[Any], bool]:
+    return lambda v: _is_int(v) and low <= v <= high
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,7 +118,13 @@ def _player(r: _Reader, raw: Any, index: int) -> Player | None:
     if data is None:
         return None
     pid = r.field(data, "id", where, _is_id, "целым числом или непустой строкой")
-    name = r.field(data, "name", where, lambda v: isinstance(v, str) and v.strip() != "", "непустой строкой")
+    name = r.field(
+        data,
+        "name",
+        where,
+        lambda v: isinstance(v, str) and v.strip() != "" and len(" ".join(v.split())) <= MAX_NAME,
+        f"непустой строкой не длиннее {MAX_NAME} символов",
+    )
     status = r.field(data, "status", where, lambda v: v in STATUSES, "одним из: " + ", ".join(STATUSES))
     if pid is None or name is None or status is None:
         return None
@@ -120,8 +136,10 @@ def _result(r: _Reader, raw: Any, where: str, known: set[Any]) -> TableResult | 
     if data is None:
         return None
     player = r.field(data, "player", where, _is_id, "идентификатором игрока")
-    points = r.field(data, "points", where, _is_int, "целым числом")
-    chombo = r.field(data, "chombo", where, lambda v: _is_int(v) and v >= 0, "целым числом не меньше 0")
+    points = r.field(
+        data, "points", where, _within(-MAX_POINTS, MAX_POINTS), f"целым числом от −{MAX_POINTS} до {MAX_POINTS}"
+    )
+    chombo = r.field(data, "chombo", where, _within(0, MAX_CHOMBO), f"целым числом от 0 до {MAX_CHOMBO}")
     if player is not None and player not in known:
         r.add(where, f"неизвестный игрок {_show(player)}")
         player = None
@@ -136,7 +154,7 @@ def _hanchan(r: _Reader, raw: Any, match_where: str, index: int, known: set[Any]
     if data is None:
         return None
     number = r.field(data, "number", where, _is_int, "целым числом")
-    riichi = r.field(data, "riichi_left", where, lambda v: _is_int(v) and v >= 0, "целым числом не меньше 0")
+    riichi = r.field(data, "riichi_left", where, _within(0, MAX_STICKS), f"целым числом от 0 до {MAX_STICKS}")
     raw_results = r.items(data, "results", where)
     results = [_result(r, x, f"{where}, результат {i + 1}", known) for i, x in enumerate(raw_results)]
     if number is None or riichi is None or not isinstance(data.get("results"), list) or None in results:
@@ -150,7 +168,9 @@ def _penalty(r: _Reader, raw: Any, where: str, known: set[Any]) -> Penalty | Non
         return None
     player = r.field(data, "player", where, _is_id, "идентификатором игрока")
     # Регламент §5, §6.3: штраф — отрицательное целое число очков; неявка — −80 000 за матч.
-    points = r.field(data, "points", where, lambda v: _is_int(v) and v < 0, "отрицательным целым числом")
+    points = r.field(
+        data, "points", where, _within(-MAX_PENALTY, -1), f"отрицательным целым числом не меньше −{MAX_PENALTY}"
+    )
     reason = r.field(data, "reason", where, lambda v: isinstance(v, str) and v.strip() != "", "непустой строкой")
     if player is not None and player not in known:
         r.add(where, f"неизвестный игрок {_show(player)}")

@@ -98,6 +98,14 @@ def check_import(session: Session, season: Season) -> list[str]:
     names = Counter(_key(p.name) for p in season.players)
     problems += [f"игрок «{p.name}»: имя повторяется в файле" for p in season.players if names[_key(p.name)] > 1]
     roster = _roster(session, season_id)
+    # A new name is registered as an account: one equal to an existing login outside the roster cannot be.
+    logins = set(session.exec(select(User.login_name)).all())
+    problems += [
+        f"игрок «{p.name}»: пользователь с таким именем уже есть, но не в составе сезона — добавьте его в состав "
+        "или исправьте имя в файле"
+        for p in season.players
+        if _key(p.name) not in roster and _key(p.name) in logins
+    ]
     by_file_id = {p.id: p for p in season.players}
     for m in season.matches:
         existing = _find_match(session, season_id, m)
@@ -129,8 +137,12 @@ def _stage_round(session: Session, season_id: int, m: scoring.Match) -> Round:
     return round_
 
 
-def _add_hanchan(session: Session, match_id: int, h: scoring.Hanchan, ids: dict[Any, int], actor: int) -> Hanchan:
-    row = Hanchan(match_id=match_id, number=h.number, riichi_left=h.riichi_left, entered_by_user_id=actor)
+def _add_hanchan(
+    session: Session, match_id: int, h: scoring.Hanchan, ids: dict[Any, int], actor: int, revision: int = 0
+) -> Hanchan:
+    row = Hanchan(
+        match_id=match_id, number=h.number, revision=revision, riichi_left=h.riichi_left, entered_by_user_id=actor
+    )
     session.add(row)
     session.flush()
     for r in h.results:
@@ -199,17 +211,19 @@ def import_season(session: Session, data: Any) -> ImportSummary:
             old = current.get(h.number)
             if old is not None and _same(old, mapped):
                 continue
-            new = _add_hanchan(session, match.id, h, ids, actor)
-            action = "hanchan.enter"
+            old_row = None
             if old is not None:
                 old_row = session.exec(
                     select(Hanchan).where(
                         Hanchan.match_id == match.id,
                         Hanchan.number == h.number,
                         col(Hanchan.superseded_by_id).is_(None),
-                        Hanchan.id != new.id,
                     )
                 ).one()
+            revision = old_row.revision + 1 if old_row is not None else 0
+            new = _add_hanchan(session, match.id, h, ids, actor, revision)
+            action = "hanchan.enter"
+            if old_row is not None:
                 old_row.superseded_by_id = new.id
                 session.add(old_row)
                 action = "hanchan.correct"

@@ -23,7 +23,7 @@ from services.scheduling.repo import (
     SchedulingError,
     answered_ids,
     availabilities,
-    lock_for_write,
+    lock_match,
     match_info,
     options_for,
     proposals,
@@ -33,8 +33,9 @@ from services.scheduling.rules import format_kirov
 
 def save_availability(session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval]) -> list[str]:
     """Replaces the player's intervals (clipped to the window) and marks them answered; returns the notices
-    for what the change withdrew. Only the seated player themself may do it (Регламент §3, §6.4)."""
-    lock_for_write(session)
+    for what the change withdrew. Only the seated player themself may do it (Регламент §3, §6.4).
+    Holds the match lock, so a confirmation racing with this repaint sees the withdrawal, or is seen by it."""
+    lock_match(session, match_id)
     info = match_info(session, match_id)
     seat = info.seat_of(user_id)
     if seat is None:

@@ -20,14 +20,18 @@ from services.scheduling.repo import (
     clashing_booking,
     confirmations,
     describe_booking,
-    lock_for_write,
+    lock_match,
     match_info,
+    open_proposal_for,
     options_for,
 )
 from services.scheduling.rules import format_kirov, validate_proposal
 
 log = logging.getLogger(__name__)
 SEATS = 4
+OPEN_PROPOSAL_EXISTS = (
+    "У матча уже есть открытое предложение: подтвердите или отклоните его, прежде чем предлагать другое время."
+)
 # SQLSTATEs of a lost booking race on PostgreSQL: exclusion violation, or a deadlock between two inserts.
 _RACE_SQLSTATES = {"23P01", "40P01"}
 
@@ -96,8 +100,9 @@ def propose_meeting(
     now: datetime,
     replaces_booking_id: int | None = None,
 ) -> MeetingProposal:
-    """Any of the four proposes a meeting inside a common option; rescheduling names the booking it moves."""
-    lock_for_write(session)
+    """Any of the four proposes a meeting inside a common option; rescheduling names the booking it moves.
+    One open proposal per need (the remaining hanchans, or moving one booking): the database refuses a second."""
+    lock_match(session, match_id)
     info = match_info(session, match_id)
     seat = _seat(info, user_id)
     if info.window is None:
@@ -120,6 +125,8 @@ def propose_meeting(
     )
     if errors:
         raise SchedulingError(" ".join(errors))
+    if open_proposal_for(session, match_id, replaces_booking_id) is not None:
+        raise SchedulingError(OPEN_PROPOSAL_EXISTS)
     meeting = Interval(start, end)
     room = next(r for o in options if o.interval.contains(meeting) for r in o.rooms)
     proposal = MeetingProposal(
@@ -131,15 +138,24 @@ def propose_meeting(
         hanchans=hanchans,
         replaces_booking_id=replaces_booking_id,
     )
-    session.add(proposal)
-    session.flush()
+    try:
+        with session.begin_nested():
+            session.add(proposal)
+            session.flush()
+    except sa.exc.IntegrityError as error:  # the unique index: a concurrent proposal for this need won
+        raise SchedulingError(OPEN_PROPOSAL_EXISTS) from error
     payload = _meeting_payload(info, meeting.start, meeting.end, hanchans, by=seat.name, proposal_id=proposal.id)
     outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload)
     return proposal
 
 
 def _locked_proposal(session: Session, proposal_id: int) -> MeetingProposal:
-    # PostgreSQL: two confirmations of one proposal queue here, so the later one sees the earlier (§3).
+    """Locks the proposal's match first (the order every scheduling change takes: no deadlock), then reads
+    the proposal afresh: two confirmations, or a confirmation and a repaint, queue and see each other (§3)."""
+    match_id = session.exec(select(MeetingProposal.match_id).where(MeetingProposal.id == proposal_id)).first()
+    if match_id is None:
+        raise SchedulingError("Такого предложения нет.")
+    lock_match(session, match_id)
     stmt = (
         select(MeetingProposal)
         .where(MeetingProposal.id == proposal_id)
@@ -166,7 +182,6 @@ def _answer(session: Session, proposal: MeetingProposal, player_id: int, confirm
 
 def confirm_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
     """A seated player confirms; the fourth confirmation books the room at once, in this transaction (§3)."""
-    lock_for_write(session)
     proposal = _locked_proposal(session, proposal_id)
     info = match_info(session, proposal.match_id)
     seat = _seat(info, user_id)
@@ -186,7 +201,6 @@ def confirm_meeting(session: Session, *, proposal_id: int, user_id: int) -> Meet
 
 
 def decline_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
-    lock_for_write(session)
     proposal = _locked_proposal(session, proposal_id)
     info = match_info(session, proposal.match_id)
     seat = _seat(info, user_id)
@@ -200,9 +214,36 @@ def decline_meeting(session: Session, *, proposal_id: int, user_id: int) -> Meet
     return proposal
 
 
+def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str) -> None:
+    proposal.status, proposal.failure_reason = "failed", reason
+    session.add(proposal)
+    payload = _meeting_payload(info, proposal.start_at, proposal.end_at, proposal.hanchans, reason=reason)
+    outbox.emit(session, outbox.BOOKING_FAILED, info.match.id, proposal_id=proposal.id, **payload)
+
+
+def _no_longer_needed(session: Session, proposal: MeetingProposal, info: MatchInfo) -> str | None:
+    """Регламент §3: a match is booked for its planned hanchans once; re-checked at the moment of booking
+    (the caller holds the match lock), since the organizer may have assigned a time meanwhile."""
+    planned = info.match.planned_hanchans
+    booked = booked_hanchans(session, info.match.id, proposal.replaces_booking_id)
+    if proposal.hanchans <= planned - booked:
+        return None
+    if booked >= planned:
+        return "Все ханчаны матча уже забронированы (встреча назначена раньше). Это предложение не забронировано."
+    return (
+        f"Матчу осталось {planned - booked} ханч. из {planned}, а предложено {proposal.hanchans}: "
+        "бронь не создана, предложите время заново."
+    )
+
+
 def book_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo) -> Booking | None:
-    """Books the room for a fully confirmed proposal, or marks it failed with the reason; no one else approves."""
+    """Books the room for a fully confirmed proposal, or marks it failed with the reason; no one else approves.
+    The caller holds the match lock (`lock_match`)."""
     meeting = Interval(proposal.start_at, proposal.end_at)
+    unneeded = _no_longer_needed(session, proposal, info)
+    if unneeded is not None:
+        _fail(session, proposal, info, unneeded)
+        return None
     booking = None
     if proposal.replaces_booking_id is not None:
         booking = session.get(Booking, proposal.replaces_booking_id)
@@ -225,13 +266,8 @@ def book_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo) 
         changes["sequence"] = booking.sequence + 1  # every change of a published event raises SEQUENCE (RFC 5545)
     clash = store_booking(session, booking, meeting, **changes)
     if clash is not None:
-        proposal.status = "failed"
-        proposal.failure_reason = (
-            f"Помещение уже занято: {clash_text(session, clash)}. Бронь не создана; выберите другой общий вариант."
-        )
-        session.add(proposal)
-        payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, reason=proposal.failure_reason)
-        outbox.emit(session, outbox.BOOKING_FAILED, info.match.id, proposal_id=proposal.id, **payload)
+        reason = f"Помещение уже занято: {clash_text(session, clash)}. Бронь не создана; выберите другой общий вариант."
+        _fail(session, proposal, info, reason)
         return None
     proposal.status = "booked"
     session.add(proposal)

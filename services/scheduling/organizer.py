@@ -16,11 +16,22 @@ from services.scheduling.repo import (
     active_bookings,
     booked_hanchans,
     lock_for_write,
+    lock_match,
     match_info,
 )
 from services.scheduling.rules import fallback_meeting, format_kirov, meeting_end
 
 ACTIVITY = "activity"
+
+
+def _locked_booking(session: Session, booking_id: int) -> Booking | None:
+    """The booking read afresh after its match's lock (activities only need the SQLite write lock)."""
+    lock_for_write(session)
+    match_id = session.exec(select(Booking.match_id).where(Booking.id == booking_id)).first()
+    if match_id is not None:
+        lock_match(session, match_id)
+    stmt = select(Booking).where(Booking.id == booking_id).execution_options(populate_existing=True)
+    return session.exec(stmt).first()
 
 
 def _room(session: Session, room_id: int | None) -> Room:
@@ -54,8 +65,9 @@ def assign_meeting(
     end: datetime | None = None,
     reason: str = "",
 ) -> Booking:
-    """Регламент §3: организатор вправе назначить матч без подтверждений игроков, проверив занятость помещения."""
-    lock_for_write(session)
+    """Регламент §3: организатор вправе назначить матч без подтверждений игроков, проверив занятость помещения.
+    The match lock makes two simultaneous assignments queue: the second sees the first one's hanchans."""
+    lock_match(session, match_id)
     info = match_info(session, match_id)
     remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
     if not 1 <= hanchans <= remaining:
@@ -101,8 +113,7 @@ def move_booking(
     session: Session, *, booking_id: int, start: datetime, end: datetime, actor_user_id: int, reason: str = ""
 ) -> Booking:
     """Moves a booking (match or activity) keeping its calendar UID; SEQUENCE grows; a clash is refused by name."""
-    lock_for_write(session)
-    booking = session.get(Booking, booking_id)
+    booking = _locked_booking(session, booking_id)
     if booking is None or not booking.active:
         raise SchedulingError("Переносить можно только действующую бронь.")
     meeting = _meeting(start, end)
@@ -139,8 +150,7 @@ def move_booking(
 
 
 def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, reason: str = "") -> Booking:
-    lock_for_write(session)
-    booking = session.get(Booking, booking_id)
+    booking = _locked_booking(session, booking_id)
     if booking is None or not booking.active:
         raise SchedulingError("Эта бронь уже снята.")
     if booking.match_id is not None:
@@ -181,6 +191,7 @@ def fallback_for(session: Session, match_id: int) -> Interval:
 
 def apply_fallback(session: Session, *, match_id: int, actor_user_id: int) -> Booking:
     """Shows and books the §6.1 fallback meeting in one action."""
+    lock_match(session, match_id)
     meeting = fallback_for(session, match_id)
     hanchans = match_info(session, match_id).match.planned_hanchans - booked_hanchans(session, match_id)
     return assign_meeting(
@@ -198,7 +209,7 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
     """Регламент §6.1: при уважительной причине организатор переносит матч на период следующего тура."""
     if not reason.strip():
         raise SchedulingError("Укажите уважительную причину переноса.")
-    lock_for_write(session)
+    lock_match(session, match_id)
     info = match_info(session, match_id)
     rounds = session.exec(select(Round).where(Round.stage_id == info.round.stage_id).order_by(col(Round.id))).all()
     later = [r for r in rounds if r.id > info.window_round.id]

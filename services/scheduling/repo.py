@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core.db import lock_row
 from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
@@ -82,6 +84,13 @@ def lock_for_write(session: Session) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
+def lock_match(session: Session, match_id: int) -> None:
+    """Serialises every read-decide-write on one match's scheduling: SQLite takes the write lock (BEGIN
+    IMMEDIATE), PostgreSQL locks the match row, so a second caller waits, then reads what the first wrote.
+    Call it before the first read of the match; afterwards re-read (populate_existing) what was loaded before."""
+    lock_row(session, Match, match_id)
+
+
 def match_info(session: Session, match_id: int) -> MatchInfo:
     match = session.get(Match, match_id)
     if match is None:
@@ -147,7 +156,23 @@ def active_bookings(session: Session, match_id: int) -> list[Booking]:
 
 
 def booked_hanchans(session: Session, match_id: int, exclude: int | None = None) -> int:
-    return sum(b.hanchans or 0 for b in active_bookings(session, match_id) if b.id != exclude)
+    """Hanchans of the match's active bookings, summed by the database (fresh even after a lock wait)."""
+    stmt = select(sa.func.coalesce(sa.func.sum(Booking.hanchans), 0)).where(
+        Booking.match_id == match_id, Booking.active
+    )
+    if exclude is not None:
+        stmt = stmt.where(Booking.id != exclude)
+    return int(session.exec(stmt).one())
+
+
+def open_proposal_for(session: Session, match_id: int, replaces_booking_id: int | None) -> MeetingProposal | None:
+    """The open proposal for the same need: the match's remaining hanchans, or moving that booking."""
+    stmt = select(MeetingProposal).where(MeetingProposal.match_id == match_id, MeetingProposal.status == LIVE_PROPOSAL)
+    if replaces_booking_id is None:
+        stmt = stmt.where(col(MeetingProposal.replaces_booking_id).is_(None))
+    else:
+        stmt = stmt.where(MeetingProposal.replaces_booking_id == replaces_booking_id)
+    return session.exec(stmt.execution_options(populate_existing=True)).first()
 
 
 def options_for(session: Session, info: MatchInfo, exclude_booking: int | None = None) -> list[Option]:

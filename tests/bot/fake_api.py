@@ -47,6 +47,14 @@ class FakeBotApi:
     next_message_id: int = 100
     lock: threading.Lock = field(default_factory=threading.Lock)
     port: int = 0
+    # Telegram accepts the n-th call of a method (1-based) at once but answers it only after these seconds.
+    late_answers: dict[tuple[str, int], float] = field(default_factory=dict)
+    # The n-th call of a method waits before Telegram sees it, until `release_held` (then it is dropped:
+    # it never reached Telegram, as when the sender is killed mid-request).
+    hold: tuple[str, int] | None = None
+    held: threading.Event = field(default_factory=threading.Event)
+    release_held: threading.Event = field(default_factory=threading.Event)
+    seen: dict[str, int] = field(default_factory=dict)
 
     @property
     def base_url(self) -> str:
@@ -73,9 +81,16 @@ class FakeBotApi:
 
     def handle(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         with self.lock:
+            self.seen[method] = number = self.seen.get(method, 0) + 1
+        if self.hold == (method, number):
+            self.held.set()
+            self.release_held.wait(60)
+            return 500, {"ok": False, "error_code": 500, "description": "held and dropped"}
+        with self.lock:
             status, body = self._answer(method, params)
             self.calls.append(Call(method, params, time.monotonic(), status))
-            return status, body
+        time.sleep(self.late_answers.get((method, number), 0))
+        return status, body
 
     def _answer(self, method: str, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:
         if self.down:

@@ -2,21 +2,14 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from sqlmodel import Session
 
 from services.core.models import (
-    AvailabilityAnswer,
-    AvailabilityInterval,
-    Booking,
     Match,
-    MeetingProposal,
-    OutboxEvent,
     Player,
-    ProposalConfirmation,
     Room,
     Round,
     Season,
@@ -24,10 +17,12 @@ from services.core.models import (
     Stage,
     User,
 )
-from services.scheduling.intervals import KIROV
+from services.scheduling import availability, booking
+from services.scheduling.intervals import KIROV, Interval
 
 WINDOW_START = datetime(2026, 12, 7, 0, 0, tzinfo=KIROV).astimezone(UTC)  # Monday
 WINDOW_END = datetime(2026, 12, 21, 0, 0, tzinfo=KIROV).astimezone(UTC)
+PROPOSED_AT = datetime(2026, 12, 1, 12, 0, tzinfo=KIROV).astimezone(UTC)  # before the window
 SUNDAY_EVENING = datetime(2026, 12, 13, 19, 0, tzinfo=KIROV).astimezone(UTC)
 NAMES = ("Анна Иванова", "Борис <b>Петров</b>", "Вера Сидорова", "Глеб Орлов")
 
@@ -80,54 +75,33 @@ def make_league(session: Session, *, tables: int = 1, names: tuple[str, ...] = N
 
 
 def answer(session: Session, league: League, index: int, *spans: tuple[datetime, datetime]) -> None:
-    player_id = league.player_ids[index]
-    session.add(AvailabilityAnswer(match_id=league.match_id, player_id=player_id))
-    session.add_all(
-        [AvailabilityInterval(match_id=league.match_id, player_id=player_id, start_at=s, end_at=e) for s, e in spans]
-    )
-    event(session, league, "answered", {"player_id": player_id})
-
-
-def propose(session: Session, league: League, start: datetime, hanchans: int = 3) -> int:
-    proposal = MeetingProposal(
+    """The player saves their free time through the scheduling service (which writes the outbox events)."""
+    availability.save_availability(
+        session,
         match_id=league.match_id,
-        room_id=league.room_id,
-        proposed_by_player_id=league.player_ids[0],
-        start_at=start,
-        end_at=start + timedelta(minutes=90 * hanchans),
-        hanchans=hanchans,
+        user_id=league.user_ids[index],
+        intervals=[Interval(s, e) for s, e in spans],
     )
-    session.add(proposal)
-    session.flush()
-    event(session, league, "proposed", {"proposal_id": proposal.id})
+    session.commit()
+
+
+def propose(session: Session, league: League, start: datetime, hanchans: int = 3, index: int = 0) -> int:
+    proposal = booking.propose_meeting(
+        session,
+        match_id=league.match_id,
+        user_id=league.user_ids[index],
+        start=start,
+        end=start + timedelta(minutes=90 * hanchans),
+        hanchans=hanchans,
+        now=PROPOSED_AT,
+    )
+    session.commit()
     return proposal.id
 
 
 def confirm(session: Session, league: League, proposal_id: int, index: int) -> None:
-    session.add(ProposalConfirmation(proposal_id=proposal_id, player_id=league.player_ids[index], confirmed=True))
-    event(session, league, "confirmed", {"proposal_id": proposal_id})
-
-
-def book(session: Session, league: League, proposal_id: int) -> None:
-    proposal = session.get(MeetingProposal, proposal_id)
-    proposal.status = "booked"
-    session.add(
-        Booking(
-            room_id=league.room_id,
-            kind="match",
-            title="Тур 2",
-            match_id=league.match_id,
-            proposal_id=proposal_id,
-            hanchans=proposal.hanchans,
-            start_at=proposal.start_at,
-            end_at=proposal.end_at,
-        )
-    )
-    event(session, league, "booked", {"proposal_id": proposal_id})
-
-
-def event(session: Session, league: League, kind: str, payload: dict | None = None) -> None:
-    session.add(OutboxEvent(kind=kind, match_id=league.match_id, payload=json.dumps(payload or {})))
+    """The fourth confirmation books the room (the service does it, as on the site)."""
+    booking.confirm_meeting(session, proposal_id=proposal_id, user_id=league.user_ids[index])
     session.commit()
 
 

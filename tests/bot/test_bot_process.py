@@ -23,9 +23,7 @@ from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import (
     SUNDAY_EVENING,
     answer,
-    book,
     confirm,
-    event,
     kirov,
     link,
     make_league,
@@ -87,23 +85,25 @@ async def test_sunday_job_names_exactly_the_players_still_to_act(
     link(session, waiting, 2, 5002, "vera_s", private=False)
     for index in range(4):
         answer(session, proposed, index, (kirov(12, 13), kirov(12, 20)))
-        answer(session, booked, index, (kirov(12, 13), kirov(12, 20)))
+        answer(session, booked, index, (kirov(19, 13), kirov(19, 20)))
     proposal = propose(session, proposed, kirov(12, 13))
     confirm(session, proposed, proposal, 0)
     confirm(session, proposed, proposal, 1)
     done = propose(session, booked, kirov(19, 13))
     for index in range(4):
-        confirm(session, booked, done, index)
-    book(session, booked, done)
+        confirm(session, booked, done, index)  # the fourth books the room
 
     job = _job(application, REMINDER_JOB)
     trigger = str(job.job.trigger)
     assert "day_of_week='sun'" in trigger and "hour='19'" in trigger and "minute='0'" in trigger
     assert job.job.trigger.timezone.key == "Europe/Kirov"
-    await job.run(application)  # triggered by hand
+    await job.run(application)  # triggered by hand: the reminder is written to the outbox once
+    await job.run(application)
+    await _job(application, OUTBOX_JOB).run(application)  # and delivered like any other event
 
-    (text,) = _texts_to(fake_api, CHAT)
-    (call,) = fake_api.accepted("sendMessage")
+    reminders = [c for c in fake_api.accepted("sendMessage") if "Напоминание" in c.params["text"]]
+    (call,) = reminders
+    text = call.params["text"]
     assert call.params["message_thread_id"] == SCHEDULE
     names = {u.display_name: u for u in session.exec(select(User))}
     named = {name for name in names if name.replace("<", "&lt;").replace(">", "&gt;") in text}
@@ -121,7 +121,11 @@ async def test_sunday_job_is_silent_when_everything_is_scheduled(
     make_league(session)  # a match exists, but its window is elsewhere in time
     application.bot_data["notifier"].clock = lambda: datetime(2027, 1, 10, 16, 0, tzinfo=UTC)
     await _job(application, REMINDER_JOB).run(application)
+    await _job(application, OUTBOX_JOB).run(application)
     assert fake_api.accepted("sendMessage") == []
+    session.expire_all()
+    (reminder,) = session.exec(select(OutboxEvent)).all()
+    assert reminder.kind == "sunday_reminder" and reminder.delivered_at is not None
 
 
 async def test_start_code_links_the_account_and_stop_unlinks(
@@ -184,7 +188,6 @@ async def test_linked_players_get_private_messages_about_their_own_matches(
 
     for index in range(4):
         confirm(session, league, proposal, index)
-    book(session, league, proposal)
     await outbox.run(application)
 
     booked = _texts_to(fake_api, 7001)[-1]
@@ -211,8 +214,8 @@ async def test_no_text_ever_contains_a_players_personal_intervals(
     await _job(application, REMINDER_JOB).run(application)
     for index in range(4):
         confirm(session, league, proposal, index)
-    book(session, league, proposal)
-    event(session, league, "released")
+    await outbox.run(application)
+    answer(session, league, 3, (kirov(12, 13), kirov(12, 16, 30)))  # no longer free: the booking is released
     await outbox.run(application)
     await application.process_update(_command(application, "/matches", user_id=7001))
 

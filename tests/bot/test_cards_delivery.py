@@ -88,14 +88,14 @@ async def test_events_during_an_outage_are_delivered_once_afterwards(
     assert result.stopped and result.delivered == 0
     assert len(fake_api.all_calls("sendMessage")) == 3  # the gateway's retries, all refused
     waiting = _undelivered(session)
-    assert len(waiting) == 7 and all(e.attempts == 1 and "Internal Server Error" in e.last_error for e in waiting)
+    assert len(waiting) == 8 and all(e.attempts == 1 and "Internal Server Error" in e.last_error for e in waiting)
     status = bot_status(session, now=utc_now())
-    assert not status.connected and status.waiting == 7 and "Internal Server Error" in status.last_error
+    assert not status.connected and status.waiting == 8 and "Internal Server Error" in status.last_error
 
     fake_api.down = False
     result = await notifier.deliver_pending()
 
-    assert result.delivered == 7 and not result.stopped
+    assert result.delivered == 8 and not result.stopped
     (card,) = fake_api.accepted("sendMessage")  # one card, not one message per event
     text = card.params["text"]
     assert "Подтвердили 2 из 4" in text

@@ -17,7 +17,7 @@ from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics
 from services.scheduling.intervals import Interval
-from services.scheduling.repo import SchedulingError, match_info, options_for, state_of
+from services.scheduling.repo import SchedulingError, match_info, options_for, proposals, state_of
 from tests import factories as f
 from tests.factories import NOW, kirov
 
@@ -248,6 +248,10 @@ def test_calendar_feeds_publish_moves_and_cancellations(db: sa.Engine) -> None:
 def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int:
     for n in range(4):
         paint(db, league, n, evening(day))
+    with Session(db) as session:  # the repaint reopened yesterday's booked proposal: one open per need
+        reopened = [x.id for x in proposals(session, league.match.id, ["open"])]
+    for proposal_id in reopened:
+        act(db, booking.decline_meeting, proposal_id=proposal_id, user_id=league.users[0].id)
     p = proposed(db, league, kirov(day, 18), kirov(day, 22, 30))
     confirm(db, league, p.id, 0, 1)
     barrier = threading.Barrier(3)

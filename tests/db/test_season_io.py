@@ -146,6 +146,45 @@ def test_bad_file_changes_nothing_and_lists_every_problem(session: Session, engi
     assert _counts(engine) == before
 
 
+@pytest.mark.parametrize("db", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def test_absurd_numbers_long_and_taken_names_are_listed_and_change_nothing(db: str, request) -> None:  # noqa: ANN001
+    engine = request.getfixturevalue("engine" if db == "sqlite" else "pg_engine")
+    with Session(engine, expire_on_commit=False) as session:
+        _played(session)
+        create_user(session, display_name="Чужой Игрок", role=Role.PLAYER)  # an account outside the roster
+        session.commit()
+        document = export_season(session)
+    before = _counts(engine)
+    hanchan = document["matches"][0]["hanchans"][0]
+    hanchan["results"][0]["points"] = 10**19
+    hanchan["results"][1]["points"] = -(10**9)
+    hanchan["results"][2]["chombo"] = 2**31
+    hanchan["riichi_left"] = 10**6
+    document["matches"][1]["penalties"][0]["points"] = -(10**19)
+    document["players"].append({"id": 901, "name": "Я" * 81, "status": "main"})
+    with pytest.raises(SeasonFileError) as error:
+        import_season(Session(engine), document)
+    problems = "\n".join(error.value.problems)
+    for expected in (
+        f"поле «points» должно быть целым числом от −10000000 до 10000000, указано {10**19}",
+        f"поле «points» должно быть целым числом от −10000000 до 10000000, указано {-(10**9)}",
+        f"поле «chombo» должно быть целым числом от 0 до 10, указано {2**31}",
+        f"поле «riichi_left» должно быть целым числом от 0 до 100, указано {10**6}",
+        f"поле «points» должно быть отрицательным целым числом не меньше −1000000, указано {-(10**19)}",
+        "поле «name» должно быть непустой строкой не длиннее 80 символов",
+    ):
+        assert expected in problems, problems
+    document = export_season(Session(engine))  # a valid file but for a name taken by another account
+    document["players"].append({"id": 902, "name": "чужой  игрок", "status": "reserve"})
+    with pytest.raises(SeasonFileError) as error:
+        import_season(Session(engine), document)
+    assert error.value.problems == [
+        "игрок «чужой  игрок»: пользователь с таким именем уже есть, но не в составе сезона — добавьте его в состав "
+        "или исправьте имя в файле"
+    ]
+    assert _counts(engine) == before
+
+
 def test_cli_import_refuses_a_bad_file_and_export_writes_one(
     session: Session, sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
@@ -167,7 +206,7 @@ def test_cli_import_refuses_a_bad_file_and_export_writes_one(
         err = capsys.readouterr().err
         assert "ничего не изменено" in err
         assert "поле «table» должно быть целым числом не меньше 1, указано 0" in err
-        assert "матч 2, ханчан 1: поле «riichi_left» должно быть целым числом не меньше 0, указано -1" in err
+        assert "матч 2, ханчан 1: поле «riichi_left» должно быть целым числом от 0 до 100, указано -1" in err
         assert len(json.loads(out.read_text(encoding="utf-8"))["matches"]) == 2
         assert main(["import", str(out)]) == 0
     finally:

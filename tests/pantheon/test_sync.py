@@ -206,8 +206,8 @@ def test_games_that_cannot_be_placed_go_to_the_organizers_list(
     session.rollback()
 
     again = sync(league, engine, pantheon)
-    # Games that ended more than the re-read window before the newest one known are not read again.
-    assert (again.read, again.imported, again.updated, again.unchanged, again.pending) == (4, 0, 0, 2, 2)
+    # The whole season is read again; nothing changed in Pantheon, so nothing changes here.
+    assert (again.read, again.imported, again.updated, again.unchanged, again.pending) == (7, 0, 0, 5, 2)
     assert {g.session_hash: g.status for g in session.exec(select(PantheonGame))}[h(6)] == "ignored"
 
 
@@ -320,3 +320,61 @@ def test_mapping_rows_suggest_by_name_and_list_unmapped_first(
     ]
     with pytest.raises(event.SetupError, match="не участвует"):
         event.map_player(session, league.organizer, league.season.id, 3, 10_000)
+
+
+def test_a_rescored_game_that_ended_long_before_the_newest_is_followed(
+    session: Session, engine: sa.Engine, league: factories.League, pantheon: FakePantheon
+) -> None:
+    setup(session, league, pantheon)
+    later = make_game(h(9), "2026-11-27 18:00:00", [201, 202, 203, 204], [40_000, 30_000, 26_000, 24_000])
+    pantheon.games = [*three_games(), later]  # a game days later (unmapped players: it waits on the list)
+    sync(league, engine, pantheon, page_size=2)
+    # Re-scored in Pantheon, same end time, a week before the newest game.
+    pantheon.games[0] = make_game(h(1), "2026-11-20 18:00:00", SEATS, [41_000, 29_000, 26_000, 24_000])
+    summary = sync(league, engine, pantheon, page_size=2)
+    assert (summary.updated, summary.unchanged) == (1, 2)
+    first = standing(session, league.match.id)[0]
+    assert first.pantheon_hash == h(1) and sorted(pt for pt, _ in points(session, first).values())[-1] == 41_000
+
+
+def test_a_second_import_while_one_runs_says_so_and_changes_nothing(
+    session: Session, engine: sa.Engine, sqlite_url: str, league: factories.League, pantheon: FakePantheon
+) -> None:
+    import subprocess
+    import sys
+    import threading
+    from pathlib import Path
+
+    setup(session, league, pantheon)
+    pantheon.games = three_games()
+    paused, resume, outcomes = threading.Event(), threading.Event(), []
+
+    def pause_after_the_first_game(summary: SyncSummary) -> None:
+        if summary.read == 1 and not paused.is_set():
+            paused.set()
+            resume.wait(60)
+
+    first = threading.Thread(
+        target=lambda: outcomes.append(sync(league, engine, pantheon, progress=pause_after_the_first_game))
+    )
+    first.start()
+    try:
+        assert paused.wait(30)
+        with pytest.raises(SyncError, match="Импорт из Pantheon уже идёт"):  # another thread of the site
+            sync(league, engine, pantheon)
+        other = subprocess.run(  # another process: the command line while the bot's import runs
+            [sys.executable, "-m", "services.commands.cli", "pantheon", "sync", "--season", str(league.season.id)],
+            cwd=Path(__file__).resolve().parents[2],
+            env={**__import__("os").environ, "DATABASE_URL": sqlite_url},
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert other.returncode == 2 and "Импорт из Pantheon уже идёт" in other.stderr, other.stderr
+        assert "Traceback" not in other.stderr
+    finally:
+        resume.set()
+        first.join(60)
+    (done,) = outcomes
+    assert (done.imported, done.error) == (3, None)
+    assert sync(league, engine, pantheon).unchanged == 3  # the lease is released: the next import runs

@@ -1,0 +1,219 @@
+"""Every "at most once" rule under a real race: the same service calls the pages make, at the same instant, from
+threads and from processes, on SQLite and PostgreSQL, repeated; rows are counted afterwards and the loser must be
+told what a sequential caller would be told."""
+
+from __future__ import annotations
+
+import pytest
+from sqlmodel import Session, col, select
+
+from services.core.models import (
+    Booking,
+    Hanchan,
+    Match,
+    MeetingProposal,
+    ProposalConfirmation,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageKind,
+    User,
+)
+from services.playoff import stage as playoff
+from services.results.hanchans import Entry, enter_hanchan
+from services.results.scoring import TableResult
+from services.scheduling import availability, booking
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.intervals import Interval
+from tests import factories as f
+from tests.db.race import attempt, engine_for, race
+from tests.factories import NOW, kirov
+
+TRIES = 20
+MODES = ["thread", "process"]
+ALL_ASSIGNED = "Можно назначить от 1 до 0 ханчанов: остальные уже забронированы."
+LAST_ENTERED = "Все 3 ханчана матча уже внесены; исправить результат может организатор."
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def url(request: pytest.FixtureRequest) -> str:
+    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url")
+
+
+def evening(day: int) -> Interval:
+    return Interval(kirov(day, 17), kirov(day, 23))
+
+
+def _league(url: str, *days: int) -> f.League:
+    """A fresh season and match; the four players paint the given evenings through the service."""
+    with Session(engine_for(url), expire_on_commit=False) as session:
+        league = f.league(session)
+    for n in range(4):
+        _ok(url, availability.save_availability, match_id=league.match.id, user_id=league.users[n].id,
+            intervals=[evening(d) for d in days])  # fmt: skip
+    return league
+
+
+def _ok(url: str, fn, **kwargs) -> None:  # noqa: ANN001, ANN003
+    assert attempt(url, (fn, kwargs)) == "ok"
+
+
+def _proposal(url: str, league: f.League, day: int, confirmed: int) -> int:
+    with Session(engine_for(url), expire_on_commit=False) as session:
+        proposal = booking.propose_meeting(
+            session,
+            match_id=league.match.id,
+            user_id=league.users[0].id,
+            start=kirov(day, 18),
+            end=kirov(day, 22, 30),
+            hanchans=3,
+            now=NOW,
+        )
+        session.commit()
+    for n in range(confirmed):
+        _ok(url, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[n].id)
+    return proposal.id
+
+
+def _active_bookings(url: str, match_id: int) -> list[Booking]:
+    with Session(engine_for(url)) as session:
+        return list(session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all())
+
+
+def _assign(league: f.League, day: int) -> tuple:
+    kwargs = {"match_id": league.match.id, "start": kirov(day, 18), "hanchans": 3,
+              "actor_user_id": league.organizer.id, "room_id": league.room.id}  # fmt: skip
+    return (scheduling_admin.assign_meeting, kwargs)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_proposals_for_one_match_leave_one_open(url: str, mode: str) -> None:
+    for _ in range(TRIES):
+        league = _league(url, 20, 21)
+        calls = [
+            (booking.propose_meeting, {"match_id": league.match.id, "user_id": league.users[n].id,
+                                       "start": kirov(day, 18), "end": kirov(day, 22, 30), "hanchans": 3, "now": NOW})
+            for n, day in ((0, 20), (1, 21))
+        ]  # fmt: skip
+        outcomes = race(url, mode, calls)
+        assert sorted(outcomes) == sorted(["ok", booking.OPEN_PROPOSAL_EXISTS]), outcomes
+        with Session(engine_for(url)) as session:
+            open_ = session.exec(
+                select(MeetingProposal).where(
+                    MeetingProposal.match_id == league.match.id, MeetingProposal.status == "open"
+                )
+            ).all()
+        assert len(open_) == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_fourth_confirmation_and_the_organizers_assignment_book_the_match_once(url: str, mode: str) -> None:
+    for _ in range(TRIES):
+        league = _league(url, 20)
+        proposal_id = _proposal(url, league, 20, confirmed=3)
+        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id})
+        outcomes = race(url, mode, [confirm, _assign(league, 22)])
+        [only] = _active_bookings(url, league.match.id)  # 3 hanchans, not 6
+        assert only.hanchans == 3
+        with Session(engine_for(url)) as session:
+            proposal = session.get(MeetingProposal, proposal_id)
+        if only.proposal_id == proposal_id:  # the players were first: the organizer is told why not
+            assert outcomes == ["ok", ALL_ASSIGNED] and proposal.status == "booked"
+        else:  # the organizer was first: the proposal failed, saying so
+            assert outcomes == ["ok", "ok"] and proposal.status == "failed"
+            assert proposal.failure_reason.startswith("Все ханчаны матча уже забронированы")
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_assignments_of_one_match_book_it_once(url: str, mode: str) -> None:
+    for _ in range(TRIES):
+        league = _league(url)
+        outcomes = race(url, mode, [_assign(league, 22), _assign(league, 24)])
+        assert sorted(outcomes) == sorted(["ok", ALL_ASSIGNED]), outcomes
+        assert len(_active_bookings(url, league.match.id)) == 1
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_confirmation_withdrawn_by_a_repaint_never_leaves_a_booking(url: str, mode: str) -> None:
+    for _ in range(TRIES):
+        league = _league(url, 20, 21)
+        proposal_id = _proposal(url, league, 20, confirmed=3)
+        repaint = (availability.save_availability, {"match_id": league.match.id, "user_id": league.users[0].id,
+                                                    "intervals": [evening(21)]})  # fmt: skip
+        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id})
+        assert race(url, mode, [repaint, confirm]) == ["ok", "ok"]
+        assert _active_bookings(url, league.match.id) == []
+        with Session(engine_for(url)) as session:
+            confirmed = session.exec(
+                select(ProposalConfirmation.player_id).where(
+                    ProposalConfirmation.proposal_id == proposal_id, ProposalConfirmation.confirmed
+                )
+            ).all()
+            assert session.get(MeetingProposal, proposal_id).status == "open"
+        assert sorted(confirmed) == sorted(league.players[n].id for n in (1, 2, 3))
+
+
+def _points(n: int) -> list[int]:
+    return [45000 - n * 1000, 35000 - n * 1000, 25000 + n * 1000, 15000 + n * 1000]
+
+
+def _play(session: Session, organizer: User, match_id: int, points: list[int], times: int = 3) -> None:
+    seats = session.exec(select(Seat.player_id).where(Seat.match_id == match_id).order_by(col(Seat.seed))).all()
+    for _ in range(times):
+        entry = Entry(tuple(TableResult(p, x) for p, x in zip(seats, points, strict=True)), 0)
+        enter_hanchan(session, organizer, match_id, entry)
+
+
+def _playoff_after_round_one(url: str) -> Season:
+    """Twelve players, one regular tour (strict standings), the playoff closed, round 1 played: round 2 is due."""
+    with Session(engine_for(url), expire_on_commit=False) as session:
+        league = f.league(session, players=12)
+        for table in (2, 3):
+            f.match(session, league.rounds[0], league.players[4 * table - 4 : 4 * table], table=str(table))
+        organizer = league.organizer
+        for n, match in enumerate(session.exec(select(Match).where(Match.round_id == league.rounds[0].id)).all()):
+            _play(session, organizer, match.id, _points(n))
+        playoff.close_regular_stage(session, league.season, actor=organizer)
+        for match_id in playoff.load_bracket(session, league.season).match_ids.values():
+            _play(session, organizer, match_id, _points(0))
+        session.commit()
+        return league.season
+
+
+def _playoff_matches(url: str, season_id: int) -> list[tuple[str, str]]:
+    with Session(engine_for(url)) as session:
+        rows = session.exec(
+            select(Round.code, Match.table)
+            .join(Match, col(Match.round_id) == Round.id)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where(Stage.season_id == season_id, Stage.kind == StageKind.PLAYOFF)
+        ).all()
+    return sorted(rows)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_loads_of_the_bracket_create_round_two_once(url: str, mode: str) -> None:
+    for _ in range(TRIES):
+        season = _playoff_after_round_one(url)
+        advance = (playoff.advance_playoff, {"season": season})
+        assert race(url, mode, [advance, advance, advance]) == ["ok"] * 3
+        assert _playoff_matches(url, season.id) == [("1", "A"), ("1", "B"), ("2", "L"), ("2", "U")]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_participants_entering_the_last_hanchan_store_it_once(url: str, mode: str) -> None:
+    for _ in range(TRIES):
+        with Session(engine_for(url), expire_on_commit=False) as session:
+            league = f.league(session)
+            _play(session, league.organizer, league.match.id, _points(0), times=2)
+            session.commit()
+        seats = [p.id for p in league.players]
+        entry = Entry(tuple(TableResult(p, x) for p, x in zip(seats, _points(1), strict=True)), 0)
+        calls = [
+            (enter_hanchan, {"user": league.users[n], "match_id": league.match.id, "entry": entry}) for n in (0, 1)
+        ]
+        assert sorted(race(url, mode, calls)) == sorted(["ok", LAST_ENTERED])
+        with Session(engine_for(url)) as session:
+            numbers = session.exec(select(Hanchan.number).where(Hanchan.match_id == league.match.id)).all()
+        assert sorted(numbers) == [1, 2, 3]
