@@ -16,6 +16,7 @@ LAYER_NAMES = {PURE: "pure rules", DATABASE: "database", VIEW: "views", SHELL: "
 PURE_MODULES = {
     "services.core.config",
     "services.core.security",
+    "services.core.rate_limit",
     "services.league.draw",
     "services.scheduling.intervals",
     "services.scheduling.rules",
