@@ -57,11 +57,12 @@ class SessionBinding(Middleware):
             if expected is not None and expected[0] != auth._session_digest:
                 return StateUpdate()
             return None
+        page = _page_of(event)
         if digest != auth._session_digest:
             await auth._forget_pages()
             auth._bind_session(digest)
-        elif (page := _page_of(event)) is not None and page != auth._page:
+        elif page is not None and auth._page and page != auth._page:  # a fresh tab has nothing to forget
             await auth._forget_pages()
-        if (page := _page_of(event)) is not None:
+        if page is not None:
             auth._page = page
         return None

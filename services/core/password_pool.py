@@ -10,7 +10,7 @@ from typing import TypeVar
 
 T = TypeVar("T")
 
-WORKERS = 2  # argon2 releases the GIL: two checks at a time use both cores of a small server
+WORKERS = 1  # one check at a time: argon2 takes a whole core, and the event loop needs the other one
 MAX_WAITING = 8  # beyond this many checks queued or running, a login is refused at once instead of queued
 
 

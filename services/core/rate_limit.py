@@ -24,18 +24,24 @@ class AttemptLimiter:
     _clients: dict[str, deque[float]] = field(default_factory=dict)
     _all: deque[float] = field(default_factory=deque)
 
-    def try_acquire(self, client: str, *, known: bool, now: float) -> str | None:
-        """Counts one attempt and returns None, or says which limit refused it ('client' or 'total')."""
+    def try_client(self, client: str, *, now: float) -> bool:
+        """Counts one attempt of this client; False when the client has used up its window."""
         self._expire(now)
         mine = self._clients.setdefault(client, deque())
         if len(mine) >= self.per_client:
-            return "client"
-        if not known and len(self._all) >= self.total:
-            return "total"
+            return False
         mine.append(now)
-        if not known:
-            self._all.append(now)
-        return None
+        return True
+
+    def try_total(self, *, known: bool, now: float) -> bool:
+        """Counts one attempt toward the total unless the client is known; False when the total is used up."""
+        self._expire(now)
+        if known:
+            return True
+        if len(self._all) >= self.total:
+            return False
+        self._all.append(now)
+        return True
 
     def _expire(self, now: float) -> None:
         while self._all and now - self._all[0] >= self.window:

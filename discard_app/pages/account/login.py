@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 import time
 
 import reflex as rx
@@ -17,19 +18,22 @@ from services.core.password_pool import PoolBusy, password_pool
 from services.core.rate_limit import AttemptLimiter
 from services.league import accounts
 
-# One of each per server process: argon2 runs in the bounded pool, never on the event loop.
+# One of each per server process: argon2 (and every query of a login) runs in the bounded pool, never on the
+# event loop; the limiter is shared by the loop and the pool's thread.
 _limiter = AttemptLimiter()
+_limiter_lock = threading.Lock()
 
 
 def _attempt(name: str, password: str, client: str) -> accounts.LoginResult:
-    """Runs in the password pool's thread: the database and argon2 together."""
+    """Runs in the password pool's thread: the total limit (a client that logged in here before is exempt, so
+    a crowd of strangers cannot keep the organizer out), then the database and argon2."""
     with session_scope() as session:
+        known = accounts.known_client(session, client)
+        with _limiter_lock:
+            allowed = _limiter.try_total(known=known, now=time.monotonic())
+        if not allowed:
+            return accounts.LoginResult(None, None, texts.LOGIN_BUSY)
         return accounts.login(session, name, password, now=utc_now(), session_days=settings.session_days, client=client)
-
-
-def _is_known(client: str) -> bool:
-    with session_scope() as session:
-        return accounts.known_client(session, client)
 
 
 class LoginState(AuthState):
@@ -61,9 +65,10 @@ class LoginState(AuthState):
             self.error = accounts.LOGIN_FAILED
             return
         client = self._client()
-        refused = _limiter.try_acquire(client, known=_is_known(client), now=time.monotonic())
-        if refused is not None:
-            self.error = texts.LOGIN_TOO_MANY if refused == "client" else texts.LOGIN_BUSY
+        with _limiter_lock:
+            allowed = _limiter.try_client(client, now=time.monotonic())
+        if not allowed:
+            self.error = texts.LOGIN_TOO_MANY
             return
         self.busy = True
         yield
