@@ -5,6 +5,7 @@ import reflex as rx
 import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
 from discard_app import routes, texts
 from discard_app.api import http_api
+from discard_app.components.text_limit import max_length_script
 from discard_app.http_guard import security_guard
 from discard_app.pages.account.login import LoginState, login_page
 from discard_app.pages.account.profile import ProfileState, profile_page
@@ -33,6 +34,7 @@ app = rx.App(
     head_components=[
         rx.el.meta(name="viewport", content="width=device-width, initial-scale=1"),
         rx.script(OTHER_TABS_SCRIPT),
+        rx.script(max_length_script()),  # every free-text input stops at its limit (services/core/text_limits)
     ],
     # The ICS feeds and the session cookie's two steps; around everything the guard (cookies to digests,
     # security headers, uploads refused before their body is read).

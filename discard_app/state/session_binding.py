@@ -13,12 +13,15 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING
 
+import reflex as rx
 from reflex.middleware import Middleware
 from reflex.state import BaseState, StateUpdate
 from reflex_base import constants
 from reflex_base.event import Event
 
+from discard_app import texts
 from discard_app.state.auth import AuthState
+from services.core import text_limits
 
 if TYPE_CHECKING:
     from reflex.app import App
@@ -47,6 +50,10 @@ def _page_of(event: Event) -> str | None:
 
 class SessionBinding(Middleware):
     async def preprocess(self, app: App, state: BaseState, event: Event) -> StateUpdate | None:
+        if (too_long := text_limits.first_too_long(event.payload)) is not None:
+            # Every free-text field has a limit (the form says it and its input stops there): a longer text
+            # is refused before any handler sees it.
+            return StateUpdate(events=Event.from_event_type(rx.toast.error(texts.TOO_LONG.format(limit=too_long[1]))))
         router_data = state.router_data
         digest = str(router_data.get(constants.RouteVar.HEADERS, {}).get(SESSION_HEADER, ""))
         auth = await state.get_state(AuthState)

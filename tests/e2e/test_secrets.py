@@ -20,9 +20,10 @@ from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
 from discard_app.pages.account.login import LoginState
+from discard_app.pages.league.announcements import AnnouncementsState
 from discard_app.pages.league.roster import RosterState
 from services.core.db import session_scope
-from services.core.models import User, utc_now
+from services.core.models import Announcement, User, utc_now
 from services.scheduling import availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
@@ -290,6 +291,26 @@ def test_another_tab_shows_nothing_of_the_organizers_view_after_a_player_logs_in
     assert frames, "the first tab's frames were not captured"
     assert not [f for f in frames if secret_time in f], "the organizer's view reached the player's tab"
     context.close()
+
+
+def test_a_text_over_its_limit_is_refused_before_any_handler(page: Page, app: App) -> None:
+    login(page, app, ORGANIZER, path="/announcements")
+    area = page.get_by_label("Текст объявления")
+    expect(area).to_have_attribute("maxlength", "4000")  # the form stops typing at the limit...
+    expect(page.get_by_text("до 4000 символов")).to_be_visible()  # ...and says it
+    cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    marker = uuid.uuid4().hex
+    raw = RawTab(app, _tab_token(page), cookie=cookies)  # a script with the organizer's own session
+    raw.emit(
+        f"{AnnouncementsState.get_full_name()}.publish", {"form": {"text": marker + "x" * 900_000}}, "/announcements"
+    )
+    frames = "".join(raw.read(until=lambda f: "toast" in f, seconds=5))
+    raw.close()
+    assert "toast" in frames and "4000" in frames  # the toast «…не больше 4000 символов…» (its text is escaped twice)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        assert not [a for a in session.exec(select(Announcement)).all() if marker in a.text]
+    engine.dispose()
 
 
 def test_pages_send_the_security_headers(app: App) -> None:

@@ -17,6 +17,7 @@ PURE_MODULES = {
     "services.core.config",
     "services.core.security",
     "services.core.rate_limit",
+    "services.core.text_limits",
     "services.league.draw",
     "services.scheduling.intervals",
     "services.scheduling.rules",
