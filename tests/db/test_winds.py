@@ -1,9 +1,10 @@
 """Starting winds (Регламент §4 «Выбор начальных ветров»): one draw per hanchan by the table, redraws by staff only,
-and two simultaneous draws never both count — on SQLite and PostgreSQL."""
+and simultaneous draws (threads, processes) never both count — on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import random
 import threading
 
@@ -11,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from services.core.db import session_scope
+from services.core.db import make_engine, session_scope
 from services.core.models import AuditRecord, Match, Role, User
 from services.results import winds
 from tests import factories as f
@@ -85,3 +86,47 @@ def test_four_players_drawing_at_once_make_one_draw_on_sqlite(engine: sa.Engine)
 @pytest.mark.postgres
 def test_four_players_drawing_at_once_make_one_draw_on_postgresql(pg_engine: sa.Engine) -> None:
     _race(pg_engine, 20)
+
+
+def _draw_rounds(url: str, match_id: int, user_id: int, runs: int, barrier, results) -> None:  # noqa: ANN001
+    """One process of the race: for each hanchan number, wait for the others, then draw."""
+    db = make_engine(url)
+    outcomes = []
+    for number in range(1, runs + 1):
+        barrier.wait()
+        try:
+            _draw(db, match_id, number, user_id)
+            outcomes.append("drawn")
+        except winds.WindsError:
+            outcomes.append("refused")
+    db.dispose()
+    results.put((user_id, outcomes))
+
+
+def _process_race(db: sa.Engine, url: str, runs: int) -> None:
+    with session_scope(db) as session:
+        league = f.league(session)
+        match_id, players = league.match.id, [u.id for u in league.users]
+        session.get(Match, match_id).planned_hanchans = runs
+    ctx = multiprocessing.get_context("spawn")
+    barrier, results = ctx.Barrier(len(players)), ctx.Queue()
+    processes = [
+        ctx.Process(target=_draw_rounds, args=(url, match_id, user_id, runs, barrier, results)) for user_id in players
+    ]
+    for p in processes:
+        p.start()
+    by_player = dict(results.get(timeout=120) for _ in processes)
+    for p in processes:
+        p.join(30)
+    for number in range(runs):
+        drawn = [uid for uid, outcomes in by_player.items() if outcomes[number] == "drawn"]
+        assert len(drawn) == 1, f"hanchan {number + 1}: drawn by {drawn}"
+
+
+def test_four_processes_drawing_at_once_make_one_draw_on_sqlite(engine: sa.Engine, sqlite_url: str) -> None:
+    _process_race(engine, sqlite_url, 20)
+
+
+@pytest.mark.postgres
+def test_four_processes_drawing_at_once_make_one_draw_on_postgresql(pg_engine: sa.Engine, postgres_url: str) -> None:
+    _process_race(pg_engine, postgres_url, 20)
