@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import statistics
 import threading
@@ -22,6 +23,7 @@ from sqlmodel import select
 from discard_app.pages.account.login import LoginState
 from discard_app.pages.league.announcements import AnnouncementsState
 from discard_app.pages.league.roster import RosterState
+from discard_app.pages.results.match import MatchState
 from services.core.db import session_scope
 from services.core.models import Announcement, User, utc_now
 from services.scheduling import availability
@@ -191,23 +193,62 @@ def test_twenty_parallel_logins_do_not_delay_ping(app: App) -> None:
     assert pings[-1] < 300, f"/ping took up to {pings[-1]:.0f} ms (baseline {baseline_ms:.0f} ms)"
 
 
+def _server_pids(app: App) -> list[int]:
+    """The app's processes (the Reflex command and its server): those started with this app's URL."""
+    pids = []
+    for proc in Path("/proc").iterdir():
+        try:
+            if proc.name.isdigit() and f"REFLEX_API_URL={app.url}\0".encode() in (proc / "environ").read_bytes():
+                pids.append(int(proc.name))
+        except OSError:
+            continue
+    return pids
+
+
+def _temp_bytes(pids: list[int], tmp: Path) -> int:
+    """What the app's processes hold open in its temp folder, unlinked spool files included (a directory
+    listing cannot see those)."""
+    total = 0
+    for pid in pids:
+        try:
+            fds = list(Path(f"/proc/{pid}/fd").iterdir())
+        except OSError:
+            continue
+        for fd in fds:
+            try:
+                if os.readlink(fd).startswith(str(tmp)):
+                    total += os.stat(fd).st_size
+            except OSError:
+                continue
+    return total
+
+
 def _post_upload(app: App, size: int, headers: dict[str, str], tmp: Path) -> tuple[int | None, int]:
-    """Streams `size` bytes to /_upload; returns the status (None if the server hung up first) and the most the
-    app's temp folder held meanwhile."""
+    """Streams a `size`-byte multipart body to /_upload; returns the status (None if the server hung up first)
+    and the most the app's processes held in their temp folder meanwhile."""
+    pids = _server_pids(app)
+    assert pids, "the app's processes were not found"
     peak = 0
     done = threading.Event()
 
     def watch() -> None:
         nonlocal peak
         while not done.is_set():
-            peak = max(peak, sum(p.stat().st_size for p in tmp.rglob("*") if p.is_file()))
+            peak = max(peak, _temp_bytes(pids, tmp))
             time.sleep(0.01)
 
     watcher = threading.Thread(target=watch)
     watcher.start()
     address = urlsplit(app.url)
-    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
     boundary = "discardboundary"
+    head = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\n'
+        "Content-Type: image/jpeg\r\n\r\n"
+    ).encode()
+    tail = f"\r\n--{boundary}--\r\n".encode()
+    chunk = b"\xff" * (1024 * 1024)
+    chunks, rest = divmod(size - len(head) - len(tail), len(chunk))
     status = None
     try:
         connection.putrequest("POST", "/_upload")
@@ -218,14 +259,8 @@ def _post_upload(app: App, size: int, headers: dict[str, str], tmp: Path) -> tup
         }.items():
             connection.putheader(key, value)
         connection.endheaders()
-        head = (
-            f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="a.jpg"\r\n'
-            "Content-Type: image/jpeg\r\n\r\n"
-        ).encode()
-        connection.send(head)
-        chunk = b"\xff" * (1024 * 1024)
-        for _ in range((size - len(head)) // len(chunk)):
-            connection.send(chunk)
+        for part in [head, *[chunk] * chunks, b"\xff" * rest, tail]:
+            connection.send(part)
     except (BrokenPipeError, ConnectionResetError):
         pass
     try:
@@ -234,6 +269,7 @@ def _post_upload(app: App, size: int, headers: dict[str, str], tmp: Path) -> tup
         status = None
     finally:
         connection.close()
+        time.sleep(0.2)
         done.set()
         watcher.join()
     return status, peak
@@ -242,14 +278,14 @@ def _post_upload(app: App, size: int, headers: dict[str, str], tmp: Path) -> tup
 def test_a_big_upload_from_a_logged_out_client_is_refused_before_it_is_read(page: Page, app: App) -> None:
     login(page, app, JUDGE)
     expect(page.get_by_role("button", name="Выйти")).to_be_visible()
-    handler = "reflex___state____state.discard_app___state___auth____auth_state.match_state.ruling"
+    handler = f"{MatchState.get_full_name()}.ruling"  # the judge's ruling with photos: the site's one upload
     tab = _tab_token(page)  # the judge's tab is open: its token alone must not be enough
     started = time.monotonic()
     status, peak = _post_upload(
         app, 50 * 1024 * 1024, {"Reflex-Client-Token": tab, "Reflex-Event-Handler": handler}, app.workdir / "tmp"
     )
-    assert status in (403, None) and time.monotonic() - started < 20
     assert peak < 1024 * 1024, f"the temp folder grew by {peak} bytes"
+    assert status in (403, None) and time.monotonic() - started < 20
     with urllib.request.urlopen(f"{app.url}/ping", timeout=10) as response:
         assert response.status == 200
 
