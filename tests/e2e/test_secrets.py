@@ -184,13 +184,14 @@ def test_twenty_parallel_logins_do_not_delay_ping(app: App) -> None:
         tab.close()
     assert all("Неверное имя" in a or "лишком много" in a for a in answers), "the logins were not all answered"
     # The first /ping after 20 events arrive at once waits for Reflex to take them in (about 90 ms on a busy
-    # 2-core machine even for 20 page loads without any password): nine pings in ten stay under 100 ms, none
-    # near the seconds that argon2 on the event loop cost.
+    # 2-core machine even for 20 page loads without any password), and a loaded machine has its own spikes (up
+    # to 100 ms when quiet): so nine pings in ten under 100 ms, the median under 30 ms. argon2 on the event
+    # loop made both several seconds.
     pings.sort()
-    slow = pings[int(len(pings) * 0.9)]
+    slow, median = pings[int(len(pings) * 0.9)], statistics.median(pings)
     baseline_ms = statistics.median(baseline)
     assert slow < 100, f"/ping p90 {slow:.0f} ms (baseline {baseline_ms:.0f} ms), all: {pings}"
-    assert pings[-1] < 300, f"/ping took up to {pings[-1]:.0f} ms (baseline {baseline_ms:.0f} ms)"
+    assert median < 30, f"/ping median {median:.0f} ms (baseline {baseline_ms:.0f} ms)"
 
 
 def _server_pids(app: App) -> list[int]:
