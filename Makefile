@@ -49,13 +49,13 @@ chromium:
 
 run: setup
 	@echo "==> Миграции базы данных"
-	@$(VENV)/bin/discard migrate
-	@$(VENV)/bin/discard demo --if-empty
+	@umask 077 && $(VENV)/bin/discard migrate
+	@umask 077 && $(VENV)/bin/discard demo --if-empty
 	@if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ]; then \
 		echo "==> Telegram-бот запускается в фоне (discard bot) и остановится вместе с сайтом"; \
 	else echo "==> Telegram-бот не настроен (TELEGRAM_BOT_TOKEN пуст): сайт работает без него"; fi
 	@echo "==> Сборка и запуск: http://127.0.0.1:$(PORT)  (демо-входы: data/demo-logins.txt)"
-	@if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ]; then \
+	@umask 077; if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ]; then \
 		$(VENV)/bin/discard bot & BOT=$$!; trap 'kill $$BOT 2>/dev/null || true' EXIT; fi; \
 	REFLEX_API_URL=http://127.0.0.1:$(PORT) $(VENV)/bin/reflex run --env prod --single-port \
 		--frontend-port $(PORT) --backend-port $(PORT) --backend-host 127.0.0.1

@@ -1,4 +1,5 @@
-"""HTTP routes beside the Reflex app: the ICS feeds of the club calendar and of each player's own meetings."""
+"""HTTP routes beside the Reflex app: the ICS feeds of the club calendar and of each player's own meetings, and
+the two steps that put the session token into (and out of) an HttpOnly cookie."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from discard_app import routes
+from discard_app.http_guard import SESSION_HEADER, same_origin
+from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, adopt_cookie, forget_cookie
+from services.core.config import settings
 from services.core.db import session_scope
+from services.core.models import utc_now
+from services.league import accounts
 from services.scheduling.calendar_feed import club_ics, personal_ics
 
 ICS_TYPE = "text/calendar; charset=utf-8"
@@ -29,10 +35,40 @@ def my_calendar(request: Request) -> Response:
     return Response(body, media_type=ICS_TYPE, headers={"Cache-Control": "no-cache, private"})
 
 
+async def adopt_session(request: Request) -> Response:
+    """The login handler gave the page a new token: it comes back here once and leaves as an HttpOnly cookie.
+    Only a live session's token from this site's own page is adopted."""
+    token = (await request.body()).decode(errors="replace")[:100]
+    if not same_origin(request.scope):
+        return PlainTextResponse("Нет доступа.", status_code=403)
+    with session_scope() as session:
+        user = accounts.user_for_token(session, token, now=utc_now())
+    if user is None:
+        return PlainTextResponse("Сессия не найдена.", status_code=403)
+    response = PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
+    response.headers.append(
+        "set-cookie", adopt_cookie(token, days=settings.session_days, secure=request.url.scheme == "https")
+    )
+    return response
+
+
+def forget_session(request: Request) -> Response:
+    """Logout's last step: the session ends (again, if the handler already ended it) and the cookie goes."""
+    digest = request.headers.get(SESSION_HEADER.decode(), "")
+    if digest and same_origin(request.scope):
+        with session_scope() as session:
+            accounts.logout_digest(session, digest)
+    response = PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
+    response.headers.append("set-cookie", forget_cookie(secure=request.url.scheme == "https"))
+    return response
+
+
 # Sync handlers: Starlette runs them in a thread, so SQL never blocks the event loop.
-calendar_api = Starlette(
+http_api = Starlette(
     routes=[
         Route(routes.CLUB_ICS, club_calendar, methods=["GET"]),
         Route(routes.PERSONAL_ICS, my_calendar, methods=["GET"]),
+        Route(ADOPT_PATH, adopt_session, methods=["POST"]),
+        Route(FORGET_PATH, forget_session, methods=["POST"]),
     ]
 )

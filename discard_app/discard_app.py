@@ -4,7 +4,9 @@ import reflex as rx
 
 import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
 from discard_app import routes, texts
-from discard_app.api import calendar_api
+from discard_app.api import http_api
+from discard_app.components.text_limit import max_length_script
+from discard_app.http_guard import security_guard
 from discard_app.pages.account.login import LoginState, login_page
 from discard_app.pages.account.profile import ProfileState, profile_page
 from discard_app.pages.league.announcements import AnnouncementsState, announcements_page
@@ -21,12 +23,24 @@ from discard_app.pages.results.standings_ties import TieState
 from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_calendar_page
 from discard_app.pages.scheduling.match_schedule import MatchScheduleState, match_schedule_page
 from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState, schedule_overview_page
+from discard_app.session_cookie import OTHER_TABS_SCRIPT
+from discard_app.state.session_binding import SessionBinding
+from services.core.files import keep_files_private
+
+keep_files_private()  # the state files, the database and the uploads: readable by this account only
 
 app = rx.App(
     html_lang="ru",
-    head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
-    api_transformer=calendar_api,  # the ICS feeds: /calendar/club.ics, /calendar/me/<token>.ics
+    head_components=[
+        rx.el.meta(name="viewport", content="width=device-width, initial-scale=1"),
+        rx.script(OTHER_TABS_SCRIPT),
+        rx.script(max_length_script()),  # every free-text input stops at its limit (services/core/text_limits)
+    ],
+    # The ICS feeds and the session cookie's two steps; around everything the guard (cookies to digests,
+    # security headers, uploads refused before their body is read).
+    api_transformer=[http_api, security_guard],
 )
+app.add_middleware(SessionBinding(), index=0)  # every event acts as the session that sent it
 # (page, route, title, on_load): every page of the site, its browser title ends with the league's name.
 PAGES = [
     (login_page, routes.LOGIN, texts.LOGIN_TITLE, LoginState.load),

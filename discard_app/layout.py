@@ -38,7 +38,14 @@ def _phone_menu() -> rx.Component:
         rx.menu.trigger(rx.button(rx.icon("menu", size=18), texts.NAV_MENU, variant="soft", size="2")),
         rx.menu.content(
             # On a phone the user's name lives here, not in the crowded top row.
-            rx.text(AuthState.user_name, weight="bold", size="2", padding="0.25em 0.75em", display=["block", "none"]),
+            rx.text(
+                AuthState.user_name,
+                rx.text.span(" · ", AuthState.role_name, weight="regular", color_scheme="gray"),
+                weight="bold",
+                size="2",
+                padding="0.25em 0.75em",
+                display=["block", "none"],
+            ),
             rx.box(rx.menu.separator(), display=["block", "none"]),
             *[
                 _only_organizer(only, rx.menu.item(label, on_click=rx.redirect(href)))
@@ -60,7 +67,15 @@ def navbar() -> rx.Component:
             ),
             rx.spacer(),
             rx.box(_phone_menu(), display=["block", "block", "none"]),
-            rx.text(AuthState.user_name, weight="bold", size="2", display=["none", "block"]),
+            # Who is logged in and as whom: a shared club computer must not be mistaken for one's own.
+            rx.text(
+                AuthState.user_name,
+                rx.text.span(" · ", AuthState.role_name, weight="regular", color_scheme="gray"),
+                weight="bold",
+                size="2",
+                display=["none", "block"],
+                aria_label=AuthState.header_label,
+            ),
             rx.button(texts.LOGOUT, on_click=AuthState.logout, variant="soft", size="2"),
             spacing="3",
             align="center",

@@ -1,28 +1,39 @@
-"""The one shared AuthState: the browser's session token -> the user, checked on the server."""
+"""The one shared AuthState: the browser's session (an HttpOnly cookie) -> the user, checked on the server."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from discard_app import routes
+from discard_app import routes, texts
+from discard_app.session_cookie import forget_script
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league import accounts
 
 
 class AuthState(rx.State):
-    """Every page state derives from this one, so every handler can ask who is calling."""
+    """Every page state derives from this one, so every handler can ask who is calling.
 
-    # The browser's own session token: only the digest is in the database.
-    auth_token: str = rx.LocalStorage("", name="discard_session", sync=True)
+    The state holds no token: the session cookie never reaches Reflex (see `discard_app/http_guard.py`), only
+    its SHA-256 digest — what the database stores — which `SessionBinding` sets from the connection of each
+    event before any handler runs.
+    """
+
+    _session_digest: str = ""
+    _page: str = ""
     _user_id: int | None = None
     user_name: str = ""
     user_role: str = ""
 
+    def _bind_session(self, digest: str) -> None:
+        self._session_digest = digest
+        self._user_id = None
+        self.user_name = self.user_role = ""
+
     def _current_user(self) -> User | None:
-        """Looks the token up on every call: a logged-out or expired session stops at once."""
+        """Looks the session up on every call: a logged-out or expired session stops at once."""
         with session_scope() as session:
-            user = accounts.user_for_token(session, self.auth_token, now=utc_now())
+            user = accounts.user_for_digest(session, self._session_digest, now=utc_now())
         self._user_id = user.id if user else None
         self.user_name = user.display_name if user else ""
         self.user_role = str(user.role) if user else ""
@@ -50,17 +61,23 @@ class AuthState(rx.State):
     def is_organizer(self) -> bool:
         return self.user_role == Role.ORGANIZER
 
+    @rx.var
+    def role_name(self) -> str:
+        return texts.ROLE_LABELS.get(self.user_role, "")
+
+    @rx.var
+    def header_label(self) -> str:
+        return texts.HEADER_ROLE.format(name=self.user_name, role=self.role_name) if self.user_name else ""
+
     @rx.event
-    async def logout(self) -> rx.event.EventSpec:
-        if self.auth_token:
+    async def logout(self) -> list[rx.event.EventSpec]:
+        if self._session_digest:
             with session_scope() as session:
-                accounts.logout(session, self.auth_token)
+                accounts.logout_digest(session, self._session_digest)
         await self._forget_pages()
-        self.auth_token = ""
-        self._user_id = None
-        self.user_name = ""
-        self.user_role = ""
-        return rx.redirect(routes.LOGIN)
+        self._bind_session("")
+        # The session is over in the database already; the cookie goes too, and the other tabs reload.
+        return [rx.call_script(forget_script()), rx.redirect(routes.LOGIN)]
 
 
 def _descendants(cls: type[rx.State]) -> list[type[rx.State]]:

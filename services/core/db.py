@@ -17,7 +17,7 @@ def make_engine(url: str) -> sa.Engine:
     if url.startswith("sqlite"):
         path = url.removeprefix("sqlite:///")
         if path and path != url and not path.startswith(":memory:"):
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            Path(path).parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # hashes and tokens: owner-only
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @sa.event.listens_for(engine, "connect")

@@ -127,6 +127,8 @@ class AuthSession(SQLModel, table=True):
 class LoginAttempt(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     login_name: str = Field(index=True)
+    # Who tried: a digest of the browser's device cookie, or "ip:<address>"; the lockout is per name and client.
+    client: str = Field(default="", sa_column=sa.Column(sa.String(80), nullable=False, server_default="", index=True))
     at: datetime = _instant(now=True)
     succeeded: bool
 

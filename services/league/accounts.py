@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -13,6 +14,12 @@ from services.core.models import AuthSession, LoginAttempt, Role, User
 
 LOGIN_FAILED = "Неверное имя или пароль."
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+NAME_MAX_LENGTH = 80
+PASSWORD_MIN_LENGTH = 10
+PASSWORD_MAX_LENGTH = 200
+# Unicode categories that print nothing or control the text: zero-width spaces, direction marks, controls,
+# private and unassigned code points. A name with them looks like another person's name.
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 
 
 class AccountError(ValueError):
@@ -27,7 +34,20 @@ class LoginResult:
 
 
 def normalize_login(name: str) -> str:
-    return " ".join(name.split()).casefold()
+    """The form a login name is compared in: case, extra spaces and ё/е do not matter."""
+    return " ".join(name.split()).casefold().replace("ё", "е")
+
+
+def clean_display_name(name: str) -> str:
+    """The name as it will be shown, or AccountError: empty, too long or with invisible characters."""
+    if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in name if ch not in "\t\n\r"):
+        raise AccountError("В имени есть невидимые или управляющие символы: наберите его заново.")
+    name = " ".join(name.split())
+    if not name:
+        raise AccountError("Укажите имя.")
+    if len(name) > NAME_MAX_LENGTH:
+        raise AccountError(f"Имя длиннее {NAME_MAX_LENGTH} символов.")
+    return name
 
 
 def find_user(session: Session, login_name: str) -> User | None:
@@ -44,11 +64,7 @@ def create_user(
     actor_user_id: int | None = None,
 ) -> tuple[User, str]:
     """Creates a user with a generated (or given) password; returns the password once."""
-    display_name = " ".join(display_name.split())
-    if not display_name:
-        raise AccountError("Укажите имя.")
-    if len(display_name) > 80:
-        raise AccountError("Имя длиннее 80 символов.")
+    display_name = clean_display_name(display_name)
     if role not in set(Role):
         raise AccountError(f"Неизвестная роль: {role}.")
     login = normalize_login(login_name or display_name)
@@ -75,9 +91,11 @@ def create_user(
 
 
 def reset_password(session: Session, user: User, *, actor_user_id: int | None) -> str:
-    """Issues a new password and ends the user's sessions; returns the password once."""
+    """Issues a new password, ends the user's sessions and revokes their calendar feed link; returns the
+    password once."""
     password = security.generate_password()
     user.password_hash = security.hash_password(password)
+    user.calendar_token = None  # a reset means the account may be in other hands: the feed link goes too
     session.add(user)
     session.exec(delete(AuthSession).where(col(AuthSession.user_id) == user.id))
     record_audit(
@@ -90,14 +108,24 @@ def reset_password(session: Session, user: User, *, actor_user_id: int | None) -
     return password
 
 
-def login(session: Session, name: str, password: str, *, now: datetime, session_days: int) -> LoginResult:
-    """Checks the password, counting failures per login name (the lockout is per name)."""
+def login(
+    session: Session,
+    name: str,
+    password: str,
+    *,
+    now: datetime,
+    session_days: int,
+    client: str = "",
+) -> LoginResult:
+    """Checks the password. Failures lock one login name for one client (`client`: the browser's device
+    digest, or its address): a stranger's wrong passwords lock the stranger out, never the account's owner."""
     login_name = normalize_login(name)
     failures = session.exec(
         select(LoginAttempt.at).where(
             LoginAttempt.login_name == login_name,
+            LoginAttempt.client == client,
             col(LoginAttempt.succeeded).is_(False),
-            LoginAttempt.at > _last_success(session, login_name),
+            LoginAttempt.at > _last_success(session, login_name, client),
         )
     ).all()
     until = security.locked_until(failures, now)
@@ -106,9 +134,14 @@ def login(session: Session, name: str, password: str, *, now: datetime, session_
         return LoginResult(None, None, f"Слишком много неудачных попыток. Попробуйте через {minutes} мин.")
     user = find_user(session, login_name)
     ok = security.verify_password(password, user.password_hash if user else None)
-    session.add(LoginAttempt(login_name=login_name, at=now, succeeded=ok))
+    session.add(LoginAttempt(login_name=login_name, client=client, at=now, succeeded=ok))
     if not ok or user is None:
         return LoginResult(None, None, LOGIN_FAILED)
+    return LoginResult(user, start_session(session, user, now=now, session_days=session_days), None)
+
+
+def start_session(session: Session, user: User, *, now: datetime, session_days: int) -> str:
+    """A new session for the user; returns the browser's token (the database keeps its digest)."""
     token = security.new_token()
     session.add(
         AuthSession(
@@ -118,13 +151,53 @@ def login(session: Session, name: str, password: str, *, now: datetime, session_
             expires_at=now + timedelta(days=session_days),
         )
     )
-    return LoginResult(user, token, None)
+    return token
 
 
-def _last_success(session: Session, login_name: str) -> datetime:
+def known_client(session: Session, client: str) -> bool:
+    """Whether someone has logged in successfully from this client before (it is no anonymous stranger)."""
+    if not client:
+        return False
+    return (
+        session.exec(
+            select(LoginAttempt.id).where(LoginAttempt.client == client, col(LoginAttempt.succeeded).is_(True))
+        ).first()
+        is not None
+    )
+
+
+def change_password(
+    session: Session, user: User, current: str, new: str, repeated: str, *, keep_session_digest: str
+) -> None:
+    """The user's own change: the current password, the new one twice. Every other session of the user ends."""
+    if not security.verify_password(current, user.password_hash):
+        raise AccountError("Текущий пароль неверен.")
+    if new != repeated:
+        raise AccountError("Новый пароль и повтор не совпадают.")
+    if len(new) < PASSWORD_MIN_LENGTH:
+        raise AccountError(f"Новый пароль короче {PASSWORD_MIN_LENGTH} символов.")
+    if len(new) > PASSWORD_MAX_LENGTH:
+        raise AccountError(f"Новый пароль длиннее {PASSWORD_MAX_LENGTH} символов.")
+    if new == current:
+        raise AccountError("Новый пароль совпадает с текущим.")
+    user.password_hash = security.hash_password(new)
+    session.add(user)
+    session.exec(
+        delete(AuthSession).where(
+            col(AuthSession.user_id) == user.id, col(AuthSession.token_hash) != keep_session_digest
+        )
+    )
+    record_audit(session, actor_user_id=user.id, action="user.change_password", entity="user", entity_id=user.id)
+
+
+def _last_success(session: Session, login_name: str, client: str) -> datetime:
     last = session.exec(
         select(LoginAttempt.at)
-        .where(LoginAttempt.login_name == login_name, col(LoginAttempt.succeeded).is_(True))
+        .where(
+            LoginAttempt.login_name == login_name,
+            LoginAttempt.client == client,
+            col(LoginAttempt.succeeded).is_(True),
+        )
         .order_by(col(LoginAttempt.at).desc())
     ).first()
     return last or EPOCH
@@ -132,16 +205,25 @@ def _last_success(session: Session, login_name: str) -> datetime:
 
 def user_for_token(session: Session, token: str, *, now: datetime) -> User | None:
     """The user a browser's token belongs to, or None if unknown or expired."""
-    if not token:
+    return user_for_digest(session, security.token_digest(token), now=now) if token else None
+
+
+def user_for_digest(session: Session, digest: str, *, now: datetime) -> User | None:
+    """The user of the session whose token has this digest (what the web shell holds), or None."""
+    if not digest:
         return None
-    row = session.exec(select(AuthSession).where(AuthSession.token_hash == security.token_digest(token))).first()
+    row = session.exec(select(AuthSession).where(AuthSession.token_hash == digest)).first()
     if row is None or row.expires_at <= now:
         return None
     return session.get(User, row.user_id)
 
 
 def logout(session: Session, token: str) -> None:
-    session.exec(delete(AuthSession).where(col(AuthSession.token_hash) == security.token_digest(token)))
+    logout_digest(session, security.token_digest(token))
+
+
+def logout_digest(session: Session, digest: str) -> None:
+    session.exec(delete(AuthSession).where(col(AuthSession.token_hash) == digest))
 
 
 def purge_expired_sessions(session: Session, *, now: datetime) -> int:

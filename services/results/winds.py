@@ -11,6 +11,7 @@ from services.core.audit import record_audit
 from services.core.models import AuditRecord, Hanchan, Match, MatchStatus, Role, User
 from services.playoff.bracket import shuffle_winds
 from services.results import repo as results_repo
+from services.scheduling.repo import lock_for_write
 
 
 class WindsError(ValueError):
@@ -21,9 +22,13 @@ def draw_winds(session: Session, match_id: int, number: int, *, actor: User, rng
     """Регламент §4 «Выбор начальных ветров»: a random East, South, West, North for hanchan `number`, recorded.
 
     The draw is in the audit trail (the hanchan's row does not exist before it is played); an entered hanchan
-    without winds takes them from there (`attach_winds`).
+    without winds takes them from there (`attach_winds`). A seated player draws once per hanchan — otherwise
+    the table could redraw until the seats suit someone; the judge or the organizer may redraw, and the
+    redraw keeps the previous winds in its audit row. The match row is locked (SQLite: the write lock) from
+    the check to the record, so two simultaneous draws cannot both be first.
     """
-    match = session.get(Match, match_id)
+    lock_for_write(session)
+    match = session.exec(select(Match).where(Match.id == match_id).with_for_update()).first()
     if match is None or match.status == MatchStatus.DRAFT:
         raise WindsError(f"Матч {match_id} не найден.")
     seated = results_repo.seated_player_ids(session, match_id)
@@ -36,6 +41,10 @@ def draw_winds(session: Session, match_id: int, number: int, *, actor: User, rng
         raise WindsError(f"Номер ханчана — от 1 до {match.planned_hanchans}.")
     if len(seated) != 4:
         raise WindsError("За столом должно быть четыре игрока.")
+    previous = drawn_winds(session, match_id).get(number)
+    staff = actor.role in (Role.ORGANIZER, Role.JUDGE)
+    if previous is not None and not staff:
+        raise WindsError(f"Ветра ханчана {number} уже выбраны. Перевыбрать их может судья или организатор.")
     winds = shuffle_winds(seated, rng)
     record_audit(
         session,
@@ -43,7 +52,9 @@ def draw_winds(session: Session, match_id: int, number: int, *, actor: User, rng
         action="hanchan.winds",
         entity="match",
         entity_id=match_id,
+        before={"number": number, "winds": list(previous)} if previous is not None else None,
         after={"number": number, "winds": list(winds)},
+        reason="перевыбор ветров" if previous is not None else "",
     )
     session.flush()
     attach_winds(session, match_id)

@@ -51,6 +51,14 @@ def ensure_calendar_token(session: Session, user: User) -> str:
     return user.calendar_token
 
 
+def renew_calendar_token(session: Session, user: User) -> str:
+    """A new feed token for the user: the old link stops working at once (a leaked link is revoked this way)."""
+    user.calendar_token = secrets.token_urlsafe(24)
+    session.add(user)
+    session.flush()
+    return user.calendar_token
+
+
 def user_for_calendar_token(session: Session, token: str) -> User | None:
     if not token or len(token) < 16:
         return None

@@ -8,10 +8,12 @@ import pytest
 from sqlmodel import Session, select
 
 from services.commands.demo_league.league import DEMO_PLAYERS, seed_demo
+from services.core import security
 from services.core.models import AuditRecord, AuthSession, Player, Role, RosterStatus, Season, User
 from services.league import accounts
 from services.league.accounts import AccountError
 from services.league.roster import add_player, list_roster, set_status
+from services.scheduling.calendar_feed import ensure_calendar_token, personal_ics, renew_calendar_token
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -115,3 +117,82 @@ def test_demo_league_has_sixteen_players_an_organizer_and_a_judge(session: Sessi
     assert [name for name, role, _ in logins if role == "игрок"] == list(DEMO_PLAYERS)
     name, _, password = logins[2]
     assert accounts.login(session, name, password, now=NOW, session_days=1).token
+
+
+def test_login_names_ignore_case_spaces_and_yo(session: Session) -> None:
+    user, password = accounts.create_user(session, display_name="Алёна Ёлкина")
+    session.commit()
+    assert user.login_name == "алена елкина"
+    for typed in ("алена елкина", "  АЛЁНА   ёлкина ", "Алена Елкина"):
+        result = accounts.login(session, typed, password, now=NOW, session_days=30, client="device:a")
+        assert result.error is None and result.user.id == user.id
+    with pytest.raises(AccountError, match="уже есть"):
+        accounts.create_user(session, display_name="Алена Елкина")
+
+
+def test_a_yo_spelling_with_the_right_password_counts_no_failure(session: Session) -> None:
+    """Typing е for ё is the same account: four wrong tries, then the е-spelling with the right password,
+    then four more wrong tries leave the account open (a failure streak restarts after a success)."""
+    accounts.create_user(session, display_name="Семён", password="правильный-1")
+    for minute in range(4):
+        accounts.login(session, "Семён", "мимо", now=NOW + timedelta(minutes=minute), session_days=30)
+    assert accounts.login(session, "семен", "правильный-1", now=NOW + timedelta(minutes=4), session_days=30).token
+    for minute in range(5, 9):
+        accounts.login(session, "Семен", "мимо", now=NOW + timedelta(minutes=minute), session_days=30)
+    assert accounts.login(session, "СЕМЁН", "правильный-1", now=NOW + timedelta(minutes=9), session_days=30).token
+
+
+@pytest.mark.parametrize("name", ["Бог\u200bдан", "Анна\u202eЛи", "Иван\x07", "Олег\u2060", "\ufeffПётр", "Ян\u00ad"])
+def test_names_with_invisible_or_control_characters_are_refused(session: Session, name: str) -> None:
+    with pytest.raises(AccountError, match="невидимые"):
+        accounts.create_user(session, display_name=name)
+    assert session.exec(select(User)).all() == []
+
+
+def test_a_strangers_failures_do_not_lock_the_owner_out(session: Session) -> None:
+    organizer, password = accounts.create_user(session, display_name="Богдан Бойко", role=Role.ORGANIZER)
+    assert accounts.login(session, "Богдан Бойко", password, now=NOW, session_days=30, client="device:own").token
+    for n in range(20):
+        failed = accounts.login(
+            session, "богдан бойко", f"угадал-{n}", now=NOW + timedelta(seconds=n), session_days=30, client="ip:6.6.6.6"
+        )
+        assert failed.token is None
+    assert "Слишком много" in failed.error  # the stranger is locked out of this account...
+    later = NOW + timedelta(minutes=1)
+    own = accounts.login(session, "Богдан Бойко", password, now=later, session_days=30, client="device:own")
+    assert own.error is None and own.user.id == organizer.id  # ...its owner is not
+    fresh = accounts.login(session, "Богдан Бойко", password, now=later, session_days=30, client="device:new-phone")
+    assert fresh.error is None  # nor a new device of the owner
+    assert accounts.known_client(session, "device:own") and not accounts.known_client(session, "ip:6.6.6.6")
+
+
+def test_changing_ones_password_ends_every_other_session(session: Session) -> None:
+    user, old = accounts.create_user(session, display_name="Вера")
+    here = accounts.login(session, "Вера", old, now=NOW, session_days=30).token
+    there = accounts.login(session, "Вера", old, now=NOW, session_days=30).token
+    here_digest = security.token_digest(here)
+    for current, new, repeat, problem in [
+        ("не тот", "новый-пароль-1", "новый-пароль-1", "Текущий пароль неверен"),
+        (old, "новый-пароль-1", "новый-пароль-2", "не совпадают"),
+        (old, "короткий", "короткий", "короче 10"),
+    ]:
+        with pytest.raises(AccountError, match=problem):
+            accounts.change_password(session, user, current, new, repeat, keep_session_digest=here_digest)
+        assert accounts.user_for_token(session, there, now=NOW) is not None  # nothing changed
+    accounts.change_password(session, user, old, "новый-пароль-1", "новый-пароль-1", keep_session_digest=here_digest)
+    session.commit()
+    assert accounts.user_for_token(session, here, now=NOW).id == user.id
+    assert accounts.user_for_token(session, there, now=NOW) is None
+    assert accounts.login(session, "Вера", old, now=NOW, session_days=30).token is None
+    assert accounts.login(session, "Вера", "новый-пароль-1", now=NOW, session_days=30).token
+
+
+def test_calendar_link_is_renewed_on_request_and_revoked_by_a_reset(session: Session) -> None:
+    user, _ = accounts.create_user(session, display_name="Лев")
+    first = ensure_calendar_token(session, user)
+    assert personal_ics(session, first) is not None
+    second = renew_calendar_token(session, user)
+    assert second != first and personal_ics(session, first) is None and personal_ics(session, second) is not None
+    accounts.reset_password(session, user, actor_user_id=None)
+    assert personal_ics(session, second) is None
+    assert ensure_calendar_token(session, user) not in (first, second)

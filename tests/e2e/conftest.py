@@ -38,6 +38,7 @@ class App:
     url: str
     database_url: str
     passwords: dict[str, str] = field(default_factory=dict)
+    workdir: Path | None = None  # holds the app's state files (states/) and its temp folder (tmp/)
 
     def engine(self):  # noqa: ANN201
         return make_engine(self.database_url)
@@ -120,6 +121,9 @@ def running_app(
     env.update(extra_env or {})
     env.pop("TELEGRAM_BOT_TOKEN", None)
     env["REFLEX_UPLOADED_FILES_DIR"] = str(workdir / "uploaded_files")  # the judge's photos stay out of the repo
+    env["REFLEX_STATES_WORKDIR"] = str(workdir / "states")  # this run's tab states only, for the secrets test
+    (workdir / "tmp").mkdir(exist_ok=True)
+    env["TMPDIR"] = str(workdir / "tmp")  # where an upload would be spooled
     log = workdir / "reflex.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
@@ -133,7 +137,7 @@ def running_app(
         )  # fmt: skip
     try:
         _wait_ready(url, process, log)
-        yield App(url=url, database_url=database_url, passwords=passwords)
+        yield App(url=url, database_url=database_url, passwords=passwords, workdir=workdir)
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGTERM)

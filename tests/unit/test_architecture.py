@@ -16,6 +16,8 @@ LAYER_NAMES = {PURE: "pure rules", DATABASE: "database", VIEW: "views", SHELL: "
 PURE_MODULES = {
     "services.core.config",
     "services.core.security",
+    "services.core.rate_limit",
+    "services.core.text_limits",
     "services.league.draw",
     "services.scheduling.intervals",
     "services.scheduling.rules",

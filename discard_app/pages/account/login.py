@@ -2,14 +2,38 @@
 
 from __future__ import annotations
 
+import threading
+import time
+
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.http_guard import DEVICE_HEADER, client_key
+from discard_app.session_cookie import adopt_script
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
+from services.core.password_pool import PoolBusy, password_pool
+from services.core.rate_limit import AttemptLimiter
 from services.league import accounts
+
+# One of each per server process: argon2 (and every query of a login) runs in the bounded pool, never on the
+# event loop; the limiter is shared by the loop and the pool's thread.
+_limiter = AttemptLimiter()
+_limiter_lock = threading.Lock()
+
+
+def _attempt(name: str, password: str, client: str) -> accounts.LoginResult:
+    """Runs in the password pool's thread: the total limit (a client that logged in here before is exempt, so
+    a crowd of strangers cannot keep the organizer out), then the database and argon2."""
+    with session_scope() as session:
+        known = accounts.known_client(session, client)
+        with _limiter_lock:
+            allowed = _limiter.try_total(known=known, now=time.monotonic())
+        if not allowed:
+            return accounts.LoginResult(None, None, texts.LOGIN_BUSY)
+        return accounts.login(session, name, password, now=utc_now(), session_days=settings.session_days, client=client)
 
 
 class LoginState(AuthState):
@@ -26,6 +50,10 @@ class LoginState(AuthState):
         await self._forget_pages()
         return None
 
+    def _client(self) -> str:
+        device = str(self.router_data.get("headers", {}).get(DEVICE_HEADER.decode(), ""))
+        return client_key(device, self.router.session.client_ip)
+
     @rx.event
     async def submit(self, form: dict[str, str]):  # noqa: ANN201  (a generator: shows progress first)
         name = (form.get("name") or "").strip()
@@ -33,18 +61,31 @@ class LoginState(AuthState):
         if not name or not password:
             self.error = texts.LOGIN_EMPTY
             return
+        if len(name) > accounts.NAME_MAX_LENGTH or len(password) > accounts.PASSWORD_MAX_LENGTH:
+            self.error = accounts.LOGIN_FAILED
+            return
+        client = self._client()
+        with _limiter_lock:
+            allowed = _limiter.try_client(client, now=time.monotonic())
+        if not allowed:
+            self.error = texts.LOGIN_TOO_MANY
+            return
         self.busy = True
         yield
-        with session_scope() as session:
-            result = accounts.login(session, name, password, now=utc_now(), session_days=settings.session_days)
+        try:
+            result = await password_pool.run(_attempt, name, password, client)
+        except PoolBusy:
+            result = accounts.LoginResult(None, None, texts.LOGIN_BUSY)
         self.busy = False
-        if result.error:
-            self.error = result.error
+        if result.error or not result.token:
+            self.error = result.error or accounts.LOGIN_FAILED
             return
+        self.error = ""
         await self._forget_pages()  # a new user at this tab: nothing of the previous one's pages stays
-        self.auth_token = result.token or ""
-        self._current_user()
-        yield rx.redirect(routes.safe_next(self.router.url.query_parameters.get("next")))
+        # The token goes to the browser once, inside this event (never into the state), and comes back to
+        # the server as an HttpOnly cookie; the page then reloads so the websocket carries it.
+        next_path = routes.safe_next(self.router.url.query_parameters.get("next"))
+        yield rx.call_script(adopt_script(result.token, next_path))
 
 
 def login_page() -> rx.Component:
@@ -59,13 +100,22 @@ def login_page() -> rx.Component:
                         rx.callout(LoginState.error, icon="triangle_alert", color_scheme="red", role="alert"),
                     ),
                     rx.el.label(texts.LOGIN_NAME, html_for="login-name"),
-                    rx.input(id="login-name", name="name", auto_complete="username", size="3", width="100%"),
+                    rx.input(
+                        id="login-name",
+                        name="name",
+                        auto_complete="username",
+                        size="3",
+                        width="100%",
+                        max_length=accounts.NAME_MAX_LENGTH,
+                    ),
+                    rx.text(texts.LOGIN_NAME_HINT, color_scheme="gray", size="1"),
                     rx.el.label(texts.LOGIN_PASSWORD, html_for="login-password"),
                     rx.input(
                         id="login-password",
                         name="password",
                         type="password",
                         auto_complete="current-password",
+                        max_length=accounts.PASSWORD_MAX_LENGTH,
                         size="3",
                         width="100%",
                     ),

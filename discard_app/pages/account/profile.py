@@ -1,16 +1,20 @@
-"""The player's profile: link Telegram by a one-time code and deep link, private messages, unlink."""
+"""The player's profile: link Telegram by a one-time code and deep link, private messages, unlink; change one's
+own password; renew the personal calendar link."""
 
 from __future__ import annotations
 
 import reflex as rx
 
-from discard_app import texts
+from discard_app import routes, texts
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import User, utc_now
+from services.core.password_pool import PoolBusy, password_pool
+from services.league import accounts
 from services.notifier import linking as telegram_link
+from services.scheduling.calendar_feed import renew_calendar_token
 
 
 class ProfileState(AuthState):
@@ -20,8 +24,14 @@ class ProfileState(AuthState):
     code: str = ""  # the caller's own one-time code: fine in their browser, useless to anyone else
     link_url: str = ""
     notice: str = ""
+    password_error: str = ""
+    password_notice: str = ""
+    has_feed: bool = False
+    my_feed: str = ""  # shown only after «new link»; otherwise the club calendar page shows it
+    feed_notice: str = ""
 
     def _show(self, user: User) -> None:
+        self.has_feed = bool(user.calendar_token)
         self.linked = user.telegram_user_id is not None
         self.telegram_username = user.telegram_username or ""
         self.private_messages = bool(user.telegram_private_messages)
@@ -29,6 +39,7 @@ class ProfileState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.code = self.link_url = self.notice = ""
+        self.password_error = self.password_notice = self.my_feed = self.feed_notice = ""
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
@@ -68,6 +79,112 @@ class ProfileState(AuthState):
             self._show(row)
         self.code = self.link_url = ""
         self.notice = texts.PROFILE_UNLINKED
+
+    @rx.event
+    async def change_password(self, form: dict[str, str]) -> None:
+        user = self._require_user()
+        if user is None:
+            return
+        digest = self._session_digest
+        try:
+            # argon2 twice (check the current, hash the new): in the password pool, off the event loop.
+            await password_pool.run(
+                _change_password,
+                user.id,
+                str(form.get("current") or ""),
+                str(form.get("new") or ""),
+                str(form.get("repeat") or ""),
+                digest,
+            )
+        except accounts.AccountError as error:
+            self.password_error, self.password_notice = str(error), ""
+            return
+        except PoolBusy:
+            self.password_error, self.password_notice = texts.LOGIN_BUSY, ""
+            return
+        self.password_error, self.password_notice = "", texts.PROFILE_PASSWORD_CHANGED
+
+    @rx.event
+    def renew_feed(self) -> None:
+        user = self._require_user()
+        if user is None:
+            return
+        with session_scope() as session:
+            token = renew_calendar_token(session, session.merge(user))
+        self.has_feed = True
+        self.my_feed = (self.router.headers.origin or "") + routes.personal_ics_url(token)
+        self.feed_notice = texts.PROFILE_CALENDAR_RENEWED
+
+
+def _change_password(user_id: int, current: str, new: str, repeat: str, keep_digest: str) -> None:
+    with session_scope() as session:
+        user = session.get(User, user_id)
+        if user is None:
+            raise accounts.AccountError(texts.FORBIDDEN_TITLE)
+        accounts.change_password(session, user, current, new, repeat, keep_session_digest=keep_digest)
+
+
+def _password_input(label: str, name: str, autocomplete: str) -> rx.Component:
+    return rx.vstack(
+        rx.el.label(label, html_for=f"password-{name}"),
+        rx.input(
+            id=f"password-{name}",
+            name=name,
+            type="password",
+            auto_complete=autocomplete,
+            max_length=accounts.PASSWORD_MAX_LENGTH,
+            width="100%",
+        ),
+        spacing="1",
+        width="100%",
+    )
+
+
+def _password_form() -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.cond(
+                ProfileState.password_error != "",
+                rx.callout(ProfileState.password_error, icon="triangle_alert", color_scheme="red", role="alert"),
+            ),
+            rx.cond(
+                ProfileState.password_notice != "",
+                rx.callout(ProfileState.password_notice, color_scheme="green", role="status"),
+            ),
+            _password_input(texts.PROFILE_PASSWORD_CURRENT, "current", "current-password"),
+            _password_input(texts.PROFILE_PASSWORD_NEW, "new", "new-password"),
+            _password_input(texts.PROFILE_PASSWORD_REPEAT, "repeat", "new-password"),
+            rx.text(
+                texts.PROFILE_PASSWORD_HINT.format(min=accounts.PASSWORD_MIN_LENGTH), color_scheme="gray", size="2"
+            ),
+            rx.button(texts.PROFILE_PASSWORD_SUBMIT, type="submit"),
+            spacing="3",
+            width="100%",
+            max_width="26em",
+        ),
+        on_submit=ProfileState.change_password,
+        reset_on_submit=True,
+    )
+
+
+def _calendar() -> rx.Component:
+    return rx.vstack(
+        rx.text(texts.PROFILE_CALENDAR_HINT, color_scheme="gray", size="2"),
+        rx.cond(
+            ProfileState.feed_notice != "",
+            rx.callout(ProfileState.feed_notice, color_scheme="green", role="status"),
+        ),
+        rx.cond(ProfileState.my_feed != "", rx.code(ProfileState.my_feed, word_break="break-all")),
+        rx.cond(
+            ProfileState.has_feed,
+            rx.button(texts.PROFILE_CALENDAR_NEW, on_click=ProfileState.renew_feed, variant="outline"),
+            rx.vstack(
+                rx.text(texts.PROFILE_CALENDAR_NONE),
+                rx.button(texts.PROFILE_CALENDAR_CREATE, on_click=ProfileState.renew_feed, variant="outline"),
+            ),
+        ),
+        spacing="3",
+    )
 
 
 def _linked() -> rx.Component:
@@ -118,4 +235,8 @@ def profile_page() -> rx.Component:
         rx.heading(texts.PROFILE_TELEGRAM, size="4", as_="h2"),
         rx.cond(ProfileState.notice != "", rx.callout(ProfileState.notice, color_scheme="green", role="status")),
         rx.cond(ProfileState.linked, _linked(), _not_linked()),
+        rx.heading(texts.PROFILE_CALENDAR, size="4", as_="h2"),
+        _calendar(),
+        rx.heading(texts.PROFILE_PASSWORD, size="4", as_="h2"),
+        _password_form(),
     )

@@ -7,10 +7,12 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.text_limit import limit_hint
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
+from services.core.text_limits import limit_for
 from services.league import roster
 from services.league.accounts import AccountError
 from services.league.announcements import list_announcements, publish_announcement
@@ -104,7 +106,9 @@ def _organizer_tools() -> rx.Component:
                     aria_label=texts.ANNOUNCEMENT_TEXT,
                     rows="5",
                     width="100%",
+                    max_length=limit_for("text"),
                 ),
+                limit_hint("text"),
                 rx.button(texts.ANNOUNCEMENT_PUBLISH, type="submit"),
                 width="100%",
             ),

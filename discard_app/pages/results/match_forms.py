@@ -7,6 +7,8 @@ from typing import Any
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.text_limit import limit_hint
+from services.core.text_limits import FIELD_LIMITS, limit_for
 from services.results import ruling_photos
 
 PHOTOS_ID = "ruling_photos"
@@ -32,13 +34,16 @@ def _labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Co
 
 
 def _field(name: str, label: str | rx.Var, **props: Any) -> rx.Component:
+    free_text = name in FIELD_LIMITS  # a text field says how long it may be; a number field needs no hint
+    control = rx.input(name=name, aria_label=label, width="100%", max_length=limit_for(name), **props)
     return _labelled(
-        label, rx.input(name=name, aria_label=label, width="100%", **props), width="100%", max_width="28em"
+        label, rx.fragment(control, limit_hint(name)) if free_text else control, width="100%", max_width="28em"
     )
 
 
 def _area(name: str, label: str) -> rx.Component:
-    return _labelled(label, rx.text_area(name=name, aria_label=label, width="100%"), width="100%")
+    control = rx.text_area(name=name, aria_label=label, width="100%", max_length=limit_for(name))
+    return _labelled(label, rx.fragment(control, limit_hint(name)), width="100%")
 
 
 def _number(name: rx.Var | str, label: str, aria_label: rx.Var | str, width: str) -> rx.Component:

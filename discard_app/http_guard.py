@@ -1,0 +1,205 @@
+"""The ASGI layer in front of Reflex: session cookies become digests, pages get security headers, `/_upload`
+is refused before its body is read.
+
+The browser's session token lives only in an HttpOnly cookie. Reflex copies a connection's headers into the tab's
+state (and so into the state files), so the raw cookie never reaches it: this layer swaps the session and device
+cookies for their SHA-256 digests in headers of its own (`x-discard-session`, `x-discard-device`), which are
+what the database stores anyway and are no login by themselves.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import urlsplit
+
+import anyio
+
+from discard_app.session_cookie import DEVICE_COOKIE, SESSION_COOKIE
+from discard_app.state import session_binding
+from services.core import security
+from services.core.db import session_scope
+from services.core.models import Role, utc_now
+from services.league import accounts
+from services.results.ruling_photos import MAX_BYTES, MAX_PHOTOS
+
+log = logging.getLogger(__name__)
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+SESSION_HEADER = b"x-discard-session"
+DEVICE_HEADER = b"x-discard-device"
+UPLOAD_PATH = "/_upload"
+# Регламент §6.2: only the judge and the organizer attach photos to a ruling (the site's only upload).
+UPLOAD_ROLES = frozenset({Role.JUDGE, Role.ORGANIZER})
+UPLOAD_MAX_BYTES = MAX_PHOTOS * MAX_BYTES + 1024 * 1024  # the photos plus the form's own bytes
+DEVICE_MAX_AGE = 400 * 24 * 3600
+
+
+def content_security_policy(host: str) -> str:
+    """What the compiled Reflex front end needs: its own scripts (with inline and eval, which Reflex uses for
+    `call_script` and its hydration), inline styles of Radix, the websocket to this host; nothing from
+    elsewhere, no framing."""
+    return "; ".join(
+        [
+            "default-src 'self'",
+            "script-src 'self' 'unsafe-inline' 'unsafe-eval'",
+            "style-src 'self' 'unsafe-inline'",
+            "img-src 'self' data: blob:",
+            "font-src 'self' data:",
+            f"connect-src 'self' ws://{host} wss://{host}",
+            "frame-ancestors 'none'",
+            "base-uri 'self'",
+            "form-action 'self'",
+            "object-src 'none'",
+        ]
+    )
+
+
+def _header(scope: Scope, name: bytes) -> str:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return value.decode("latin-1")
+    return ""
+
+
+def same_origin(scope: Scope) -> bool:
+    """A request a browser sent from this site's own pages (or with no Origin at all, as a page load)."""
+    origin = _header(scope, b"origin")
+    return not origin or urlsplit(origin).netloc == _header(scope, b"host")
+
+
+def _split_cookies(scope: Scope) -> tuple[list[tuple[bytes, bytes]], str, str]:
+    """The headers without our cookies and our digest headers, then the session and device cookie values."""
+    session_token = device = ""
+    headers: list[tuple[bytes, bytes]] = []
+    for key, value in scope.get("headers", []):
+        name = key.lower()
+        if name in (SESSION_HEADER, DEVICE_HEADER):
+            continue  # never trust a client's own digest headers
+        if name == b"cookie":
+            rest = []
+            for part in value.decode("latin-1").split(";"):
+                key_text, _, cookie = part.strip().partition("=")
+                if key_text == SESSION_COOKIE:
+                    session_token = cookie
+                elif key_text == DEVICE_COOKIE:
+                    device = cookie
+                elif key_text:
+                    rest.append(part.strip())
+            if rest:
+                headers.append((b"cookie", "; ".join(rest).encode("latin-1")))
+            continue
+        headers.append((key, value))
+    return headers, session_token, device
+
+
+def client_key(device_digest: str, client_ip: str) -> str:
+    """Who is trying to log in, for the rate limit and the lockout: the browser's device, else its address."""
+    return f"device:{device_digest}" if device_digest else f"ip:{client_ip}"
+
+
+def _role_for_digest(digest: str) -> str | None:
+    with session_scope() as session:
+        user = accounts.user_for_digest(session, digest, now=utc_now())
+        return str(user.role) if user else None
+
+
+async def _plain(send: Send, status: int, text: str) -> None:
+    body = text.encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [(b"content-type", b"text/plain; charset=utf-8"), (b"content-length", str(len(body)).encode())],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})
+
+
+def security_guard(app: ASGIApp) -> ASGIApp:
+    """Wraps the whole site (pages, websocket, uploads, feeds)."""
+
+    async def guard(scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await app(scope, receive, send)
+            return
+        headers, token, device = _split_cookies(scope)
+        session_digest = security.token_digest(token) if token and same_origin(scope) else ""
+        device_digest = security.token_digest(device) if device else ""
+        headers += [(SESSION_HEADER, session_digest.encode()), (DEVICE_HEADER, device_digest.encode())]
+        scope = {**scope, "headers": headers}
+        if scope["type"] == "websocket":
+            await app(scope, receive, send)
+            return
+        send = _with_headers(send, scope, set_device=not device)
+        if scope["path"].rstrip("/") == UPLOAD_PATH and scope.get("method") == "POST":
+            await _guard_upload(app, scope, receive, send, session_digest)
+            return
+        await app(scope, receive, send)
+
+    return guard
+
+
+def _with_headers(send: Send, scope: Scope, *, set_device: bool) -> Send:
+    host = _header(scope, b"host")
+    secure = "; Secure" if scope.get("scheme") == "https" else ""
+
+    async def send_with_headers(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            headers = list(message.get("headers", []))
+            present = {k.lower() for k, _ in headers}
+            for name, value in (
+                (b"content-security-policy", content_security_policy(host)),
+                (b"x-frame-options", "DENY"),
+                (b"x-content-type-options", "nosniff"),
+                (b"referrer-policy", "same-origin"),
+            ):
+                if name not in present:
+                    headers.append((name, value.encode()))
+            if set_device:
+                # A random id for this browser: the login lockout counts per device, so a stranger's failures
+                # do not lock the owner's browser out of their own account.
+                cookie = f"{DEVICE_COOKIE}={secrets.token_urlsafe(24)}; Path=/; Max-Age={DEVICE_MAX_AGE}"
+                headers.append((b"set-cookie", f"{cookie}; HttpOnly; SameSite=Strict{secure}".encode()))
+            message = {**message, "headers": headers}
+        await send(message)
+
+    return send_with_headers
+
+
+async def _guard_upload(app: ASGIApp, scope: Scope, receive: Receive, send: Send, session_digest: str) -> None:
+    """The role first, then the declared size, then the size while streaming; only then Reflex reads the body."""
+    role = await anyio.to_thread.run_sync(_role_for_digest, session_digest) if session_digest else None
+    if role not in UPLOAD_ROLES:
+        await _plain(send, 403, "Нет доступа: войдите как судья или организатор.")
+        return
+    declared = _header(scope, b"content-length")
+    if not declared.isdigit():
+        await _plain(send, 411, "Нужен размер запроса (Content-Length).")
+        return
+    if int(declared) > UPLOAD_MAX_BYTES:
+        await _plain(send, 413, f"Слишком большой запрос: не больше {UPLOAD_MAX_BYTES // (1024 * 1024)} МБ.")
+        return
+    tab = _header(scope, b"reflex-client-token")
+    if tab:
+        session_binding.expect_upload(tab, session_digest)
+    received = 0
+
+    async def limited_receive() -> Message:
+        nonlocal received
+        message = await receive()
+        if message["type"] == "http.request":
+            received += len(message.get("body", b""))
+            if received > int(declared):
+                log.warning("upload body longer than its Content-Length: cut off")
+                return {"type": "http.disconnect"}
+        return message
+
+    await app(scope, limited_receive, send)

@@ -1,0 +1,57 @@
+"""The session cookie: how the browser receives, keeps and drops its login token; imports nothing of the app.
+
+The token lives only in an HttpOnly cookie, which no script of the page (and no Reflex state) can read.
+"""
+
+from __future__ import annotations
+
+import json
+
+SESSION_COOKIE = "discard_session"
+DEVICE_COOKIE = "discard_device"
+ADOPT_PATH = "/auth/adopt"
+FORGET_PATH = "/auth/forget"
+EPOCH_KEY = "discard_session_epoch"
+
+
+def adopt_cookie(token: str, *, days: int, secure: bool) -> str:
+    """The Set-Cookie value that hands the browser its session token, readable by no script."""
+    flags = "; Secure" if secure else ""
+    return f"{SESSION_COOKIE}={token}; Path=/; Max-Age={days * 24 * 3600}; HttpOnly; SameSite=Strict{flags}"
+
+
+def forget_cookie(*, secure: bool) -> str:
+    flags = "; Secure" if secure else ""
+    return f"{SESSION_COOKIE}=; Path=/; Max-Age=0; HttpOnly; SameSite=Strict{flags}"
+
+
+def adopt_script(token: str, next_path: str) -> str:
+    """The browser sends its new token to ADOPT_PATH (which sets the HttpOnly cookie), tells its other tabs,
+    and loads the next page afresh, so the websocket reconnects with the cookie."""
+    request = json.dumps({"method": "POST", "credentials": "same-origin", "body": token})
+    return f"fetch({json.dumps(ADOPT_PATH)}, {request}).then(() => {_switched(next_path)})"
+
+
+def forget_script() -> str:
+    """The browser drops the cookie (FORGET_PATH answers with an expired one) and tells its other tabs."""
+    request = json.dumps({"method": "POST", "credentials": "same-origin"})
+    return (
+        f"fetch({json.dumps(FORGET_PATH)}, {request})"
+        f".finally(() => localStorage.setItem({json.dumps(EPOCH_KEY)}, String(Date.now())))"
+    )
+
+
+def _switched(next_path: str) -> str:
+    return (
+        f"{{ localStorage.setItem({json.dumps(EPOCH_KEY)}, String(Date.now()));"
+        f" window.location.replace({json.dumps(next_path)}); }}"
+    )
+
+
+# Another tab of the same browser reloads when this one logs in or out: its page must not keep showing
+# (or send again) what the previous user saw.
+OTHER_TABS_SCRIPT = (
+    "window.addEventListener('storage', (e) => {"
+    + f" if (e.key === {json.dumps(EPOCH_KEY)}) window.location.reload(); "
+    + "});"
+)

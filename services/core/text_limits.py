@@ -1,0 +1,55 @@
+"""How long each free-text field of the site's forms may be; imports nothing of the app.
+
+One table for the server (every event is checked before its handler runs) and for the forms (each input gets
+the same `maxlength`, and the long ones say their limit). A field not named here still has a ceiling, so no
+form can store a megabyte that every viewer of a page would then download.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+# Form field name -> the most characters it takes.
+FIELD_LIMITS: dict[str, int] = {
+    "name": 80,  # a person's or a room's name
+    "title": 120,
+    "password": 200,
+    "current": 200,
+    "new": 200,
+    "repeat": 200,
+    "reason": 500,
+    "violation": 500,
+    "basis": 500,
+    "order": 500,
+    "note": 2000,  # a dispute
+    "actions": 2000,  # a ruling
+    "disagreement": 2000,
+    "decision": 2000,
+    "text": 4000,  # an announcement
+}
+# Anything else a browser sends (ids, dates, the painted availability grid): generous, but bounded.
+DEFAULT_LIMIT = 20_000
+
+
+def limit_for(field: str) -> int:
+    return FIELD_LIMITS.get(field, DEFAULT_LIMIT)
+
+
+def _strings(value: Any, field: str) -> Iterator[tuple[str, str]]:
+    if isinstance(value, str):
+        yield field, value
+    elif isinstance(value, Mapping):
+        for key, item in value.items():
+            yield from _strings(item, str(key))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item, field)
+
+
+def first_too_long(payload: Mapping[str, Any]) -> tuple[str, int] | None:
+    """The first (field, limit) whose text is over its limit in an event's payload, or None."""
+    for field, text in _strings(payload, ""):
+        if len(text) > limit_for(field):
+            return field, limit_for(field)
+    return None
