@@ -12,17 +12,19 @@ TIMES = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
 CELL_HEIGHT = "14px"
 HEADER_HEIGHT = 64  # px above the first cell: the day label and its fill buttons
 EVENING = (36, 48)  # 18:00–24:00 Kirov
-# touch-action pan-x: a vertical drag paints a day's hours, a sideways swipe scrolls to the days a phone
-# cannot show at once (a two-week window does not fit 390px); "none" left those days unreachable by touch.
+# touch-action manipulation: on a touch screen every swipe (down the page or sideways to the second week) scrolls and
+# paints nothing; painting by touch is two deliberate taps (assets/availability_grid.js), by mouse a drag.
 CSS = """
 [data-cell]{height:14px;border-bottom:1px solid var(--gray-a3);border-left:1px solid var(--gray-a4);
-  cursor:pointer;touch-action:pan-x;user-select:none;background:var(--gray-a2)}
+  cursor:pointer;touch-action:manipulation;user-select:none;-webkit-user-select:none;background:var(--gray-a2)}
 [data-cell][data-state="1"]{background:var(--jade-9)}
 [data-cell][data-state="x"]{background:repeating-linear-gradient(45deg,var(--gray-a3),var(--gray-a3) 3px,
   transparent 3px,transparent 6px);cursor:not-allowed}
+[data-cell][data-anchor="1"]{outline:2px solid var(--amber-9);outline-offset:-2px}
 [data-cell]:nth-child(2n+1){border-bottom-color:var(--gray-a5)}
-.grid-touch{touch-action:pan-x}
+.grid-touch{touch-action:manipulation}
 #grid-unsaved[data-dirty="0"]{display:none}
+#grid-anchor[data-active="0"]{display:none}
 """
 
 
@@ -98,6 +100,13 @@ def availability_grid(days: rx.Var, cells: rx.Var) -> rx.Component:
             _fill_button("Все вечера", f"-1,{EVENING[0]},{EVENING[1]}", "Все вечера"),
             _fill_button("Всё окно", "-1,0,48", "Всё окно"),
             spacing="3",
+        ),
+        rx.text(
+            "Начало отмечено: коснитесь последней клетки промежутка.",
+            id="grid-anchor",
+            size="2",
+            color_scheme="amber",
+            custom_attrs={"data-active": "0"},
         ),
         rx.box(
             rx.el.div(

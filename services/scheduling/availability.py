@@ -102,6 +102,29 @@ def _withdraw_uncovered(session: Session, info, player_id: int, name: str, free:
     return notices
 
 
+def bookings_released_by(session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval]) -> list[str]:
+    """The booked meetings (their Kirov start) that saving `intervals` would release; changes nothing, so the page
+    can ask first (Регламент §6.1: a booked time no longer covered needs everyone's confirmation again)."""
+    info = match_info(session, match_id)
+    seat = info.seat_of(user_id)
+    if seat is None or info.window is None:
+        return []
+    free = clip(intervals, info.window)
+    released = []
+    for proposal in proposals(session, match_id, ["booked"]):
+        meeting = Interval(proposal.start_at, proposal.end_at)
+        confirmed = session.exec(
+            select(ProposalConfirmation).where(
+                ProposalConfirmation.proposal_id == proposal.id,
+                ProposalConfirmation.player_id == seat.player_id,
+                ProposalConfirmation.confirmed,
+            )
+        ).first()
+        if confirmed is not None and not covers(free, meeting):
+            released.append(format_kirov(meeting.start))
+    return released
+
+
 def own_availability(session: Session, *, match_id: int, user_id: int) -> list[Interval]:
     """The caller's own intervals for a match (empty when they are not seated in it)."""
     seat = match_info(session, match_id).seat_of(user_id)

@@ -133,6 +133,9 @@ def propose_meeting(
     )
     session.add(proposal)
     session.flush()
+    # Регламент §3: proposing a time is agreeing to it — the proposer's confirmation is recorded with the proposal
+    # (the time lies inside a common option, so inside the proposer's own availability).
+    _answer(session, proposal, seat.player_id, True)
     payload = _meeting_payload(info, meeting.start, meeting.end, hanchans, by=seat.name, proposal_id=proposal.id)
     outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload)
     return proposal
