@@ -79,7 +79,7 @@ def _card(session: Session, user: User, match_id: int, now: datetime) -> tuple[s
     if bookings:
         first = bookings[0]
         when = f"{format_kirov(first.start_at)}, {rooms.get(first.room_id, '')} (Киров)"
-    if done or (bookings and bookings[0].start_at <= now):
+    if done or match.status == MatchStatus.PLAYING or (bookings and bookings[0].start_at <= now):
         return (
             f"играется: внесено {done} из {match.planned_hanchans}",
             f"внесите результат ханчана {done + 1}",

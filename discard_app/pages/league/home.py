@@ -99,6 +99,8 @@ def _match_card(row: MatchRow) -> rx.Component:
             spacing="1",
             width="100%",
         ),
+        role="group",
+        aria_label=row["title"],
         width="100%",
     )
 
