@@ -177,7 +177,7 @@ def test_four_phones_schedule_one_match_and_each_sees_the_others_live(phones: li
     dialog.get_by_role("button", name="Сохранить и снять бронь").tap()
     for page in pages[2:]:
         expect(page.get_by_text("Пока не забронировано.")).to_be_visible(timeout=LIVE)
-    expect(card).to_contain_text("подтвердите время", timeout=LIVE)
+    expect(card).to_contain_text(f"ждём подтверждения: {names[1]}", timeout=LIVE)  # the home card, live too
 
 
 def _run_elsewhere(app: App, code: str) -> None:
