@@ -16,7 +16,7 @@ from discard_app.pages.pantheon.pantheon import PantheonState, pantheon_page
 from discard_app.pages.playoff.playoff import PlayoffState, playoff_page
 from discard_app.pages.results.match import MatchState, match_page
 from discard_app.pages.results.player import PlayerState, player_page
-from discard_app.pages.results.standings import standings_page
+from discard_app.pages.results.standings import StandingsViewerState, standings_page
 from discard_app.pages.results.standings_state import LiveStandingsState
 from discard_app.pages.results.standings_ties import TieState
 from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_calendar_page
@@ -42,7 +42,12 @@ PAGES = [
     (playoff_page, routes.PLAYOFF, texts.PLAYOFF_TITLE, PlayoffState.load),
     (announcements_page, routes.ANNOUNCEMENTS, texts.ANNOUNCEMENTS_TITLE, AnnouncementsState.load),
     (profile_page, routes.PROFILE, texts.PROFILE_TITLE, ProfileState.load),
-    (standings_page, routes.STANDINGS, texts.STANDINGS_TITLE, [LiveStandingsState.join, TieState.load]),
+    (
+        standings_page,
+        routes.STANDINGS,
+        texts.STANDINGS_TITLE,
+        [LiveStandingsState.join, TieState.load, StandingsViewerState.load],
+    ),
     (match_page, routes.MATCH, texts.MATCH_PAGE_TITLE, MatchState.load),
     (player_page, routes.PLAYER, texts.PLAYER_PAGE_TITLE, PlayerState.load),
     (pantheon_page, routes.PANTHEON, texts.PANTHEON_TITLE, PantheonState.load),

@@ -10,6 +10,7 @@ import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.components.live import current_stamp, live_updates, start_live_updates
+from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.pages.results import match_admin as admin
 from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
@@ -278,17 +279,15 @@ def _cells(values: list[rx.Var | str], kinds: str = "") -> rx.Component:
 
 
 def _table(headers: list[str], rows: rx.Var, render: Callable[[Any], rx.Component], min_width: str) -> rx.Component:
-    # On a phone the table keeps a readable width and scrolls sideways inside its box.
-    return rx.box(
+    # On a phone the table keeps a readable width and scrolls sideways under its first column, and says so.
+    return wide_table(
         rx.table.root(
             rx.table.header(rx.table.row(*[rx.table.column_header_cell(h, white_space="nowrap") for h in headers])),
             rx.table.body(rx.foreach(rows, render)),
             size="1",
             min_width=min_width,
             width="100%",
-        ),
-        overflow_x="auto",
-        width="100%",
+        )
     )
 
 
