@@ -255,3 +255,21 @@ def release_booking(session: Session, booking: Booking, info: MatchInfo, *, reas
     session.add(booking)
     payload = _meeting_payload(info, booking.start_at, booking.end_at, booking.hanchans or 0, booking_id=booking.id)
     outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, **payload)
+
+
+def cannot_come(session: Session, *, booking_id: int, user_id: int) -> Booking:
+    """A seated player cannot come to a booked meeting: the room is released at once and the meeting's proposal
+    counts as declined, so the four agree on another time (Регламент §3, §6.1: no time is kept without all four)."""
+    lock_for_write(session)
+    booking = session.get(Booking, booking_id)
+    if booking is None or booking.match_id is None or not booking.active:
+        raise SchedulingError("Этой брони уже нет: обновите страницу.")
+    info = match_info(session, booking.match_id)
+    seat = _seat(info, user_id)
+    release_booking(session, booking, info, reason=f"{seat.name} не сможет прийти")
+    proposal = session.get(MeetingProposal, booking.proposal_id) if booking.proposal_id else None
+    if proposal is not None:
+        _answer(session, proposal, seat.player_id, False)
+        proposal.status = "declined"
+        session.add(proposal)
+    return booking

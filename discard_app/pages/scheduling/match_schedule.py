@@ -10,6 +10,11 @@ from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.match_schedule_state import (
     T_ANSWERED,
     T_BOOKINGS,
+    T_CANNOT,
+    T_CANNOT_BACK,
+    T_CANNOT_OK,
+    T_CANNOT_TEXT,
+    T_CANNOT_TITLE,
     T_CONFIRM,
     T_DECLINE,
     T_END,
@@ -185,6 +190,47 @@ def _proposal(p: dict) -> rx.Component:
     )
 
 
+def _booking(b: dict) -> rx.Component:
+    return rx.flex(
+        rx.text("Забронировано: ", b["text"], ", ", b["room"]),
+        rx.cond(
+            MatchScheduleState.is_seated,
+            rx.button(
+                T_CANNOT,
+                size="1",
+                variant="outline",
+                color_scheme="red",
+                on_click=MatchScheduleState.ask_cannot(b["id"]),
+            ),
+        ),
+        spacing="3",
+        align="center",
+        wrap="wrap",
+    )
+
+
+def _cannot_dialog() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(T_CANNOT_TITLE),
+            rx.alert_dialog.description(T_CANNOT_TEXT),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(T_CANNOT_BACK, variant="soft", on_click=MatchScheduleState.keep_booking)
+                ),
+                rx.alert_dialog.action(
+                    rx.button(T_CANNOT_OK, color_scheme="red", on_click=MatchScheduleState.cannot_come)
+                ),
+                spacing="3",
+                justify="end",
+                wrap="wrap",
+                margin_top="1em",
+            ),
+        ),
+        open=MatchScheduleState.cannot_booking != "",
+    )
+
+
 def _content() -> rx.Component:
     return rx.vstack(
         live_updates(MatchScheduleState.tick),
@@ -192,10 +238,11 @@ def _content() -> rx.Component:
         rx.text("Игровое окно: ", MatchScheduleState.window, color_scheme="gray"),
         rx.link(T_MATCH_PAGE, href=MatchScheduleState.match_url),
         _messages("top"),
+        _cannot_dialog(),
         rx.heading(T_BOOKINGS, size="4", as_="h2"),
         rx.cond(
             MatchScheduleState.bookings.length() > 0,
-            rx.foreach(MatchScheduleState.bookings, lambda b: rx.text("Забронировано: ", b["text"], ", ", b["room"])),
+            rx.foreach(MatchScheduleState.bookings, _booking),
             rx.text(T_NO_BOOKINGS, color_scheme="gray"),
         ),
         rx.heading(T_ANSWERED, size="4", as_="h2"),

@@ -56,6 +56,15 @@ T_RELEASE_WARNING = (
 )
 T_RELEASE_OK = "Сохранить и снять бронь"
 T_RELEASE_CANCEL = "Не сохранять"
+T_CANNOT = "Не смогу"
+T_CANNOT_TITLE = "Не сможете прийти?"
+T_CANNOT_TEXT = (
+    "Бронь помещения будет снята сразу, остальные трое увидят это на сайте и получат сообщение бота; "
+    "время придётся согласовать заново."
+)
+T_CANNOT_OK = "Снять бронь"
+T_CANNOT_BACK = "Я приду"
+T_CANNOT_DONE = "Бронь снята: остальные игроки уже видят это. Согласуйте другое время."
 T_MATCH_PAGE = "Страница матча: результаты, протокол"
 
 
@@ -83,6 +92,7 @@ class MatchScheduleState(AuthState):
     msg_at: str = "top"  # which section's button the current message answers: top, grid, propose, proposals
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
     _pending_grid: str = ""
+    cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
     _stamp: str = ""
 
     def _match_id(self) -> int | None:
@@ -182,6 +192,31 @@ class MatchScheduleState(AuthState):
         self.notice = " ".join([T_SAVED, *notices])
         self._refresh(user)
         return rx.call_script("window.discardGrid && window.discardGrid.saved()")
+
+    @rx.event
+    def ask_cannot(self, booking_id: str) -> None:
+        self.cannot_booking = booking_id
+
+    @rx.event
+    def keep_booking(self) -> None:
+        self.cannot_booking = ""
+
+    @rx.event
+    def cannot_come(self) -> None:
+        user = self._require_user()
+        booking_id, self.cannot_booking = self.cannot_booking, ""
+        if user is None or not booking_id.isdigit():
+            return
+        self.error = self.notice = ""
+        self.msg_at = "top"
+        try:
+            with session_scope() as session:
+                booking.cannot_come(session, booking_id=int(booking_id), user_id=user.id)
+        except SchedulingError as error:
+            self.error = str(error)
+        else:
+            self.notice = T_CANNOT_DONE
+        self._refresh(user)
 
     @rx.event
     def pick_option(self, start: str, end: str, hanchans: str) -> None:
