@@ -82,6 +82,15 @@
   document.addEventListener("pointerup", stop);
   document.addEventListener("pointercancel", stop);
   document.addEventListener("click", (ev) => {
+    const week = ev.target.closest ? ev.target.closest("[data-week-switch]") : null;
+    if (week) {
+      const grid = document.querySelector(".grid-weeks");
+      if (grid) grid.dataset.showWeek = week.dataset.weekSwitch;
+      document.querySelectorAll("[data-week-switch]").forEach((b) => {
+        b.setAttribute("aria-pressed", b === week ? "true" : "false");
+      });
+      return;
+    }
     const fill = ev.target.closest ? ev.target.closest("[data-fill]") : null;
     if (fill) {
       // data-fill="day,from,to" (day -1 = every day); every cell in range already free clears them instead.
@@ -122,6 +131,8 @@
   window.discardGrid = {
     serialize: () => cells().map((c) => (c.dataset.state === "1" ? "1" : "0")).join(""),
     saved: () => { dirty = false; setAnchor(null); mark(); },
+    // Fills the grid from a string like serialize() gives (copied from the previous tour) for review; unsaved.
+    load: (painted) => { cells().forEach((c, i) => set(c, painted[i] === "1")); },
     isDirty: () => dirty,
   };
 })();

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from sqlmodel import Session, delete, select
 
@@ -123,6 +124,28 @@ def bookings_released_by(session: Session, *, match_id: int, user_id: int, inter
         if confirmed is not None and not covers(free, meeting):
             released.append(format_kirov(meeting.start))
     return released
+
+
+def previous_tour_availability(session: Session, *, match_id: int, user_id: int) -> tuple[str, list[Interval]] | None:
+    """The caller's own free time in their latest earlier match, moved by whole weeks into this match's window
+    (weekdays stay weekdays) and clipped to it, with that match's title; None when there is nothing to copy.
+    Read only: the page fills the grid for the player to review and save."""
+    info = match_info(session, match_id)
+    seat, window = info.seat_of(user_id), info.window
+    if seat is None or window is None:
+        return None
+    others = session.exec(
+        select(AvailabilityInterval.match_id)
+        .where(AvailabilityInterval.player_id == seat.player_id, AvailabilityInterval.match_id != match_id)
+        .distinct()
+    ).all()
+    earlier = [o for o in (match_info(session, m) for m in others) if o.window and o.window.start < window.start]
+    if not earlier:
+        return None
+    source = max(earlier, key=lambda o: o.window.start)
+    shift = timedelta(weeks=round((window.start - source.window.start) / timedelta(weeks=1)))
+    own = availabilities(session, source.match.id).get(seat.player_id, [])
+    return source.title, clip([Interval(iv.start + shift, iv.end + shift) for iv in own], window)
 
 
 def own_availability(session: Session, *, match_id: int, user_id: int) -> list[Interval]:

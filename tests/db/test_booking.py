@@ -379,3 +379,29 @@ def test_cannot_come_releases_the_booking_for_all_four(db: sa.Engine) -> None:
     assert "meeting_released" in [e.kind for e in events(db, league.match.id)]
     with pytest.raises(SchedulingError, match="уже нет"):
         act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id)
+
+
+def test_copying_the_previous_tour_moves_my_own_time_by_whole_weeks(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    with session_scope(db) as session:
+        second_id = f.match(session, session.merge(league.rounds[1]), league.players[:4]).id
+    paint(db, league, 0, evening(17))  # Tuesday 17.11 of tour 1
+    paint(db, league, 1, evening(18))  # someone else's time is never copied
+    kwargs = {"match_id": second_id, "user_id": league.users[0].id}
+    title, spans = act(db, availability.previous_tour_availability, **kwargs)
+    assert title == "Тур 1, стол 1"
+    assert spans == [Interval(kirov(1, 17, month=12), kirov(1, 23, month=12))]  # Tuesday 01.12, two weeks later
+    assert (
+        act(db, availability.previous_tour_availability, match_id=league.match.id, user_id=league.users[0].id) is None
+    )
+    assert act(db, availability.own_availability, **kwargs) == []  # copying saved nothing
+
+
+def test_whole_free_days_read_as_days() -> None:
+    from services.scheduling.view import span_text
+
+    assert span_text(kirov(17), kirov(18)) == "весь день вт 17.11"
+    assert span_text(kirov(17), kirov(19)) == "вт 17.11 — ср 18.11 целиком"
+    assert span_text(kirov(17, 18), kirov(17, 23)) == "вт 17.11.2026 18:00 — 23:00"
+    assert span_text(kirov(17, 18), kirov(18)) == "вт 17.11.2026 18:00 — 00:00"

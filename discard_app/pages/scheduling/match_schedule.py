@@ -16,6 +16,7 @@ from discard_app.pages.scheduling.match_schedule_state import (
     T_CANNOT_TEXT,
     T_CANNOT_TITLE,
     T_CONFIRM,
+    T_COPY,
     T_DECLINE,
     T_END,
     T_EVERYONE,
@@ -61,7 +62,8 @@ def _grid_section() -> rx.Component:
     return rx.vstack(
         rx.heading("Моя доступность", size="4", as_="h2"),
         rx.text(T_GRID_HINT, size="2", color_scheme="gray"),
-        availability_grid(MatchScheduleState.days, MatchScheduleState.cells),
+        rx.button(T_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
+        availability_grid(MatchScheduleState.days, MatchScheduleState.cells, MatchScheduleState.marks),
         rx.flex(
             rx.button(
                 T_SAVE,

@@ -15,7 +15,13 @@ from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
 from services.scheduling import availability, booking
-from services.scheduling.intervals import SLOTS_PER_DAY, Interval, availability_from_grid, window_days
+from services.scheduling.intervals import (
+    SLOTS_PER_DAY,
+    Interval,
+    availability_from_grid,
+    grid_from_availability,
+    window_days,
+)
 from services.scheduling.repo import SchedulingError, match_info
 from services.scheduling.view import match_page
 
@@ -65,6 +71,9 @@ T_CANNOT_TEXT = (
 T_CANNOT_OK = "Снять бронь"
 T_CANNOT_BACK = "Я приду"
 T_CANNOT_DONE = "Бронь снята: остальные игроки уже видят это. Согласуйте другое время."
+T_COPY = "Скопировать моё время из прошлого тура"
+T_COPIED = "Отмечено ваше свободное время из матча «{title}» (по тем же дням недели): проверьте и сохраните."
+T_NOTHING_TO_COPY = "В прошлых турах вы не отмечали свободное время: копировать нечего."
 T_MATCH_PAGE = "Страница матча: результаты, протокол"
 
 
@@ -77,6 +86,7 @@ class MatchScheduleState(AuthState):
     is_seated: bool = False
     days: list[str] = []
     cells: list[list[str]] = []
+    marks: list[list[str]] = []
     seats: list[dict[str, str]] = []
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
@@ -112,13 +122,14 @@ class MatchScheduleState(AuthState):
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = False
-            self.days, self.cells, self.seats, self.options = [], [], [], []
+            self.days, self.cells, self.marks, self.seats, self.options = [], [], [], [], []
             self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
             return
         self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
         self.match_url = routes.match_url(match_id)
         self.is_seated = view.my_player_id is not None and bool(view.days)
         self.days, self.cells = view.days, view.cells if view.my_player_id is not None else []
+        self.marks = view.marks if view.my_player_id is not None else []
         self.seats = [{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats]
         self.options, self.proposals, self.bookings = view.options, view.proposals, view.bookings
         self.everyone = [{"name": n, "text": t} for n, t in view.everyone]
@@ -192,6 +203,26 @@ class MatchScheduleState(AuthState):
         self.notice = " ".join([T_SAVED, *notices])
         self._refresh(user)
         return rx.call_script("window.discardGrid && window.discardGrid.saved()")
+
+    @rx.event
+    def copy_previous(self) -> rx.event.EventSpec | None:
+        """Fills the grid with my free time from the previous tour, for review: nothing is saved until «Сохранить»."""
+        user = self._require_user()
+        if user is None or (match_id := self._match_id()) is None:
+            return None
+        self.error = self.notice = ""
+        self.msg_at = "grid"
+        with session_scope() as session:
+            found = availability.previous_tour_availability(session, match_id=match_id, user_id=user.id)
+            window = match_info(session, match_id).window
+        if found is None or window is None:
+            self.error = T_NOTHING_TO_COPY
+            return None
+        title, intervals = found
+        grid = grid_from_availability(intervals, window_days(window), window)
+        painted = "".join("1" if free else "0" for row in grid for free in row)
+        self.notice = T_COPIED.format(title=title)
+        return rx.call_script(f"window.discardGrid && window.discardGrid.load('{painted}')")
 
     @rx.event
     def ask_cannot(self, booking_id: str) -> None:
