@@ -268,4 +268,14 @@ def test_two_taps_on_save_result_store_one_hanchan(phones: list[BrowserContext],
         page.get_by_label(f"Очки: {name}", exact=True).fill(points)
     page.get_by_role("button", name="Сохранить результат").tap()
     expect(page.get_by_role("alert").filter(has_text="кратны 100")).to_be_in_viewport()
+    # The same scores typed again within a minute: the server asks for an explicit yes before a second hanchan.
+    for name, points in zip(names, ["40000", "30000", "-1000", "51000"], strict=True):
+        page.get_by_label(f"Очки: {name}", exact=True).fill(points)
+    page.get_by_role("button", name="Сохранить результат").tap()
+    expect(page.get_by_role("alert").filter(has_text="повторное нажатие")).to_be_in_viewport()
+    page.get_by_role("checkbox", name="Да, те же очки ещё раз", exact=False).tap()
+    page.get_by_role("button", name="Сохранить результат").tap()
+    expect(page.get_by_role("heading", name="Внести ханчан 3")).to_be_visible()
+    with session_scope(engine) as session:
+        assert len(session.exec(select(Hanchan).where(Hanchan.match_id == match_id)).all()) == 2
     engine.dispose()

@@ -67,6 +67,7 @@ class MatchState(AuthState):
     saving: bool = False  # a form's event is running: its submit button is disabled
     repeat_asked: bool = False  # the server took a save for a second tap: the form asks "the same scores again?"
     _stamp: str = ""
+    form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
 
     def _id(self) -> int | None:
         found = re.search(r"/match/(\d+)", self.router.url.path)
@@ -151,12 +152,12 @@ class MatchState(AuthState):
 
     @rx.event
     async def enter(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
-        if self.saving:
-            return
+        repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
+        if self.saving or str(form.get("form_rev")) != str(self.form_rev):
+            return  # a second send of a form that was already saved (a double tap): its answer is on screen
         self.saving = True
         yield  # the button shows it is busy before the save starts
         match_id = self._id() or 0
-        repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
         try:
             await self._act(
                 lambda s, u: results.enter_hanchan(
@@ -168,6 +169,7 @@ class MatchState(AuthState):
             self.saving = False
         if self.notice:  # saved: an empty form for the next hanchan, so a second tap has nothing to send
             self.repeat_asked = False
+            self.form_rev += 1
             yield rx.call_script(f"document.getElementById('{ENTER_FORM_ID}')?.reset()")
 
     @rx.event

@@ -116,6 +116,7 @@ def result_forms(state: Any) -> rx.Component:
         rx.text(texts.ENTER_POINTS_HINT, size="2", color_scheme="gray"),
         _points_fields(state),
         rx.cond(state.repeat_asked, rx.checkbox(texts.ENTER_REPEAT, name="repeat")),
+        rx.el.input(type="hidden", name="form_rev", value=state.form_rev.to_string()),
         _submit(texts.ENTER_SUBMIT, state),
         on_submit=state.enter,
         form_id=ENTER_FORM_ID,
