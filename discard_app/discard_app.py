@@ -27,6 +27,7 @@ app = rx.App(
     html_lang="ru",
     head_components=[rx.el.meta(name="viewport", content="width=device-width, initial-scale=1")],
     api_transformer=calendar_api,  # the ICS feeds: /calendar/club.ics, /calendar/me/<token>.ics
+    toaster=rx.toast.provider(custom_attrs={"containerAriaLabel": texts.NOTIFICATIONS_LABEL}),
 )
 # Reflex's own overlay says "Cannot connect to server: websocket error…" in English: ours says it in Russian.
 app.app_wraps[(5, "Overlay")] = connection_overlay

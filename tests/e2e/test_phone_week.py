@@ -5,6 +5,7 @@ process reaching an open page, and a result that two taps store once."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -279,3 +280,30 @@ def test_two_taps_on_save_result_store_one_hanchan(phones: list[BrowserContext],
     with session_scope(engine) as session:
         assert len(session.exec(select(Hanchan).where(Hanchan.match_id == match_id)).all()) == 2
     engine.dispose()
+
+
+def test_the_frame_speaks_russian_on_a_phone(phones: list[BrowserContext], app: App) -> None:
+    page = phones[2].new_page()
+    login(page, app, PLAYERS[5])
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    assert page.title() == "Лига Дискарда"
+    labels = page.evaluate("[...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'))")
+    # Every label Russian; only the notifications region names its keyboard shortcut, "alt+T".
+    assert labels and not [x for x in labels if re.search(r"[A-Za-z]{3,}", x.replace("alt+T", ""))], labels
+    page.get_by_role("button", name="Меню").tap()
+    page.get_by_role("menuitem", name="Таблица").tap()
+    expect(page).to_have_title(re.compile(r"^Таблица регулярного этапа · Лига Дискарда$"))
+    expect(page.get_by_text("Таблица шире экрана: прокрутите её вбок →").first).to_be_visible()
+    favicon = page.request.get(f"{app.url}/favicon.ico")
+    assert favicon.ok and favicon.body()[:4] == b"\x00\x00\x01\x00"  # an ICO file, not the 404 page
+    page.goto(f"{app.url}/no-such-page")
+    expect(page.get_by_role("heading", name="Страница не найдена")).to_be_visible()
+    expect(page).to_have_title(re.compile("^Страница не найдена"))
+    page.get_by_role("link", name="К моим матчам").tap()
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    page.context.set_offline(True)
+    try:
+        expect(page.get_by_role("alert").filter(has_text="Нет связи с сервером")).to_be_visible(timeout=30_000)
+    finally:
+        page.context.set_offline(False)
+    expect(page.get_by_role("alert").filter(has_text="Нет связи с сервером")).to_be_hidden(timeout=30_000)
