@@ -40,6 +40,7 @@ class HomeCard:
     mine: bool  # the next action is mine (counted in the page's header)
     when: str  # the game window, or the booked meeting with its room
     past: bool  # an earlier tour, folded on the page
+    booked: bool  # a meeting is booked: the page offers the calendar
 
 
 def window_text(window: Interval | None) -> str:
@@ -121,5 +122,8 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         window = match_info(session, m.match_id).window
         past = m.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY) or (window is not None and window.end <= now)
         title = f"Тур {m.round_code}, стол {m.table}" if m.stage == "regular" else f"Плей-офф, раунд {m.round_code}"
-        cards.append(HomeCard(m.match_id, title, ", ".join(m.opponents), state, action, mine, when, past and not mine))
+        booked = bool(active_bookings(session, m.match_id))
+        cards.append(
+            HomeCard(m.match_id, title, ", ".join(m.opponents), state, action, mine, when, past and not mine, booked)
+        )
     return sorted(cards, key=lambda c: c.past)  # stable: within each group the tours keep their order

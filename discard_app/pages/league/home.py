@@ -24,6 +24,7 @@ class MatchRow(TypedDict):
     when: str
     schedule_url: str
     match_url: str
+    booked: str
 
 
 class HomeState(AuthState):
@@ -49,6 +50,7 @@ class HomeState(AuthState):
                     when=c.when,
                     schedule_url=routes.match_schedule_url(c.match_id),
                     match_url=routes.match_url(c.match_id),
+                    booked="1" if c.booked else "",
                 ),
             )
             for c in cards
@@ -93,6 +95,7 @@ def _match_card(row: MatchRow) -> rx.Component:
             rx.flex(
                 rx.link(texts.HOME_SCHEDULE_LINK, href=row["schedule_url"]),
                 rx.link(texts.HOME_MATCH_LINK, href=row["match_url"]),
+                rx.cond(row["booked"] != "", rx.link(texts.HOME_CALENDAR_LINK, href=routes.CLUB_CALENDAR)),
                 spacing="4",
                 wrap="wrap",
             ),

@@ -350,7 +350,13 @@ def _body() -> rx.Component:
         live_updates(MatchState.tick),
         rx.link(texts.MATCH_SCHEDULE_LINK, href=MatchState.schedule_url),
         rx.flex(
-            rx.foreach(MatchState.seats, lambda s: rx.badge(s["name"], " ", s["note"], size="2", variant="soft")),
+            rx.foreach(
+                MatchState.seats,
+                lambda s: rx.link(
+                    rx.badge(s["name"], " ", s["note"], size="2", variant="soft"),
+                    href="/player/" + s["player_id"],
+                ),
+            ),
             spacing="2",
             wrap="wrap",
         ),
