@@ -65,7 +65,9 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
     assert (booked.state, booked.mine, booked.booked) == ("забронировано", False, True)
     assert booked.when == f"пт 20.11.2026 18:00, {league.room.name} (Киров)"
     with session_scope(engine) as session:
-        results = tuple(TableResult(p.id, pts, 0) for p, pts in zip(league.players, [40000, 30000, 30000, 20000]))
+        results = tuple(
+            TableResult(p.id, pts, 0) for p, pts in zip(league.players, [40000, 30000, 30000, 20000], strict=True)
+        )
         enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0))
     playing = card(engine, league, 2)
     assert (playing.state, playing.action, playing.mine) == (

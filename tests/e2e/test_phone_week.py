@@ -294,6 +294,8 @@ def test_the_frame_speaks_russian_on_a_phone(phones: list[BrowserContext], app: 
     page.get_by_role("menuitem", name="Таблица").tap()
     expect(page).to_have_title(re.compile(r"^Таблица регулярного этапа · Лига Дискарда$"))
     expect(page.get_by_text("Таблица шире экрана: прокрутите её вбок →").first).to_be_visible()
+    labels = page.evaluate("[...document.querySelectorAll('[aria-label]')].map((e) => e.getAttribute('aria-label'))")
+    assert not [x for x in labels if re.search(r"[A-Za-z]{3,}", x.replace("alt+T", ""))], labels
     favicon = page.request.get(f"{app.url}/favicon.ico")
     assert favicon.ok and favicon.body()[:4] == b"\x00\x00\x01\x00"  # an ICO file, not the 404 page
     page.goto(f"{app.url}/no-such-page")
