@@ -309,3 +309,27 @@ def test_the_frame_speaks_russian_on_a_phone(phones: list[BrowserContext], app: 
     finally:
         page.context.set_offline(False)
     expect(page.get_by_role("alert").filter(has_text="Нет связи с сервером")).to_be_hidden(timeout=30_000)
+
+
+def test_a_two_week_window_shows_one_week_at_a_time(phones: list[BrowserContext], app: App) -> None:
+    names = list(PLAYERS[12:16])
+    first = kirov_date(utc_now()) + timedelta(days=1)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match = factories.match_for_names(session, names, Interval(at_kirov(first), at_kirov(first + timedelta(10))))
+        title = f"Тур {session.get(Round, match.round_id).code}, стол {match.table}"
+    engine.dispose()
+    page = phones[3].new_page()
+    _schedule(page, app, names[2], title)
+    early, late = _label(first), _label(first + timedelta(days=8))
+    expect(page.get_by_label(f"{early} 18:00", exact=True)).to_be_visible()
+    expect(page.get_by_label(f"{late} 18:00", exact=True)).to_be_hidden()
+    page.get_by_role("button", name="Вторая неделя").tap()
+    expect(page.get_by_label(f"{late} 18:00", exact=True)).to_be_visible()
+    expect(page.get_by_label(f"{early} 18:00", exact=True)).to_be_hidden()
+    page.get_by_label(f"{late} 18:00", exact=True).tap()
+    page.get_by_label(f"{late} 19:00", exact=True).tap()
+    page.get_by_role("button", name="Сохранить доступность").tap()
+    expect(page.get_by_role("status")).to_contain_text("Доступность сохранена.")
+    page.get_by_role("button", name="Первая неделя").tap()
+    expect(page.get_by_label(f"{early} 18:00", exact=True)).to_have_attribute("aria-checked", "false")
