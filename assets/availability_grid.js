@@ -1,10 +1,19 @@
-// Availability grid: painted in the browser by mouse, pen or touch, saved once with the Save button.
+// Availability grid: painted in the browser, saved once with the Save button.
+// Mouse and pen: press and drag; every cell between two samples is painted, however fast the drag.
+// Touch: a swipe only scrolls (touch-action in the CSS); painting is deliberate — tap the first cell of a range,
+// then its last cell: every cell between them (the days between, the hours between) takes the first cell's new
+// state. Tapping the first cell again keeps just that one cell.
 (function () {
   if (window.discardGrid) return;
   let painting = false;
   let value = false;
   let dirty = false;
+  let last = null; // [day, slot] of the previous mouse sample
+  let anchor = null; // the first tapped cell of a touch range
+  let pointerType = "mouse";
   const cells = () => Array.from(document.querySelectorAll("[data-cell]"));
+  const pos = (cell) => cell.dataset.cell.split(",").map(Number);
+  const byPos = () => new Map(cells().map((c) => [c.dataset.cell, c]));
   const cellAt = (x, y) => {
     const el = document.elementFromPoint(x, y);
     return el && el.closest ? el.closest("[data-cell]") : null;
@@ -22,32 +31,90 @@
     dirty = true;
     mark();
   };
+  // Every cell on the straight line between two samples (in day/slot steps): a fast drag skips none.
+  const line = (from, to, on) => {
+    const map = byPos();
+    const steps = Math.max(Math.abs(to[0] - from[0]), Math.abs(to[1] - from[1]), 1);
+    for (let i = 0; i <= steps; i++) {
+      const d = Math.round(from[0] + ((to[0] - from[0]) * i) / steps);
+      const s = Math.round(from[1] + ((to[1] - from[1]) * i) / steps);
+      set(map.get(d + "," + s), on);
+    }
+  };
+  const rectangle = (a, b, on) => {
+    const [d0, d1] = [Math.min(a[0], b[0]), Math.max(a[0], b[0])];
+    const [s0, s1] = [Math.min(a[1], b[1]), Math.max(a[1], b[1])];
+    cells().forEach((c) => {
+      const [d, s] = pos(c);
+      if (d >= d0 && d <= d1 && s >= s0 && s <= s1) set(c, on);
+    });
+  };
+  const setAnchor = (cell) => {
+    if (anchor) anchor.removeAttribute("data-anchor");
+    anchor = cell;
+    if (cell) cell.setAttribute("data-anchor", "1");
+    const hint = document.getElementById("grid-anchor");
+    if (hint) hint.dataset.active = cell ? "1" : "0";
+  };
   document.addEventListener("pointerdown", (ev) => {
+    pointerType = ev.pointerType || "mouse";
+    if (pointerType === "touch") return; // taps arrive as clicks; a swipe must scroll
     const cell = ev.target.closest ? ev.target.closest("[data-cell]") : null;
     if (!cell || cell.dataset.state === "x") return;
-    if (cell.hasPointerCapture && cell.hasPointerCapture(ev.pointerId)) cell.releasePointerCapture(ev.pointerId);
     painting = true;
     value = cell.dataset.state !== "1";
+    last = pos(cell);
     set(cell, value);
     ev.preventDefault();
   });
   document.addEventListener("pointermove", (ev) => {
-    if (painting) set(cellAt(ev.clientX, ev.clientY), value);
+    if (!painting || ev.pointerType === "touch") return;
+    const samples = ev.getCoalescedEvents ? ev.getCoalescedEvents() : [];
+    for (const sample of samples.length ? samples : [ev]) {
+      const cell = cellAt(sample.clientX, sample.clientY);
+      if (!cell) continue;
+      const here = pos(cell);
+      line(last || here, here, value);
+      last = here;
+    }
   });
-  const stop = () => { painting = false; };
+  const stop = () => { painting = false; last = null; };
   document.addEventListener("pointerup", stop);
   document.addEventListener("pointercancel", stop);
   document.addEventListener("click", (ev) => {
+    const week = ev.target.closest ? ev.target.closest("[data-week-switch]") : null;
+    if (week) {
+      const grid = document.querySelector(".grid-weeks");
+      if (grid) grid.dataset.showWeek = week.dataset.weekSwitch;
+      document.querySelectorAll("[data-week-switch]").forEach((b) => {
+        b.setAttribute("aria-pressed", b === week ? "true" : "false");
+      });
+      return;
+    }
     const fill = ev.target.closest ? ev.target.closest("[data-fill]") : null;
     if (fill) {
       // data-fill="day,from,to" (day -1 = every day); every cell in range already free clears them instead.
       const [day, from, to] = fill.dataset.fill.split(",").map(Number);
       const range = cells().filter((c) => {
-        const [d, s] = c.dataset.cell.split(",").map(Number);
+        const [d, s] = pos(c);
         return (day < 0 || d === day) && s >= from && s < to && c.dataset.state !== "x";
       });
       const on = !range.every((c) => c.dataset.state === "1");
       range.forEach((c) => set(c, on));
+      setAnchor(null);
+      return;
+    }
+    const cell = ev.target.closest ? ev.target.closest("[data-cell]") : null;
+    if (cell && pointerType === "touch") {
+      if (cell.dataset.state === "x") return;
+      if (anchor === null) {
+        value = cell.dataset.state !== "1";
+        set(cell, value);
+        setAnchor(cell);
+      } else {
+        if (cell !== anchor) rectangle(pos(anchor), pos(cell), value);
+        setAnchor(null);
+      }
       return;
     }
     const link = ev.target.closest ? ev.target.closest("a[href]") : null;
@@ -63,7 +130,9 @@
   });
   window.discardGrid = {
     serialize: () => cells().map((c) => (c.dataset.state === "1" ? "1" : "0")).join(""),
-    saved: () => { dirty = false; mark(); },
+    saved: () => { dirty = false; setAnchor(null); mark(); },
+    // Fills the grid from a string like serialize() gives (copied from the previous tour) for review; unsaved.
+    load: (painted) => { cells().forEach((c, i) => set(c, painted[i] === "1")); },
     isDirty: () => dirty,
   };
 })();

@@ -1,7 +1,13 @@
-"""Benchmark, browser half: p50/p95 from the fourth player's confirmation click to the booking shown on the page.
+"""Benchmark, browser half: p50/p95 of three delays, in Debian's Chromium against the real app in prod mode.
 
-Starts the real app in prod mode like tests/e2e/conftest.py (its helpers, its `.web.lock`), seeds 20 matches whose
-proposals three players already confirmed, and times in Debian's Chromium. Not a test: it prints its figures.
+1. the fourth player's confirmation click → the booking shown on their own page (20 samples);
+2. that click → the booking shown in ANOTHER player's open page of the same match (30 samples; the pages poll
+   the league's change stamp every second, so expect about half a second plus the round trip);
+3. a confirmation made by another process through the services (as the bot or the CLI would) → the booking shown
+   in an open page (30 samples).
+
+Starts the app like tests/e2e/conftest.py (its helpers, its `.web.lock`), seeds matches whose proposals three
+players already confirmed. Not a test: it prints its figures.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ from tests import factories  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PLAYERS, App, login, running_app  # noqa: E402
 
 CONFIRMATIONS = 20
+LIVE_SAMPLES = 30
 SEATED = list(PLAYERS[:4])
 
 # Armed before the click: the click's own time (capture phase, in the page) and the first frame where the
@@ -57,19 +64,32 @@ def bench_app() -> Iterator[App]:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-def seed_matches(app: App) -> list[int]:
-    """20 matches of the same four, one evening each on different days; three of four have confirmed."""
+# Armed in the watching page before the change: wall-clock time (Date.now(), the same clock as the other page and
+# this process) of the first frame where the booking line is in its DOM.
+WATCH = """() => {
+  window.__seen = null;
+  const observer = new MutationObserver(() => {
+    if (document.body.innerText.includes('Забронировано: ')) { window.__seen = Date.now(); observer.disconnect(); }
+  });
+  observer.observe(document.body, {childList: true, subtree: true, characterData: true});
+}"""
+CLICK_CLOCK = """() => { window.__click = null;
+  document.addEventListener('click', () => { window.__click = Date.now(); }, {capture: true, once: true}); }"""
+
+
+def seed_matches(app: App, count: int, offset: int = 0) -> list[tuple[int, int]]:
+    """`count` matches of the same four, one evening each on different days; three of four have confirmed.
+    Returns (match id, open proposal id)."""
     engine = app.engine()
-    first = kirov_date(utc_now()) + timedelta(days=2)
-    match_ids = []
+    first = kirov_date(utc_now()) + timedelta(days=2 + offset)
+    seeded = []
     with session_scope(engine) as session:
         users = [session.exec(select(User).where(User.display_name == n)).one() for n in SEATED]
-    for k in range(CONFIRMATIONS):
+    for k in range(count):
         day = first + timedelta(days=k)
         with session_scope(engine) as session:
             match = factories.match_for_names(session, SEATED, Interval(at_kirov(day), at_kirov(day + timedelta(1))))
             match_id = match.id
-        match_ids.append(match_id)
         evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
         for user in users:
             with session_scope(engine) as session:
@@ -87,8 +107,9 @@ def seed_matches(app: App) -> list[int]:
         for user in users[:3]:
             with session_scope(engine) as session:
                 confirm_meeting(session, proposal_id=proposal, user_id=user.id)
+        seeded.append((match_id, proposal))
     engine.dispose()
-    return match_ids
+    return seeded
 
 
 def confirm_and_time(page: Page, app: App, match_id: int) -> float:
@@ -101,6 +122,44 @@ def confirm_and_time(page: Page, app: App, match_id: int) -> float:
     return page.evaluate("window.__bench.shown - window.__bench.click")
 
 
+def open_watching(page: Page, app: App, match_id: int) -> None:
+    page.goto(f"{app.url}/match/{match_id}/schedule")
+    expect(page.get_by_text("Пока не забронировано.")).to_be_visible()
+    page.evaluate(WATCH)
+
+
+def confirm_seen_elsewhere(page: Page, watcher: Page, app: App, match_id: int) -> float:
+    """The fourth player confirms in `page`; how long until `watcher` (another player) shows the booking."""
+    open_watching(watcher, app, match_id)
+    page.goto(f"{app.url}/match/{match_id}/schedule")
+    button = page.get_by_role("button", name="Подтвердить", exact=True)
+    expect(button).to_be_visible()
+    page.evaluate(CLICK_CLOCK)
+    button.click()
+    watcher.wait_for_function("window.__seen !== null", timeout=15_000)
+    return watcher.evaluate("window.__seen") - page.evaluate("window.__click")
+
+
+def confirm_from_another_process(watcher: Page, app: App, match_id: int, proposal_id: int, user_id: int) -> float:
+    """This benchmark process (not the web server) confirms through the services; the open page must notice."""
+    open_watching(watcher, app, match_id)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        confirm_meeting(session, proposal_id=proposal_id, user_id=user_id)
+    committed = time.time() * 1000
+    engine.dispose()
+    watcher.wait_for_function("window.__seen !== null", timeout=15_000)
+    return watcher.evaluate("window.__seen") - committed
+
+
+def report(title: str, times: list[float]) -> None:
+    print(f"{title}, {len(times)} samples:")
+    print(
+        f"  p50 {statistics.median(times):.1f} ms, p95 {percentile(times, 95):.1f} ms, "
+        f"min {min(times):.1f} ms, max {max(times):.1f} ms"
+    )
+
+
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered)) - 1))]  # nearest rank
@@ -109,24 +168,35 @@ def percentile(values: list[float], p: float) -> float:
 def main() -> None:
     expect.set_options(timeout=15_000)
     with bench_app() as app:
-        match_ids = seed_matches(app)
+        own = seed_matches(app, CONFIRMATIONS)
+        elsewhere = seed_matches(app, LIVE_SAMPLES, offset=CONFIRMATIONS)
+        other_process = seed_matches(app, LIVE_SAMPLES, offset=CONFIRMATIONS + LIVE_SAMPLES)
+        engine = app.engine()
+        with session_scope(engine) as session:
+            fourth = session.exec(select(User).where(User.display_name == SEATED[3])).one().id
+        engine.dispose()
         with sync_playwright() as pw:
             browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
             page = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov").new_page()
+            watcher = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov").new_page()
             login(page, app, SEATED[3])
             expect(page.get_by_role("button", name="Выйти")).to_be_visible()
-            times = [confirm_and_time(page, app, match_id) for match_id in match_ids]
+            login(watcher, app, SEATED[0])
+            expect(watcher.get_by_role("button", name="Выйти")).to_be_visible()
+            times = [confirm_and_time(page, app, match_id) for match_id, _ in own]
+            seen = [confirm_seen_elsewhere(page, watcher, app, match_id) for match_id, _ in elsewhere]
+            remote = [confirm_from_another_process(watcher, app, m, p, fourth) for m, p in other_process]
             browser.close()
         engine = app.engine()
         with session_scope(engine) as session:
             booked = session.exec(select(Booking).where(Booking.active, Booking.kind == "match")).all()
         engine.dispose()
-    assert len(booked) == CONFIRMATIONS, f"{len(booked)} bookings, expected {CONFIRMATIONS}"
-    print(f"confirmation click → booking shown, {len(times)} confirmations in Chromium (in-page performance.now()):")
-    print(
-        f"p50 {statistics.median(times):.1f} ms, p95 {percentile(times, 95):.1f} ms, "
-        f"min {min(times):.1f} ms, max {max(times):.1f} ms; {len(booked)} bookings created"
-    )
+    expected = CONFIRMATIONS + 2 * LIVE_SAMPLES
+    assert len(booked) == expected, f"{len(booked)} bookings, expected {expected}"
+    report("confirmation click → booking shown on the same page (in-page performance.now())", times)
+    report("confirmation click → booking shown in another player's open page (Date.now())", seen)
+    report("confirmation by another process (services) → booking shown in an open page (Date.now())", remote)
+    print(f"{len(booked)} bookings created")
 
 
 if __name__ == "__main__":

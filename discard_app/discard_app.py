@@ -5,6 +5,7 @@ import reflex as rx
 import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
 from discard_app import routes, texts
 from discard_app.api import http_api
+from discard_app.components.site_frame import connection_overlay, not_found_page
 from discard_app.components.text_limit import max_length_script
 from discard_app.http_guard import security_guard
 from discard_app.pages.account.login import LoginState, login_page
@@ -17,7 +18,7 @@ from discard_app.pages.pantheon.pantheon import PantheonState, pantheon_page
 from discard_app.pages.playoff.playoff import PlayoffState, playoff_page
 from discard_app.pages.results.match import MatchState, match_page
 from discard_app.pages.results.player import PlayerState, player_page
-from discard_app.pages.results.standings import standings_page
+from discard_app.pages.results.standings import StandingsViewerState, standings_page
 from discard_app.pages.results.standings_state import LiveStandingsState
 from discard_app.pages.results.standings_ties import TieState
 from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_calendar_page
@@ -39,25 +40,34 @@ app = rx.App(
     # The ICS feeds and the session cookie's two steps; around everything the guard (cookies to digests,
     # security headers, uploads refused before their body is read).
     api_transformer=[http_api, security_guard],
+    toaster=rx.toast.provider(custom_attrs={"containerAriaLabel": texts.NOTIFICATIONS_LABEL}),
 )
 app.add_middleware(SessionBinding(), index=0)  # every event acts as the session that sent it
+# Reflex's own overlay says "Cannot connect to server: websocket error…" in English: ours says it in Russian.
+app.app_wraps[(5, "Overlay")] = connection_overlay
 # (page, route, title, on_load): every page of the site, its browser title ends with the league's name.
 PAGES = [
     (login_page, routes.LOGIN, texts.LOGIN_TITLE, LoginState.load),
     (home_page, routes.HOME, None, HomeState.load),
     (roster_page, routes.ROSTER, texts.ROSTER_TITLE, RosterState.load),
     (draw_page, routes.DRAW, texts.DRAW_TITLE, DrawState.load),
-    (match_schedule_page, routes.MATCH_SCHEDULE, "Согласование", MatchScheduleState.load),
+    (match_schedule_page, routes.MATCH_SCHEDULE, texts.SCHEDULE_PAGE_TITLE, MatchScheduleState.load),
     (schedule_overview_page, routes.SCHEDULE_OVERVIEW, texts.NAV_SCHEDULE, ScheduleOverviewState.load),
     (club_calendar_page, routes.CLUB_CALENDAR, texts.NAV_CALENDAR, ClubCalendarState.load),
     (playoff_page, routes.PLAYOFF, texts.PLAYOFF_TITLE, PlayoffState.load),
     (announcements_page, routes.ANNOUNCEMENTS, texts.ANNOUNCEMENTS_TITLE, AnnouncementsState.load),
     (profile_page, routes.PROFILE, texts.PROFILE_TITLE, ProfileState.load),
-    (standings_page, routes.STANDINGS, texts.STANDINGS_TITLE, [LiveStandingsState.join, TieState.load]),
-    (match_page, routes.MATCH, "Матч", MatchState.load),
-    (player_page, routes.PLAYER, "Игрок", PlayerState.load),
+    (
+        standings_page,
+        routes.STANDINGS,
+        texts.STANDINGS_TITLE,
+        [LiveStandingsState.join, TieState.load, StandingsViewerState.load],
+    ),
+    (match_page, routes.MATCH, texts.MATCH_PAGE_TITLE, MatchState.load),
+    (player_page, routes.PLAYER, texts.PLAYER_PAGE_TITLE, PlayerState.load),
     (pantheon_page, routes.PANTHEON, texts.PANTHEON_TITLE, PantheonState.load),
 ]
+app.add_page(not_found_page, route="404", title=f"{texts.NOT_FOUND_TITLE} · {texts.APP_TITLE}")
 for component, route, title, on_load in PAGES:
     app.add_page(
         component,

@@ -12,27 +12,40 @@ TIMES = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
 CELL_HEIGHT = "14px"
 HEADER_HEIGHT = 64  # px above the first cell: the day label and its fill buttons
 EVENING = (36, 48)  # 18:00–24:00 Kirov
-# touch-action pan-x: a vertical drag paints a day's hours, a sideways swipe scrolls to the days a phone
-# cannot show at once (a two-week window does not fit 390px); "none" left those days unreachable by touch.
+# touch-action manipulation: on a touch screen every swipe (down the page or sideways to the second week) scrolls and
+# paints nothing; painting by touch is two deliberate taps (assets/availability_grid.js), by mouse a drag.
 CSS = """
 [data-cell]{height:14px;border-bottom:1px solid var(--gray-a3);border-left:1px solid var(--gray-a4);
-  cursor:pointer;touch-action:pan-x;user-select:none;background:var(--gray-a2)}
+  cursor:pointer;touch-action:manipulation;user-select:none;-webkit-user-select:none;background:var(--gray-a2)}
 [data-cell][data-state="1"]{background:var(--jade-9)}
 [data-cell][data-state="x"]{background:repeating-linear-gradient(45deg,var(--gray-a3),var(--gray-a3) 3px,
   transparent 3px,transparent 6px);cursor:not-allowed}
+[data-cell][data-anchor="1"]{outline:2px solid var(--amber-9);outline-offset:-2px}
 [data-cell]:nth-child(2n+1){border-bottom-color:var(--gray-a5)}
-.grid-touch{touch-action:pan-x}
+.grid-touch{touch-action:manipulation}
 #grid-unsaved[data-dirty="0"]{display:none}
+#grid-anchor[data-active="0"]{display:none}
+[data-cell][data-mark="m"]{box-shadow:inset 0 0 0 2px var(--blue-9)}
+[data-cell][data-mark="r"]{box-shadow:inset 3px 0 0 0 var(--red-9)}
+.grid-weeks[data-show-week="0"] [data-week]:not([data-week="0"]),
+.grid-weeks[data-show-week="1"] [data-week]:not([data-week="1"]),
+.grid-weeks[data-show-week="2"] [data-week]:not([data-week="2"]){display:none}
 """
+LEGEND = "Синяя рамка — ваша бронь другого матча; красная черта слева — все помещения клуба уже заняты."
+WEEK_NAMES = ("Первая неделя", "Вторая неделя", "Третья неделя")
 
 
-def _cell(state: rx.Var, slot: rx.Var, day: rx.Var, label: rx.Var) -> rx.Component:
+def _cell(state: rx.Var, slot: rx.Var, day: rx.Var, label: rx.Var, marks: rx.Var) -> rx.Component:
     return rx.el.div(
         role="checkbox",
         aria_checked=rx.cond(state == "1", "true", "false"),
         aria_disabled=rx.cond(state == "x", "true", "false"),
         aria_label=label + " " + rx.Var.create(TIMES)[slot],
-        custom_attrs={"data-cell": day.to_string() + "," + slot.to_string(), "data-state": state},
+        custom_attrs={
+            "data-cell": day.to_string() + "," + slot.to_string(),
+            "data-state": state,
+            "data-mark": marks[day][slot],
+        },
     )
 
 
@@ -54,7 +67,7 @@ def _fill_button(text: str, fill: rx.Var | str, label: rx.Var | str) -> rx.Compo
     )
 
 
-def _day(row: rx.Var, day: rx.Var, days: rx.Var) -> rx.Component:
+def _day(row: rx.Var, day: rx.Var, days: rx.Var, marks: rx.Var) -> rx.Component:
     label = days[day]
     return rx.el.div(
         # A week must fit a 390px phone, so a narrow column wraps its date under the weekday and stacks
@@ -74,13 +87,39 @@ def _day(row: rx.Var, day: rx.Var, days: rx.Var) -> rx.Component:
                 "alignContent": "flex-start",
             },
         ),
-        rx.foreach(row, lambda state, slot: _cell(state, slot, day, label)),
+        rx.foreach(row, lambda state, slot: _cell(state, slot, day, label, marks)),
         style={"minWidth": "2.5em", "flex": "1"},
+        custom_attrs={"data-week": (day // 7).to_string()},
     )
 
 
-def availability_grid(days: rx.Var, cells: rx.Var) -> rx.Component:
-    """`cells[d][s]`: "1" free, "0" busy, "x" outside the game window; only the player's own grid is ever passed."""
+def _week_switch(days: rx.Var) -> rx.Component:
+    """A window longer than a week shows one week at a time: an explicit switch, not a hidden sideways scroll."""
+    return rx.cond(
+        days.length() > 7,
+        rx.flex(
+            *[
+                rx.cond(
+                    days.length() > 7 * n,
+                    rx.button(
+                        name,
+                        type="button",
+                        size="1",
+                        variant="soft",
+                        custom_attrs={"data-week-switch": str(n)},
+                    ),
+                )
+                for n, name in enumerate(WEEK_NAMES)
+            ],
+            spacing="2",
+            wrap="wrap",
+        ),
+    )
+
+
+def availability_grid(days: rx.Var, cells: rx.Var, marks: rx.Var) -> rx.Component:
+    """`cells[d][s]`: "1" free, "0" busy, "x" outside the game window; only the player's own grid is ever passed.
+    `marks[d][s]`: "m" my other booking, "r" every room taken."""
     times = rx.el.div(
         rx.el.div(style={"height": f"{HEADER_HEIGHT}px"}),
         *[
@@ -99,12 +138,22 @@ def availability_grid(days: rx.Var, cells: rx.Var) -> rx.Component:
             _fill_button("Всё окно", "-1,0,48", "Всё окно"),
             spacing="3",
         ),
+        rx.text(
+            "Начало отмечено: коснитесь последней клетки промежутка.",
+            id="grid-anchor",
+            size="2",
+            color_scheme="amber",
+            custom_attrs={"data-active": "0"},
+        ),
+        _week_switch(days),
+        rx.text(LEGEND, size="1", color_scheme="gray"),
         rx.box(
             rx.el.div(
                 times,
-                rx.foreach(cells, lambda row, day: _day(row, day, days)),
+                rx.foreach(cells, lambda row, day: _day(row, day, days, marks)),
                 style={"display": "flex"},
-                class_name="grid-touch",
+                class_name="grid-touch grid-weeks",
+                custom_attrs={"data-show-week": "0"},
             ),
             overflow_x="auto",
             width="100%",

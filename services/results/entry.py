@@ -8,6 +8,8 @@ from typing import Any
 
 from services.results import scoring
 
+POINTS_STEP = 100  # the smallest stick on the table: a score that is not a multiple of it is a typo
+
 
 class ResultsError(ValueError):
     """A refused action; `problems` lists what exactly is wrong, in Russian, and nothing has been stored."""
@@ -47,6 +49,8 @@ def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]]) -> 
         points = _int(form.get(f"points_{pid}"))
         if points is None:
             problems.append(f"{name}: очки должны быть целым числом, указано «{form.get(f'points_{pid}', '')}»")
+        elif points % POINTS_STEP:
+            problems.append(f"{name}: очки должны быть кратны {POINTS_STEP}, указано «{form.get(f'points_{pid}')}»")
         chombo_text = form.get(f"chombo_{pid}", "")
         chombo = 0 if str(chombo_text).strip() == "" else _int(chombo_text)
         if chombo is None:

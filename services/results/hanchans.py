@@ -8,6 +8,7 @@ Everything is written to the audit trail with `entity="match"`, so the match pro
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -15,7 +16,7 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.db import lock_row
-from services.core.models import Hanchan, HanchanResult, Match, MatchStatus, Role, Seat, User
+from services.core.models import Hanchan, HanchanResult, Match, MatchStatus, Role, Seat, User, utc_now
 from services.results import scoring
 from services.results.entry import Entry, ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
@@ -108,9 +109,36 @@ def _entry_json(entry: Entry, number: int, hanchan_id: int | None) -> dict[str, 
     return _hanchan_json(hanchan_id, number, entry.riichi_left, [(r.player, r.points, r.chombo) for r in entry.results])
 
 
-def enter_hanchan(session: Session, user: User, match_id: int, entry: Entry) -> Hanchan:
-    """Store the next hanchan of the match; the number follows the effective ones.
-    Holds the match lock: of two participants entering the last hanchan at once, the second is told it is in."""
+REPEAT_WINDOW = timedelta(minutes=1)
+REPEAT_MESSAGE = (
+    "Такие же очки вы внесли для предыдущего ханчана меньше минуты назад — похоже на повторное нажатие. "
+    "Если ханчан действительно закончился с тем же счётом, отметьте «Да, те же очки ещё раз» и сохраните снова."
+)
+
+
+class RepeatedResult(ResultsError):
+    """The same four scores as the previous hanchan, entered by the same user a moment ago: most likely a second
+    tap on the save button. Stored only when the user says explicitly that the scores repeat."""
+
+
+def _is_repeat(session: Session, previous: Hanchan | None, entry: Entry, user: User, now: datetime) -> bool:
+    if previous is None or previous.entered_by_user_id != user.id or now - previous.entered_at > REPEAT_WINDOW:
+        return False
+    stored = _snapshot(session, previous)
+    same_scores = {(r["player"], r["points"], r["chombo"]) for r in stored["results"]} == {
+        (r.player, r.points, r.chombo) for r in entry.results
+    }
+    return same_scores and stored["riichi_left"] == entry.riichi_left
+
+
+def enter_hanchan(
+    session: Session, user: User, match_id: int, entry: Entry, *, repeat_ok: bool = True, now: datetime | None = None
+) -> Hanchan:
+    """Store the next hanchan of the match; the number follows the effective ones. A form a person submits passes
+    `repeat_ok=False` unless they ticked "the same scores again": then the same scores as the previous hanchan by
+    the same user within a minute are refused (a double submit must not count twice). Imports and files, which
+    carry real repeats, keep the default. Holds the match lock: of two participants entering the last hanchan at
+    once, the second is told it is in."""
     lock_row(session, Match, match_id)
     match = get_match(session, match_id)
     if not can_enter(session, user, match.id):
@@ -123,6 +151,8 @@ def enter_hanchan(session: Session, user: User, match_id: int, entry: Entry) -> 
             f"Все {match.planned_hanchans} ханчана матча уже внесены; исправить результат может организатор."
         )
     _check(session, match, entry)
+    if not repeat_ok and _is_repeat(session, done[-1] if done else None, entry, user, now or utc_now()):
+        raise RepeatedResult(REPEAT_MESSAGE)
     number = (done[-1].number if done else 0) + 1
     hanchan = _store(session, match, number, entry, user)
     if number >= match.planned_hanchans:

@@ -162,3 +162,11 @@ def user_player_in_match(session: Session, user_id: int, match_id: int) -> int |
         .join(Seat, col(Seat.player_id) == Player.id)
         .where(Seat.match_id == match_id, Player.user_id == user_id)
     ).first()
+
+
+def current_player_id(session: Session, user_id: int) -> int | None:
+    """The user's player in the current season, if they play in it."""
+    season_id = current_season_id(session)
+    if season_id is None:
+        return None
+    return session.exec(select(Player.id).where(Player.user_id == user_id, Player.season_id == season_id)).first()

@@ -208,6 +208,7 @@ def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
         seats=[
             {
                 "name": names.get(s.player_id, "?"),
+                "player_id": str(s.player_id),
                 "note": f"замена за {names.get(s.substitute_for_player_id, '?')}" if s.substitute_for_player_id else "",
             }
             for s in seats

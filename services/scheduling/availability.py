@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import timedelta
 
 from sqlmodel import Session, delete, select
 
@@ -101,6 +102,51 @@ def _withdraw_uncovered(session: Session, info, player_id: int, name: str, free:
             notices.append(f"Ваше подтверждение встречи {when} снято: это время больше не входит в вашу доступность.")
     session.flush()
     return notices
+
+
+def bookings_released_by(session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval]) -> list[str]:
+    """The booked meetings (their Kirov start) that saving `intervals` would release; changes nothing, so the page
+    can ask first (Регламент §6.1: a booked time no longer covered needs everyone's confirmation again)."""
+    info = match_info(session, match_id)
+    seat = info.seat_of(user_id)
+    if seat is None or info.window is None:
+        return []
+    free = clip(intervals, info.window)
+    released = []
+    for proposal in proposals(session, match_id, ["booked"]):
+        meeting = Interval(proposal.start_at, proposal.end_at)
+        confirmed = session.exec(
+            select(ProposalConfirmation).where(
+                ProposalConfirmation.proposal_id == proposal.id,
+                ProposalConfirmation.player_id == seat.player_id,
+                ProposalConfirmation.confirmed,
+            )
+        ).first()
+        if confirmed is not None and not covers(free, meeting):
+            released.append(format_kirov(meeting.start))
+    return released
+
+
+def previous_tour_availability(session: Session, *, match_id: int, user_id: int) -> tuple[str, list[Interval]] | None:
+    """The caller's own free time in their latest earlier match, moved by whole weeks into this match's window
+    (weekdays stay weekdays) and clipped to it, with that match's title; None when there is nothing to copy.
+    Read only: the page fills the grid for the player to review and save."""
+    info = match_info(session, match_id)
+    seat, window = info.seat_of(user_id), info.window
+    if seat is None or window is None:
+        return None
+    others = session.exec(
+        select(AvailabilityInterval.match_id)
+        .where(AvailabilityInterval.player_id == seat.player_id, AvailabilityInterval.match_id != match_id)
+        .distinct()
+    ).all()
+    earlier = [o for o in (match_info(session, m) for m in others) if o.window and o.window.start < window.start]
+    if not earlier:
+        return None
+    source = max(earlier, key=lambda o: o.window.start)
+    shift = timedelta(weeks=round((window.start - source.window.start) / timedelta(weeks=1)))
+    own = availabilities(session, source.match.id).get(seat.player_id, [])
+    return source.title, clip([Interval(iv.start + shift, iv.end + shift) for iv in own], window)
 
 
 def own_availability(session: Session, *, match_id: int, user_id: int) -> list[Interval]:

@@ -144,6 +144,9 @@ def propose_meeting(
             session.flush()
     except sa.exc.IntegrityError as error:  # the unique index: a concurrent proposal for this need won
         raise SchedulingError(OPEN_PROPOSAL_EXISTS) from error
+    # Регламент §3: proposing a time is agreeing to it — the proposer's confirmation is recorded with the proposal
+    # (the time lies inside a common option, so inside the proposer's own availability).
+    _answer(session, proposal, seat.player_id, True)
     payload = _meeting_payload(info, meeting.start, meeting.end, hanchans, by=seat.name, proposal_id=proposal.id)
     outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload)
     return proposal
@@ -288,3 +291,24 @@ def release_booking(session: Session, booking: Booking, info: MatchInfo, *, reas
     session.add(booking)
     payload = _meeting_payload(info, booking.start_at, booking.end_at, booking.hanchans or 0, booking_id=booking.id)
     outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, **payload)
+
+
+def cannot_come(session: Session, *, booking_id: int, user_id: int) -> Booking:
+    """A seated player cannot come to a booked meeting: the room is released at once and the meeting's proposal
+    counts as declined, so the four agree on another time (Регламент §3, §6.1: no time is kept without all four)."""
+    booking = session.get(Booking, booking_id)
+    if booking is None or booking.match_id is None:
+        raise SchedulingError("Этой брони уже нет: обновите страницу.")
+    lock_match(session, booking.match_id)  # then decide on what the lock holder sees: it may have just moved
+    session.refresh(booking)
+    if not booking.active:
+        raise SchedulingError("Этой брони уже нет: обновите страницу.")
+    info = match_info(session, booking.match_id)
+    seat = _seat(info, user_id)
+    release_booking(session, booking, info, reason=f"{seat.name} не сможет прийти")
+    proposal = session.get(MeetingProposal, booking.proposal_id) if booking.proposal_id else None
+    if proposal is not None:
+        _answer(session, proposal, seat.player_id, False)
+        proposal.status = "declined"
+        session.add(proposal)
+    return booking

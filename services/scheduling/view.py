@@ -3,12 +3,20 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, time, timedelta
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Match, MatchStatus, Role, Room, User
-from services.scheduling.intervals import SLOTS_PER_DAY, enabled_cells, grid_from_availability, to_kirov, window_days
+from services.core.models import Booking, Match, MatchStatus, Role, Room, Seat, User
+from services.scheduling.intervals import (
+    SLOTS_PER_DAY,
+    Interval,
+    cell_interval,
+    enabled_cells,
+    grid_from_availability,
+    to_kirov,
+    window_days,
+)
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
     SchedulingError,
@@ -16,6 +24,7 @@ from services.scheduling.repo import (
     answered_ids,
     availabilities,
     booked_hanchans,
+    busy_by_room,
     confirmations,
     match_info,
     options_for,
@@ -34,6 +43,58 @@ PROPOSAL_LABELS = {
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 
 
+def span_text(start: datetime, end: datetime) -> str:
+    """A free span in Kirov time; whole days read as days («весь день вт 01.12»), never as «00:00 — 00:00»."""
+    a, b = to_kirov(start), to_kirov(end)
+    if a.time() == b.time() == time(0):
+        last = b - timedelta(days=1)
+        first = f"{_WEEKDAYS[a.weekday()]} {a:%d.%m}"
+        return (
+            f"весь день {first}"
+            if last.date() == a.date()
+            else f"{first} — {_WEEKDAYS[last.weekday()]} {last:%d.%m} целиком"
+        )
+    if a.date() == (b - timedelta(microseconds=1)).date():
+        return f"{format_kirov(start)} — {b:%H:%M}"
+    return f"{format_kirov(start)} — {format_kirov(end)}"
+
+
+def grid_marks(session: Session, info, user_id: int | None, days: list, window: Interval) -> list[list[str]]:  # noqa: ANN001
+    """Per cell: "m" my booking of another match, "r" every room already taken by others, "" otherwise.
+    Only the viewer's own bookings and the club's room occupancy: nothing of another player's availability."""
+    taken = busy_by_room(session, window, exclude=[b.id for b in active_bookings(session, info.match.id)])
+    mine: list[Interval] = []
+    if user_id is not None:
+        seat = info.seat_of(user_id)
+        mine = [
+            Interval(b.start_at, b.end_at)
+            for b in session.exec(
+                select(Booking)
+                .join(Seat, col(Seat.match_id) == Booking.match_id)
+                .where(
+                    Booking.active,
+                    Booking.match_id != info.match.id,
+                    Seat.player_id == (seat.player_id if seat else -1),
+                    Booking.start_at < window.end,
+                    Booking.end_at > window.start,
+                )
+            ).all()
+        ]
+    marks = []
+    for day in days:
+        row = []
+        for slot in range(SLOTS_PER_DAY):
+            cell = cell_interval(day, slot)
+            if any(iv.overlaps(cell) for iv in mine):
+                row.append("m")
+            elif taken and all(any(iv.overlaps(cell) for iv in spans) for spans in taken.values()):
+                row.append("r")
+            else:
+                row.append("")
+        marks.append(row)
+    return marks
+
+
 def kirov_value(instant) -> str:  # noqa: ANN001
     """The value of a datetime-local field (Kirov wall time)."""
     return f"{to_kirov(instant):%Y-%m-%dT%H:%M}"
@@ -48,6 +109,7 @@ class MatchPage:
     remaining: int
     days: list[str] = field(default_factory=list)
     cells: list[list[str]] = field(default_factory=list)  # per day: "1" free, "0" busy, "x" outside the window
+    marks: list[list[str]] = field(default_factory=list)  # per day: "m" my other booking, "r" every room taken
     seats: list[tuple[str, bool]] = field(default_factory=list)
     options: list[dict] = field(default_factory=list)
     proposals: list[dict] = field(default_factory=list)
@@ -79,14 +141,13 @@ def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
             ["x" if not enabled[d][s] else ("1" if grid[d][s] else "0") for s in range(SLOTS_PER_DAY)]
             for d in range(len(days))
         ]
+        page.marks = grid_marks(session, info, user.id if seat else None, days, window)
     answered = answered_ids(session, match_id)
     page.seats = [(s.name, s.player_id in answered) for s in info.seats]
     for o in options_for(session, info):
         page.options.append(
             {
-                "text": f"{format_kirov(o.start)} — {to_kirov(o.end):%H:%M}"
-                if to_kirov(o.start).date() == to_kirov(o.end - timedelta(microseconds=1)).date()
-                else f"{format_kirov(o.start)} — {format_kirov(o.end)}",
+                "text": span_text(o.start, o.end),
                 "length": format_duration(o.interval.duration),
                 "fit": f"помещается {hanchans_word(o.hanchans_fit)}",
                 "start": kirov_value(o.start),
@@ -124,7 +185,7 @@ def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
     if organizer:  # Регламент §6.4: the organizer alone sees everyone's times
         for s in info.seats:
             spans = sorted(free.get(s.player_id, []))
-            text = "; ".join(f"{format_kirov(iv.start)}–{to_kirov(iv.end):%H:%M}" for iv in spans)
+            text = "; ".join(span_text(iv.start, iv.end) for iv in spans)
             page.everyone.append(
                 (s.name, text or ("нет свободного времени" if s.player_id in answered else "не ответил"))
             )

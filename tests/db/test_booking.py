@@ -17,7 +17,7 @@ from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics
 from services.scheduling.intervals import Interval
-from services.scheduling.repo import SchedulingError, match_info, options_for, proposals, state_of
+from services.scheduling.repo import SchedulingError, confirmations, match_info, options_for, proposals, state_of
 from tests import factories as f
 from tests.factories import NOW, kirov
 
@@ -338,3 +338,74 @@ def test_demo_league_has_a_booking_no_common_time_and_a_dnd_evening(engine: sa.E
         assert session.exec(select(Match)).first() is not None
     assert {"Забронировано", "Нет общего времени", "Ждём ответов"} <= set(states)
     assert kinds.count("activity") == 1 and kinds.count("match") >= 1
+
+
+def test_the_proposal_counts_as_the_proposers_confirmation(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    for n in range(4):
+        paint(db, league, n, evening(20))
+    p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30), who=1)
+    with Session(db, expire_on_commit=False) as session:
+        assert confirmations(session, p.id) == {league.players[1].id: True}
+        assert state_of(session, match_info(session, league.match.id)) == "confirmed_1"
+    confirm(db, league, p.id, 0, 2)
+    assert match_bookings(db, league.match.id) == []
+    confirm(db, league, p.id, 3)  # the fourth of the others books: the proposer never pressed «Подтвердить»
+    [row] = match_bookings(db, league.match.id)
+    assert row.active
+
+
+def test_saving_is_asked_about_first_when_it_would_release_a_booking(db: sa.Engine) -> None:
+    league, p = booked_league(db)
+    kwargs = {"match_id": league.match.id, "user_id": league.users[1].id}
+    assert act(db, availability.bookings_released_by, intervals=[evening(20), evening(21)], **kwargs) == []
+    [when] = act(db, availability.bookings_released_by, intervals=[evening(21)], **kwargs)
+    assert when.endswith("18:00")
+    [row] = match_bookings(db, league.match.id)
+    assert row.active  # asking changed nothing
+    paint(db, league, 1, evening(21))
+    [row] = match_bookings(db, league.match.id)
+    assert not row.active
+
+
+def test_cannot_come_releases_the_booking_for_all_four(db: sa.Engine) -> None:
+    league, p = booked_league(db)
+    [row] = match_bookings(db, league.match.id)
+    with pytest.raises(SchedulingError):
+        act(db, booking.cannot_come, booking_id=row.id, user_id=league.organizer.id)
+    act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id)
+    [row] = match_bookings(db, league.match.id)
+    assert not row.active
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get(MeetingProposal, p.id).status == "declined"
+        assert state_of(session, match_info(session, league.match.id)) == "options"
+    assert "meeting_released" in [e.kind for e in events(db, league.match.id)]
+    with pytest.raises(SchedulingError, match="уже нет"):
+        act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id)
+
+
+def test_copying_the_previous_tour_moves_my_own_time_by_whole_weeks(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    with session_scope(db) as session:
+        second_id = f.match(session, session.merge(league.rounds[1]), league.players[:4]).id
+    paint(db, league, 0, evening(17))  # Tuesday 17.11 of tour 1
+    paint(db, league, 1, evening(18))  # someone else's time is never copied
+    kwargs = {"match_id": second_id, "user_id": league.users[0].id}
+    title, spans = act(db, availability.previous_tour_availability, **kwargs)
+    assert title == "Тур 1, стол 1"
+    assert spans == [Interval(kirov(1, 17, month=12), kirov(1, 23, month=12))]  # Tuesday 01.12, two weeks later
+    assert (
+        act(db, availability.previous_tour_availability, match_id=league.match.id, user_id=league.users[0].id) is None
+    )
+    assert act(db, availability.own_availability, **kwargs) == []  # copying saved nothing
+
+
+def test_whole_free_days_read_as_days() -> None:
+    from services.scheduling.view import span_text
+
+    assert span_text(kirov(17), kirov(18)) == "весь день вт 17.11"
+    assert span_text(kirov(17), kirov(19)) == "вт 17.11 — ср 18.11 целиком"
+    assert span_text(kirov(17, 18), kirov(17, 23)) == "вт 17.11.2026 18:00 — 23:00"
+    assert span_text(kirov(17, 18), kirov(18)) == "вт 17.11.2026 18:00 — 00:00"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from sqlmodel import Session, col, select
@@ -27,9 +28,11 @@ from services.league.roster import add_player
 from services.results import repo as results_repo
 from services.results.hanchans import (
     Entry,
+    RepeatedResult,
     ResultsError,
     correct_hanchan,
     dispute_hanchan,
+    effective,
     enter_hanchan,
     parse_entry,
     replay_match,
@@ -161,6 +164,36 @@ def test_all_hanchans_entered_completes_the_match_and_refuses_a_fourth(session: 
     assert session.get(Match, mid).status == MatchStatus.COMPLETE
     with pytest.raises(ResultsError, match="уже внесены"):
         enter_hanchan(session, league.users[table[1]], mid, entry(table, [40000, 30000, 30000, 20000]))
+
+
+def test_the_same_scores_again_within_a_minute_need_an_explicit_yes(session: Session, league: League) -> None:
+    table = league.players[:4]
+    mid = league.match(1, 1, table)
+    scores = [40000, 30000, 30000, 20000]
+    first = enter_hanchan(session, league.users[table[0]], mid, entry(table, scores), repeat_ok=False)
+    with pytest.raises(RepeatedResult, match="повторное нажатие"):  # a second tap on «Сохранить результат»
+        enter_hanchan(session, league.users[table[0]], mid, entry(table, scores), repeat_ok=False)
+    assert len(effective(session, mid)) == 1
+    # Other scores, another user, or a minute later are no repeat; an explicit yes stores the same scores.
+    enter_hanchan(session, league.users[table[1]], mid, entry(table, scores), repeat_ok=False, now=first.entered_at)
+    later = first.entered_at + timedelta(minutes=1, seconds=1)
+    enter_hanchan(session, league.users[table[1]], mid, entry(table, scores), repeat_ok=False, now=later)
+    assert [h.number for h in effective(session, mid)] == [1, 2, 3]
+    other = league.match(1, 2, league.players[4:8])
+    enter_hanchan(session, league.users[league.players[4]], other, entry(league.players[4:8], scores), repeat_ok=False)
+    enter_hanchan(session, league.users[league.players[4]], other, entry(league.players[4:8], scores), repeat_ok=True)
+    assert len(effective(session, other)) == 2
+
+
+def test_points_must_be_multiples_of_100() -> None:
+    players = [(1, "Аня"), (2, "Боря"), (3, "Вера"), (4, "Гена")]
+    form = {"points_1": "40050", "points_2": "30000", "points_3": "29950", "points_4": "-20000"}
+    with pytest.raises(ResultsError) as error:
+        parse_entry(form, players)
+    assert error.value.problems == [
+        "Аня: очки должны быть кратны 100, указано «40050»",
+        "Вера: очки должны быть кратны 100, указано «29950»",
+    ]
 
 
 def test_dispute_by_participant_then_correction_keeps_the_original(session: Session, league: League) -> None:

@@ -73,10 +73,12 @@ def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, 
     expect(page.get_by_text("помещается 4 ханчана")).to_be_visible()  # 18:00–24:00 = 6 h
     page.get_by_role("button", name="Предложить встречу").click()
     expect(page.get_by_role("status")).to_contain_text("Предложение отправлено")
+    expect(page.get_by_text(f"Подтвердили 1 из 4: {names[0]}")).to_be_visible()  # proposing is confirming
     for n, name in enumerate(names):
-        if n:
-            _logout(page)
-            _open(page, app, name, match_id)
+        if n == 0:
+            continue
+        _logout(page)
+        _open(page, app, name, match_id)
         page.get_by_role("button", name="Подтвердить").click()
         expected = "помещение забронировано" if n == 3 else "Подтверждение записано"
         expect(page.get_by_role("status")).to_contain_text(expected)

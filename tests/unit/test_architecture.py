@@ -36,6 +36,7 @@ VIEW_MODULES = {
     "services.scheduling.calendar_feed",
     "services.results.view",
     "services.notifier.cards",
+    "services.league.todo",
 }
 SHELL_PACKAGES = ("discard_app", "services.commands", "services.notifier.bot", "services.notifier.telegram")
 # The notifier's delivery pass turns events into texts and sends them: part of the bot.

@@ -7,6 +7,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.live import current_stamp, live_updates, start_live_updates
 from discard_app.components.text_limit import limit_hint
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
@@ -32,8 +33,10 @@ class AnnouncementsState(AuthState):
     bot_lines: list[str] = []  # organizer only: connected, last delivery, waiting, last error
     error: str = ""
     notice: str = ""
+    _stamp: str = ""
 
     def _refresh(self, user: User) -> None:
+        self._stamp = current_stamp()
         self.can_write = user.role == Role.ORGANIZER
         with session_scope() as session:
             season = roster.current_season(session)
@@ -45,6 +48,17 @@ class AnnouncementsState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
+        user = self._require_user()
+        if user is None:
+            return self._redirect_to_login()
+        self._refresh(user)
+        return start_live_updates()
+
+    @rx.event
+    def tick(self) -> rx.event.EventSpec | None:
+        """Every second while the page is open: an announcement published anywhere (site, CLI) shows here."""
+        if not self._stamp or current_stamp() == self._stamp:
+            return None
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
@@ -124,6 +138,7 @@ def _organizer_tools() -> rx.Component:
 def announcements_page() -> rx.Component:
     return page(
         texts.ANNOUNCEMENTS_TITLE,
+        live_updates(AnnouncementsState.tick),
         rx.cond(AnnouncementsState.can_write, _organizer_tools()),
         rx.cond(AnnouncementsState.error != "", rx.callout(AnnouncementsState.error, color_scheme="red", role="alert")),
         rx.cond(

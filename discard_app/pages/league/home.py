@@ -1,63 +1,82 @@
-"""The home page: the player's own matches, or what comes next when there are none yet."""
+"""The home page: the player's to-do list — per match its state and the one next action — kept current."""
 
 from __future__ import annotations
 
-from datetime import time, timedelta
 from typing import TypedDict
 
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.live import current_stamp, live_updates, start_live_updates
 from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
-from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Role
-from services.league.matches import PlayerMatch, player_matches
+from services.core.models import Role, User, utc_now
+from services.league.todo import home_cards
 
 
 class MatchRow(TypedDict):
     title: str
     opponents: str
-    window: str
+    state: str
+    action: str
+    mine: str
+    when: str
     schedule_url: str
-
-
-def _format_window(match: PlayerMatch) -> str:
-    if match.window_start is None or match.window_end is None:
-        return "игровое окно ещё не назначено"
-    tz = settings.tz
-    start, end = match.window_start.astimezone(tz), match.window_end.astimezone(tz)
-    if start.time() == end.time() == time(0):
-        # Whole days: "до 30.11 00:00" reads as "through the 30th"; name the last day instead.
-        return f"игровое окно {start:%d.%m} — {end - timedelta(days=1):%d.%m} включительно"
-    return f"игровое окно {start:%d.%m %H:%M} — {end:%d.%m %H:%M} (Киров)"
+    match_url: str
+    booked: str
 
 
 class HomeState(AuthState):
     matches: list[MatchRow] = []
+    past: list[MatchRow] = []
+    awaiting: int = 0
     staff_note: str = ""
+    _stamp: str = ""
+
+    def _refresh(self, user: User) -> None:
+        self._stamp = current_stamp()
+        with session_scope() as session:
+            cards = home_cards(session, user, utc_now())
+        rows = [
+            (
+                c.past,
+                MatchRow(
+                    title=c.title,
+                    opponents=c.opponents,
+                    state=c.state,
+                    action=c.action,
+                    mine="1" if c.mine else "",
+                    when=c.when,
+                    schedule_url=routes.match_schedule_url(c.match_id),
+                    match_url=routes.match_url(c.match_id),
+                    booked="1" if c.booked else "",
+                ),
+            )
+            for c in cards
+        ]
+        self.matches = [r for past, r in rows if not past]
+        self.past = [r for past, r in rows if past]
+        self.awaiting = sum(1 for c in cards if c.mine)
+        role = texts.ROLE_LABELS.get(str(user.role), str(user.role))
+        self.staff_note = texts.HOME_STAFF_TEXT.format(role=role) if user.role != Role.PLAYER else ""
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> rx.event.EventSpec | list | None:
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
-        with session_scope() as session:
-            own = player_matches(session, user.id)
-        self.matches = [
-            MatchRow(
-                title=f"Тур {m.round_code}, стол {m.table}"
-                if m.stage == "regular"
-                else f"Плей-офф, раунд {m.round_code}",
-                opponents=", ".join(m.opponents),
-                window=_format_window(m),
-                schedule_url=routes.match_schedule_url(m.match_id),
-            )
-            for m in own
-        ]
-        role = texts.ROLE_LABELS.get(str(user.role), str(user.role))
-        self.staff_note = texts.HOME_STAFF_TEXT.format(role=role) if user.role != Role.PLAYER else ""
+        self._refresh(user)
+        return start_live_updates()
+
+    @rx.event
+    def tick(self) -> rx.event.EventSpec | None:
+        if not self._stamp or current_stamp() == self._stamp:
+            return None
+        user = self._require_user()
+        if user is None:
+            return self._redirect_to_login()
+        self._refresh(user)
         return None
 
 
@@ -65,11 +84,26 @@ def _match_card(row: MatchRow) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.heading(row["title"], size="4", as_="h2"),
-            rx.text("Соперники: ", row["opponents"]),
-            rx.text(row["window"], color_scheme="gray", size="2"),
-            rx.link("Согласовать время", href=row["schedule_url"]),
+            rx.text(texts.HOME_OPPONENTS, row["opponents"]),
+            rx.text(texts.HOME_STATE, rx.text.strong(row["state"])),
+            rx.cond(
+                row["mine"] != "",
+                rx.callout(texts.HOME_YOUR_MOVE + row["action"], color_scheme="amber", size="1", width="100%"),
+                rx.text(row["action"], color_scheme="gray"),
+            ),
+            rx.text(row["when"], color_scheme="gray", size="2"),
+            rx.flex(
+                rx.link(texts.HOME_SCHEDULE_LINK, href=row["schedule_url"]),
+                rx.link(texts.HOME_MATCH_LINK, href=row["match_url"]),
+                rx.cond(row["booked"] != "", rx.link(texts.HOME_CALENDAR_LINK, href=routes.CLUB_CALENDAR)),
+                spacing="4",
+                wrap="wrap",
+            ),
             spacing="1",
+            width="100%",
         ),
+        role="group",
+        aria_label=row["title"],
         width="100%",
     )
 
@@ -77,10 +111,27 @@ def _match_card(row: MatchRow) -> rx.Component:
 def home_page() -> rx.Component:
     return page(
         texts.HOME_TITLE,
+        live_updates(HomeState.tick),
         rx.cond(HomeState.staff_note != "", rx.text(HomeState.staff_note, color_scheme="gray")),
         rx.cond(
-            HomeState.matches.length() > 0,
-            rx.vstack(rx.foreach(HomeState.matches, _match_card), width="100%", spacing="3"),
+            HomeState.awaiting > 0,
+            rx.badge(texts.HOME_AWAITING, HomeState.awaiting, color_scheme="amber", size="3"),
+        ),
+        rx.cond(
+            (HomeState.matches.length() > 0) | (HomeState.past.length() > 0),
+            rx.vstack(
+                rx.foreach(HomeState.matches, _match_card),
+                rx.cond(
+                    HomeState.past.length() > 0,
+                    rx.el.details(
+                        rx.el.summary(texts.HOME_PAST, " (", HomeState.past.length(), ")", cursor="pointer"),
+                        rx.vstack(rx.foreach(HomeState.past, _match_card), spacing="3", padding_top="0.75em"),
+                        width="100%",
+                    ),
+                ),
+                width="100%",
+                spacing="3",
+            ),
             notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT),
         ),
     )

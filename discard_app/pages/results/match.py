@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any, TypedDict
 
 import reflex as rx
 
-from discard_app import texts
+from discard_app import routes, texts
+from discard_app.components.live import current_stamp, live_updates, start_live_updates
+from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.pages.results import match_admin as admin
-from discard_app.pages.results.match_forms import PHOTOS_ID, organizer_forms, photos_cell, result_forms
+from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.results.standings_state import publish_standings
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -61,6 +63,11 @@ class MatchState(AuthState):
     error: str = ""
     problems: list[str] = []
     notice: str = ""
+    schedule_url: str = ""
+    saving: bool = False  # a form's event is running: its submit button is disabled
+    repeat_asked: bool = False  # the server took a save for a second tap: the form asks "the same scores again?"
+    _stamp: str = ""
+    form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
 
     def _id(self) -> int | None:
         found = re.search(r"/match/(\d+)", self.router.url.path)
@@ -68,6 +75,7 @@ class MatchState(AuthState):
 
     def _refresh(self, user: User) -> None:
         match_id = self._id()
+        self._stamp = current_stamp()
         with session_scope() as session:
             view = match_view(session, user, match_id) if match_id else None
             hints, others = [], ([], [])
@@ -80,6 +88,7 @@ class MatchState(AuthState):
         if view is None:
             return
         self.title, self.seats, self.hanchans = view.title, view.seats, view.hanchans
+        self.schedule_url = routes.match_schedule_url(match_id)
         self.lines, self.penalties, self.protocol, self.rulings = (
             view.lines,
             view.penalties,
@@ -93,11 +102,27 @@ class MatchState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error, self.problems, self.notice = "", [], ""
+        self.saving = self.repeat_asked = False
+        user = self._require_user()
+        if user is None:
+            return self._redirect_to_login()
+        self._refresh(user)
+        return start_live_updates()
+
+    @rx.event
+    def tick(self) -> rx.event.EventSpec | None:
+        """Every second while the page is open: hanchans, disputes and the protocol entered anywhere show here."""
+        if not self.found or self.saving or current_stamp() == self._stamp:
+            return None
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
         return None
+
+    @rx.event
+    def dismiss(self) -> None:
+        self.error, self.problems, self.notice = "", [], ""
 
     async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], *roles: Role) -> None:
         """Check the user (and role), run one service call in a transaction, show what is wrong or what was done."""
@@ -109,6 +134,9 @@ class MatchState(AuthState):
         try:
             with session_scope() as session:
                 outcome = action(session, user)
+        except results.RepeatedResult as e:
+            self.problems, self.repeat_asked = e.problems, True
+            return
         except results.ResultsError as e:
             self.problems = e.problems
             return
@@ -123,19 +151,41 @@ class MatchState(AuthState):
         return [(int(p["id"]), p["name"]) for p in self.form_players]
 
     @rx.event
-    async def enter(self, form: dict[str, Any]) -> None:
+    async def enter(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
+        repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
+        if self.saving or str(form.get("form_rev")) != str(self.form_rev):
+            return  # a second send of a form that was already saved (a double tap): its answer is on screen
+        self.saving = True
+        yield  # the button shows it is busy before the save starts
         match_id = self._id() or 0
-        await self._act(
-            lambda s, u: results.enter_hanchan(s, u, match_id, results.parse_entry(form, self._players())),
-            texts.ENTER_SAVED,
-        )
+        try:
+            await self._act(
+                lambda s, u: results.enter_hanchan(
+                    s, u, match_id, results.parse_entry(form, self._players()), repeat_ok=repeat_ok
+                ),
+                texts.ENTER_SAVED,
+            )
+        finally:
+            self.saving = False
+        if self.notice:  # saved: an empty form for the next hanchan, so a second tap has nothing to send
+            self.repeat_asked = False
+            self.form_rev += 1
+            yield rx.call_script(f"document.getElementById('{ENTER_FORM_ID}')?.reset()")
 
     @rx.event
-    async def dispute(self, form: dict[str, Any]) -> None:
+    async def dispute(self, form: dict[str, Any]) -> AsyncIterator[None]:
+        if self.saving:
+            return
+        self.saving = True
+        yield
         hanchan_id = _int(form.get("hanchan_id"))
-        await self._act(
-            lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", ""))), texts.DISPUTE_SAVED
-        )
+        try:
+            await self._act(
+                lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", ""))),
+                texts.DISPUTE_SAVED,
+            )
+        finally:
+            self.saving = False
 
     @rx.event
     async def resolve(self, form: dict[str, Any]) -> None:
@@ -231,17 +281,15 @@ def _cells(values: list[rx.Var | str], kinds: str = "") -> rx.Component:
 
 
 def _table(headers: list[str], rows: rx.Var, render: Callable[[Any], rx.Component], min_width: str) -> rx.Component:
-    # On a phone the table keeps a readable width and scrolls sideways inside its box.
-    return rx.box(
+    # On a phone the table keeps a readable width and scrolls sideways under its first column, and says so.
+    return wide_table(
         rx.table.root(
             rx.table.header(rx.table.row(*[rx.table.column_header_cell(h, white_space="nowrap") for h in headers])),
             rx.table.body(rx.foreach(rows, render)),
             size="1",
             min_width=min_width,
             width="100%",
-        ),
-        overflow_x="auto",
-        width="100%",
+        )
     )
 
 
@@ -266,25 +314,49 @@ def _hanchan(h: HanchanView) -> rx.Component:
 
 
 def _messages() -> rx.Component:
-    return rx.fragment(
-        rx.cond(MatchState.error != "", rx.callout(MatchState.error, color_scheme="red", role="alert")),
-        rx.cond(
-            MatchState.problems.length() > 0,
-            rx.callout(
-                rx.vstack(rx.foreach(MatchState.problems, lambda p: rx.text(p))),
-                color_scheme="red",
-                role="alert",
-                title="Результат не сохранён",
+    """Pinned to the bottom of the viewport: the answer to a form is where the eye is, not 1000 px above the button
+    (a success that scrolled out of sight invited a second tap)."""
+    return rx.cond(
+        (MatchState.error != "") | (MatchState.problems.length() > 0) | (MatchState.notice != ""),
+        rx.box(
+            rx.cond(MatchState.error != "", rx.callout(MatchState.error, color_scheme="red", role="alert")),
+            rx.cond(
+                MatchState.problems.length() > 0,
+                rx.callout(
+                    rx.vstack(rx.foreach(MatchState.problems, lambda p: rx.text(p))),
+                    color_scheme="red",
+                    role="alert",
+                    title="Результат не сохранён",
+                ),
             ),
+            rx.cond(MatchState.notice != "", rx.callout(MatchState.notice, color_scheme="green", role="status")),
+            rx.button(texts.MESSAGE_CLOSE, size="1", variant="soft", on_click=MatchState.dismiss, margin_top="0.5em"),
+            position="fixed",
+            bottom="1em",
+            left="50%",
+            transform="translateX(-50%)",
+            width="min(36em, calc(100% - 2em))",
+            z_index="50",
+            background="var(--color-panel-solid)",
+            border_radius="var(--radius-3)",
+            box_shadow="var(--shadow-5)",
+            padding="0.5em",
         ),
-        rx.cond(MatchState.notice != "", rx.callout(MatchState.notice, color_scheme="green", role="status")),
     )
 
 
 def _body() -> rx.Component:
     return rx.vstack(
+        live_updates(MatchState.tick),
+        rx.link(texts.MATCH_SCHEDULE_LINK, href=MatchState.schedule_url),
         rx.flex(
-            rx.foreach(MatchState.seats, lambda s: rx.badge(s["name"], " ", s["note"], size="2", variant="soft")),
+            rx.foreach(
+                MatchState.seats,
+                lambda s: rx.link(
+                    rx.badge(s["name"], " ", s["note"], size="2", variant="soft"),
+                    href="/player/" + s["player_id"],
+                ),
+            ),
             spacing="2",
             wrap="wrap",
         ),

@@ -12,6 +12,7 @@ from services.core.text_limits import FIELD_LIMITS, limit_for
 from services.results import ruling_photos
 
 PHOTOS_ID = "ruling_photos"
+ENTER_FORM_ID = "enter_hanchan"
 PHOTO_TYPES = {
     "image/jpeg": [".jpg", ".jpeg"],
     "image/png": [".png"],
@@ -46,8 +47,10 @@ def _area(name: str, label: str) -> rx.Component:
     return _labelled(label, rx.fragment(control, limit_hint(name)), width="100%")
 
 
-def _number(name: rx.Var | str, label: str, aria_label: rx.Var | str, width: str) -> rx.Component:
-    return _labelled(label, rx.input(name=name, aria_label=aria_label, input_mode="numeric", width=width))
+def _number(
+    name: rx.Var | str, label: str, aria_label: rx.Var | str, width: str, mode: str = "numeric"
+) -> rx.Component:
+    return _labelled(label, rx.input(name=name, aria_label=aria_label, input_mode=mode, width=width))
 
 
 def _points_fields(state: Any) -> rx.Component:
@@ -58,7 +61,8 @@ def _points_fields(state: Any) -> rx.Component:
             lambda p: rx.flex(
                 rx.text(p["name"], weight="bold", width=rx.breakpoints(initial="100%", sm="11em")),
                 rx.flex(
-                    _number("points_" + p["id"], "Очки", "Очки: " + p["name"], "9em"),
+                    # "text": a phone's numeric keypad has no minus sign, and points below zero are common.
+                    _number("points_" + p["id"], "Очки", "Очки: " + p["name"], "9em", mode="text"),
                     _number("chombo_" + p["id"], "Чомбо, раз", "Чомбо: " + p["name"], "6em"),
                     spacing="3",
                 ),
@@ -92,15 +96,21 @@ def _player_select(state: Any) -> rx.Component:
     )
 
 
-def _section(title: str, *children: rx.Component, on_submit: Any) -> rx.Component:
+def _section(title: str | rx.Var, *children: rx.Component, on_submit: Any, form_id: str | None = None) -> rx.Component:
     return rx.card(
         rx.form(
             rx.vstack(rx.heading(title, size="3", as_="h3"), *children, spacing="2", width="100%"),
             on_submit=on_submit,
             reset_on_submit=False,
+            id=form_id,
         ),
         width="100%",
     )
+
+
+def _submit(text: str, state: Any, **props: Any) -> rx.Component:
+    """Disabled while any form's event of this page runs: a second tap cannot send it again."""
+    return rx.button(text, type="submit", loading=state.saving, disabled=state.saving, **props)
 
 
 def result_forms(state: Any) -> rx.Component:
@@ -108,15 +118,19 @@ def result_forms(state: Any) -> rx.Component:
     enter = _section(
         "Внести ханчан " + state.next_number.to_string(),
         rx.text(texts.ENTER_HINT, size="2", color_scheme="gray"),
+        rx.text(texts.ENTER_POINTS_HINT, size="2", color_scheme="gray"),
         _points_fields(state),
-        rx.button(texts.ENTER_SUBMIT, type="submit"),
+        rx.cond(state.repeat_asked, rx.checkbox(texts.ENTER_REPEAT, name="repeat")),
+        rx.el.input(type="hidden", name="form_rev", value=state.form_rev.to_string()),
+        _submit(texts.ENTER_SUBMIT, state),
         on_submit=state.enter,
+        form_id=ENTER_FORM_ID,
     )
     dispute = _section(
         texts.DISPUTE_TITLE,
         _hanchan_select(state),
         _area("note", texts.DISPUTE_NOTE),
-        rx.button(texts.DISPUTE_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+        _submit(texts.DISPUTE_SUBMIT, state, variant="outline", color_scheme="red"),
         on_submit=state.dispute,
     )
     ruling = _section(
@@ -126,7 +140,7 @@ def result_forms(state: Any) -> rx.Component:
         _area("disagreement", texts.RULING_DISAGREEMENT),
         _area("decision", texts.RULING_DECISION),
         _photos_zone(state),
-        rx.button(texts.RULING_SUBMIT, type="submit", variant="outline"),
+        _submit(texts.RULING_SUBMIT, state, variant="outline"),
         # The photos go with the form in one request; the handler checks the role before reading them.
         on_submit=lambda form: state.ruling(rx.upload_files(upload_id=PHOTOS_ID), form),
     )

@@ -8,6 +8,7 @@ from typing import Any
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -86,7 +87,7 @@ def player_page() -> rx.Component:
                 rx.heading(texts.PLAYER_MATCHES, size="4", as_="h2"),
                 rx.cond(
                     PlayerState.matches.length() > 0,
-                    rx.box(
+                    wide_table(
                         rx.table.root(
                             rx.table.header(
                                 rx.table.row(
@@ -101,8 +102,6 @@ def player_page() -> rx.Component:
                             min_width="30em",
                             width="100%",
                         ),
-                        overflow_x="auto",
-                        width="100%",
                     ),
                     rx.text(texts.PLAYER_NO_MATCHES),
                 ),

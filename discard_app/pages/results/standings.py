@@ -5,9 +5,41 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.live import current_stamp, live_updates, start_live_updates
+from discard_app.components.wide_table import wide_table
 from discard_app.layout import page
-from discard_app.pages.results.standings_state import LiveStandingsState, StandingsRowView
+from discard_app.pages.results.standings_state import LiveStandingsState, StandingsRowView, publish_standings
 from discard_app.pages.results.standings_ties import tie_forms
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.results.repo import current_player_id
+
+
+class StandingsViewerState(AuthState):
+    """Per browser: which row is mine, and the poll that brings in results entered by any process."""
+
+    my_player_id: str = ""
+    _stamp: str = ""
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        user = self._require_user()
+        if user is None:
+            return None  # LiveStandingsState.join sends the visitor to the login page
+        self._stamp = current_stamp()
+        with session_scope() as session:
+            player_id = current_player_id(session, user.id)
+        self.my_player_id = str(player_id) if player_id else ""
+        return start_live_updates()
+
+    @rx.event
+    async def tick(self) -> None:
+        """A result entered by the bot, the command line or the Pantheon import: recompute the shared standings."""
+        if not self._stamp or current_stamp() == self._stamp:
+            return
+        self._stamp = current_stamp()
+        if self._require_user() is not None:
+            await publish_standings(self)
 
 
 def _row(row: StandingsRowView) -> rx.Component:
@@ -23,11 +55,13 @@ def _row(row: StandingsRowView) -> rx.Component:
         border_bottom=rx.cond(row["line"] == "1", "3px solid var(--accent-9)", "none"),
         background=rx.cond(row["top"] == "1", "var(--accent-a2)", "transparent"),
         aria_label=row["name"],
+        class_name=rx.cond(row["player_id"] == StandingsViewerState.my_player_id, "mine", ""),
     )
 
 
 def standings_table(rows: rx.Var) -> rx.Component:
-    return rx.box(
+    # On a phone the table scrolls sideways under the player's name, which stays in view.
+    return wide_table(
         rx.table.root(
             rx.table.header(
                 rx.table.row(
@@ -46,19 +80,19 @@ def standings_table(rows: rx.Var) -> rx.Component:
             ),
             rx.table.body(rx.foreach(rows, _row)),
             width="100%",
-            # on a phone the table scrolls sideways inside its box instead of cutting the last column
             min_width="32em",
             size="1",
         ),
-        overflow_x="auto",
-        width="100%",
+        sticky_column=2,
     )
 
 
 def standings_page() -> rx.Component:
     return page(
         texts.STANDINGS_TITLE,
+        live_updates(StandingsViewerState.tick),
         rx.text(texts.STANDINGS_HINT, color_scheme="gray", size="2"),
+        rx.cond(StandingsViewerState.my_player_id != "", rx.text(texts.STANDINGS_MINE, color_scheme="gray", size="2")),
         rx.cond(
             LiveStandingsState.rows.length() > 0,
             standings_table(LiveStandingsState.rows),

@@ -7,7 +7,7 @@ from typing import TypedDict
 
 import reflex as rx
 
-from discard_app import routes
+from discard_app import routes, texts
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -29,6 +29,7 @@ class EntryView(TypedDict):
     title: str
     kind: str
     room: str
+    match_url: str  # "" for a booking that is not a match
 
 
 class DayView(TypedDict):
@@ -52,7 +53,13 @@ class ClubCalendarState(AuthState):
             {
                 "label": f"{_WEEKDAYS[n]}, {monday + timedelta(days=n):%d.%m}",
                 "entries": [
-                    {"time": f"{e.start}–{e.end}", "title": e.title, "kind": e.kind_label, "room": e.room}
+                    {
+                        "time": f"{e.start}–{e.end}",
+                        "title": e.title,
+                        "kind": e.kind_label,
+                        "room": e.room,
+                        "match_url": routes.match_url(e.match_id) if e.match_id else "",
+                    }
                     for e in entries
                     if e.day == monday + timedelta(days=n)
                 ],
@@ -89,6 +96,7 @@ def _entry(e: EntryView) -> rx.Component:
         rx.text(e["time"], weight="bold", size="2"),
         rx.text(e["title"], size="2"),
         rx.hstack(rx.badge(e["kind"]), rx.text(e["room"], size="1", color_scheme="gray"), wrap="wrap"),
+        rx.cond(e["match_url"] != "", rx.link(texts.CALENDAR_MATCH_LINK, href=e["match_url"], size="2")),
         width="100%",
     )
 

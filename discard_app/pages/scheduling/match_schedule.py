@@ -5,16 +5,24 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app.components.availability_grid import availability_grid
+from discard_app.components.live import live_updates
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.match_schedule_state import (
     T_ANSWERED,
     T_BOOKINGS,
+    T_CANNOT,
+    T_CANNOT_BACK,
+    T_CANNOT_OK,
+    T_CANNOT_TEXT,
+    T_CANNOT_TITLE,
     T_CONFIRM,
+    T_COPY,
     T_DECLINE,
     T_END,
     T_EVERYONE,
     T_GRID_HINT,
     T_HANCHANS,
+    T_MATCH_PAGE,
     T_NEW_MEETING,
     T_NO_BOOKINGS,
     T_NO_OPTIONS,
@@ -23,6 +31,9 @@ from discard_app.pages.scheduling.match_schedule_state import (
     T_PICK,
     T_PROPOSALS,
     T_PROPOSE,
+    T_RELEASE_CANCEL,
+    T_RELEASE_OK,
+    T_RELEASE_TITLE,
     T_REPLACES,
     T_SAVE,
     T_START,
@@ -33,7 +44,12 @@ from discard_app.pages.scheduling.match_schedule_state import (
 __all__ = ["MatchScheduleState", "match_schedule_page"]  # the state lives in match_schedule_state
 
 
-def _messages() -> rx.Component:
+def _messages(where: str) -> rx.Component:
+    """Shown beside the section whose button caused them (`msg_at`), where the eye already is."""
+    return rx.cond(MatchScheduleState.msg_at == where, _message_lines())
+
+
+def _message_lines() -> rx.Component:
     return rx.fragment(
         rx.cond(MatchScheduleState.error != "", rx.callout(MatchScheduleState.error, color_scheme="red", role="alert")),
         rx.cond(
@@ -46,7 +62,8 @@ def _grid_section() -> rx.Component:
     return rx.vstack(
         rx.heading("Моя доступность", size="4", as_="h2"),
         rx.text(T_GRID_HINT, size="2", color_scheme="gray"),
-        availability_grid(MatchScheduleState.days, MatchScheduleState.cells),
+        rx.button(T_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
+        availability_grid(MatchScheduleState.days, MatchScheduleState.cells, MatchScheduleState.marks),
         rx.flex(
             rx.button(
                 T_SAVE,
@@ -55,8 +72,34 @@ def _grid_section() -> rx.Component:
             rx.text(T_UNSAVED, id="grid-unsaved", color_scheme="amber", custom_attrs={"data-dirty": "0"}),
             spacing="3",
             align="center",
+            wrap="wrap",
         ),
+        _messages("grid"),
+        _release_dialog(),
         width="100%",
+    )
+
+
+def _release_dialog() -> rx.Component:
+    """Регламент §6.1: saving a grid that no longer covers a booked meeting releases it — asked before saving."""
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(T_RELEASE_TITLE),
+            rx.alert_dialog.description(MatchScheduleState.drop_warning),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(T_RELEASE_CANCEL, variant="soft", on_click=MatchScheduleState.cancel_release)
+                ),
+                rx.alert_dialog.action(
+                    rx.button(T_RELEASE_OK, color_scheme="red", on_click=MatchScheduleState.confirm_release)
+                ),
+                spacing="3",
+                justify="end",
+                wrap="wrap",
+                margin_top="1em",
+            ),
+        ),
+        open=MatchScheduleState.drop_warning != "",
     )
 
 
@@ -115,7 +158,12 @@ def _propose_form() -> rx.Component:
             align="end",
         ),
         on_submit=MatchScheduleState.propose,
+        width="100%",
     )
+
+
+def _propose_section() -> rx.Component:
+    return rx.vstack(rx.heading(T_PROPOSE, size="4", as_="h2"), _propose_form(), _messages("propose"), width="100%")
 
 
 def _proposal(p: dict) -> rx.Component:
@@ -144,15 +192,59 @@ def _proposal(p: dict) -> rx.Component:
     )
 
 
+def _booking(b: dict) -> rx.Component:
+    return rx.flex(
+        rx.text("Забронировано: ", b["text"], ", ", b["room"]),
+        rx.cond(
+            MatchScheduleState.is_seated,
+            rx.button(
+                T_CANNOT,
+                size="1",
+                variant="outline",
+                color_scheme="red",
+                on_click=MatchScheduleState.ask_cannot(b["id"]),
+            ),
+        ),
+        spacing="3",
+        align="center",
+        wrap="wrap",
+    )
+
+
+def _cannot_dialog() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(T_CANNOT_TITLE),
+            rx.alert_dialog.description(T_CANNOT_TEXT),
+            rx.flex(
+                rx.alert_dialog.cancel(
+                    rx.button(T_CANNOT_BACK, variant="soft", on_click=MatchScheduleState.keep_booking)
+                ),
+                rx.alert_dialog.action(
+                    rx.button(T_CANNOT_OK, color_scheme="red", on_click=MatchScheduleState.cannot_come)
+                ),
+                spacing="3",
+                justify="end",
+                wrap="wrap",
+                margin_top="1em",
+            ),
+        ),
+        open=MatchScheduleState.cannot_booking != "",
+    )
+
+
 def _content() -> rx.Component:
     return rx.vstack(
+        live_updates(MatchScheduleState.tick),
         rx.text(MatchScheduleState.title, weight="bold", size="4"),
         rx.text("Игровое окно: ", MatchScheduleState.window, color_scheme="gray"),
-        _messages(),
+        rx.link(T_MATCH_PAGE, href=MatchScheduleState.match_url),
+        _messages("top"),
+        _cannot_dialog(),
         rx.heading(T_BOOKINGS, size="4", as_="h2"),
         rx.cond(
             MatchScheduleState.bookings.length() > 0,
-            rx.foreach(MatchScheduleState.bookings, lambda b: rx.text("Забронировано: ", b["text"], ", ", b["room"])),
+            rx.foreach(MatchScheduleState.bookings, _booking),
             rx.text(T_NO_BOOKINGS, color_scheme="gray"),
         ),
         rx.heading(T_ANSWERED, size="4", as_="h2"),
@@ -164,13 +256,14 @@ def _content() -> rx.Component:
             rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
             rx.text(T_NO_OPTIONS, color_scheme="gray"),
         ),
-        rx.cond(MatchScheduleState.is_seated, rx.vstack(rx.heading(T_PROPOSE, size="4", as_="h2"), _propose_form())),
+        rx.cond(MatchScheduleState.is_seated, _propose_section()),
         rx.heading(T_PROPOSALS, size="4", as_="h2"),
         rx.cond(
             MatchScheduleState.proposals.length() > 0,
             rx.foreach(MatchScheduleState.proposals, _proposal),
             rx.text(T_NO_PROPOSALS, color_scheme="gray"),
         ),
+        _messages("proposals"),
         rx.cond(
             MatchScheduleState.everyone.length() > 0,
             rx.vstack(

@@ -7,13 +7,21 @@ from datetime import date
 
 import reflex as rx
 
+from discard_app import routes
 from discard_app.components.availability_grid import GRID_SCRIPT
+from discard_app.components.live import current_stamp, start_live_updates
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
 from services.scheduling import availability, booking
-from services.scheduling.intervals import SLOTS_PER_DAY, Interval, availability_from_grid, window_days
+from services.scheduling.intervals import (
+    SLOTS_PER_DAY,
+    Interval,
+    availability_from_grid,
+    grid_from_availability,
+    window_days,
+)
 from services.scheduling.repo import SchedulingError, match_info
 from services.scheduling.view import match_page
 
@@ -36,13 +44,37 @@ T_NO_BOOKINGS = "Пока не забронировано."
 T_SAVE = "Сохранить доступность"
 T_SAVED = "Доступность сохранена."
 T_UNSAVED = "Есть несохранённые изменения."
-T_GRID_HINT = "Проведите по клеткам, чтобы отметить свободное время (по Кирову); повторное касание снимает отметку."
+T_GRID_HINT = (
+    "Отметьте свободное время (по Кирову). Мышью — проведите по клеткам. На телефоне — коснитесь первой клетки "
+    "промежутка, затем последней: отметятся все клетки между ними; так же снимается отметка. Прокрутка пальцем "
+    "ничего не отмечает."
+)
 T_PICK = "Выбрать"
 T_EVERYONE = "Доступность игроков (видит только организатор)"
-T_PROPOSED = "Предложение отправлено: ждём подтверждения всех четырёх."
+T_PROPOSED = "Предложение отправлено, ваше подтверждение учтено: ждём остальных."
 T_CONFIRMED = "Подтверждение записано."
 T_BOOKED = "Все четверо подтвердили: помещение забронировано."
 T_DECLINED = "Вы отклонили предложение."
+T_RELEASE_TITLE = "Снять бронь?"
+T_RELEASE_WARNING = (
+    "Встреча {when} больше не входит в вашу доступность. Если сохранить, бронь помещения будет снята, "
+    "остальные трое сразу увидят это на сайте и получат сообщение бота, и встречу придётся подтверждать заново."
+)
+T_RELEASE_OK = "Сохранить и снять бронь"
+T_RELEASE_CANCEL = "Не сохранять"
+T_CANNOT = "Не смогу"
+T_CANNOT_TITLE = "Не сможете прийти?"
+T_CANNOT_TEXT = (
+    "Бронь помещения будет снята сразу, остальные трое увидят это на сайте и получат сообщение бота; "
+    "время придётся согласовать заново."
+)
+T_CANNOT_OK = "Снять бронь"
+T_CANNOT_BACK = "Я приду"
+T_CANNOT_DONE = "Бронь снята: остальные игроки уже видят это. Согласуйте другое время."
+T_COPY = "Скопировать моё время из прошлого тура"
+T_COPIED = "Отмечено ваше свободное время из матча «{title}» (по тем же дням недели): проверьте и сохраните."
+T_NOTHING_TO_COPY = "В прошлых турах вы не отмечали свободное время: копировать нечего."
+T_MATCH_PAGE = "Страница матча: результаты, протокол"
 
 
 class MatchScheduleState(AuthState):
@@ -54,6 +86,7 @@ class MatchScheduleState(AuthState):
     is_seated: bool = False
     days: list[str] = []
     cells: list[list[str]] = []
+    marks: list[list[str]] = []
     seats: list[dict[str, str]] = []
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
@@ -65,6 +98,12 @@ class MatchScheduleState(AuthState):
     prop_hanchans: str = "3"
     error: str = ""
     notice: str = ""
+    match_url: str = ""
+    msg_at: str = "top"  # which section's button the current message answers: top, grid, propose, proposals
+    drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
+    _pending_grid: str = ""
+    cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
+    _stamp: str = ""
 
     def _match_id(self) -> int | None:
         found = re.search(r"/match/(\d+)/schedule", self.router.url.path)
@@ -72,6 +111,7 @@ class MatchScheduleState(AuthState):
 
     def _refresh(self, user: User) -> None:
         match_id = self._match_id()
+        self._stamp = current_stamp()
         try:
             if match_id is None:
                 raise SchedulingError("Такого матча нет.")
@@ -80,14 +120,16 @@ class MatchScheduleState(AuthState):
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
-            self.match_id = self.title = self.window = ""
+            self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = False
-            self.days, self.cells, self.seats, self.options = [], [], [], []
+            self.days, self.cells, self.marks, self.seats, self.options = [], [], [], [], []
             self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
             return
         self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
+        self.match_url = routes.match_url(match_id)
         self.is_seated = view.my_player_id is not None and bool(view.days)
         self.days, self.cells = view.days, view.cells if view.my_player_id is not None else []
+        self.marks = view.marks if view.my_player_id is not None else []
         self.seats = [{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats]
         self.options, self.proposals, self.bookings = view.options, view.proposals, view.bookings
         self.everyone = [{"name": n, "text": t} for n, t in view.everyone]
@@ -99,18 +141,45 @@ class MatchScheduleState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = self.prop_start = self.prop_end = ""
+        self.msg_at = "top"
+        user = self._require_user()
+        if user is None:
+            return self._redirect_to_login()
+        self.drop_warning = self._pending_grid = ""
+        self._refresh(user)
+        return [rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()"), start_live_updates()]
+
+    @rx.event
+    def tick(self) -> rx.event.EventSpec | None:
+        """Every second while the page is open: reload only when any process changed something."""
+        if not self.match_id or current_stamp() == self._stamp:
+            return None
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()")
+        return None
 
     @rx.event
     def save_grid(self, painted: str) -> rx.event.EventSpec | None:
+        return self._save(painted, release_ok=False)
+
+    @rx.event
+    def confirm_release(self) -> rx.event.EventSpec | None:
+        """The player read what a save releases and agreed."""
+        painted, self._pending_grid, self.drop_warning = self._pending_grid, "", ""
+        return self._save(painted, release_ok=True) if painted else None
+
+    @rx.event
+    def cancel_release(self) -> None:
+        self._pending_grid = self.drop_warning = ""
+
+    def _save(self, painted: str, *, release_ok: bool) -> rx.event.EventSpec | None:
         user = self._require_user()
         if user is None or (match_id := self._match_id()) is None:
             return None
         self.error = self.notice = ""
+        self.msg_at = "grid"
         try:
             with session_scope() as session:
                 window = match_info(session, match_id).window
@@ -118,6 +187,13 @@ class MatchScheduleState(AuthState):
                     raise SchedulingError("Игровое окно этого матча ещё не назначено.")
                 days = window_days(window)
                 intervals = _parse_grid(painted, days, window)
+                released = availability.bookings_released_by(
+                    session, match_id=match_id, user_id=user.id, intervals=intervals
+                )
+                if released and not release_ok:
+                    self._pending_grid = painted
+                    self.drop_warning = T_RELEASE_WARNING.format(when=", ".join(released))
+                    return None
                 notices = availability.save_availability(
                     session, match_id=match_id, user_id=user.id, intervals=intervals
                 )
@@ -127,6 +203,51 @@ class MatchScheduleState(AuthState):
         self.notice = " ".join([T_SAVED, *notices])
         self._refresh(user)
         return rx.call_script("window.discardGrid && window.discardGrid.saved()")
+
+    @rx.event
+    def copy_previous(self) -> rx.event.EventSpec | None:
+        """Fills the grid with my free time from the previous tour, for review: nothing is saved until «Сохранить»."""
+        user = self._require_user()
+        if user is None or (match_id := self._match_id()) is None:
+            return None
+        self.error = self.notice = ""
+        self.msg_at = "grid"
+        with session_scope() as session:
+            found = availability.previous_tour_availability(session, match_id=match_id, user_id=user.id)
+            window = match_info(session, match_id).window
+        if found is None or window is None:
+            self.error = T_NOTHING_TO_COPY
+            return None
+        title, intervals = found
+        grid = grid_from_availability(intervals, window_days(window), window)
+        painted = "".join("1" if free else "0" for row in grid for free in row)
+        self.notice = T_COPIED.format(title=title)
+        return rx.call_script(f"window.discardGrid && window.discardGrid.load('{painted}')")
+
+    @rx.event
+    def ask_cannot(self, booking_id: str) -> None:
+        self.cannot_booking = booking_id
+
+    @rx.event
+    def keep_booking(self) -> None:
+        self.cannot_booking = ""
+
+    @rx.event
+    def cannot_come(self) -> None:
+        user = self._require_user()
+        booking_id, self.cannot_booking = self.cannot_booking, ""
+        if user is None or not booking_id.isdigit():
+            return
+        self.error = self.notice = ""
+        self.msg_at = "top"
+        try:
+            with session_scope() as session:
+                booking.cannot_come(session, booking_id=int(booking_id), user_id=user.id)
+        except SchedulingError as error:
+            self.error = str(error)
+        else:
+            self.notice = T_CANNOT_DONE
+        self._refresh(user)
 
     @rx.event
     def pick_option(self, start: str, end: str, hanchans: str) -> None:
@@ -150,6 +271,7 @@ class MatchScheduleState(AuthState):
         if user is None or (match_id := self._match_id()) is None:
             return
         self.error = self.notice = ""
+        self.msg_at = "propose"
         replaces = form.get("replaces") or ""
         try:
             start = parse_kirov(form.get("start", ""), T_START)
@@ -178,6 +300,7 @@ class MatchScheduleState(AuthState):
         if user is None or not proposal_id.isdigit():
             return
         self.error = self.notice = ""
+        self.msg_at = "proposals"
         try:
             with session_scope() as session:
                 action = booking.confirm_meeting if confirmed else booking.decline_meeting

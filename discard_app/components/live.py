@@ -1,0 +1,51 @@
+"""Pages that stay current: a hidden button the tab's one timer presses every second while the page shows it.
+
+The handler behind the button compares `services.core.changes.change_stamp` and reloads the page's own data only
+when it moved, so a change made by any process (another web worker, the bot, the command line, the Pantheon
+import) shows within ~1 s. Each browser reloads its own, per-viewer data: nothing is shared between browsers.
+The timer stops pressing when the page has no such button (another page is shown) and while the tab is hidden.
+"""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from services.core.changes import change_stamp
+from services.core.db import session_scope
+
+TICK_MS = 1000
+# Installed once per tab by the page's on_load; presses whichever live button the current page renders.
+LIVE_SCRIPT = f"""
+(function () {{
+  if (window.discardLive) return;
+  const press = () => {{
+    if (document.hidden) return;
+    const button = document.querySelector("[data-live-tick]");
+    if (button) button.click();
+  }};
+  window.discardLive = setInterval(press, {TICK_MS});
+  document.addEventListener("visibilitychange", press);
+}})();
+"""
+
+
+def live_updates(on_tick: rx.event.EventHandler) -> rx.Component:
+    """Place once on a live page; `on_tick` reloads the page's data when the league's change stamp moved."""
+    return rx.el.button(
+        type="button",
+        on_click=on_tick,
+        hidden=True,
+        tab_index=-1,
+        aria_hidden="true",
+        custom_attrs={"data-live-tick": "1"},
+    )
+
+
+def start_live_updates() -> rx.event.EventSpec:
+    return rx.call_script(LIVE_SCRIPT)
+
+
+def current_stamp() -> str:
+    """Read before a page reads its data: a change made in between moves the stamp again and reloads once more."""
+    with session_scope() as session:
+        return change_stamp(session)

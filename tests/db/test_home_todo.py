@@ -1,0 +1,82 @@
+"""The home page's to-do list: each match's state in words and whose move it is, through a match's whole week."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from services.core.db import session_scope
+from services.league.todo import HomeCard, home_cards
+from services.results.entry import Entry
+from services.results.hanchans import enter_hanchan
+from services.results.scoring import TableResult
+from services.scheduling import availability, booking
+from services.scheduling.intervals import Interval
+from tests import factories as f
+from tests.factories import NOW, kirov
+
+
+def card(engine: sa.Engine, league: f.League, n: int) -> HomeCard:
+    with session_scope(engine) as session:
+        [only] = home_cards(session, session.merge(league.users[n]), NOW)
+        return only
+
+
+def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> None:
+    with Session(engine, expire_on_commit=False) as session:
+        league = f.league(session)
+    names = [u.display_name for u in league.users]
+    first = card(engine, league, 0)
+    assert (first.state, first.action, first.mine) == ("согласование времени", "отметьте свою доступность", True)
+    assert first.when == "игровое окно 16.11 — 29.11 включительно" and not first.past
+
+    def paint(n: int) -> None:
+        with session_scope(engine) as session:
+            availability.save_availability(
+                session,
+                match_id=league.match.id,
+                user_id=league.users[n].id,
+                intervals=[Interval(kirov(20, 17), kirov(20, 23))],
+            )
+
+    paint(0)
+    waiting = card(engine, league, 0)
+    assert (waiting.action, waiting.mine) == (f"ждём ответа: {', '.join(names[1:])}", False)
+    for n in (1, 2, 3):
+        paint(n)
+    assert card(engine, league, 2).action == "предложите время из общих вариантов"
+    with session_scope(engine) as session:
+        proposal = booking.propose_meeting(
+            session,
+            match_id=league.match.id,
+            user_id=league.users[1].id,
+            start=kirov(20, 18),
+            end=kirov(20, 22, 30),
+            hanchans=3,
+            now=NOW,
+        ).id
+    assert card(engine, league, 1).action == f"ждём подтверждения: {names[0]}, {names[2]}, {names[3]}"
+    mine = card(engine, league, 0)
+    assert mine.mine and mine.action == "подтвердите время пт 20.11.2026 18:00, 3 ханчана"
+    for n in (0, 2, 3):
+        with session_scope(engine) as session:
+            booking.confirm_meeting(session, proposal_id=proposal, user_id=league.users[n].id)
+    booked = card(engine, league, 3)
+    assert (booked.state, booked.mine, booked.booked) == ("забронировано", False, True)
+    assert booked.when == f"пт 20.11.2026 18:00, {league.room.name} (Киров)"
+    with session_scope(engine) as session:
+        results = tuple(
+            TableResult(p.id, pts, 0) for p, pts in zip(league.players, [40000, 30000, 30000, 20000], strict=True)
+        )
+        enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0))
+    playing = card(engine, league, 2)
+    assert (playing.state, playing.action, playing.mine) == (
+        "играется: внесено 1 из 3",
+        "внесите результат ханчана 2",
+        True,
+    )
+    for _ in range(2):
+        with session_scope(engine) as session:
+            enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0))
+    done = card(engine, league, 0)
+    assert done.state == "сыгран" and done.action.startswith("мой итог +") and done.past

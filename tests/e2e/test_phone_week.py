@@ -1,0 +1,340 @@
+"""A player's week on a 390×844 touch phone: links from the home page only, a grid that scrolls under a swipe and
+paints deliberate ranges, four phones scheduling one match and seeing each other live, a change from another
+process reaching an open page, and a result that two taps store once."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from datetime import timedelta
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+from sqlmodel import select
+
+from services.core.config import ROOT
+from services.core.db import session_scope
+from services.core.models import Hanchan, Match, MatchStatus, Player, Round, User, utc_now
+from services.league.roster import current_season
+from services.scheduling.intervals import Interval, at_kirov, kirov_date
+from tests import factories
+from tests.e2e.conftest import PLAYERS, App, login
+
+WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+LIVE = 5_000  # ms: the pages poll every second; generous for a loaded 2-core machine
+PHONE = {
+    "viewport": {"width": 390, "height": 844},
+    "is_mobile": True,
+    "has_touch": True,
+    "device_scale_factor": 2,
+    "locale": "ru-RU",
+    "timezone_id": "Europe/Kirov",
+}
+
+
+@pytest.fixture
+def phones(browser: Browser) -> Iterator[list[BrowserContext]]:
+    contexts = [browser.new_context(**PHONE) for _ in range(4)]
+    yield contexts
+    for context in contexts:
+        context.close()
+
+
+def _label(day) -> str:  # noqa: ANN001
+    return f"{WEEKDAYS[day.weekday()]} {day:%d.%m}"
+
+
+def _scheduling_match(app: App, names: list[str]) -> tuple[int, str, object]:
+    first = kirov_date(utc_now()) + timedelta(days=1)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match = factories.match_for_names(session, names, Interval(at_kirov(first), at_kirov(first + timedelta(3))))
+        title = f"Тур {session.get(Round, match.round_id).code}, стол {match.table}"
+        match_id = match.id
+    engine.dispose()
+    return match_id, title, first + timedelta(days=1)
+
+
+def _card(page: Page, title: str):  # noqa: ANN202
+    return page.get_by_role("group", name=title, exact=True)
+
+
+def _open_from_home(page: Page, app: App, name: str, title: str, link: str) -> None:
+    """Log in and reach the match through the home page's card, as a person does: no typed address."""
+    login(page, app, name)
+    card = _card(page, title)
+    expect(card).to_be_visible()
+    card.get_by_role("link", name=link).tap()
+
+
+def _schedule(page: Page, app: App, name: str, title: str) -> None:
+    _open_from_home(page, app, name, title, "Согласование времени")
+    expect(page.get_by_role("heading", name="Моя доступность")).to_be_visible()
+    page.wait_for_function("window.discardGrid !== undefined")
+
+
+def _swipe(page: Page, x: float, y: float, dx: float, dy: float) -> None:
+    """A real finger swipe through Chromium's touch pipeline (CDP), not synthetic DOM events."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for step in range(1, 11):
+        point = {"x": x + dx * step / 10, "y": y + dy * step / 10}
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def _checked(page: Page, label: str, times: list[str]) -> list[str]:
+    return [t for t in times if page.get_by_label(f"{label} {t}", exact=True).get_attribute("aria-checked") == "true"]
+
+
+HALF_HOURS = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
+
+
+def test_on_a_phone_a_swipe_scrolls_and_two_taps_paint_a_range(phones: list[BrowserContext], app: App) -> None:
+    names = list(PLAYERS[0:4])
+    match_id, title, day = _scheduling_match(app, names)
+    page = phones[0].new_page()
+    _schedule(page, app, names[0], title)
+    label = _label(day)
+    start = page.get_by_label(f"{label} 10:00", exact=True)
+    start.scroll_into_view_if_needed()
+    box = start.bounding_box()
+    before = page.evaluate("window.scrollY")
+    _swipe(page, box["x"] + box["width"] / 2, box["y"] + 300, 0, -250)  # finger up: the page scrolls down
+    page.wait_for_function(f"window.scrollY > {before} + 50")
+    _swipe(page, box["x"] + box["width"] / 2, 500, -150, 0)  # sideways: scrolls the grid, paints nothing
+    assert _checked(page, label, HALF_HOURS) == []
+    assert page.evaluate("window.discardGrid.isDirty()") is False
+    # A deliberate range: tap 18:00, then 21:00 — every half hour between them, both ends included.
+    page.get_by_label(f"{label} 18:00", exact=True).tap()
+    expect(page.get_by_text("Начало отмечено")).to_be_visible()
+    page.get_by_label(f"{label} 21:00", exact=True).tap()
+    assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "19:00", "19:30", "20:00", "20:30", "21:00"]
+    # Tapping a painted cell starts a clearing range.
+    page.get_by_label(f"{label} 19:00", exact=True).tap()
+    page.get_by_label(f"{label} 19:30", exact=True).tap()
+    assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "20:00", "20:30", "21:00"]
+
+
+def test_a_fast_mouse_drag_paints_every_crossed_cell(page: Page, app: App) -> None:
+    names = list(PLAYERS[4:8])
+    match_id, title, day = _scheduling_match(app, names)
+    login(page, app, names[0])
+    _card(page, title).get_by_role("link", name="Согласование времени").click()
+    page.wait_for_function("window.discardGrid !== undefined")
+    label = _label(day)
+    page.get_by_label(f"{label} 23:30", exact=True).scroll_into_view_if_needed()
+    top = page.get_by_label(f"{label} 18:00", exact=True).bounding_box()
+    bottom = page.get_by_label(f"{label} 23:30", exact=True).bounding_box()
+    page.mouse.move(top["x"] + 5, top["y"] + 5)
+    page.mouse.down()
+    page.mouse.move(bottom["x"] + 5, bottom["y"] + 5, steps=2)  # two samples for twelve cells
+    page.mouse.up()
+    assert _checked(page, label, HALF_HOURS) == HALF_HOURS[36:48]
+
+
+def test_four_phones_schedule_one_match_and_each_sees_the_others_live(phones: list[BrowserContext], app: App) -> None:
+    names = list(PLAYERS[8:12])
+    match_id, title, day = _scheduling_match(app, names)
+    label = _label(day)
+    pages = [context.new_page() for context in phones]
+    for page, name in zip(pages, names, strict=True):
+        _schedule(page, app, name, title)
+    for n, page in enumerate(pages):
+        page.get_by_role("button", name=f"Вечер {label}").tap()
+        page.get_by_role("button", name="Сохранить доступность").tap()
+        expect(page.get_by_role("status")).to_contain_text("Доступность сохранена.")
+        for other in pages:  # every open phone sees this answer without reload
+            expect(other.get_by_text(f"{names[n]} — ответил", exact=True)).to_be_visible(timeout=LIVE)
+    for page in pages:  # the fourth answer made a common option appear everywhere
+        expect(page.get_by_text("помещается 4 ханчана")).to_be_visible(timeout=LIVE)
+    pages[0].get_by_role("button", name="Предложить встречу").tap()
+    expect(pages[0].get_by_role("status")).to_contain_text("ваше подтверждение учтено")
+    for page in pages:  # the proposal counts as the proposer's confirmation
+        expect(page.get_by_text(f"Подтвердили 1 из 4: {names[0]}")).to_be_visible(timeout=LIVE)
+    expect(pages[0].get_by_role("button", name="Подтвердить", exact=True)).to_have_count(0)
+    for n in (1, 2):
+        pages[n].get_by_role("button", name="Подтвердить", exact=True).tap()
+        for page in pages:
+            expect(page.get_by_text(f"Подтвердили {n + 1} из 4", exact=False)).to_be_visible(timeout=LIVE)
+    pages[3].get_by_role("button", name="Подтвердить", exact=True).tap()
+    for page in pages:
+        expect(page.get_by_text("Забронировано: ", exact=False).first).to_be_visible(timeout=LIVE)
+    # The home card of the proposer says it in words, with the meeting's time and room, and keeps itself current.
+    pages[0].get_by_role("link", name="Лига Дискарда").tap()
+    card = _card(pages[0], title)
+    expect(card.get_by_text("забронировано", exact=True)).to_be_visible()
+    expect(card).to_contain_text(f"{day:%d.%m.%Y} 18:00")
+    # A booked meeting dropped from one's availability is asked about first; the others see the release live.
+    pages[1].get_by_role("button", name=f"Вечер {label}").tap()
+    pages[1].get_by_role("button", name="Сохранить доступность").tap()
+    dialog = pages[1].get_by_role("alertdialog")
+    expect(dialog).to_contain_text("бронь помещения будет снята")
+    dialog.get_by_role("button", name="Сохранить и снять бронь").tap()
+    for page in pages[2:]:
+        expect(page.get_by_text("Пока не забронировано.")).to_be_visible(timeout=LIVE)
+    expect(card).to_contain_text(f"ждём подтверждения: {names[1]}", timeout=LIVE)  # the home card, live too
+
+
+def _run_elsewhere(app: App, code: str) -> None:
+    """Runs `code` in a separate Python process against the app's database, as the bot or the CLI would."""
+    env = {**os.environ, "DATABASE_URL": app.database_url}
+    subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env, check=True, timeout=120)
+
+
+def test_a_change_made_by_another_process_reaches_an_open_page(phones: list[BrowserContext], app: App) -> None:
+    names = list(PLAYERS[12:16])
+    match_id, title, day = _scheduling_match(app, names)
+    page = phones[0].new_page()
+    _schedule(page, app, names[0], title)
+    expect(page.get_by_text(f"{names[1]} — ещё не ответил", exact=True)).to_be_visible()
+    _run_elsewhere(
+        app,
+        f"""
+        from sqlmodel import select
+        from services.core.db import session_scope
+        from services.core.models import User
+        from services.scheduling.availability import save_availability
+        from services.scheduling.intervals import Interval, at_kirov
+        from datetime import date
+        with session_scope() as session:
+            user = session.exec(select(User).where(User.display_name == {names[1]!r})).one()
+            day = date.fromisoformat({day.isoformat()!r})
+            save_availability(session, match_id={match_id}, user_id=user.id,
+                              intervals=[Interval(at_kirov(day, 18), at_kirov(day, 23))])
+        """,
+    )
+    expect(page.get_by_text(f"{names[1]} — ответил", exact=True)).to_be_visible(timeout=LIVE)
+    page.get_by_role("button", name="Меню").tap()
+    page.get_by_role("menuitem", name="Объявления").tap()
+    expect(page.get_by_role("heading", name="Объявления")).to_be_visible()
+    _run_elsewhere(
+        app,
+        """
+        from sqlmodel import select
+        from services.core.db import session_scope
+        from services.core.models import Role, User
+        from services.league.announcements import publish_announcement
+        from services.league.roster import current_season
+        with session_scope() as session:
+            organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
+            publish_announcement(session, current_season(session), "Тур переносится на час позже",
+                                 author_user_id=organizer.id)
+        """,
+    )
+    expect(page.get_by_text("Тур переносится на час позже")).to_be_visible(timeout=LIVE)
+
+
+def test_two_taps_on_save_result_store_one_hanchan(phones: list[BrowserContext], app: App) -> None:
+    names = list(PLAYERS[0:4])
+    engine = app.engine()
+    with session_scope(engine) as session:
+        players = [
+            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == n)).one()
+            for n in names
+        ]
+        match = factories.match_in_own_stage(session, current_season(session), players, MatchStatus.PLAYING)
+        match_id = match.id
+    page = phones[1].new_page()
+    login(page, app, names[0])
+    link = page.get_by_role("link", name="Страница матча: результаты").and_(
+        page.locator(f"a[href='/match/{match_id}']")
+    )
+    expect(page.get_by_role("group").filter(has=link)).to_contain_text("внесите результат ханчана 1")
+    link.tap()
+    expect(page.get_by_role("heading", name="Внести ханчан 1")).to_be_visible()
+    for name, points in zip(names, ["40000", "30000", "-1000", "51000"], strict=True):
+        page.get_by_label(f"Очки: {name}", exact=True).fill(points)
+    assert page.get_by_label(f"Очки: {names[2]}", exact=True).input_value() == "-1000"
+    # Two taps in a row, before the page could re-render: both submits reach the server.
+    page.evaluate(
+        """() => { const b = [...document.querySelectorAll('button')]
+             .find((x) => x.textContent.trim() === 'Сохранить результат'); b.click(); b.click(); }"""
+    )
+    expect(page.get_by_role("heading", name="Внести ханчан 2")).to_be_visible()
+    status = page.get_by_role("status").filter(has_text="Результат ханчана сохранён")
+    expect(status).to_be_in_viewport()
+    expect(page.get_by_label(f"Очки: {names[0]}", exact=True)).to_have_value("")  # cleared for the next hanchan
+    with session_scope(engine) as session:
+        stored = session.exec(select(Hanchan).where(Hanchan.match_id == match_id)).all()
+        assert len(stored) == 1
+        assert session.get(Match, match_id).status == MatchStatus.PLAYING
+    # A score that is not a multiple of 100 is refused with a message in view.
+    for name, points in zip(names, ["40050", "30000", "-1050", "51000"], strict=True):
+        page.get_by_label(f"Очки: {name}", exact=True).fill(points)
+    page.get_by_role("button", name="Сохранить результат").tap()
+    expect(page.get_by_role("alert").filter(has_text="кратны 100")).to_be_in_viewport()
+    # The same scores typed again within a minute: the server asks for an explicit yes before a second hanchan.
+    for name, points in zip(names, ["40000", "30000", "-1000", "51000"], strict=True):
+        page.get_by_label(f"Очки: {name}", exact=True).fill(points)
+    page.get_by_role("button", name="Сохранить результат").tap()
+    expect(page.get_by_role("alert").filter(has_text="повторное нажатие")).to_be_in_viewport()
+    page.get_by_role("checkbox", name="Да, те же очки ещё раз", exact=False).tap()
+    page.get_by_role("button", name="Сохранить результат").tap()
+    expect(page.get_by_role("heading", name="Внести ханчан 3")).to_be_visible()
+    with session_scope(engine) as session:
+        assert len(session.exec(select(Hanchan).where(Hanchan.match_id == match_id)).all()) == 2
+    engine.dispose()
+
+
+def test_the_frame_speaks_russian_on_a_phone(phones: list[BrowserContext], app: App) -> None:
+    page = phones[2].new_page()
+    login(page, app, PLAYERS[5])
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    assert page.title() == "Лига Дискарда"
+    labels = page.evaluate(
+        "[...document.querySelectorAll('[aria-label]:not(tr)')].map((e) => e.getAttribute('aria-label'))"
+    )
+    # Every label Russian; only the notifications region names its keyboard shortcut, "alt+T". (Standings rows are
+    # labelled with player names, which other tests make up: left out.)
+    assert labels and not [x for x in labels if re.search(r"[A-Za-z]{3,}", x.replace("alt+T", ""))], labels
+    page.get_by_role("button", name="Меню").tap()
+    page.get_by_role("menuitem", name="Таблица").tap()
+    expect(page).to_have_title(re.compile(r"^Таблица регулярного этапа · Лига Дискарда$"))
+    expect(page.get_by_text("Таблица шире экрана: прокрутите её вбок →").first).to_be_visible()
+    labels = page.evaluate(
+        "[...document.querySelectorAll('[aria-label]:not(tr)')].map((e) => e.getAttribute('aria-label'))"
+    )
+    assert not [x for x in labels if re.search(r"[A-Za-z]{3,}", x.replace("alt+T", ""))], labels
+    favicon = page.request.get(f"{app.url}/favicon.ico")
+    assert favicon.ok and favicon.body()[:4] == b"\x00\x00\x01\x00"  # an ICO file, not the 404 page
+    page.goto(f"{app.url}/no-such-page")
+    expect(page.get_by_role("heading", name="Страница не найдена")).to_be_visible()
+    expect(page).to_have_title(re.compile("^Страница не найдена"))
+    page.get_by_role("link", name="К моим матчам").tap()
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    page.context.set_offline(True)
+    try:
+        expect(page.get_by_role("alert").filter(has_text="Нет связи с сервером")).to_be_visible(timeout=30_000)
+    finally:
+        page.context.set_offline(False)
+    expect(page.get_by_role("alert").filter(has_text="Нет связи с сервером")).to_be_hidden(timeout=30_000)
+
+
+def test_a_two_week_window_shows_one_week_at_a_time(phones: list[BrowserContext], app: App) -> None:
+    names = list(PLAYERS[12:16])
+    first = kirov_date(utc_now()) + timedelta(days=1)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match = factories.match_for_names(session, names, Interval(at_kirov(first), at_kirov(first + timedelta(10))))
+        title = f"Тур {session.get(Round, match.round_id).code}, стол {match.table}"
+    engine.dispose()
+    page = phones[3].new_page()
+    _schedule(page, app, names[2], title)
+    early, late = _label(first), _label(first + timedelta(days=8))
+    expect(page.get_by_label(f"{early} 18:00", exact=True)).to_be_visible()
+    expect(page.get_by_label(f"{late} 18:00", exact=True)).to_be_hidden()
+    page.get_by_role("button", name="Вторая неделя").tap()
+    expect(page.get_by_label(f"{late} 18:00", exact=True)).to_be_visible()
+    expect(page.get_by_label(f"{early} 18:00", exact=True)).to_be_hidden()
+    page.get_by_label(f"{late} 18:00", exact=True).tap()
+    page.get_by_label(f"{late} 19:00", exact=True).tap()
+    page.get_by_role("button", name="Сохранить доступность").tap()
+    expect(page.get_by_role("status")).to_contain_text("Доступность сохранена.")
+    page.get_by_role("button", name="Первая неделя").tap()
+    expect(page.get_by_label(f"{early} 18:00", exact=True)).to_have_attribute("aria-checked", "false")
