@@ -8,6 +8,7 @@ from discard_app.api import calendar_api
 from discard_app.pages.account.login import LoginState, login_page
 from discard_app.pages.account.profile import ProfileState, profile_page
 from discard_app.pages.league.announcements import AnnouncementsState, announcements_page
+from discard_app.pages.league.desk import desk_page
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
 from discard_app.pages.league.roster import RosterState, roster_page
@@ -21,6 +22,7 @@ from discard_app.pages.results.standings_ties import TieState
 from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_calendar_page
 from discard_app.pages.scheduling.match_schedule import MatchScheduleState, match_schedule_page
 from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState, schedule_overview_page
+from discard_app.state.desk import DeskState
 
 app = rx.App(
     html_lang="ru",
@@ -31,6 +33,7 @@ app = rx.App(
 PAGES = [
     (login_page, routes.LOGIN, texts.LOGIN_TITLE, LoginState.load),
     (home_page, routes.HOME, None, HomeState.load),
+    (desk_page, routes.DESK, texts.DESK_TITLE, DeskState.load),
     (roster_page, routes.ROSTER, texts.ROSTER_TITLE, RosterState.load),
     (draw_page, routes.DRAW, texts.DRAW_TITLE, DrawState.load),
     (match_schedule_page, routes.MATCH_SCHEDULE, "Согласование", MatchScheduleState.load),

@@ -6,16 +6,26 @@ import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.state.auth import AuthState
+from discard_app.state.desk import DeskState
+
+
+def _desk_badge() -> rx.Component:
+    """The organizer's count of open items beside the desk link; kept live by the desk's refresh loop."""
+    return rx.cond(
+        DeskState.count > 0, rx.badge(DeskState.count, color_scheme="red", variant="solid", margin_left="0.3em")
+    )
 
 
 def _nav_link(label: str, href: str) -> rx.Component:
-    return rx.link(label, href=href, size="3", weight="medium", white_space="nowrap")
+    badge = _desk_badge() if href == routes.DESK else rx.fragment()
+    return rx.link(label, badge, href=href, size="3", weight="medium", white_space="nowrap")
 
 
 def _nav_items() -> list[tuple[str, str, bool]]:
     """(label, href, organizer only): one list for the desktop row and the phone menu."""
     return [
         (texts.NAV_HOME, routes.HOME, False),
+        (texts.NAV_DESK, routes.DESK, True),
         (texts.NAV_ROSTER, routes.ROSTER, True),
         (texts.NAV_DRAW, routes.DRAW, True),
         (texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW, True),
@@ -41,7 +51,12 @@ def _phone_menu() -> rx.Component:
             rx.text(AuthState.user_name, weight="bold", size="2", padding="0.25em 0.75em", display=["block", "none"]),
             rx.box(rx.menu.separator(), display=["block", "none"]),
             *[
-                _only_organizer(only, rx.menu.item(label, on_click=rx.redirect(href)))
+                _only_organizer(
+                    only,
+                    rx.menu.item(
+                        label, _desk_badge() if href == routes.DESK else rx.fragment(), on_click=rx.redirect(href)
+                    ),
+                )
                 for label, href, only in _nav_items()
             ],
         ),
@@ -76,6 +91,7 @@ def navbar() -> rx.Component:
         padding="0.75em 1em",
         border_bottom="1px solid var(--gray-a5)",
         width="100%",
+        on_mount=DeskState.watch,  # the organizer's open-items count stays live on every page
     )
 
 

@@ -332,3 +332,23 @@ ROSTER_REPLAY_AGREED = "Все участники матча согласны н
 ROSTER_REPLAY_REASON = "Основание переигровки"
 ROSTER_REPLAY_BUTTON = "Назначить переигровку"
 ROSTER_REPLAY_DONE = "Переигровка назначена: {title}."
+
+# --- the organizer's desk and the organizer's forms (issue 15) ---
+NAV_DESK = "Стол организатора"
+DESK_TITLE = "Стол организатора"
+DESK_EMPTY_TITLE = "Решать нечего"
+DESK_EMPTY_TEXT = "Споров, просроченных окон, матчей без общего времени и других открытых вопросов нет."
+DESK_INTRO = "Всё, что ждёт решения: страница обновляется сама, решённое исчезает."
+DESK_COUNT = "Открытых вопросов: {count}"
+DESK_REASON = "Уважительная причина"
+DESK_DECISION = "Решение по спору"
+DESK_DONE = "Готово: {title}."
+HOME_STAFF_DESK = "Открытые вопросы лиги — на странице «Стол организатора»."
+HOME_STAFF_NO_MATCHES = (
+    "Жеребьёвка утверждена: матчи и их состояние — на страницах «Согласование» и «Стол организатора»."
+)
+CHOOSE_MATCH = "выберите матч"
+CHOOSE_HANCHAN = "выберите ханчан"
+CHOOSE_PLAYER = "выберите игрока"
+CHOOSE_BOOKING = "выберите бронь"
+CHOOSE_ROOM = "выберите помещение"

@@ -37,6 +37,7 @@ def _format_window(match: PlayerMatch) -> str:
 class HomeState(AuthState):
     matches: list[MatchRow] = []
     staff_note: str = ""
+    is_staff: bool = False
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -58,6 +59,7 @@ class HomeState(AuthState):
         ]
         role = texts.ROLE_LABELS.get(str(user.role), str(user.role))
         self.staff_note = texts.HOME_STAFF_TEXT.format(role=role) if user.role != Role.PLAYER else ""
+        self.is_staff = user.role != Role.PLAYER
         return None
 
 
@@ -78,9 +80,14 @@ def home_page() -> rx.Component:
     return page(
         texts.HOME_TITLE,
         rx.cond(HomeState.staff_note != "", rx.text(HomeState.staff_note, color_scheme="gray")),
+        # The organizer's home points to the desk: «Матчей пока нет… когда жеребьёвка будет утверждена» is for players.
+        rx.cond(
+            AuthState.is_organizer,
+            rx.link(texts.HOME_STAFF_DESK, href=routes.DESK, weight="bold"),
+        ),
         rx.cond(
             HomeState.matches.length() > 0,
             rx.vstack(rx.foreach(HomeState.matches, _match_card), width="100%", spacing="3"),
-            notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT),
+            rx.cond(HomeState.is_staff, rx.fragment(), notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT)),
         ),
     )

@@ -1,0 +1,127 @@
+"""The organizer's desk state: the open items, their actions, and the live count the navigation shows."""
+
+from __future__ import annotations
+
+import uuid
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.core.models import Role, User, utc_now
+from services.league.desk import build_desk, desk_version
+from services.results.hanchans import ResultsError, resolve_dispute
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.repo import SchedulingError
+
+TICK_MS = 1000  # how often an open organizer's page asks whether anything changed (one cheap statement)
+
+
+def _digits(value: str | None) -> int:
+    value = (value or "").strip()
+    return int(value) if value.isdigit() else 0
+
+
+class DeskState(AuthState):
+    allowed: bool = False
+    items: list[dict[str, str]] = []
+    groups: list[dict[str, str]] = []
+    count: int = 0
+    error: str = ""
+    error_key: str = ""
+    notice: str = ""
+    _version: tuple = ()
+    _chain: str = ""
+
+    def _organizer(self) -> User | None:
+        user = self._require_user(Role.ORGANIZER)
+        self.allowed = user is not None
+        if user is None:
+            self.items, self.groups, self.count, self._version = [], [], 0, ()
+        return user
+
+    def _refresh(self, *, force: bool = False) -> None:
+        now = utc_now()
+        with session_scope() as session:
+            version = desk_version(session, now=now)
+            if version == self._version and not force:
+                return
+            desk = build_desk(session, now=now)
+        self._version = version
+        self.items = [item.as_row() for item in desk.items]
+        self.groups = desk.groups()
+        self.count = desk.count
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        self.error = self.error_key = self.notice = ""
+        if self._current_user() is None:
+            return self._redirect_to_login()
+        if self._organizer() is not None:
+            self._refresh(force=True)
+        return None
+
+    @rx.event
+    def watch(self) -> rx.event.EventSpec | None:
+        """Starts this tab's refresh loop (the navigation mounts it on every page): a newer loop ends the older."""
+        if self._require_user(Role.ORGANIZER) is None:
+            return None
+        self._chain = uuid.uuid4().hex
+        self._refresh()
+        return self._next_tick()
+
+    def _next_tick(self) -> rx.event.EventSpec:
+        # The wait is on the client, so a closed tab ends the loop by itself.
+        script = f"new Promise((done) => setTimeout(() => done('{self._chain}'), {TICK_MS}))"
+        return rx.call_script(script, callback=DeskState.tick)
+
+    @rx.event
+    def tick(self, chain: str) -> rx.event.EventSpec | None:
+        if chain != self._chain or self._organizer() is None:
+            return None
+        self._refresh()
+        return self._next_tick()
+
+    def _act(self, key: str, title: str, action, **kwargs) -> None:  # noqa: ANN001, ANN003
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.error_key = self.notice = ""
+        try:
+            with session_scope() as session:
+                action(session, user, **kwargs)
+        except (SchedulingError, ResultsError) as error:
+            self.error, self.error_key = str(error), key
+            return
+        self.notice = texts.DESK_DONE.format(title=title)
+        self._refresh(force=True)
+
+    @rx.event
+    def apply_fallback(self, key: str, title: str, match_id: str) -> None:
+        self._act(
+            key,
+            title,
+            lambda s, u, **kw: scheduling_admin.apply_fallback(s, actor_user_id=u.id, now=utc_now(), **kw),
+            match_id=_digits(match_id),
+        )
+
+    @rx.event
+    def next_window(self, form: dict[str, str]) -> None:
+        self._act(
+            form.get("key", ""),
+            form.get("title", ""),
+            lambda s, u, **kw: scheduling_admin.move_to_next_window(s, actor_user_id=u.id, **kw),
+            match_id=_digits(form.get("target")),
+            reason=form.get("reason", ""),
+        )
+
+    @rx.event
+    def resolve(self, form: dict[str, str]) -> None:
+        self._act(
+            form.get("key", ""),
+            form.get("title", ""),
+            lambda s, u, **kw: resolve_dispute(s, u, **kw),
+            hanchan_id=_digits(form.get("target")),
+            decision=form.get("reason", ""),
+        )
