@@ -352,3 +352,12 @@ CHOOSE_HANCHAN = "выберите ханчан"
 CHOOSE_PLAYER = "выберите игрока"
 CHOOSE_BOOKING = "выберите бронь"
 CHOOSE_ROOM = "выберите помещение"
+ROSTER_NOT_FOUR = (
+    "В основном составе {main}: он должен быть кратен четырём (Регламент §1). Переведите лишних в резерв или доберите."
+)
+ROSTER_DEFAULT_RESERVE = "Статус: резерв (жеребьёвка уже утверждена)"
+ROSTER_DEFAULT_MAIN = "Статус: основной состав"
+ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{name}»?"
+ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
+ROSTER_RESET_CONFIRM = "Выдать новый пароль"
+ROSTER_RESET_CANCEL = "Отмена"

@@ -335,15 +335,15 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool) -> list
             )
         )
     if draw_approved:
-        seated = set(
-            session.exec(
-                select(Seat.player_id)
-                .join(Match, col(Match.id) == Seat.match_id)
-                .join(Round, col(Round.id) == Match.round_id)
-                .join(Stage, col(Stage.id) == Round.stage_id)
-                .where(Stage.season_id == season_id, Match.status != MatchStatus.DRAFT)
-            ).all()
-        )
+        seated: set[int | None] = set()
+        for pair in session.exec(
+            select(Seat.player_id, Seat.substitute_for_player_id)
+            .join(Match, col(Match.id) == Seat.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where(Stage.season_id == season_id, Match.status != MatchStatus.DRAFT)
+        ).all():
+            seated.update(pair)
         for player_id, name in main:
             if player_id not in seated:
                 items.append(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import date
 
 import pytest
 import sqlalchemy as sa
@@ -18,7 +19,7 @@ from services.results.hanchans import dispute_hanchan, enter_hanchan, resolve_di
 from services.results.scoring import TableResult
 from services.scheduling import availability
 from services.scheduling import organizer as scheduling_admin
-from services.scheduling.intervals import Interval
+from services.scheduling.intervals import Interval, at_kirov
 from services.scheduling.repo import SchedulingError, match_info, state_of
 from services.scheduling.view import overview
 from tests import factories as f
@@ -76,14 +77,17 @@ def statements(engine: sa.Engine) -> Iterator[list[str]]:
 
 def test_no_common_time_is_listed_and_the_fallback_settles_it(db: sa.Engine) -> None:
     with Session(db, expire_on_commit=False) as session:
-        league = f.league(session)
+        # A window of its own: on PostgreSQL other tests' matches hold the rooms on the default window's fallback.
+        league = f.league(session, windows=[f.window(date(2027, 3, 1)), f.window(date(2027, 3, 15))])
     match_id = league.match.id
     assert f"nct-{match_id}" not in desk_keys(db, NOW)
-    four_apart(db, league)
+    for n in range(4):  # all four answered, never at the same time
+        day = date(2027, 3, 2 + n)
+        paint(db, league, n, Interval(at_kirov(day, 18), at_kirov(day, 22)))
     with Session(db, expire_on_commit=False) as session:
         [item] = [i for i in build_desk(session, now=NOW).items if i.key == f"nct-{match_id}"]
     assert (item.group, item.action, item.target) == ("no_common_time", "fallback", str(match_id))
-    assert "Запасная дата (§6.1): вс 29.11.2026 18:00" in item.detail
+    assert "Запасная дата (§6.1): вс 14.03.2027 18:00" in item.detail
     act(db, scheduling_admin.apply_fallback, match_id=match_id, actor_user_id=league.organizer.id, now=NOW)
     assert f"nct-{match_id}" not in desk_keys(db, NOW)
 
