@@ -361,3 +361,4 @@ ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{nam
 ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
 ROSTER_RESET_CANCEL = "Отмена"
+PANTHEON_NOTHING_READ = "Из Pantheon ещё ничего не прочитано: нажмите «Импортировать из Pantheon»."

@@ -154,7 +154,7 @@ class MatchState(AuthState):
             lambda s, u: results.correct_hanchan(
                 s,
                 u,
-                hanchan_id,
+                results.chosen_hanchan(hanchan_id),
                 results.parse_entry(form, self._players()),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
