@@ -60,9 +60,10 @@ class MatchPage:
     proposals: list[dict] = field(default_factory=list)
     bookings: list[dict] = field(default_factory=list)
     everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
+    window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
 
 
-def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
+def match_page(session: Session, *, match_id: int, user: User, now: datetime | None = None) -> MatchPage:
     """The page for a seated player (their own grid) or the organizer (everyone's times); others are refused."""
     info = match_info(session, match_id)
     seat = info.seat_of(user.id)
@@ -75,7 +76,11 @@ def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
     window_text = (
         f"{format_kirov(window.start)} — {format_kirov(window.end)} (Киров)" if window else "игровое окно не назначено"
     )
+    over = window is not None and now is not None and window.end <= now
+    if over:
+        window_text += " — окно закончилось, доступность больше не меняется"
     page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
+    page.window_over = over
     if window is not None:
         days = window_days(window)
         page.days = [f"{_WEEKDAYS[d.weekday()]} {d:%d.%m}" for d in days]

@@ -20,7 +20,7 @@ from services.results.scoring import TableResult
 from services.scheduling import availability
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov
-from services.scheduling.repo import SchedulingError, match_info, state_of
+from services.scheduling.repo import SchedulingError, answered_ids, match_info, state_of
 from services.scheduling.view import overview
 from tests import factories as f
 from tests.factories import NOW, kirov
@@ -213,3 +213,19 @@ def test_a_completed_match_is_not_on_the_desk(db: sa.Engine) -> None:
         league.match.status = MatchStatus.COMPLETE
         session.add(session.merge(league.match))
     assert desk_keys(db, kirov(30, 12)) == {}
+
+
+def test_a_window_that_is_over_is_read_only_for_players(db: sa.Engine) -> None:
+    from services.scheduling.view import match_page
+
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    after = kirov(30, 12)
+    with pytest.raises(SchedulingError, match="Игровое окно закончилось"):
+        act(db, availability.save_availability, match_id=league.match.id, user_id=league.users[0].id,
+            intervals=[Interval(kirov(27, 18), kirov(27, 22))], now=after)  # fmt: skip
+    with Session(db, expire_on_commit=False) as session:
+        page = match_page(session, match_id=league.match.id, user=league.users[0], now=after)
+        assert page.window_over and "окно закончилось" in page.window
+        assert not match_page(session, match_id=league.match.id, user=league.users[0], now=NOW).window_over
+        assert answered_ids(session, league.match.id) == set()
