@@ -24,6 +24,7 @@ MOVED = "meeting_moved"
 MATCH_MOVED = "match_moved"
 # Written by the draw's approval (no match_id: one message for the whole season).
 DRAW_APPROVED = "draw_approved"
+JUDGE_CALLED = "judge_called"  # Регламент §6.2: a private message to the judge (no match_id: not a card change)
 
 
 def emit(session: Session, kind: str, match_id: int | None = None, **payload: Any) -> OutboxEvent:

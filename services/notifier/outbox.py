@@ -19,8 +19,8 @@ import sqlalchemy as sa
 from sqlmodel import col, select
 
 from services.core.db import session_scope
-from services.core.models import Announcement, MatchCard, OutboxEvent, utc_now
-from services.core.outbox import DRAW_APPROVED
+from services.core.models import Announcement, MatchCard, OutboxEvent, User, utc_now
+from services.core.outbox import DRAW_APPROVED, JUDGE_CALLED
 from services.notifier import cards
 from services.notifier import status as bot_status
 from services.notifier.snapshot import MatchSnapshot, match_snapshot, window_matches
@@ -187,6 +187,9 @@ class Notifier:
         if event.kind == DRAW_APPROVED:
             await self._draw_approved(json.loads(event.payload or "{}"))
             return
+        if event.kind == JUDGE_CALLED:
+            await self._judge_called(json.loads(event.payload or "{}"))
+            return
         if event.kind != "announcement":
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
             return
@@ -200,6 +203,14 @@ class Notifier:
             cards.announcement_text(announcement.text),
             thread_id=self.target.announcements_thread_id,
         )
+
+    async def _judge_called(self, payload: dict) -> None:
+        """Регламент §6.2: the judge's private message, when their Telegram is linked."""
+        with session_scope(self.bind) as session:
+            judge = session.get(User, payload.get("judge_user_id") or 0)
+            chat_id = judge.telegram_user_id if judge else None
+        if chat_id is not None:
+            await self.gateway.send(chat_id, cards.judge_call_text(payload))
 
     async def _draw_approved(self, payload: dict) -> None:
         windows = [(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in payload.get("windows", [])]
