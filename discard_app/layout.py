@@ -21,11 +21,11 @@ def _nav_link(label: str, href: str) -> rx.Component:
     return rx.link(label, badge, href=href, size="3", weight="medium", white_space="nowrap")
 
 
-def _nav_items() -> list[tuple[str, str, bool]]:
+def _nav_items() -> list[tuple[str, str, bool | str]]:
     """(label, href, organizer only): one list for the desktop row and the phone menu."""
     return [
         (texts.NAV_HOME, routes.HOME, False),
-        (texts.NAV_DESK, routes.DESK, True),
+        (texts.NAV_DESK, routes.DESK, "staff"),  # the organizer's and the judge's desk
         (texts.NAV_ROSTER, routes.ROSTER, True),
         (texts.NAV_DRAW, routes.DRAW, True),
         (texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW, True),
@@ -38,7 +38,9 @@ def _nav_items() -> list[tuple[str, str, bool]]:
     ]
 
 
-def _only_organizer(organizer_only: bool, component: rx.Component) -> rx.Component:
+def _only_organizer(organizer_only: bool | str, component: rx.Component) -> rx.Component:
+    if organizer_only == "staff":
+        return rx.cond(AuthState.is_organizer | (AuthState.user_role == "judge"), component)
     return rx.cond(AuthState.is_organizer, component) if organizer_only else component
 
 

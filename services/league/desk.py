@@ -17,12 +17,14 @@ from services.core.models import (
     AvailabilityInterval,
     BotStatus,
     Hanchan,
+    JudgeCall,
     Match,
     MatchStatus,
     MeetingProposal,
     OutboxEvent,
     PantheonGame,
     Player,
+    Role,
     RosterStatus,
     Round,
     Seat,
@@ -31,8 +33,10 @@ from services.core.models import (
     User,
 )
 from services.league.roster import current_season
+from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
+from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
 
 SOON = timedelta(days=7)  # a window ending within a week without a booking needs the organizer now
@@ -40,6 +44,7 @@ PLAYOFF_LINE = 8  # Регламент §1: the eight best go to the playoff
 
 # (key, title) in the order the desk shows them: the most urgent first.
 GROUPS: tuple[tuple[str, str], ...] = (
+    ("calls", "Вызовы судьи"),
     ("disputes", "Споры по результатам"),
     ("over", "Окно закончилось, матч не сыгран"),
     ("unrecorded", "Встреча прошла, результата нет"),
@@ -56,6 +61,8 @@ GROUPS: tuple[tuple[str, str], ...] = (
 FALLBACK = "fallback"
 NEXT_WINDOW = "next_window"
 RESOLVE_DISPUTE = "resolve_dispute"
+ANSWER_CALL = "answer_call"
+CLOSE_CALL = "close_call"
 
 
 @dataclass(frozen=True)
@@ -359,13 +366,49 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool) -> list
     return items
 
 
-def build_desk(session: Session, *, now: datetime) -> Desk:
-    """Everything that waits for the organizer in the current season, most urgent first."""
+def _call_items(session: Session, user: User | None, now: datetime) -> list[DeskItem]:
+    """Регламент §6.2: open judge calls — the judge's own at once, the organizer's after ten minutes unanswered."""
+    if user is None:
+        return []
+    calls = open_calls_for(session, user, now=now)
+    if not calls:
+        return []
+    titles = {c.match_id: match_info(session, c.match_id).title for c in calls}  # a handful at a time
+    callers = {
+        u.id: u.display_name
+        for u in session.exec(select(User).where(col(User.id).in_([c.called_by_user_id for c in calls])))
+    }
+    items = []
+    for c in calls:
+        title = titles[c.match_id] + (f", ханчан {c.hanchan_number}" if c.hanchan_number else "")
+        status = f"судья идёт с {format_kirov(c.answered_at)[-5:]}" if c.answered_at else "ещё без ответа"
+        waited = int((now - c.called_at).total_seconds() // 60)
+        items.append(
+            DeskItem(
+                f"call-{c.id}",
+                "calls",
+                title,
+                f"{c.description} — зовёт {callers.get(c.called_by_user_id, '?')}, {waited} мин назад; {status}.",
+                _match_url(c.match_id),
+                "Страница матча",
+                CLOSE_CALL if c.answered_at else ANSWER_CALL,
+                str(c.id),
+                "Записать решение" if c.answered_at else "Иду",
+            )
+        )
+    return items
+
+
+def build_desk(session: Session, *, now: datetime, user: User | None = None) -> Desk:
+    """Everything that waits for the organizer in the current season, most urgent first; a judge sees the calls."""
+    if user is not None and user.role == Role.JUDGE:
+        return Desk(_call_items(session, user, now))
     season = current_season(session)
     if season is None:
-        return Desk()
+        return Desk(_call_items(session, user, now))
     board = load_board(session, season_id=season.id)
-    items = _dispute_items(session, season.id)
+    items = _call_items(session, user, now)
+    items += _dispute_items(session, season.id)
     items += _scheduling_items(board, now)
     items += _tie_items(session, season.id)
     items += _pantheon_items(session, season.id)
@@ -391,6 +434,32 @@ def desk_version(session: Session, *, now: datetime) -> tuple:
         select(func.max(BotStatus.last_error_at)).scalar_subquery(),
         select(func.max(Match.id)).scalar_subquery(),
         select(func.count()).select_from(Player).scalar_subquery(),
+        select(func.max(JudgeCall.id)).scalar_subquery(),
     ]
     row = session.exec(select(*newest)).one()
     return (*tuple(row), now.replace(second=0, microsecond=0))
+
+
+def judge_choices(session: Session) -> tuple[list[dict[str, str]], list[dict[str, str]], list[dict[str, str]]]:
+    """For the organizer's «Назначить судью» form: the judges, the season's rounds and its matches."""
+    judges = [
+        {"id": str(u.id), "name": u.display_name}
+        for u in session.exec(select(User).where(User.role == Role.JUDGE).order_by(col(User.display_name))).all()
+    ]
+    season = current_season(session)
+    if season is None:
+        return judges, [], []
+    rows = session.exec(
+        select(Match, Round, Stage)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .where(Stage.season_id == season.id, Match.status != MatchStatus.DRAFT)
+        .order_by(col(Round.id), col(Match.id))
+    ).all()
+    rounds: dict[int, str] = {}
+    matches = []
+    for match, round_, stage in rows:
+        name = f"Тур {round_.code}" if stage.kind == StageKind.REGULAR else f"Плей-офф, раунд {round_.code}"
+        rounds.setdefault(round_.id, name)
+        matches.append({"id": str(match.id), "name": f"{name}, стол {match.table}"})
+    return judges, [{"id": str(k), "name": v} for k, v in rounds.items()], matches

@@ -82,7 +82,7 @@ def home_page() -> rx.Component:
         rx.cond(HomeState.staff_note != "", rx.text(HomeState.staff_note, color_scheme="gray")),
         # The organizer's home points to the desk: «Матчей пока нет… когда жеребьёвка будет утверждена» is for players.
         rx.cond(
-            AuthState.is_organizer,
+            AuthState.is_organizer | (AuthState.user_role == "judge"),
             rx.link(texts.HOME_STAFF_DESK, href=routes.DESK, weight="bold"),
         ),
         rx.cond(
