@@ -13,7 +13,7 @@ from services.core.models import JudgeCall, Room, User, utc_now
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App, login
-from tests.e2e.test_desk import DESKTOP, PHONE, _stage_with_tours
+from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _stage_with_tours
 
 
 def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app: App) -> None:

@@ -18,7 +18,7 @@ from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from services.scheduling.view import kirov_value
 from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
-from tests.e2e.test_desk import DESKTOP, PHONE, _players, _stage_with_tours
+from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _players, _stage_with_tours
 
 
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])

@@ -1,5 +1,6 @@
 """The organizer's desk on a phone and a desktop: a dispute, a match without common options and an overdue window are
-listed; each item's action settles it and the item disappears live, also when settled by another process."""
+listed; each item's action settles it and the item disappears live, also when settled by another process.
+(Named to run after test_draw.py, which counts each player's matches after the draw.)"""
 
 from __future__ import annotations
 
