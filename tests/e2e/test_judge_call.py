@@ -12,12 +12,13 @@ from services.core.db import session_scope
 from services.core.models import JudgeCall, Room, User, utc_now
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
-from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App, login
-from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _stage_with_tours
+from tests.e2e.conftest import JUDGE, ORGANIZER, App, login
+from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _stage_with_tours, fresh_players
 
 
 def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app: App) -> None:
-    table = PLAYERS[0:4]
+    passwords = fresh_players(app)
+    table = tuple(passwords)
     today = kirov_date(utc_now())
     match_id, title = _stage_with_tours(
         app, table, Interval(at_kirov(today - timedelta(days=1)), at_kirov(today + timedelta(days=6)))
@@ -37,7 +38,7 @@ def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app:
         login(judge, app, JUDGE, path="/desk")
         expect(judge.get_by_role("heading", name="Стол организатора")).to_be_visible()
         judge.evaluate("window.__stillTheSamePage = true")
-        login(player, app, table[1], path=f"/match/{match_id}")
+        login(player, app, table[1], passwords[table[1]], path=f"/match/{match_id}")
         form = player.locator("form").filter(has=player.get_by_role("button", name="Позвать судью"))
         form.get_by_role("combobox").select_option("2")
         form.get_by_label("Что произошло (коротко)").fill("спор о фуритене после риичи")

@@ -4,6 +4,7 @@ listed; each item's action settles it and the item disappears live, also when se
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -12,13 +13,13 @@ from sqlmodel import col, select
 
 from services.core.db import session_scope
 from services.core.models import Match, MatchStatus, Player, Round, Seat, Stage, StageKind, User, utc_now
-from services.league.roster import current_season
+from services.league.roster import add_player, current_season
 from services.results.entry import Entry
 from services.results.hanchans import dispute_hanchan, enter_hanchan, resolve_dispute
 from services.results.scoring import TableResult
 from services.scheduling.availability import save_availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
+from tests.e2e.conftest import ORGANIZER, App, login
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -54,6 +55,20 @@ def _stage_with_tours(app: App, names: tuple[str, ...], first_window: Interval) 
     return match_id, title
 
 
+def fresh_players(app: App) -> dict[str, str]:
+    """Four players of their own (name → password), so no other test's standings or matches change."""
+    engine = app.engine()
+    tag = uuid.uuid4().hex[:5]
+    with session_scope(engine) as session:
+        season = current_season(session)
+        out = {}
+        for n in range(1, 5):
+            player, password = add_player(session, season, f"Стол {tag} {n}", actor_user_id=None)
+            out[session.get(User, player.user_id).display_name] = password
+    engine.dispose()
+    return out
+
+
 def _users(app: App, names: tuple[str, ...]) -> list[int]:
     engine = app.engine()
     with session_scope(engine) as session:
@@ -68,7 +83,7 @@ def _item(page: Page, title: str):  # noqa: ANN202 - a Playwright Locator
 
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_desk_lists_what_needs_a_decision_and_each_action_settles_it(browser: Browser, app: App, device: dict) -> None:
-    table = PLAYERS[12:16] if device is PHONE else PLAYERS[:4]
+    table = tuple(fresh_players(app))
     today = kirov_date(utc_now())
     later = today + timedelta(days=7 if device is PHONE else 0)  # the two runs' fallback Sundays differ
     future = Interval(at_kirov(later + timedelta(days=1)), at_kirov(later + timedelta(days=22)))

@@ -17,13 +17,13 @@ from services.results.scoring import TableResult
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from services.scheduling.view import kirov_value
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
-from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _players, _stage_with_tours
+from tests.e2e.conftest import ORGANIZER, App, login
+from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _players, _stage_with_tours, fresh_players
 
 
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app: App, device: dict) -> None:
-    table = PLAYERS[4:8] if device is PHONE else PLAYERS[8:12]
+    table = tuple(fresh_players(app))
     base = kirov_date(utc_now()) + timedelta(days=40 if device is PHONE else 70)
     window = Interval(at_kirov(base), at_kirov(base + timedelta(days=14)))
     booked_id, booked = _stage_with_tours(app, table, window)
