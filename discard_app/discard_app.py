@@ -11,6 +11,7 @@ from discard_app.http_guard import security_guard
 from discard_app.pages.account.login import LoginState, login_page
 from discard_app.pages.account.profile import ProfileState, profile_page
 from discard_app.pages.league.announcements import AnnouncementsState, announcements_page
+from discard_app.pages.league.desk import desk_page
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
 from discard_app.pages.league.roster import RosterState, roster_page
@@ -25,6 +26,7 @@ from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_c
 from discard_app.pages.scheduling.match_schedule import MatchScheduleState, match_schedule_page
 from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState, schedule_overview_page
 from discard_app.session_cookie import OTHER_TABS_SCRIPT
+from discard_app.state.desk import DeskState
 from discard_app.state.session_binding import SessionBinding
 from services.core.files import keep_files_private
 
@@ -49,6 +51,7 @@ app.app_wraps[(5, "Overlay")] = connection_overlay
 PAGES = [
     (login_page, routes.LOGIN, texts.LOGIN_TITLE, LoginState.load),
     (home_page, routes.HOME, None, HomeState.load),
+    (desk_page, routes.DESK, texts.DESK_TITLE, DeskState.load),
     (roster_page, routes.ROSTER, texts.ROSTER_TITLE, RosterState.load),
     (draw_page, routes.DRAW, texts.DRAW_TITLE, DrawState.load),
     (match_schedule_page, routes.MATCH_SCHEDULE, texts.SCHEDULE_PAGE_TITLE, MatchScheduleState.load),

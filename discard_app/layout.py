@@ -6,16 +6,26 @@ import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.state.auth import AuthState
+from discard_app.state.desk import DeskState
+
+
+def _desk_badge() -> rx.Component:
+    """The organizer's count of open items beside the desk link; kept live by the desk's refresh loop."""
+    return rx.cond(
+        DeskState.count > 0, rx.badge(DeskState.count, color_scheme="red", variant="solid", margin_left="0.3em")
+    )
 
 
 def _nav_link(label: str, href: str) -> rx.Component:
-    return rx.link(label, href=href, size="3", weight="medium", white_space="nowrap")
+    badge = _desk_badge() if href == routes.DESK else rx.fragment()
+    return rx.link(label, badge, href=href, size="3", weight="medium", white_space="nowrap")
 
 
-def _nav_items() -> list[tuple[str, str, bool]]:
+def _nav_items() -> list[tuple[str, str, bool | str]]:
     """(label, href, organizer only): one list for the desktop row and the phone menu."""
     return [
         (texts.NAV_HOME, routes.HOME, False),
+        (texts.NAV_DESK, routes.DESK, "staff"),  # the organizer's and the judge's desk
         (texts.NAV_ROSTER, routes.ROSTER, True),
         (texts.NAV_DRAW, routes.DRAW, True),
         (texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW, True),
@@ -28,7 +38,9 @@ def _nav_items() -> list[tuple[str, str, bool]]:
     ]
 
 
-def _only_organizer(organizer_only: bool, component: rx.Component) -> rx.Component:
+def _only_organizer(organizer_only: bool | str, component: rx.Component) -> rx.Component:
+    if organizer_only == "staff":
+        return rx.cond(AuthState.is_organizer | (AuthState.user_role == "judge"), component)
     return rx.cond(AuthState.is_organizer, component) if organizer_only else component
 
 
@@ -48,7 +60,12 @@ def _phone_menu() -> rx.Component:
             ),
             rx.box(rx.menu.separator(), display=["block", "none"]),
             *[
-                _only_organizer(only, rx.menu.item(label, on_click=rx.redirect(href)))
+                _only_organizer(
+                    only,
+                    rx.menu.item(
+                        label, _desk_badge() if href == routes.DESK else rx.fragment(), on_click=rx.redirect(href)
+                    ),
+                )
                 for label, href, only in _nav_items()
             ],
         ),
@@ -91,6 +108,7 @@ def navbar() -> rx.Component:
         padding="0.75em 1em",
         border_bottom="1px solid var(--gray-a5)",
         width="100%",
+        on_mount=DeskState.watch,  # the organizer's open-items count stays live on every page
     )
 
 

@@ -16,6 +16,7 @@ PLAYOFF = "/playoff"
 ANNOUNCEMENTS = "/announcements"
 PROFILE = "/profile"
 PANTHEON = "/pantheon"
+DESK = "/desk"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
 

@@ -252,6 +252,36 @@ class JudgeRuling(SQLModel, table=True):
     at: datetime = _instant(now=True)
 
 
+class JudgeCall(SQLModel, table=True):
+    """Регламент §6.2 «Порядок обращения к судье»: a seated player calls the judge during a meeting; the answer and
+    the ruling that closes the call go into the match protocol."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    hanchan_number: int | None = None
+    description: str
+    called_by_user_id: int = Field(foreign_key="user.id")
+    judge_user_id: int | None = Field(default=None, foreign_key="user.id")  # the judge it went to first (§6.3)
+    called_at: datetime = _instant(now=True)
+    answered_at: datetime | None = _instant(nullable=True)
+    answered_by_user_id: int | None = Field(default=None, foreign_key="user.id")
+    ruling_id: int | None = Field(default=None, foreign_key="judgeruling.id")
+    closed_at: datetime | None = _instant(nullable=True)
+
+
+class JudgeAssignment(SQLModel, table=True):
+    """Регламент §6.3: the organizer assigns a judge to a round, a day (Kirov date) or a match."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    season_id: int = Field(foreign_key="season.id", index=True)
+    judge_user_id: int = Field(foreign_key="user.id")
+    round_id: int | None = Field(default=None, foreign_key="round.id")
+    day: str | None = None  # "YYYY-MM-DD", Kirov
+    match_id: int | None = Field(default=None, foreign_key="match.id")
+    assigned_by_user_id: int = Field(foreign_key="user.id")
+    assigned_at: datetime = _instant(now=True)
+
+
 class TieDecision(SQLModel, table=True):
     """The organizer's order for players still tied after average place (Регламент §4)."""
 

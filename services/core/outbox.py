@@ -32,6 +32,7 @@ DRAW_APPROVED = "draw_approved"
 # Without a match: the organizer's announcement; the Sunday reminder (one a week, `once_key`).
 ANNOUNCEMENT = "announcement"
 REMINDER = "sunday_reminder"
+JUDGE_CALLED = "judge_called"  # Регламент §6.2: a private message to the judge (no match_id: not a card change)
 
 
 def emit(session: Session, kind: str, match_id: int | None = None, **payload: Any) -> OutboxEvent:

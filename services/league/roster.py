@@ -45,16 +45,23 @@ def list_roster(session: Session, season_id: int) -> list[RosterRow]:
     ]
 
 
+def default_status(season: Season) -> RosterStatus:
+    """Регламент §1, §2: the draw seats the main roster once; a player registered after it joins the reserve, so the
+    main roster stays the one the draw was made for (a multiple of four)."""
+    return RosterStatus.RESERVE if season.draw_approved_at is not None else RosterStatus.MAIN
+
+
 def add_player(
     session: Session,
     season: Season,
     display_name: str,
     *,
-    status: RosterStatus = RosterStatus.MAIN,
+    status: RosterStatus | None = None,
     actor_user_id: int | None,
     password: str | None = None,
 ) -> tuple[Player, str]:
-    """Registers a new person for the season; registration order is kept (Регламент §1)."""
+    """Registers a new person for the season (by default: `default_status`); registration order is kept (§1)."""
+    status = status or default_status(season)
     user, password = create_user(
         session, display_name=display_name, role=Role.PLAYER, password=password, actor_user_id=actor_user_id
     )

@@ -6,9 +6,10 @@ see `MatchSnapshot`, which carries common options (where all four are free), nev
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from html import escape
+from typing import Any
 
 from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
 from services.scheduling.intervals import to_kirov
@@ -189,6 +190,16 @@ def matches_text(snaps: Sequence[MatchSnapshot]) -> str:
 
 def announcement_text(text: str) -> str:
     return f"<b>Объявление</b>\n\n{escape(text[:MAX_ANNOUNCEMENT])}"
+
+
+def judge_call_text(payload: Mapping[str, Any]) -> str:
+    """Регламент §6.2: the judge's private message — match, hanchan, what happened, who called."""
+    hanchan = payload.get("hanchan")
+    return (
+        f"<b>Вызов судьи</b>: {escape(str(payload.get('match', '')))}"
+        + (f", ханчан {int(hanchan)}" if hanchan else "")
+        + f"\n{escape(str(payload.get('description', '')))}\nЗовёт: {escape(str(payload.get('caller', '')))}"
+    )
 
 
 def draw_approved_text(season: str, matches: int, windows: Sequence[tuple[datetime, datetime]]) -> str:

@@ -29,7 +29,7 @@ from sqlmodel import col, select
 
 from services.core import outbox as kinds
 from services.core.db import session_scope
-from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramSend, utc_now
+from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramSend, User, utc_now
 from services.notifier import cards
 from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
@@ -234,11 +234,21 @@ class Notifier:
                 await self._announce(event.id, cards.announcement_text(announcement.text))
         elif event.kind == kinds.REMINDER:
             await self._remind(event.id, datetime.fromisoformat(payload["at"]))
+        elif event.kind == kinds.JUDGE_CALLED:
+            await self._judge_called(event.id, payload)
         else:
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
 
     async def _announce(self, event_id: int, text: str) -> None:
         await self.send_once(event_id, self.target.chat_id, text, thread_id=self.target.announcements_thread_id)
+
+    async def _judge_called(self, event_id: int, payload: dict) -> None:
+        """Регламент §6.2: the judge's private message, when their Telegram is linked."""
+        with session_scope(self.bind) as session:
+            judge = session.get(User, payload.get("judge_user_id") or 0)
+            chat_id = judge.telegram_user_id if judge else None
+        if chat_id is not None:
+            await self.send_once(event_id, chat_id, cards.judge_call_text(payload))
 
     async def _remind(self, event_id: int, at: datetime) -> None:
         """Регламент §3: the matches of the window current at the reminder time, as they stand now."""

@@ -59,7 +59,10 @@ class PantheonClient:
         except httpx.TimeoutException:
             raise PantheonError(f"Pantheon не ответил вовремя ({method}, {self.base_url}).") from None
         except httpx.HTTPError as e:
-            raise PantheonError(f"Не удалось связаться с Pantheon ({self.base_url}): {type(e).__name__}.") from None
+            log.warning("Pantheon %s: %r", self.base_url, e)
+            raise PantheonError(
+                f"Сервер Pantheon недоступен по адресу {self.base_url}: проверьте адрес API и сеть."
+            ) from None
         if response.status_code != 200:
             raise PantheonError(_error_text(method, response))
         try:

@@ -150,6 +150,11 @@ class DecisionRow:
     seats: str  # "Title (points), ..." for the organizer's eye
 
 
+def games_seen(session: Session, season_id: int) -> int:
+    """How many Pantheon games the imports have read for the season (placed or not)."""
+    return len(session.exec(select(PantheonGame.id).where(PantheonGame.season_id == season_id)).all())
+
+
 def decision_rows(session: Session, season_id: int, *, include_decided: bool = True) -> list[DecisionRow]:
     statuses = [PENDING, ASSIGNED, IGNORED] if include_decided else [PENDING]
     games = session.exec(

@@ -251,9 +251,9 @@ def _sync(
                 break
     except (PantheonError, SyncError) as e:
         summary.error = str(e)
-    except sa.exc.SQLAlchemyError as e:
+    except sa.exc.SQLAlchemyError:
         log.exception("Pantheon import stopped by a database error")
-        summary.error = f"Ошибка базы данных, импорт остановлен: {type(e).__name__}. Повторите импорт."
+        summary.error = "Ошибка базы данных, импорт остановлен. Повторите импорт."
     retry_pending(season_id, actor, seen, summary, bind)
     if client.has_admin:  # the admin credentials are optional: without them penalties are entered by hand
         import_penalties(season_id, settings.event_id, actor, client, summary, bind)

@@ -169,8 +169,15 @@ def enter_hanchan(
     return hanchan
 
 
+def chosen_hanchan(hanchan_id: int | None) -> int:
+    """The hanchan a form names; none chosen is said so (not «Ханчан 0 не найден»)."""
+    if not hanchan_id:
+        raise ResultsError("Выберите ханчан.")
+    return hanchan_id
+
+
 def _hanchan_of_match(session: Session, hanchan_id: int) -> tuple[Hanchan, Match]:
-    hanchan = session.get(Hanchan, hanchan_id, populate_existing=True)
+    hanchan = session.get(Hanchan, chosen_hanchan(hanchan_id), populate_existing=True)
     if hanchan is None:
         raise ResultsError(f"Ханчан {hanchan_id} не найден.")
     if hanchan.superseded_by_id is not None:

@@ -50,6 +50,8 @@ def conduct_offences(session: Session, player_id: int) -> int:
 
 def _player_of_match(session: Session, match: Match, player_id: int) -> Player:
     """A seated player, or the one a substitute replaced (a no-show keeps his penalty: Регламент §5)."""
+    if not player_id:
+        raise ResultsError("Выберите игрока.")
     seat = session.exec(
         select(Seat).where(
             Seat.match_id == match.id,

@@ -148,7 +148,19 @@ def season_scores(session: Session, season_id: int) -> tuple[Season, list[scorin
 def db_standings(session: Session, season_id: int) -> list[standings.StandingsRow]:
     """Регламент §4, §6.1: the regular-stage table from the database."""
     season, scores = season_scores(session, season_id)
-    return standings.compute_standings(season.players, scores, tie_decisions(session, season_id))
+    # A main player with no match in the season (registered after the draw) is not ranked: a 0 in ninth place
+    # under the playoff line would be a place nobody played for.
+    seated: set[int] = set()
+    for player_id, replaced_id in session.exec(
+        select(Seat.player_id, Seat.substitute_for_player_id)  # a player a substitute replaced still has the match
+        .join(Match, col(Match.id) == Seat.match_id)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .where(Stage.season_id == season_id, Match.status != MatchStatus.DRAFT)
+    ).all():
+        seated.update((player_id, replaced_id))
+    players = [p for p in season.players if p.id in seated]
+    return standings.compute_standings(players, scores, tie_decisions(session, season_id))
 
 
 def seated_player_ids(session: Session, match_id: int) -> list[int]:

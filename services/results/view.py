@@ -34,6 +34,9 @@ ACTIONS = {
     "penalty.add": "штраф",
     "ruling.add": "решение судьи",
     "seat.substitute": "техническая замена",
+    "judge.call": "вызов судьи",  # Регламент §6.2: the call, its answer and the ruling that closes it
+    "judge.answer": "судья принял вызов",
+    "judge.close": "вызов закрыт решением судьи",
 }
 KINDS = {"no_show": "неявка", "conduct": "поведение", "other": "штраф"}
 
@@ -241,6 +244,10 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
     parts = []
     if "number" in data:
         parts.append(f"ханчан {data['number']}")
+    if a.action == "judge.call":
+        parts.append(
+            (f"ханчан {data['hanchan']}; " if data.get("hanchan") else "") + f"судья: {data.get('judge') or '—'}"
+        )
     if "results" in data:
         parts.append(
             ", ".join(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from sqlmodel import Session, delete, select
 
@@ -32,10 +32,18 @@ from services.scheduling.repo import (
 from services.scheduling.rules import format_kirov
 
 
-def save_availability(session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval]) -> list[str]:
+def save_availability(
+    session: Session,
+    *,
+    match_id: int,
+    user_id: int,
+    intervals: Sequence[Interval],
+    now: datetime | None = None,
+) -> list[str]:
     """Replaces the player's intervals (clipped to the window) and marks them answered; returns the notices
-    for what the change withdrew. Only the seated player themself may do it (Регламент §3, §6.4).
-    Holds the match lock, so a confirmation racing with this repaint sees the withdrawal, or is seen by it."""
+    for what the change withdrew. Only the seated player themself may do it (Регламент §3, §6.4); with `now`,
+    not once the window is over (from then on the organizer decides: Регламент §6.1). Holds the match lock, so a
+    confirmation racing with this repaint sees the withdrawal, or is seen by it."""
     lock_match(session, match_id)
     info = match_info(session, match_id)
     seat = info.seat_of(user_id)
@@ -44,6 +52,11 @@ def save_availability(session: Session, *, match_id: int, user_id: int, interval
     window = info.window
     if window is None:
         raise SchedulingError("Игровое окно этого матча ещё не назначено.")
+    if now is not None and window.end <= now:
+        raise SchedulingError(
+            f"Игровое окно закончилось {format_kirov(window.end)}: доступность больше не меняется, "
+            "дальше матч решает организатор."
+        )
     free = clip(intervals, window)
     had_options = bool(options_for(session, info))
     session.exec(

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session, col, func, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Booking, MeetingProposal, Room, Round
+from services.core.models import Booking, Hanchan, Match, MatchStatus, MeetingProposal, Room, Round, utc_now
 from services.scheduling.booking import clash_text, release_booking, store_booking
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
@@ -19,7 +19,7 @@ from services.scheduling.repo import (
     lock_match,
     match_info,
 )
-from services.scheduling.rules import fallback_meeting, format_kirov, meeting_end
+from services.scheduling.rules import fallback_meeting, format_kirov, hanchans_word, meeting_end
 
 ACTIVITY = "activity"
 
@@ -41,10 +41,25 @@ def _room(session: Session, room_id: int | None) -> Room:
     return room
 
 
-def _meeting(start: datetime, end: datetime) -> Interval:
+def _meeting(start: datetime, end: datetime, now: datetime | None = None) -> Interval:
     if not start < end:
         raise SchedulingError("Окончание должно быть позже начала.")
+    if start < (now or utc_now()):
+        raise SchedulingError("Нельзя назначить встречу на прошедшее время.")
     return Interval(start, end)
+
+
+def _require_unplayed(session: Session, match: Match, refused: str) -> None:
+    """Nothing moves a match once it is played or being played: its results stay where they were recorded."""
+    if match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY):
+        raise SchedulingError(f"Матч уже сыгран: {refused}")
+    recorded = session.exec(
+        select(func.count())
+        .select_from(Hanchan)
+        .where(Hanchan.match_id == match.id, col(Hanchan.superseded_by_id).is_(None))
+    ).one()
+    if recorded:
+        raise SchedulingError(f"В матче уже сыграны ханчаны: {refused}")
 
 
 def _store_or_refuse(session: Session, booking: Booking, meeting: Interval, refused: str, **changes: object) -> None:
@@ -64,15 +79,20 @@ def assign_meeting(
     room_id: int | None = None,
     end: datetime | None = None,
     reason: str = "",
+    now: datetime | None = None,
 ) -> Booking:
     """Регламент §3: организатор вправе назначить матч без подтверждений игроков, проверив занятость помещения.
     The match lock makes two simultaneous assignments queue: the second sees the first one's hanchans."""
     lock_match(session, match_id)
     info = match_info(session, match_id)
+    if info.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY):
+        raise SchedulingError("Матч уже сыгран: назначать встречу не нужно.")
     remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
+    if remaining < 1:
+        raise SchedulingError("Все ханчаны матча уже забронированы: чтобы сменить время, перенесите бронь.")
     if not 1 <= hanchans <= remaining:
-        raise SchedulingError(f"Можно назначить от 1 до {max(remaining, 0)} ханчанов: остальные уже забронированы.")
-    meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes))
+        raise SchedulingError(f"Можно назначить от 1 до {hanchans_word(remaining)}: остальные уже забронированы.")
+    meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes), now)
     room = _room(session, room_id)
     booking = Booking(
         room_id=room.id,
@@ -110,13 +130,24 @@ def assign_meeting(
 
 
 def move_booking(
-    session: Session, *, booking_id: int, start: datetime, end: datetime, actor_user_id: int, reason: str = ""
+    session: Session,
+    *,
+    booking_id: int,
+    start: datetime,
+    end: datetime,
+    actor_user_id: int,
+    reason: str = "",
+    now: datetime | None = None,
 ) -> Booking:
     """Moves a booking (match or activity) keeping its calendar UID; SEQUENCE grows; a clash is refused by name."""
+    if not booking_id:
+        raise SchedulingError("Выберите бронь.")
     booking = _locked_booking(session, booking_id)
     if booking is None or not booking.active:
-        raise SchedulingError("Переносить можно только действующую бронь.")
-    meeting = _meeting(start, end)
+        raise SchedulingError("Эта бронь уже снята: выберите действующую.")
+    if booking.match_id is not None:
+        _require_unplayed(session, match_info(session, booking.match_id).match, "его встречу не переносят.")
+    meeting = _meeting(start, end, now)
     before = {"start": booking.start_at, "end": booking.end_at}
     _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", sequence=booking.sequence + 1)
     if booking.proposal_id is not None:
@@ -154,6 +185,7 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
     if booking is None or not booking.active:
         raise SchedulingError("Эта бронь уже снята.")
     if booking.match_id is not None:
+        _require_unplayed(session, match_info(session, booking.match_id).match, "его бронь не снимают.")
         release_booking(
             session, booking, match_info(session, booking.match_id), reason=reason or "решение организатора"
         )
@@ -189,11 +221,18 @@ def fallback_for(session: Session, match_id: int) -> Interval:
         raise SchedulingError(str(error)) from error
 
 
-def apply_fallback(session: Session, *, match_id: int, actor_user_id: int) -> Booking:
-    """Shows and books the §6.1 fallback meeting in one action."""
+def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: datetime | None = None) -> Booking:
+    """Shows and books the §6.1 fallback meeting in one action; only before it, for a match that is not played."""
     lock_match(session, match_id)
+    info = match_info(session, match_id)
+    _require_unplayed(session, info.match, "запасная дата ему не нужна.")
     meeting = fallback_for(session, match_id)
-    hanchans = match_info(session, match_id).match.planned_hanchans - booked_hanchans(session, match_id)
+    if meeting.start < (now or utc_now()):
+        raise SchedulingError(
+            f"Запасная дата ({format_kirov(meeting.start)}) уже прошла: назначьте встречу или перенесите матч "
+            "на следующий тур."
+        )
+    hanchans = info.match.planned_hanchans - booked_hanchans(session, match_id)
     return assign_meeting(
         session,
         match_id=match_id,
@@ -202,6 +241,7 @@ def apply_fallback(session: Session, *, match_id: int, actor_user_id: int) -> Bo
         hanchans=hanchans,
         actor_user_id=actor_user_id,
         reason="Регламент §6.1: запасная дата",
+        now=now,
     )
 
 
@@ -211,6 +251,7 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
         raise SchedulingError("Укажите уважительную причину переноса.")
     lock_match(session, match_id)
     info = match_info(session, match_id)
+    _require_unplayed(session, info.match, "на следующий тур его не переносят.")
     rounds = session.exec(select(Round).where(Round.stage_id == info.round.stage_id).order_by(col(Round.id))).all()
     later = [r for r in rounds if r.id > info.window_round.id]
     if not later or later[0].window_start is None or later[0].window_end is None:
@@ -265,7 +306,7 @@ def book_activity(
     if not title:
         raise SchedulingError("Укажите название занятия, например «D&D».")
     lock_for_write(session)
-    meeting = _meeting(start, end)
+    meeting = _meeting(start, end, start)  # a club activity may be entered afterwards, for the record
     room = _room(session, room_id)
     booking = Booking(
         room_id=room.id,

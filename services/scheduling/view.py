@@ -7,7 +7,8 @@ from datetime import datetime, time, timedelta
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Booking, Match, MatchStatus, Role, Room, Seat, User
+from services.core.models import Booking, MatchStatus, Role, Room, Seat, User, utc_now
+from services.scheduling.board import load_board
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
     Interval,
@@ -29,7 +30,6 @@ from services.scheduling.repo import (
     match_info,
     options_for,
     proposals,
-    state_of,
 )
 from services.scheduling.rules import STATE_LABELS, format_duration, format_kirov, hanchans_word
 
@@ -115,9 +115,10 @@ class MatchPage:
     proposals: list[dict] = field(default_factory=list)
     bookings: list[dict] = field(default_factory=list)
     everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
+    window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
 
 
-def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
+def match_page(session: Session, *, match_id: int, user: User, now: datetime | None = None) -> MatchPage:
     """The page for a seated player (their own grid) or the organizer (everyone's times); others are refused."""
     info = match_info(session, match_id)
     seat = info.seat_of(user.id)
@@ -130,7 +131,11 @@ def match_page(session: Session, *, match_id: int, user: User) -> MatchPage:
     window_text = (
         f"{format_kirov(window.start)} — {format_kirov(window.end)} (Киров)" if window else "игровое окно не назначено"
     )
+    over = window is not None and now is not None and window.end <= now
+    if over:
+        window_text += " — окно закончилось, доступность больше не меняется"
     page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
+    page.window_over = over
     if window is not None:
         days = window_days(window)
         page.days = [f"{_WEEKDAYS[d.weekday()]} {d:%d.%m}" for d in days]
@@ -200,33 +205,67 @@ PLAYED_LABELS = {
 }
 
 
-def overview(session: Session) -> list[dict]:
-    """Every match that is being scheduled, with its state (Регламент §3) and the §6.1 fallback date."""
-    from services.scheduling.organizer import fallback_for  # the organizer's module; imported here to avoid a cycle
+def window_text(window: Interval | None) -> str:
+    """A game window in Kirov time; whole days read as «16.11 — 29.11» (the last day included)."""
+    if window is None:
+        return "—"
+    start, end = to_kirov(window.start), to_kirov(window.end)
+    if start.time() == end.time() == time(0):
+        return f"{start:%d.%m} — {end - timedelta(days=1):%d.%m}"
+    return f"{start:%d.%m %H:%M} — {end:%d.%m %H:%M}"
 
+
+def overview(session: Session, *, now: datetime | None = None) -> list[dict]:
+    """Every match that is being scheduled, with its state (Регламент §3) and the §6.1 fallback date; the reads are
+    batched (`load_board`), so the number of statements does not grow with the number of matches."""
+    now = now or utc_now()
+    board = load_board(session)
     rows = []
-    matches = session.exec(select(Match).where(Match.status != MatchStatus.DRAFT).order_by(col(Match.id))).all()
-    for m in matches:
-        info = match_info(session, m.id)
-        booked = active_bookings(session, m.id)
-        try:
-            fallback = format_kirov(fallback_for(session, m.id).start)
-        except SchedulingError:
-            fallback = "—"
+    for item in board.matches:
+        info, m = item.info, item.match
+        window = info.window
+        over = window is not None and window.end <= now
+        fallback = item.fallback()
+        played = item.played
+        if played:
+            state = PLAYED_LABELS.get(m.status, "Играется")
+        elif over and not item.fully_booked:
+            state = "Окно закончилось: " + STATE_LABELS[board.state(item)].lower()
+        else:
+            state = STATE_LABELS[board.state(item)]
         rows.append(
             {
                 "id": str(m.id),
                 "title": info.title,
+                "tour": info.window_round.code if info.stage_kind == "regular" else "П",
                 "players": ", ".join(s.name for s in info.seats),
-                "window": f"{to_kirov(info.window.start):%d.%m} — {to_kirov(info.window.end):%d.%m}"
-                if info.window
-                else "—",
-                "state": PLAYED_LABELS.get(m.status) or STATE_LABELS[state_of(session, info)],
-                "booking": "; ".join(f"{format_kirov(b.start_at)} (#{b.id})" for b in booked) or "—",
-                "fallback": fallback,
+                "window": window_text(window),
+                "state": state,
+                # for the filter: played, booked, over (window ended, not booked), open
+                "group": "played" if played else "booked" if item.fully_booked else "over" if over else "open",
+                "booking": "; ".join(f"{format_kirov(b.start_at)}" for b in item.bookings) or "—",
+                "fallback": format_kirov(fallback.start) if fallback and not played else "—",
+                "can_fallback": "1" if fallback and not played and fallback.start > now else "",
+                "can_assign": "" if played or item.remaining < 1 else "1",
+                "can_move": "1" if item.bookings and not played else "",
+                "can_next_window": "" if played else "1",
             }
         )
     return rows
+
+
+def match_bookings(session: Session, match_id: int) -> list[dict[str, str]]:
+    """A match's active bookings as choices for the organizer's «Перенести бронь» dialog."""
+    rooms = {r.id: r.name for r in session.exec(select(Room)).all()}
+    return [
+        {
+            "id": str(b.id),
+            "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {rooms.get(b.room_id, '')}",
+            "start": kirov_value(b.start_at),
+            "end": kirov_value(b.end_at),
+        }
+        for b in active_bookings(session, match_id)
+    ]
 
 
 def room_rows(session: Session) -> list[dict]:

@@ -211,13 +211,14 @@ def test_organizer_assigns_moves_and_applies_the_fallback(db: sa.Engine) -> None
         fallback = scheduling_admin.fallback_for(session, league.match.id)
     assert (fallback.start, fallback.end) == (kirov(29, 18), kirov(29, 22, 30))  # Регламент §6.1
     with pytest.raises(SchedulingError, match="Помещение занято: «D&D», вс 29.11.2026 17:00–20:00"):
-        act(db, scheduling_admin.apply_fallback, match_id=league.match.id, actor_user_id=org)
-    act(db, scheduling_admin.move_booking, booking_id=dnd.id, start=kirov(28, 17), end=kirov(28, 20), actor_user_id=org)
-    booked = act(db, scheduling_admin.apply_fallback, match_id=league.match.id, actor_user_id=org)
+        act(db, scheduling_admin.apply_fallback, match_id=league.match.id, actor_user_id=org, now=NOW)
+    act(db, scheduling_admin.move_booking, booking_id=dnd.id, start=kirov(28, 17), end=kirov(28, 20), actor_user_id=org,
+        now=NOW)  # fmt: skip
+    booked = act(db, scheduling_admin.apply_fallback, match_id=league.match.id, actor_user_id=org, now=NOW)
     assert (booked.start_at, booked.hanchans, booked.active) == (kirov(29, 18), 3, True)
     with pytest.raises(SchedulingError, match="Помещение занято: «Матч: Тур 1, стол 1»"):
         act(db, scheduling_admin.assign_meeting, match_id=second.id, start=kirov(29, 19), hanchans=3,
-            actor_user_id=org)  # fmt: skip
+            actor_user_id=org, now=NOW)  # fmt: skip
     target = act(db, scheduling_admin.move_to_next_window, match_id=second.id, actor_user_id=org, reason="болезнь")
     with Session(db, expire_on_commit=False) as session:
         info = match_info(session, second.id)
@@ -333,7 +334,7 @@ def test_demo_league_has_a_booking_no_common_time_and_a_dnd_evening(engine: sa.E
     with session_scope(engine) as session:
         seed_demo(session, today=date(2026, 11, 18))
     with Session(engine) as session:
-        states = [row["state"] for row in overview(session)]
+        states = [row["state"] for row in overview(session, now=kirov(18, 12))]
         kinds = sorted(b.kind for b in session.exec(select(Booking).where(Booking.active)).all())
         assert session.exec(select(Match)).first() is not None
     assert {"Забронировано", "Нет общего времени", "Ждём ответов"} <= set(states)

@@ -24,11 +24,10 @@ def test_unresolved_ties_are_listed_by_place_until_decided(session: Session, lea
     mid = league.match(1, 1, [a, b, c, d])
     enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [35000, 35000, 25000, 25000]))
     ties = unresolved_ties(session, league.season.id)
-    # a, b share place 1 (+25 000); c, d share 7 (−25 000). The four who have not played share place 3,
-    # but there is nothing to decide between them yet.
-    assert [(place, [pid for pid, _ in members]) for place, members in ties] == [(1, [a, b]), (7, [c, d])]
+    # a, b share place 1 (+25 000); c, d share 3 (−25 000). The four with no match are not ranked at all.
+    assert [(place, [pid for pid, _ in members]) for place, members in ties] == [(1, [a, b]), (3, [c, d])]
     assert ties[0][1][0][1] == "Игрок 0"
     decide_tie(session, league.organizer, league.season.id, [b, a], "жребий")
-    assert [place for place, _ in unresolved_ties(session, league.season.id)] == [7]
+    assert [place for place, _ in unresolved_ties(session, league.season.id)] == [3]
     rows = results_repo.db_standings(session, league.season.id)
     assert [(r.player, r.place) for r in rows[:2]] == [(b, 1), (a, 2)]

@@ -57,5 +57,9 @@ def test_network_failure_is_a_clear_error() -> None:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    with PantheonClient(f"http://127.0.0.1:{port}") as client, pytest.raises(PantheonError, match="связаться"):
+    with PantheonClient(f"http://127.0.0.1:{port}") as client, pytest.raises(PantheonError) as refused:
         client.get_game_config(EVENT)
+    # Russian, naming the address; never the library's class name (ConnectError).
+    assert str(refused.value) == (
+        f"Сервер Pantheon недоступен по адресу http://127.0.0.1:{port}: проверьте адрес API и сеть."
+    )

@@ -33,6 +33,7 @@ PURE_MODULES = {
 }
 VIEW_MODULES = {
     "services.scheduling.view",
+    "services.league.desk",
     "services.scheduling.calendar_feed",
     "services.results.view",
     "services.notifier.cards",

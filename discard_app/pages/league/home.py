@@ -32,6 +32,7 @@ class HomeState(AuthState):
     past: list[MatchRow] = []
     awaiting: int = 0
     staff_note: str = ""
+    is_staff: bool = False
     _stamp: str = ""
 
     def _refresh(self, user: User) -> None:
@@ -60,6 +61,7 @@ class HomeState(AuthState):
         self.awaiting = sum(1 for c in cards if c.mine)
         role = texts.ROLE_LABELS.get(str(user.role), str(user.role))
         self.staff_note = texts.HOME_STAFF_TEXT.format(role=role) if user.role != Role.PLAYER else ""
+        self.is_staff = user.role != Role.PLAYER
 
     @rx.event
     def load(self) -> rx.event.EventSpec | list | None:
@@ -113,6 +115,11 @@ def home_page() -> rx.Component:
         texts.HOME_TITLE,
         live_updates(HomeState.tick),
         rx.cond(HomeState.staff_note != "", rx.text(HomeState.staff_note, color_scheme="gray")),
+        # The organizer's home points to the desk: «Матчей пока нет… когда жеребьёвка будет утверждена» is for players.
+        rx.cond(
+            AuthState.is_organizer | (AuthState.user_role == "judge"),
+            rx.link(texts.HOME_STAFF_DESK, href=routes.DESK, weight="bold"),
+        ),
         rx.cond(
             HomeState.awaiting > 0,
             rx.badge(texts.HOME_AWAITING, HomeState.awaiting, color_scheme="amber", size="3"),
@@ -132,6 +139,6 @@ def home_page() -> rx.Component:
                 width="100%",
                 spacing="3",
             ),
-            notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT),
+            rx.cond(HomeState.is_staff, rx.fragment(), notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT)),
         ),
     )

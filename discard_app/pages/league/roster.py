@@ -1,4 +1,4 @@
-"""The organizer's roster page: players, statuses, new players and new passwords."""
+"""The organizer's roster page: players, statuses, new players and new passwords (each asked for first)."""
 
 from __future__ import annotations
 
@@ -39,6 +39,10 @@ class RosterState(AuthState):
     notice: str = ""
     issued_password: str = ""
     summary: str = ""
+    warning: str = ""
+    after_draw: bool = False
+    confirm_id: str = ""  # the player whose new password waits for confirmation
+    confirm_name: str = ""
     replay_choices: list[ReplayChoice] = []
 
     def _organizer(self) -> User | None:
@@ -67,6 +71,9 @@ class RosterState(AuthState):
         main = sum(r.status == RosterStatus.MAIN for r in rows)
         reserve = sum(r.status == RosterStatus.RESERVE for r in rows)
         self.summary = texts.ROSTER_COUNT.format(main=main, reserve=reserve) if season else texts.NO_SEASON
+        # Регламент §1: the main roster is strictly a multiple of four.
+        self.warning = texts.ROSTER_NOT_FOUR.format(main=main) if season and main % 4 else ""
+        self.after_draw = bool(season and season.draw_approved_at)
 
     @staticmethod
     def _replay_choices(rows: list[roster.RosterRow]) -> list[ReplayChoice]:
@@ -123,12 +130,13 @@ class RosterState(AuthState):
         if user is None:
             return
         self.error = self.notice = self.issued_password = ""
-        status = form.get("status") or RosterStatus.MAIN
+        status = form.get("status") or ""
         try:
             with session_scope() as session:
                 season = roster.current_season(session)
                 if season is None:
                     raise AccountError(texts.NO_SEASON)
+                status = status or roster.default_status(season)  # after the draw: the reserve
                 if status not in STATUS_OPTIONS:
                     raise AccountError(f"Неизвестный статус: {status}.")
                 player, password = roster.add_player(
@@ -143,7 +151,23 @@ class RosterState(AuthState):
         self._refresh()
 
     @rx.event
-    def reset_password(self, player_id: str) -> None:
+    def ask_reset(self, player_id: str) -> None:
+        """«Новый пароль» first asks, naming the person: the old password stops working at once."""
+        self.confirm_id = player_id
+        name = next((r["name"] for r in self.rows if r["player_id"] == player_id), "")
+        self.confirm_name = texts.ROSTER_RESET_CONFIRM_TITLE.format(name=name)
+
+    @rx.event
+    def cancel_reset(self, is_open: bool = False) -> None:
+        if not is_open:
+            self.confirm_id = self.confirm_name = ""
+
+    @rx.event
+    def confirm_reset(self) -> None:
+        player_id, self.confirm_id, self.confirm_name = self.confirm_id, "", ""
+        self._reset_password(player_id)
+
+    def _reset_password(self, player_id: str) -> None:
         user = self._organizer()
         if user is None:
             return
@@ -183,14 +207,31 @@ class RosterState(AuthState):
         self._refresh()
 
 
-def _status_select(name: str) -> rx.Component:
+def _status_select(name: str, placeholder: str | rx.Var = texts.ROSTER_STATUS) -> rx.Component:
     return rx.select.root(
-        rx.select.trigger(placeholder=texts.ROSTER_STATUS, aria_label=texts.ROSTER_STATUS),
+        rx.select.trigger(placeholder=placeholder, aria_label=texts.ROSTER_STATUS),
         rx.select.content(
             *[rx.select.item(roster.STATUS_LABELS[s], value=str(s)) for s in RosterStatus],
         ),
         name=name,
-        default_value=str(RosterStatus.MAIN),
+    )
+
+
+def _confirm_reset() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(RosterState.confirm_name),
+            rx.alert_dialog.description(texts.ROSTER_RESET_CONFIRM_TEXT),
+            rx.flex(
+                rx.alert_dialog.cancel(rx.button(texts.ROSTER_RESET_CANCEL, variant="soft", color_scheme="gray")),
+                rx.alert_dialog.action(rx.button(texts.ROSTER_RESET_CONFIRM, on_click=RosterState.confirm_reset)),
+                spacing="2",
+                justify="end",
+                padding_top="1em",
+            ),
+        ),
+        open=RosterState.confirm_id != "",
+        on_open_change=RosterState.cancel_reset,
     )
 
 
@@ -205,7 +246,7 @@ def _row(row: RosterRowView) -> rx.Component:
                 texts.ROSTER_RESET,
                 size="1",
                 variant="soft",
-                on_click=RosterState.reset_password(row["player_id"]),
+                on_click=RosterState.ask_reset(row["player_id"]),
                 aria_label=texts.ROSTER_RESET + ": " + row["name"],
             )
         ),
@@ -227,7 +268,9 @@ def _forms() -> rx.Component:
     add_form = rx.form(
         rx.flex(
             rx.input(name="name", placeholder=texts.ROSTER_NAME, aria_label=texts.ROSTER_NAME, min_width="14em"),
-            _status_select("status"),
+            _status_select(
+                "status", rx.cond(RosterState.after_draw, texts.ROSTER_DEFAULT_RESERVE, texts.ROSTER_DEFAULT_MAIN)
+            ),
             rx.button(texts.ROSTER_ADD, type="submit"),
             spacing="2",
             wrap="wrap",
@@ -293,7 +336,9 @@ def roster_page() -> rx.Component:
             RosterState.allowed,
             rx.vstack(
                 rx.text(RosterState.summary, color_scheme="gray"),
+                rx.cond(RosterState.warning != "", rx.callout(RosterState.warning, color_scheme="amber")),
                 _messages(),
+                _confirm_reset(),
                 _forms(),
                 rx.box(
                     rx.table.root(

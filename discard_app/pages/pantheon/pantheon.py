@@ -176,7 +176,10 @@ def _content() -> rx.Component:
                         PantheonState.decisions,
                         _decision_row,
                     ),
-                    rx.text(texts.PANTHEON_NO_DECISIONS, color_scheme="gray"),
+                    rx.text(
+                        rx.cond(PantheonState.games_seen, texts.PANTHEON_NO_DECISIONS, texts.PANTHEON_NOTHING_READ),
+                        color_scheme="gray",
+                    ),
                 ),
                 spacing="3",
                 width="100%",

@@ -54,6 +54,7 @@ class PantheonState(AuthState):
     players: list[OptionView] = []
     matches: list[OptionView] = []
     decisions: list[DecisionView] = []
+    games_seen: bool = False  # «Все игры размещены» only once something was read
     running: bool = False
     progress: str = ""
     summary: str = ""
@@ -93,6 +94,7 @@ class PantheonState(AuthState):
             registered = [PlayerInfo(i, t) for i, t in self._registered]
             rows = event.mapping_rows(session, self._season_id, registered, players)
             decisions = event.decision_rows(session, self._season_id)
+            self.games_seen = event.games_seen(session, self._season_id) > 0
             matches = event.match_options(session, self._season_id)
         self.configured = settings is not None
         self.api_url = settings.api_url if settings else ""
@@ -245,7 +247,10 @@ class PantheonState(AuthState):
         async with self:
             try:
                 summary = task.result()
-                self.summary = summary.text()
+                if summary.error:  # a failure is red, in Russian, never a class name
+                    self.error = summary.text()
+                else:
+                    self.summary = summary.text()
             except SyncError as e:
                 self.error = str(e)
             self.running, self.progress = False, ""

@@ -13,13 +13,14 @@ from discard_app.components.live import current_stamp, live_updates, start_live_
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.pages.results import match_admin as admin
+from discard_app.pages.results.judge_call import judge_call_form
 from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.results.standings_state import publish_standings
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role, User
+from services.core.models import Role, User, utc_now
 from services.results import hanchans as results
-from services.results import penalties
+from services.results import judge_calls, penalties
 from services.results.repo import seated_player_ids
 from services.results.view import match_view
 
@@ -173,6 +174,22 @@ class MatchState(AuthState):
             yield rx.call_script(f"document.getElementById('{ENTER_FORM_ID}')?.reset()")
 
     @rx.event
+    async def call_judge(self, form: dict[str, Any]) -> None:
+        """Регламент §6.2: a seated player calls the judge during a booked meeting."""
+        match_id, number = self._id() or 0, _int(form.get("hanchan"))
+        await self._act(
+            lambda s, u: judge_calls.call_judge(
+                s,
+                u,
+                match_id,
+                hanchan_number=number or None,
+                description=str(form.get("description", "")),
+                now=utc_now(),
+            ),
+            texts.JUDGE_CALL_SENT,
+        )
+
+    @rx.event
     async def dispute(self, form: dict[str, Any]) -> AsyncIterator[None]:
         if self.saving:
             return
@@ -204,7 +221,7 @@ class MatchState(AuthState):
             lambda s, u: results.correct_hanchan(
                 s,
                 u,
-                hanchan_id,
+                results.chosen_hanchan(hanchan_id),
                 results.parse_entry(form, self._players()),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
@@ -388,6 +405,7 @@ def _body() -> rx.Component:
             ),
         ),
         result_forms(MatchState),
+        rx.cond(MatchState.participant, judge_call_form(MatchState)),
         rx.cond(MatchState.organizer, rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState))),
         rx.heading(texts.MATCH_PROTOCOL, size="4", as_="h2"),
         _table(

@@ -102,7 +102,7 @@ def _select(name: str, label: str, options: rx.Var) -> rx.Component:
     return _labelled(
         label,
         rx.select.root(
-            rx.select.trigger(placeholder="Выберите", aria_label=label),
+            rx.select.trigger(placeholder=texts.CHOOSE_PLAYER, aria_label=label),
             rx.select.content(rx.foreach(options, lambda p: rx.select.item(p["name"], value=p["id"]))),
             name=name,
         ),

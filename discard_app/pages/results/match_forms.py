@@ -88,7 +88,7 @@ def _player_select(state: Any) -> rx.Component:
     return _labelled(
         texts.PENALTY_PLAYER,
         rx.select.root(
-            rx.select.trigger(placeholder="Выберите", aria_label=texts.PENALTY_PLAYER),
+            rx.select.trigger(placeholder=texts.CHOOSE_PLAYER, aria_label=texts.PENALTY_PLAYER),
             # Регламент §5: the seated players and those a substitute replaced.
             rx.select.content(rx.foreach(state.penalty_players, lambda p: rx.select.item(p["name"], value=p["id"]))),
             name="player_id",
@@ -186,7 +186,7 @@ def _hanchan_select(state: Any) -> rx.Component:
     return _labelled(
         texts.DISPUTE_HANCHAN,
         rx.select.root(
-            rx.select.trigger(placeholder="Выберите", aria_label=texts.DISPUTE_HANCHAN),
+            rx.select.trigger(placeholder=texts.CHOOSE_HANCHAN, aria_label=texts.DISPUTE_HANCHAN),
             rx.select.content(
                 rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["id"]))
             ),

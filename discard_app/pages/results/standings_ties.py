@@ -95,7 +95,9 @@ def _group(group: TieGroupView) -> rx.Component:
                     lambda n: _labelled(
                         "Место " + n,
                         rx.select.root(
-                            rx.select.trigger(placeholder="Выберите", aria_label="Место " + n + ": " + group["title"]),
+                            rx.select.trigger(
+                                placeholder=texts.CHOOSE_PLAYER, aria_label="Место " + n + ": " + group["title"]
+                            ),
                             rx.select.content(
                                 rx.foreach(group["players"], lambda p: rx.select.item(p["name"], value=p["id"]))
                             ),

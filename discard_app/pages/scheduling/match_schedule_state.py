@@ -116,7 +116,7 @@ class MatchScheduleState(AuthState):
             if match_id is None:
                 raise SchedulingError("Такого матча нет.")
             with session_scope() as session:
-                view = match_page(session, match_id=match_id, user=user)
+                view = match_page(session, match_id=match_id, user=user, now=utc_now())
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
@@ -127,7 +127,7 @@ class MatchScheduleState(AuthState):
             return
         self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
         self.match_url = routes.match_url(match_id)
-        self.is_seated = view.my_player_id is not None and bool(view.days)
+        self.is_seated = view.my_player_id is not None and bool(view.days) and not view.window_over
         self.days, self.cells = view.days, view.cells if view.my_player_id is not None else []
         self.marks = view.marks if view.my_player_id is not None else []
         self.seats = [{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats]
@@ -195,7 +195,7 @@ class MatchScheduleState(AuthState):
                     self.drop_warning = T_RELEASE_WARNING.format(when=", ".join(released))
                     return None
                 notices = availability.save_availability(
-                    session, match_id=match_id, user_id=user.id, intervals=intervals
+                    session, match_id=match_id, user_id=user.id, intervals=intervals, now=utc_now()
                 )
         except SchedulingError as error:
             self.error = str(error)

@@ -1,4 +1,5 @@
-"""The organizer's scheduling overview: every match's state, assign/move/fallback, rooms and club activities."""
+"""The organizer's scheduling overview: every match's state with its actions on its own row (a card on a phone),
+each opening a dialog that names the match; rooms and club activities below."""
 
 from __future__ import annotations
 
@@ -6,250 +7,279 @@ import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.layout import forbidden, page
-from discard_app.state.auth import AuthState
-from services.core.db import session_scope
-from services.core.models import Role, User
-from services.league.tour_windows import WindowError, parse_kirov
-from services.scheduling import organizer as scheduling_admin
-from services.scheduling.repo import SchedulingError
-from services.scheduling.rules import format_kirov
-from services.scheduling.view import overview, room_rows
+from discard_app.pages.scheduling.schedule_overview_state import (
+    ASSIGN,
+    FALLBACK,
+    MOVE,
+    NEXT_WINDOW,
+    T_APPLY_FALLBACK,
+    T_ASSIGN,
+    T_MOVE,
+    T_NEXT_WINDOW,
+    ScheduleOverviewState,
+)
 
+S = ScheduleOverviewState
 T_TITLE = "Согласование матчей"
-T_MATCH, T_PLAYERS, T_WINDOW, T_STATE, T_BOOKING, T_FALLBACK = (
+T_MATCH, T_PLAYERS, T_WINDOW, T_STATE, T_BOOKING, T_FALLBACK, T_ACTIONS = (
     "Матч",
     "Игроки",
     "Окно",
     "Состояние",
     "Бронь",
     "Запасная дата (§6.1)",
+    "Действия",
 )
-T_APPLY_FALLBACK = "Назначить запасную дату"
-T_ASSIGN = "Назначить встречу"
-T_MOVE = "Перенести бронь"
-T_NEXT_WINDOW = "Перенести матч на следующий тур"
 T_REASON = "Уважительная причина"
 T_ROOMS = "Помещения"
 T_ADD_ROOM = "Добавить помещение"
 T_ACTIVITY = "Другое занятие клуба (D&D и др.)"
 T_ADD_ACTIVITY = "Добавить в календарь"
-T_DONE = "Готово."
+T_CANCEL = "Отмена"
+T_TOUR_FILTER, T_STATE_FILTER = "Тур", "Состояние матчей"
+STATE_FILTERS = (
+    ("all", "все"),
+    ("open", "согласуются"),
+    ("over", "окно закончилось"),
+    ("booked", "забронированы"),
+    ("played", "сыграны"),
+)
 
 
-def _match_id(value: str | None) -> int:
-    """A match id from the page; anything else becomes 0, which the services refuse with a clear message."""
-    value = (value or "").strip()
-    return int(value) if value.isdigit() else 0
+def _caption(label: str, control: rx.Component) -> rx.Component:
+    return rx.flex(rx.text(label, size="1", color_scheme="gray"), control, direction="column", spacing="1")
 
 
-class ScheduleOverviewState(AuthState):
-    allowed: bool = False
-    rows: list[dict[str, str]] = []
-    rooms: list[dict[str, str]] = []
-    error: str = ""
-    notice: str = ""
-
-    def _organizer(self) -> User | None:
-        user = self._require_user(Role.ORGANIZER)
-        self.allowed = user is not None
-        if user is None:
-            self.rows, self.rooms = [], []
-        return user
-
-    def _refresh(self) -> None:
-        with session_scope() as session:
-            self.rows, self.rooms = overview(session), room_rows(session)
-
-    @rx.event
-    def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
-        if self._current_user() is None:
-            return self._redirect_to_login()
-        if self._organizer() is not None:
-            self._refresh()
-        return None
-
-    def _run(self, action, **kwargs) -> None:  # noqa: ANN001, ANN003
-        user = self._organizer()
-        if user is None:
-            return
-        self.error = self.notice = ""
-        try:
-            with session_scope() as session:
-                result = action(session, actor_user_id=user.id, **kwargs)
-                notice = T_DONE
-                if getattr(result, "start_at", None) is not None:
-                    notice = f"{T_DONE} {result.title}: {format_kirov(result.start_at)}."
-        except (SchedulingError, WindowError, ValueError) as error:
-            self.error = str(error)
-            return
-        self.notice = notice
-        self._refresh()
-
-    @rx.event
-    def apply_fallback(self, match_id: str) -> None:
-        self._run(scheduling_admin.apply_fallback, match_id=_match_id(match_id))
-
-    @rx.event
-    def assign(self, form: dict[str, str]) -> None:
-        try:
-            start = parse_kirov(form.get("start", ""), "Начало")
-            kwargs = {"match_id": _match_id(form.get("match_id")), "hanchans": int(form.get("hanchans") or 0)}
-        except (WindowError, ValueError) as error:
-            self.error = str(error)
-            return
-        room = form.get("room_id") or ""
-        self._run(scheduling_admin.assign_meeting, start=start, room_id=int(room) if room.isdigit() else None, **kwargs)
-
-    @rx.event
-    def move(self, form: dict[str, str]) -> None:
-        try:
-            start, end = parse_kirov(form.get("start", ""), "Начало"), parse_kirov(form.get("end", ""), "Окончание")
-            booking_id = int(form.get("booking_id") or 0)
-        except (WindowError, ValueError) as error:
-            self.error = str(error) if isinstance(error, WindowError) else "Укажите номер брони."
-            return
-        self._run(
-            scheduling_admin.move_booking, booking_id=booking_id, start=start, end=end, reason=form.get("reason", "")
-        )
-
-    @rx.event
-    def next_window(self, form: dict[str, str]) -> None:
-        self._run(
-            scheduling_admin.move_to_next_window,
-            match_id=_match_id(form.get("match_id")),
-            reason=form.get("reason", ""),
-        )
-
-    @rx.event
-    def add_room(self, form: dict[str, str]) -> None:
-        self._run(scheduling_admin.add_room, name=form.get("name", ""))
-
-    @rx.event
-    def add_activity(self, form: dict[str, str]) -> None:
-        try:
-            start, end = parse_kirov(form.get("start", ""), "Начало"), parse_kirov(form.get("end", ""), "Окончание")
-        except WindowError as error:
-            self.error = str(error)
-            return
-        room = form.get("room_id") or ""
-        self._run(
-            scheduling_admin.book_activity,
-            title=form.get("title", ""),
-            start=start,
-            end=end,
-            room_id=int(room) if room.isdigit() else None,
-        )
-
-
-def _match_select() -> rx.Component:
-    return rx.el.select(
-        rx.foreach(ScheduleOverviewState.rows, lambda r: rx.el.option(r["title"], value=r["id"])),
-        name="match_id",
-        aria_label=T_MATCH,
-    )
-
-
-def _room_select() -> rx.Component:
-    return rx.el.select(
-        rx.foreach(ScheduleOverviewState.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
-        name="room_id",
-        aria_label="Помещение",
-    )
-
-
-def _when(name: str, label: str) -> rx.Component:
-    # A visible caption: several bare date pickers in one form do not say which is the start (time is Kirov's).
+def _filters() -> rx.Component:
     return rx.flex(
-        rx.text(label + " (Киров)", size="1", color_scheme="gray"),
-        rx.input(type="datetime-local", name=name, step=1800, aria_label=label),
-        direction="column",
-        spacing="1",
+        _caption(
+            T_TOUR_FILTER,
+            rx.el.select(
+                rx.el.option("все туры", value="all"),
+                rx.foreach(S.tours, lambda t: rx.el.option(t, value=t)),
+                value=rx.cond(S.tour_filter == "", "all", S.tour_filter),
+                on_change=lambda v: S.set_filter("tour", v),
+                aria_label=T_TOUR_FILTER,
+            ),
+        ),
+        _caption(
+            T_STATE_FILTER,
+            rx.el.select(
+                *[rx.el.option(label, value=key) for key, label in STATE_FILTERS],
+                value=rx.cond(S.state_filter == "", "all", S.state_filter),
+                on_change=lambda v: S.set_filter("state", v),
+                aria_label=T_STATE_FILTER,
+            ),
+        ),
+        spacing="3",
+        wrap="wrap",
     )
+
+
+def _action_buttons(r: dict) -> rx.Component:
+    def button(kind: str, label: str, allowed: rx.Var) -> rx.Component:
+        return rx.cond(
+            allowed != "",
+            rx.button(
+                label,
+                size="1",
+                variant="soft",
+                on_click=S.open_dialog(kind, r["id"]),
+                aria_label=label + ": " + r["title"],
+            ),
+        )
+
+    return rx.flex(
+        button(ASSIGN, T_ASSIGN, r["can_assign"]),
+        button(MOVE, T_MOVE, r["can_move"]),
+        button(FALLBACK, T_APPLY_FALLBACK, r["can_fallback"]),
+        button(NEXT_WINDOW, T_NEXT_WINDOW, r["can_next_window"]),
+        spacing="1",
+        wrap="wrap",
+    )
+
+
+def _match_link(r: dict) -> rx.Component:
+    return rx.link(r["title"], href="/match/" + r["id"] + "/schedule")
 
 
 def _row(r: dict) -> rx.Component:
     return rx.table.row(
-        rx.table.row_header_cell(rx.link(r["title"], href="/match/" + r["id"] + "/schedule"), white_space="nowrap"),
+        rx.table.row_header_cell(_match_link(r), white_space="nowrap"),
         rx.table.cell(r["players"]),
         rx.table.cell(r["window"], white_space="nowrap"),
         rx.table.cell(r["state"]),
         rx.table.cell(r["booking"]),
-        rx.table.cell(
-            rx.vstack(
-                rx.text(r["fallback"], size="2"),
-                rx.button(
-                    T_APPLY_FALLBACK,
-                    size="1",
-                    variant="soft",
-                    on_click=ScheduleOverviewState.apply_fallback(r["id"]),
-                    aria_label=T_APPLY_FALLBACK + ": " + r["title"],
-                ),
-                spacing="1",
-            )
+        rx.table.cell(r["fallback"]),
+        rx.table.cell(_action_buttons(r)),
+    )
+
+
+def _card(r: dict) -> rx.Component:
+    """The phone's view of a row: everything the table shows, one line each, and the same buttons."""
+    return rx.card(
+        rx.vstack(
+            rx.heading(_match_link(r), size="3", as_="h3"),
+            rx.text(r["players"], size="2"),
+            rx.text(T_WINDOW + ": ", r["window"], size="2"),
+            rx.text(T_STATE + ": ", r["state"], size="2", weight="medium"),
+            rx.text(T_BOOKING + ": ", r["booking"], size="2"),
+            rx.text(T_FALLBACK + ": ", r["fallback"], size="2"),
+            _action_buttons(r),
+            spacing="1",
+        ),
+        width="100%",
+        role="group",
+        aria_label=r["title"],
+    )
+
+
+def _field(label: str, control: rx.Component) -> rx.Component:
+    return rx.el.label(rx.text(label, size="1", color_scheme="gray"), control, display="flex", flex_direction="column")
+
+
+def _datetime(name: str, label: str) -> rx.Component:
+    return _field(
+        label + " (Киров)",
+        rx.input(
+            type="datetime-local",
+            step=1800,
+            value=getattr(S, name),
+            on_change=lambda v: S.set_field(name, v),
+            aria_label=label,
         ),
     )
 
 
-def _form(title: str, submit: str, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
+def _dialog_fields() -> rx.Component:
+    reason = _field(
+        T_REASON, rx.input(value=S.reason, on_change=lambda v: S.set_field("reason", v), aria_label=T_REASON)
+    )
+    return rx.match(
+        S.dialog,
+        (
+            ASSIGN,
+            rx.vstack(
+                _datetime("start", "Начало"),
+                _field(
+                    "Ханчанов",
+                    rx.el.select(
+                        *[rx.el.option(str(n), value=str(n)) for n in (3, 2, 1, 5)],
+                        value=S.hanchans,
+                        on_change=lambda v: S.set_field("hanchans", v),
+                        aria_label="Ханчанов",
+                    ),
+                ),
+                _field(
+                    "Помещение",
+                    rx.el.select(
+                        rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
+                        value=S.room_id,
+                        on_change=lambda v: S.set_field("room_id", v),
+                        aria_label="Помещение",
+                    ),
+                ),
+            ),
+        ),
+        (
+            MOVE,
+            rx.vstack(
+                _field(
+                    "Бронь",
+                    rx.el.select(
+                        rx.el.option(texts.CHOOSE_BOOKING, value="", disabled=True),
+                        rx.foreach(S.dialog_bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
+                        value=S.booking_id,
+                        on_change=S.pick_booking,
+                        aria_label="Бронь",
+                    ),
+                ),
+                _datetime("start", "Новое начало"),
+                _datetime("end", "Новое окончание"),
+                reason,
+            ),
+        ),
+        (
+            NEXT_WINDOW,
+            rx.vstack(rx.text("Брони матча будут сняты, игроки согласуют время в окне следующего тура."), reason),
+        ),
+        (FALLBACK, rx.text("Регламент §6.1: встреча в последнее воскресенье окна, ", S.dialog_fallback, " (Киров).")),
+        rx.fragment(),
+    )
+
+
+def _dialog() -> rx.Component:
+    return rx.dialog.root(
+        rx.dialog.content(
+            rx.dialog.title(S.dialog_heading),
+            rx.dialog.description("Проверьте матч и данные: изменение увидят игроки.", size="2"),
+            rx.vstack(
+                _dialog_fields(),
+                rx.cond(
+                    S.dialog_error != "", rx.callout(S.dialog_error, color_scheme="red", role="alert", width="100%")
+                ),
+                rx.flex(
+                    rx.dialog.close(rx.button(T_CANCEL, variant="soft", color_scheme="gray")),
+                    rx.button(S.dialog_action, on_click=S.submit_dialog),
+                    spacing="2",
+                    justify="end",
+                    width="100%",
+                ),
+                spacing="3",
+                padding_top="1em",
+            ),
+            max_width="30em",
+        ),
+        open=S.dialog != "",
+        on_open_change=S.close_dialog,
+    )
+
+
+def _when(name: str, label: str) -> rx.Component:
+    return _caption(label + " (Киров)", rx.input(type="datetime-local", name=name, step=1800, aria_label=label))
+
+
+def _form(key: str, title: str, submit: str, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
     return rx.form(
         rx.flex(
             rx.text(title, weight="bold", width="100%"),
             *fields,
             rx.button(submit, type="submit"),
+            rx.cond(
+                (S.error != "") & (S.error_form == key),
+                rx.callout(S.error, color_scheme="red", role="alert", width="100%"),
+            ),
             spacing="2",
             wrap="wrap",
             align="end",
         ),
         on_submit=handler,
-        reset_on_submit=True,
+        reset_on_submit=False,  # a refused submit keeps what was typed
     )
 
 
 def _forms() -> rx.Component:
-    hanchans = rx.flex(
-        rx.text("Ханчанов", size="1", color_scheme="gray"),
-        rx.el.select(
-            *[rx.el.option(str(n), value=str(n)) for n in (3, 2, 1, 5)], name="hanchans", aria_label="Ханчанов"
-        ),
-        direction="column",
-        spacing="1",
-    )
-    reason = rx.input(name="reason", placeholder=T_REASON, aria_label=T_REASON)
     return rx.vstack(
         _form(
-            T_ASSIGN,
-            T_ASSIGN,
-            ScheduleOverviewState.assign,
-            _match_select(),
-            _when("start", "Начало"),
-            hanchans,
-            _room_select(),
-        ),
-        _form(
-            T_MOVE,
-            T_MOVE,
-            ScheduleOverviewState.move,
-            rx.input(name="booking_id", placeholder="№ брони", aria_label="Номер брони", width="7em"),
-            _when("start", "Новое начало"),
-            _when("end", "Новое окончание"),
-            reason,
-        ),
-        _form(T_NEXT_WINDOW, T_NEXT_WINDOW, ScheduleOverviewState.next_window, _match_select(), reason),
-        _form(
+            "activity",
             T_ACTIVITY,
             T_ADD_ACTIVITY,
-            ScheduleOverviewState.add_activity,
+            S.add_activity,
             rx.input(name="title", placeholder="Название", aria_label="Название занятия"),
             _when("start", "Начало занятия"),
             _when("end", "Окончание занятия"),
-            _room_select(),
+            rx.el.select(
+                rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
+                name="room_id",
+                aria_label="Помещение",
+            ),
         ),
         _form(
+            "room",
             T_ROOMS + ": ",
             T_ADD_ROOM,
-            ScheduleOverviewState.add_room,
-            rx.foreach(ScheduleOverviewState.rooms, lambda r: rx.badge(r["name"])),
+            S.add_room,
+            rx.foreach(S.rooms, lambda r: rx.badge(r["name"])),
             rx.input(name="name", placeholder="Название помещения", aria_label="Название помещения"),
         ),
         spacing="4",
@@ -257,34 +287,46 @@ def _forms() -> rx.Component:
     )
 
 
+def _notice() -> rx.Component:
+    """Success stays in the viewport whatever the scroll position."""
+    return rx.cond(
+        S.notice != "",
+        rx.box(
+            rx.callout(S.notice, color_scheme="green", role="status"),
+            position="fixed",
+            bottom="1em",
+            left="1em",
+            right="1em",
+            z_index="20",
+            max_width="40em",
+            margin_x="auto",
+        ),
+    )
+
+
 def schedule_overview_page() -> rx.Component:
-    headers = (T_MATCH, T_PLAYERS, T_WINDOW, T_STATE, T_BOOKING, T_FALLBACK)
+    headers = (T_MATCH, T_PLAYERS, T_WINDOW, T_STATE, T_BOOKING, T_FALLBACK, T_ACTIONS)
     return page(
         T_TITLE,
         rx.cond(
-            ScheduleOverviewState.allowed,
+            S.allowed,
             rx.vstack(
-                rx.cond(
-                    ScheduleOverviewState.error != "",
-                    rx.callout(ScheduleOverviewState.error, color_scheme="red", role="alert"),
-                ),
-                rx.cond(
-                    ScheduleOverviewState.notice != "",
-                    rx.callout(ScheduleOverviewState.notice, color_scheme="green", role="status"),
-                ),
+                _filters(),
                 rx.box(
                     rx.table.root(
                         rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in headers])),
-                        rx.table.body(rx.foreach(ScheduleOverviewState.rows, _row)),
+                        rx.table.body(rx.foreach(S.visible_rows, _row)),
                         width="100%",
-                        min_width="48em",  # a phone scrolls the table instead of one word per line
                         size="1",
                     ),
-                    overflow_x="auto",
                     width="100%",
+                    display=["none", "none", "block"],
                 ),
+                rx.vstack(rx.foreach(S.visible_rows, _card), width="100%", display=["flex", "flex", "none"]),
                 _forms(),
                 rx.link("Календарь клуба", href=routes.CLUB_CALENDAR),
+                _dialog(),
+                _notice(),
                 spacing="4",
                 width="100%",
             ),

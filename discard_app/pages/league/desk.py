@@ -1,0 +1,181 @@
+"""The organizer's desk page: every open item with the action that settles it, updating live."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.layout import forbidden, notice, page
+from discard_app.state.desk import DeskState
+from services.league.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE
+
+
+def _inline_form(item: dict, handler, label: str) -> rx.Component:  # noqa: ANN001
+    """A reason (or decision) and the button, on the item's own row; a refused submit keeps what was typed."""
+    return rx.form(
+        rx.flex(
+            rx.el.input(type="hidden", name="key", value=item["key"]),
+            rx.el.input(type="hidden", name="title", value=item["title"]),
+            rx.el.input(type="hidden", name="target", value=item["target"]),
+            rx.input(name="reason", placeholder=label, aria_label=label + ": " + item["title"], min_width="14em"),
+            rx.button(item["action_label"], type="submit", aria_label=item["action_label"] + ": " + item["title"]),
+            spacing="2",
+            wrap="wrap",
+        ),
+        on_submit=handler,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def _ruling_form(item: dict) -> rx.Component:
+    """Регламент §6.2: the ruling that closes a call — the sequence of actions, the disagreement, the decision."""
+
+    def field(name: str, label: str) -> rx.Component:
+        return rx.input(name=name, placeholder=label, aria_label=label + ": " + item["title"], min_width="14em")
+
+    return rx.form(
+        rx.flex(
+            rx.el.input(type="hidden", name="key", value=item["key"]),
+            rx.el.input(type="hidden", name="title", value=item["title"]),
+            rx.el.input(type="hidden", name="target", value=item["target"]),
+            field("actions", texts.DESK_RULING_ACTIONS),
+            field("disagreement", texts.DESK_RULING_DISAGREEMENT),
+            field("reason", texts.DESK_RULING_DECISION),
+            rx.button(item["action_label"], type="submit", aria_label=item["action_label"] + ": " + item["title"]),
+            spacing="2",
+            wrap="wrap",
+        ),
+        on_submit=DeskState.close,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def _choice(name: str, label: str, options: rx.Var, empty: str) -> rx.Component:
+    return rx.el.label(
+        rx.text(label, size="1", color_scheme="gray"),
+        rx.el.select(
+            rx.el.option(empty, value=""),
+            rx.foreach(options, lambda o: rx.el.option(o["name"], value=o["id"])),
+            name=name,
+        ),
+        display="flex",
+        flex_direction="column",
+    )
+
+
+def _assign_judge_form() -> rx.Component:
+    """Регламент §6.3: the organizer assigns a judge to a match, a day or a tour; a call goes to that judge first."""
+    return rx.form(
+        rx.flex(
+            rx.text(texts.DESK_ASSIGN_TITLE, weight="bold", width="100%"),
+            _choice("judge", texts.DESK_JUDGE, DeskState.judges, texts.CHOOSE_JUDGE),
+            _choice("match", texts.DESK_ASSIGN_MATCH, DeskState.matches, texts.CHOOSE_MATCH),
+            _choice("round", texts.DESK_ASSIGN_ROUND, DeskState.rounds, texts.CHOOSE_ROUND),
+            rx.el.label(
+                rx.text(texts.DESK_ASSIGN_DAY, size="1", color_scheme="gray"),
+                rx.input(type="date", name="day"),
+                display="flex",
+                flex_direction="column",
+            ),
+            rx.button(texts.DESK_ASSIGN_SUBMIT, type="submit", variant="outline"),
+            rx.cond(
+                (DeskState.error != "") & (DeskState.error_key == "assign"),
+                rx.callout(DeskState.error, color_scheme="red", role="alert", width="100%"),
+            ),
+            spacing="2",
+            wrap="wrap",
+            align="end",
+        ),
+        on_submit=DeskState.assign,
+        reset_on_submit=False,
+        width="100%",
+    )
+
+
+def _action(item: dict) -> rx.Component:
+    return rx.match(
+        item["action"],
+        (
+            FALLBACK,
+            rx.button(
+                item["action_label"],
+                on_click=DeskState.apply_fallback(item["key"], item["title"], item["target"]),
+                aria_label=item["action_label"] + ": " + item["title"],
+            ),
+        ),
+        (
+            ANSWER_CALL,
+            rx.button(
+                item["action_label"],
+                on_click=DeskState.answer(item["key"], item["title"], item["target"]),
+                aria_label=item["action_label"] + ": " + item["title"],
+            ),
+        ),
+        (CLOSE_CALL, _ruling_form(item)),
+        (NEXT_WINDOW, _inline_form(item, DeskState.next_window, texts.DESK_REASON)),
+        (RESOLVE_DISPUTE, _inline_form(item, DeskState.resolve, texts.DESK_DECISION)),
+        rx.fragment(),
+    )
+
+
+def _item(item: dict) -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.text(item["title"], weight="bold"),
+            rx.text(item["detail"], size="2"),
+            rx.flex(
+                _action(item),
+                rx.cond(item["link"] != "", rx.link(item["link_label"], href=item["link"])),
+                spacing="3",
+                wrap="wrap",
+                align="center",
+                width="100%",
+            ),
+            rx.cond(
+                (DeskState.error != "") & (DeskState.error_key == item["key"]),
+                rx.callout(DeskState.error, color_scheme="red", role="alert", width="100%"),
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+        data_item=item["key"],
+        role="group",
+        aria_label=item["title"],
+    )
+
+
+def _group(group: dict) -> rx.Component:
+    return rx.vstack(
+        rx.heading(group["title"], " · ", group["count"], size="4", as_="h2"),
+        rx.foreach(DeskState.items, lambda item: rx.cond(item["group"] == group["key"], _item(item))),
+        spacing="2",
+        width="100%",
+    )
+
+
+def desk_page() -> rx.Component:
+    return page(
+        texts.DESK_TITLE,
+        rx.cond(
+            DeskState.allowed,
+            rx.vstack(
+                rx.text(texts.DESK_INTRO, color_scheme="gray", size="2"),
+                rx.cond(
+                    DeskState.notice != "",
+                    rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
+                ),
+                rx.cond(
+                    DeskState.count > 0,
+                    rx.vstack(rx.foreach(DeskState.groups, _group), spacing="5", width="100%"),
+                    notice(texts.DESK_EMPTY_TITLE, texts.DESK_EMPTY_TEXT, color="green"),
+                ),
+                rx.cond(DeskState.organizer, _assign_judge_form()),
+                spacing="4",
+                width="100%",
+            ),
+            forbidden(texts.FORBIDDEN_STAFF),
+        ),
+    )

@@ -1,0 +1,47 @@
+"""«Позвать судью» on the match page (Регламент §6.2): a seated player, during a booked meeting."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import reflex as rx
+
+from discard_app import texts
+
+
+def judge_call_form(state: Any) -> rx.Component:
+    return rx.form(
+        rx.vstack(
+            rx.heading(texts.JUDGE_CALL_TITLE, size="4", as_="h2"),
+            rx.text(texts.JUDGE_CALL_HINT, size="2", color_scheme="gray"),
+            rx.flex(
+                rx.el.label(
+                    rx.text(texts.JUDGE_CALL_HANCHAN, size="1", color_scheme="gray"),
+                    rx.el.select(
+                        rx.el.option(texts.CHOOSE_HANCHAN, value=""),
+                        *[rx.el.option(str(n), value=str(n)) for n in range(1, 6)],
+                        name="hanchan",
+                    ),
+                    display="flex",
+                    flex_direction="column",
+                ),
+                rx.el.label(
+                    rx.text(texts.JUDGE_CALL_DESCRIPTION, size="1", color_scheme="gray"),
+                    rx.input(name="description", max_length=500, min_width="16em"),
+                    display="flex",
+                    flex_direction="column",
+                    flex_grow="1",
+                ),
+                rx.button(texts.JUDGE_CALL_SUBMIT, type="submit", color_scheme="orange"),
+                spacing="2",
+                wrap="wrap",
+                align="end",
+                width="100%",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        on_submit=state.call_judge,
+        reset_on_submit=False,
+        width="100%",
+    )

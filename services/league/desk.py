@@ -1,0 +1,465 @@
+"""The organizer's desk: every open item that needs a person's decision, grouped, each with the action that settles
+it (Регламент §6.1, §6.3: the organizer runs the roster, the schedule, reschedules and substitutes). A view: reads
+only, in a fixed number of statements whatever the number of matches; imports no reflex."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlmodel import Session, col, func, select
+
+from services.core.config import settings
+from services.core.models import (
+    AuditRecord,
+    AvailabilityAnswer,
+    AvailabilityInterval,
+    BotStatus,
+    Hanchan,
+    JudgeCall,
+    Match,
+    MatchStatus,
+    MeetingProposal,
+    OutboxEvent,
+    PantheonGame,
+    Player,
+    Role,
+    RosterStatus,
+    Round,
+    Seat,
+    Stage,
+    StageKind,
+    User,
+)
+from services.league.roster import current_season
+from services.results.judge_calls import open_calls_for
+from services.results.penalties import unresolved_ties
+from services.scheduling.board import Board, MatchBoard, load_board
+from services.scheduling.repo import match_info
+from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
+
+SOON = timedelta(days=7)  # a window ending within a week without a booking needs the organizer now
+PLAYOFF_LINE = 8  # Регламент §1: the eight best go to the playoff
+
+# (key, title) in the order the desk shows them: the most urgent first.
+GROUPS: tuple[tuple[str, str], ...] = (
+    ("calls", "Вызовы судьи"),
+    ("disputes", "Споры по результатам"),
+    ("over", "Окно закончилось, матч не сыгран"),
+    ("unrecorded", "Встреча прошла, результата нет"),
+    ("soon", "Окно заканчивается в ближайшие 7 дней, встречи нет"),
+    ("no_common_time", "Нет общего времени"),
+    ("failed", "Не удалось забронировать"),
+    ("ties", "Равенство у границы восьмёрки"),
+    ("pantheon", "Игры из Pantheon ждут решения"),
+    ("bot", "Telegram-бот"),
+    ("roster", "Состав"),
+)
+
+# The actions the desk performs itself; anything else is a link to the page where it is settled.
+FALLBACK = "fallback"
+NEXT_WINDOW = "next_window"
+RESOLVE_DISPUTE = "resolve_dispute"
+ANSWER_CALL = "answer_call"
+CLOSE_CALL = "close_call"
+
+
+@dataclass(frozen=True)
+class DeskItem:
+    key: str  # stable across refreshes: the kind and the row it is about
+    group: str
+    title: str
+    detail: str
+    link: str = ""
+    link_label: str = ""
+    action: str = ""  # FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE or "" (the link settles it)
+    target: str = ""  # the id the action acts on
+    action_label: str = ""
+
+    def as_row(self) -> dict[str, str]:
+        return {name: str(getattr(self, name)) for name in self.__dataclass_fields__}
+
+
+@dataclass
+class Desk:
+    items: list[DeskItem] = field(default_factory=list)
+
+    @property
+    def count(self) -> int:
+        return len(self.items)
+
+    def groups(self) -> list[dict[str, str]]:
+        """The groups that have items: key, title and count (for the headings)."""
+        counts: dict[str, int] = {}
+        for item in self.items:
+            counts[item.group] = counts.get(item.group, 0) + 1
+        return [{"key": k, "title": t, "count": str(counts[k])} for k, t in GROUPS if k in counts]
+
+
+def _match_url(match_id: int) -> str:
+    return f"/match/{match_id}"
+
+
+def _schedule_url(match_id: int) -> str:
+    return f"/match/{match_id}/schedule"
+
+
+def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
+    items: list[DeskItem] = []
+    for m in board.matches:
+        if m.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY):
+            continue
+        title, window = m.info.title, m.info.window
+        if m.played or window is None:
+            items += _unrecorded(m, now)
+            continue
+        if m.fully_booked:
+            items += _unrecorded(m, now)
+            continue
+        fallback = m.fallback()
+        can_fallback = fallback is not None and fallback.start > now
+        fallback_action = {"action": FALLBACK, "target": str(m.match.id), "action_label": "Назначить запасную дату"}
+        state = board.state(m)
+        if window.end <= now:
+            items.append(
+                DeskItem(
+                    f"over-{m.match.id}",
+                    "over",
+                    title,
+                    f"Окно закончилось {format_kirov(window.end)}; "
+                    f"{'забронировано не всё' if m.bookings else 'встреча не назначена'}. "
+                    "Перенесите матч на следующий тур (уважительная причина) или запишите неявку на странице матча.",
+                    _match_url(m.match.id),
+                    "Открыть матч",
+                    NEXT_WINDOW,
+                    str(m.match.id),
+                    "Перенести на следующий тур",
+                )
+            )
+        elif window.end - now <= SOON:
+            waiting = m.not_answered
+            parts = [f"Окно до {format_kirov(window.end)}."]
+            parts.append(f"Не ответили: {', '.join(waiting)}." if waiting else "Ответили все четверо.")
+            if not waiting:
+                options = len(board.options(m))
+                parts.append("Общих вариантов нет." if not options else f"Общих вариантов: {options}.")
+            if fallback is not None:
+                parts.append(f"Запасная дата (§6.1): {format_kirov(fallback.start)}.")
+            items.append(
+                DeskItem(
+                    f"soon-{m.match.id}",
+                    "soon",
+                    title,
+                    " ".join(parts),
+                    _schedule_url(m.match.id),
+                    "Согласование матча",
+                    **(fallback_action if can_fallback else {}),
+                )
+            )
+        elif state == NO_COMMON_TIME:
+            detail = "Все четверо ответили, общего свободного времени нет (Регламент §3): назначьте встречу сами."
+            if fallback is not None:
+                detail += f" Запасная дата (§6.1): {format_kirov(fallback.start)}."
+            items.append(
+                DeskItem(
+                    f"nct-{m.match.id}",
+                    "no_common_time",
+                    title,
+                    detail,
+                    _schedule_url(m.match.id),
+                    "Время игроков",
+                    **(fallback_action if can_fallback else {}),
+                )
+            )
+        if m.failed:
+            last = m.failed[-1]
+            items.append(
+                DeskItem(
+                    f"failed-{last.id}",
+                    "failed",
+                    title,
+                    f"Встреча {format_kirov(last.start_at)} не забронирована: "
+                    f"{last.failure_reason or 'причина не указана'}",
+                    _schedule_url(m.match.id),
+                    "Согласование матча",
+                )
+            )
+    return items
+
+
+def _unrecorded(m: MatchBoard, now: datetime) -> list[DeskItem]:
+    """A booked meeting that is over while the match has fewer hanchans than the meetings held."""
+    held = [b for b in m.bookings if b.end_at <= now]
+    if not held or m.hanchans >= sum(b.hanchans or 0 for b in held):
+        return []
+    return [
+        DeskItem(
+            f"unrecorded-{held[-1].id}",
+            "unrecorded",
+            m.info.title,
+            f"Встреча {format_kirov(held[-1].start_at)} прошла, записано {hanchans_word(m.hanchans)} "
+            f"из {hanchans_word(sum(b.hanchans or 0 for b in held))}: внесите результат или неявку.",
+            _match_url(m.match.id),
+            "Открыть матч",
+        )
+    ]
+
+
+def _dispute_items(session: Session, season_id: int) -> list[DeskItem]:
+    rows = session.exec(
+        select(Hanchan, Match, Round, Stage)
+        .join(Match, col(Match.id) == Hanchan.match_id)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .where(Hanchan.disputed, col(Hanchan.superseded_by_id).is_(None), Stage.season_id == season_id)
+        .order_by(col(Hanchan.id))
+    ).all()
+    notes = _dispute_notes(session, [m.id for _, m, _, _ in rows])
+    items = []
+    for hanchan, match, round_, stage in rows:
+        where = f"Тур {round_.code}, стол {match.table}" if stage.kind == StageKind.REGULAR else f"Матч {match.id}"
+        note = notes.get(hanchan.id, "")
+        items.append(
+            DeskItem(
+                f"dispute-{hanchan.id}",
+                "disputes",
+                f"{where}, ханчан {hanchan.number}",
+                f"Оспорен: {note}" if note else "Результат оспорен участником.",
+                _match_url(match.id),
+                "Исправить на странице матча",
+                RESOLVE_DISPUTE,
+                str(hanchan.id),
+                "Оставить результат",
+            )
+        )
+    return items
+
+
+def _dispute_notes(session: Session, match_ids: list[int]) -> dict[int, str]:
+    """Hanchan id → what the participant wrote when disputing (the audit row of the dispute)."""
+    if not match_ids:
+        return {}
+    notes: dict[int, str] = {}
+    for a in session.exec(
+        select(AuditRecord)
+        .where(AuditRecord.action == "hanchan.dispute", col(AuditRecord.entity_id).in_(match_ids))
+        .order_by(col(AuditRecord.id))
+    ).all():
+        hanchan_id = json.loads(a.after or "{}").get("hanchan_id")
+        if hanchan_id is not None:
+            notes[int(hanchan_id)] = a.reason
+    return notes
+
+
+def _tie_items(session: Session, season_id: int) -> list[DeskItem]:
+    items = []
+    for place, group in unresolved_ties(session, season_id):
+        if place > PLAYOFF_LINE:
+            continue
+        names = ", ".join(name for _, name in group)
+        items.append(
+            DeskItem(
+                f"tie-{place}-{'-'.join(str(pid) for pid, _ in group)}",
+                "ties",
+                f"Место {place}: {names}",
+                "Равны и по очкам, и по среднему месту (Регламент §4): порядок определяет организатор.",
+                "/standings",
+                "Решить в таблице",
+            )
+        )
+    return items
+
+
+def _pantheon_items(session: Session, season_id: int) -> list[DeskItem]:
+    rows = session.exec(
+        select(PantheonGame)
+        .where(PantheonGame.season_id == season_id, PantheonGame.status == "pending")
+        .order_by(col(PantheonGame.id))
+    ).all()
+    return [
+        DeskItem(
+            f"pantheon-{g.id}",
+            "pantheon",
+            f"Игра {format_kirov(g.ended_at)}" if g.ended_at else "Игра без времени окончания",
+            g.reason or "Не удалось определить матч.",
+            "/pantheon",
+            "Разместить на странице Pantheon",
+        )
+        for g in rows
+    ]
+
+
+def _bot_items(session: Session) -> list[DeskItem]:
+    items = []
+    status = session.get(BotStatus, 1)
+    if (
+        status is not None
+        and status.last_error
+        and (
+            status.last_delivery_at is None or (status.last_error_at and status.last_error_at > status.last_delivery_at)
+        )
+    ):
+        when = format_kirov(status.last_error_at) if status.last_error_at else ""
+        items.append(
+            DeskItem("bot-error", "bot", "Последняя ошибка бота", f"{when}: {status.last_error}", "/announcements")
+        )
+    if settings.bot_token:
+        waiting = session.exec(
+            select(func.count()).select_from(OutboxEvent).where(col(OutboxEvent.delivered_at).is_(None))
+        ).one()
+        if waiting:
+            items.append(
+                DeskItem(
+                    "bot-waiting",
+                    "bot",
+                    "Недоставленные события",
+                    f"Ждут отправки в Telegram: {waiting}.",
+                    "/announcements",
+                    "Состояние бота",
+                )
+            )
+    return items
+
+
+def _roster_items(session: Session, season_id: int, draw_approved: bool) -> list[DeskItem]:
+    main = session.exec(
+        select(Player.id, User.display_name)
+        .join(User, col(User.id) == Player.user_id)
+        .where(Player.season_id == season_id, Player.status == RosterStatus.MAIN)
+        .order_by(col(Player.registration_order))
+    ).all()
+    items = []
+    if len(main) % 4:
+        items.append(
+            DeskItem(
+                "roster-four",
+                "roster",
+                f"В основном составе {len(main)}",
+                "Основной состав строго кратен четырём (Регламент §1): переведите лишних в резерв или доберите.",
+                "/roster",
+                "Состав",
+            )
+        )
+    if draw_approved:
+        seated: set[int | None] = set()
+        for pair in session.exec(
+            select(Seat.player_id, Seat.substitute_for_player_id)
+            .join(Match, col(Match.id) == Seat.match_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .join(Stage, col(Stage.id) == Round.stage_id)
+            .where(Stage.season_id == season_id, Match.status != MatchStatus.DRAFT)
+        ).all():
+            seated.update(pair)
+        for player_id, name in main:
+            if player_id not in seated:
+                items.append(
+                    DeskItem(
+                        f"roster-unseated-{player_id}",
+                        "roster",
+                        name,
+                        "В основном составе, но без матчей: переведите в резерв или посадите заменой.",
+                        "/roster",
+                        "Состав",
+                    )
+                )
+    return items
+
+
+def _call_items(session: Session, user: User | None, now: datetime) -> list[DeskItem]:
+    """Регламент §6.2: open judge calls — the judge's own at once, the organizer's after ten minutes unanswered."""
+    if user is None:
+        return []
+    calls = open_calls_for(session, user, now=now)
+    if not calls:
+        return []
+    titles = {c.match_id: match_info(session, c.match_id).title for c in calls}  # a handful at a time
+    callers = {
+        u.id: u.display_name
+        for u in session.exec(select(User).where(col(User.id).in_([c.called_by_user_id for c in calls])))
+    }
+    items = []
+    for c in calls:
+        title = titles[c.match_id] + (f", ханчан {c.hanchan_number}" if c.hanchan_number else "")
+        status = f"судья идёт с {format_kirov(c.answered_at)[-5:]}" if c.answered_at else "ещё без ответа"
+        waited = int((now - c.called_at).total_seconds() // 60)
+        items.append(
+            DeskItem(
+                f"call-{c.id}",
+                "calls",
+                title,
+                f"{c.description} — зовёт {callers.get(c.called_by_user_id, '?')}, {waited} мин назад; {status}.",
+                _match_url(c.match_id),
+                "Страница матча",
+                CLOSE_CALL if c.answered_at else ANSWER_CALL,
+                str(c.id),
+                "Записать решение" if c.answered_at else "Иду",
+            )
+        )
+    return items
+
+
+def build_desk(session: Session, *, now: datetime, user: User | None = None) -> Desk:
+    """Everything that waits for the organizer in the current season, most urgent first; a judge sees the calls."""
+    if user is not None and user.role == Role.JUDGE:
+        return Desk(_call_items(session, user, now))
+    season = current_season(session)
+    if season is None:
+        return Desk(_call_items(session, user, now))
+    board = load_board(session, season_id=season.id)
+    items = _call_items(session, user, now)
+    items += _dispute_items(session, season.id)
+    items += _scheduling_items(board, now)
+    items += _tie_items(session, season.id)
+    items += _pantheon_items(session, season.id)
+    items += _bot_items(session)
+    items += _roster_items(session, season.id, season.draw_approved_at is not None)
+    order = {key: n for n, (key, _) in enumerate(GROUPS)}
+    return Desk(sorted(items, key=lambda i: order[i.group]))
+
+
+def desk_version(session: Session, *, now: datetime) -> tuple:
+    """One cheap statement that changes whenever anything the desk shows may have changed (and each minute, for
+    the windows and meetings that end): the page recomputes the desk only then."""
+    newest = [
+        select(func.max(AuditRecord.id)).scalar_subquery(),
+        select(func.max(OutboxEvent.id)).scalar_subquery(),
+        select(func.count()).select_from(OutboxEvent).where(col(OutboxEvent.delivered_at).is_(None)).scalar_subquery(),
+        select(func.max(Hanchan.id)).scalar_subquery(),
+        select(func.count()).select_from(Hanchan).where(Hanchan.disputed).scalar_subquery(),
+        select(func.max(MeetingProposal.id)).scalar_subquery(),
+        select(func.max(AvailabilityAnswer.id)).scalar_subquery(),
+        select(func.max(AvailabilityInterval.id)).scalar_subquery(),
+        select(func.max(PantheonGame.updated_at)).scalar_subquery(),
+        select(func.max(BotStatus.last_error_at)).scalar_subquery(),
+        select(func.max(Match.id)).scalar_subquery(),
+        select(func.count()).select_from(Player).scalar_subquery(),
+        select(func.max(JudgeCall.id)).scalar_subquery(),
+    ]
+    row = session.exec(select(*newest)).one()
+    return (*tuple(row), now.replace(second=0, microsecond=0))
+
+
+def judge_choices(session: Session) -> tuple[list[dict[str, str]], list[dict[str, str]], list[dict[str, str]]]:
+    """For the organizer's «Назначить судью» form: the judges, the season's rounds and its matches."""
+    judges = [
+        {"id": str(u.id), "name": u.display_name}
+        for u in session.exec(select(User).where(User.role == Role.JUDGE).order_by(col(User.display_name))).all()
+    ]
+    season = current_season(session)
+    if season is None:
+        return judges, [], []
+    rows = session.exec(
+        select(Match, Round, Stage)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .where(Stage.season_id == season.id, Match.status != MatchStatus.DRAFT)
+        .order_by(col(Round.id), col(Match.id))
+    ).all()
+    rounds: dict[int, str] = {}
+    matches = []
+    for match, round_, stage in rows:
+        name = f"Тур {round_.code}" if stage.kind == StageKind.REGULAR else f"Плей-офф, раунд {round_.code}"
+        rounds.setdefault(round_.id, name)
+        matches.append({"id": str(match.id), "name": f"{name}, стол {match.table}"})
+    return judges, [{"id": str(k), "name": v} for k, v in rounds.items()], matches

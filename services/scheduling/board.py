@@ -1,0 +1,197 @@
+"""Every match's scheduling data read in a fixed number of statements (no query per match); imports no reflex.
+
+The organizer's overview and desk show all the season's matches at once: reading them one by one costs about ten
+statements per match. Here each table is read once and the rows are grouped in Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlmodel import Session, col, select
+
+from services.core.models import (
+    AvailabilityAnswer,
+    AvailabilityInterval,
+    Booking,
+    Hanchan,
+    Match,
+    MatchStatus,
+    MeetingProposal,
+    Player,
+    ProposalConfirmation,
+    Room,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    User,
+)
+from services.scheduling.intervals import Interval
+from services.scheduling.repo import LIVE_PROPOSAL, MatchInfo, SeatInfo
+from services.scheduling.rules import (
+    BOOKED,
+    Option,
+    common_options_multi,
+    fallback_meeting,
+    scheduling_state,
+)
+
+
+@dataclass
+class MatchBoard:
+    """One match as the organizer sees it: who answered, its live proposals, bookings, recorded hanchans."""
+
+    info: MatchInfo
+    answered: set[int] = field(default_factory=set)
+    free: dict[int, list[Interval]] = field(default_factory=dict)  # Регламент §6.4: never to a player's browser
+    bookings: list[Booking] = field(default_factory=list)  # active, by start
+    live_confirmations: list[int] = field(default_factory=list)  # per live proposal: confirmations by seated players
+    failed: list[MeetingProposal] = field(default_factory=list)  # failed proposals newer than any booking
+    hanchans: int = 0  # recorded, not superseded
+
+    @property
+    def match(self) -> Match:
+        return self.info.match
+
+    @property
+    def booked_hanchans(self) -> int:
+        return sum(b.hanchans or 0 for b in self.bookings)
+
+    @property
+    def remaining(self) -> int:
+        return self.match.planned_hanchans - self.booked_hanchans
+
+    @property
+    def fully_booked(self) -> bool:
+        return bool(self.bookings) and self.remaining <= 0
+
+    @property
+    def not_answered(self) -> list[str]:
+        return [s.name for s in self.info.seats if s.player_id not in self.answered]
+
+    @property
+    def played(self) -> bool:
+        return self.match.status != MatchStatus.SCHEDULING or self.hanchans > 0
+
+    def fallback(self) -> Interval | None:
+        """Регламент §6.1: the fallback meeting for the hanchans not yet booked, or None when there is none."""
+        window = self.info.window
+        if window is None or self.remaining < 1:
+            return None
+        try:
+            return fallback_meeting(window, self.remaining, self.info.hanchan_minutes)
+        except ValueError:
+            return None
+
+
+@dataclass
+class Board:
+    matches: list[MatchBoard]
+    busy_by_room: dict[int, list[Interval]]  # every active booking, per room
+
+    def options(self, item: MatchBoard) -> list[Option]:
+        """Common options of the four (Регламент §3), against the whole calendar read once."""
+        window = item.info.window
+        if window is None or not item.info.seats:
+            return []
+        return common_options_multi(
+            window,
+            [item.free.get(s.player_id, []) for s in item.info.seats],
+            self.busy_by_room,
+            hanchan_minutes=item.info.hanchan_minutes,
+        )
+
+    def state(self, item: MatchBoard) -> str:
+        """A key of STATE_LABELS, as `repo.state_of` computes it for one match."""
+        if item.fully_booked:
+            return BOOKED
+        counts = item.live_confirmations
+        return scheduling_state(
+            [s.player_id in item.answered for s in item.info.seats],
+            options_count=len(self.options(item)),
+            proposal_confirmations=max(counts) if counts else None,
+        )
+
+
+def load_board(session: Session, *, season_id: int | None = None) -> Board:
+    """Every non-draft match (of one season, when given) with its scheduling data: a dozen statements in all."""
+    stmt = (
+        select(Match, Round, Stage)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+    )
+    stmt = stmt.where(Match.status != MatchStatus.DRAFT).order_by(col(Match.id))
+    if season_id is not None:
+        stmt = stmt.where(Stage.season_id == season_id)
+    rows = session.exec(stmt).all()
+    rounds = {r.id: r for r in session.exec(select(Round)).all()}
+    seasons = {s.id: s for s in session.exec(select(Season)).all()}
+    ids = [m.id for m, _, _ in rows]
+    seats: dict[int, list[SeatInfo]] = {}
+    seat_rows = session.exec(
+        select(Seat.match_id, Seat.player_id, Player.user_id, User.display_name)
+        .join(Player, col(Player.id) == Seat.player_id)
+        .join(User, col(User.id) == Player.user_id)
+        .where(col(Seat.match_id).in_(ids))
+        .order_by(col(Seat.match_id), col(Seat.seed))
+    ).all()
+    for match_id, player_id, user_id, name in seat_rows:
+        seats.setdefault(match_id, []).append(SeatInfo(player_id, user_id, name))
+    items: dict[int, MatchBoard] = {}
+    for match, round_, stage in rows:
+        window_round = rounds.get(match.window_round_id) if match.window_round_id else round_
+        info = MatchInfo(match, round_, window_round or round_, stage.kind, seasons[stage.season_id], ())
+        items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
+    _fill(session, items, ids)
+    busy: dict[int, list[Interval]] = {}
+    for b in session.exec(select(Booking).where(Booking.active)).all():
+        busy.setdefault(b.room_id, []).append(Interval(b.start_at, b.end_at))
+    for room_id in session.exec(select(Room.id)).all():
+        busy.setdefault(room_id, [])
+    return Board(list(items.values()), busy)
+
+
+def _with_seats(info: MatchInfo, seats: list[SeatInfo]) -> MatchInfo:
+    return MatchInfo(info.match, info.round, info.window_round, info.stage_kind, info.season, tuple(seats))
+
+
+def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int]) -> None:
+    for match_id, player_id in session.exec(
+        select(AvailabilityAnswer.match_id, AvailabilityAnswer.player_id).where(
+            col(AvailabilityAnswer.match_id).in_(ids)
+        )
+    ).all():
+        items[match_id].answered.add(player_id)
+    for row in session.exec(select(AvailabilityInterval).where(col(AvailabilityInterval.match_id).in_(ids))).all():
+        items[row.match_id].free.setdefault(row.player_id, []).append(Interval(row.start_at, row.end_at))
+    last_booking: dict[int, datetime] = {}
+    for b in session.exec(
+        select(Booking).where(col(Booking.match_id).in_(ids), Booking.active).order_by(col(Booking.start_at))
+    ).all():
+        items[b.match_id].bookings.append(b)
+        last_booking[b.match_id] = max(last_booking.get(b.match_id, b.created_at), b.created_at)
+    live: dict[int, int] = {}
+    for p in session.exec(
+        select(MeetingProposal)
+        .where(col(MeetingProposal.match_id).in_(ids), col(MeetingProposal.status).in_([LIVE_PROPOSAL, "failed"]))
+        .order_by(col(MeetingProposal.id))
+    ).all():
+        if p.status == LIVE_PROPOSAL:
+            live[p.id] = p.match_id
+        elif p.match_id not in last_booking or p.created_at > last_booking[p.match_id]:
+            items[p.match_id].failed.append(p)
+    counts = dict.fromkeys(live, 0)
+    seated = {match_id: {s.player_id for s in item.info.seats} for match_id, item in items.items()}
+    for c in session.exec(
+        select(ProposalConfirmation).where(col(ProposalConfirmation.proposal_id).in_(list(live)))
+    ).all():
+        if c.confirmed and c.player_id in seated[live[c.proposal_id]]:
+            counts[c.proposal_id] += 1
+    for proposal_id, count in counts.items():
+        items[live[proposal_id]].live_confirmations.append(count)
+    for match_id in session.exec(
+        select(Hanchan.match_id).where(col(Hanchan.match_id).in_(ids), col(Hanchan.superseded_by_id).is_(None))
+    ).all():
+        items[match_id].hanchans += 1

@@ -1,0 +1,83 @@
+"""The judge's call (Регламент §6.2) and judge assignment (§6.3) on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from services.core.db import session_scope
+from services.core.models import JudgeCall, OutboxEvent, Role
+from services.results.hanchans import ResultsError
+from services.results.judge_calls import answer_call, assign_judge, call_judge, close_call, open_calls_for
+from services.results.view import match_view
+from services.scheduling import organizer as scheduling_admin
+from tests import factories as f
+from tests.factories import NOW, kirov
+
+DURING = kirov(20, 19)  # the meeting is 20.11 18:00–22:30
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest) -> sa.Engine:
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
+
+
+def _league(db: sa.Engine) -> tuple[f.League, list]:
+    with session_scope(db) as session:
+        league = f.league(session)
+        judges = [f.user(session, name=f"Судья {n}", role=Role.JUDGE) for n in (1, 2)]
+        scheduling_admin.assign_meeting(session, match_id=league.match.id, start=kirov(20, 18), hanchans=3,
+                                        room_id=league.room.id, actor_user_id=league.organizer.id, now=NOW)  # fmt: skip
+    return league, judges
+
+
+def test_a_seated_player_calls_during_the_meeting_only(db: sa.Engine) -> None:
+    league, _ = _league(db)
+    with session_scope(db) as session, pytest.raises(ResultsError, match="встреча не идёт"):
+        call_judge(session, league.users[0], league.match.id, hanchan_number=2, description="чомбо?", now=kirov(21, 12))
+    with session_scope(db) as session, pytest.raises(ResultsError, match="только игрок за этим столом"):
+        call_judge(session, league.organizer, league.match.id, hanchan_number=2, description="x", now=DURING)
+    with session_scope(db) as session, pytest.raises(ResultsError, match="Опишите"):
+        call_judge(session, league.users[0], league.match.id, hanchan_number=2, description="  ", now=DURING)
+    with Session(db) as session:
+        assert session.exec(select(JudgeCall).where(JudgeCall.match_id == league.match.id)).all() == []
+
+
+def test_the_assigned_judge_gets_the_call_first_then_the_organizer_after_ten_minutes(db: sa.Engine) -> None:
+    league, (first, second) = _league(db)
+    with session_scope(db) as session:
+        with pytest.raises(ResultsError):
+            assign_judge(session, league.users[0], judge_user_id=second.id, match_id=league.match.id)  # not organizer
+        assign_judge(session, league.organizer, judge_user_id=first.id, round_id=league.rounds[0].id)
+        assign_judge(session, league.organizer, judge_user_id=second.id, match_id=league.match.id)  # the match wins
+        call = call_judge(session, league.users[1], league.match.id, hanchan_number=2,
+                          description="спор о фуритене", now=DURING)  # fmt: skip
+        call_id = call.id
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get(JudgeCall, call_id).judge_user_id == second.id
+        assert [c.id for c in open_calls_for(session, second, now=DURING)] == [call_id]
+        assert call_id not in [c.id for c in open_calls_for(session, first, now=DURING)]
+        assert call_id not in [c.id for c in open_calls_for(session, league.organizer, now=DURING)]
+        later = DURING + timedelta(minutes=10)
+        assert call_id in [c.id for c in open_calls_for(session, league.organizer, now=later)]
+        event = session.exec(select(OutboxEvent).where(OutboxEvent.kind == "judge_called")).all()[-1]
+        assert event.match_id is None and f'"judge_user_id": {second.id}' in event.payload
+    with session_scope(db) as session:
+        answer_call(session, second, call_id, now=DURING + timedelta(minutes=2))
+    with Session(db, expire_on_commit=False) as session:  # answered: no escalation
+        assert call_id not in [c.id for c in open_calls_for(session, league.organizer, now=DURING + timedelta(hours=1))]
+    with session_scope(db) as session:
+        close_call(session, second, call_id, actions="дискард после риичи", disagreement="фуритен",
+                   decision="фуритен, рон отменён", now=DURING + timedelta(minutes=5))  # fmt: skip
+        with pytest.raises(ResultsError, match="уже закрыт"):
+            answer_call(session, second, call_id, now=DURING + timedelta(minutes=6))
+    with Session(db, expire_on_commit=False) as session:
+        assert open_calls_for(session, second, now=DURING + timedelta(minutes=6)) == []
+        view = match_view(session, league.organizer, league.match.id)
+        what = [row["what"] for row in view.protocol]
+        assert what[-4:] == ["вызов судьи", "судья принял вызов", "решение судьи", "вызов закрыт решением судьи"]
+        call_row = next(row for row in view.protocol if row["what"] == "вызов судьи")
+        assert call_row["reason"] == "спор о фуритене" and "ханчан 2" in call_row["detail"]

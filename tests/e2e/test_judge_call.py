@@ -1,0 +1,73 @@
+"""Регламент §6.2: a player at the table calls the judge from the match page; the call appears on the judge's open
+desk without a reload, the judge answers and closes it with a ruling, and the protocol keeps all three."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from playwright.sync_api import Browser, expect
+from sqlmodel import select
+
+from services.core.db import session_scope
+from services.core.models import JudgeCall, Room, User, utc_now
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.intervals import Interval, at_kirov, kirov_date
+from tests.e2e.conftest import JUDGE, ORGANIZER, App, login
+from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _stage_with_tours, fresh_players
+
+
+def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app: App) -> None:
+    passwords = fresh_players(app)
+    table = tuple(passwords)
+    today = kirov_date(utc_now())
+    match_id, title = _stage_with_tours(
+        app, table, Interval(at_kirov(today - timedelta(days=1)), at_kirov(today + timedelta(days=6)))
+    )
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        room = Room(name="Зал судейского теста")
+        session.add(room)
+        session.flush()
+        scheduling_admin.assign_meeting(session, match_id=match_id, start=utc_now() + timedelta(minutes=5), hanchans=3,
+                                        room_id=room.id, actor_user_id=organizer.id)  # fmt: skip
+    judge_context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **DESKTOP)
+    player_context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
+    judge, player = judge_context.new_page(), player_context.new_page()
+    try:
+        login(judge, app, JUDGE, path="/desk")
+        expect(judge.get_by_role("heading", name="Стол организатора")).to_be_visible()
+        judge.evaluate("window.__stillTheSamePage = true")
+        login(player, app, table[1], passwords[table[1]], path=f"/match/{match_id}")
+        form = player.locator("form").filter(has=player.get_by_role("button", name="Позвать судью"))
+        form.get_by_role("combobox").select_option("2")
+        form.get_by_label("Что произошло (коротко)").fill("спор о фуритене после риичи")
+        form.get_by_role("button", name="Позвать судью").click()
+        expect(player.get_by_role("status")).to_contain_text("Судья вызван")
+
+        call = judge.get_by_role("group", name=f"{title}, ханчан 2", exact=True)
+        expect(call).to_contain_text("спор о фуритене после риичи", timeout=3_000)
+        expect(call).to_contain_text(table[1])
+        assert judge.evaluate("window.__stillTheSamePage") is True
+        call.get_by_role("button", name=f"Иду: {title}, ханчан 2").click()
+        expect(call).to_contain_text("судья идёт")
+        close = call.get_by_role("button", name=f"Записать решение: {title}, ханчан 2")
+        close.click()
+        expect(call.get_by_role("alert")).to_contain_text("укажите")
+        call.get_by_label(f"Последовательность действий: {title}, ханчан 2").fill("дискард после риичи, рон")
+        call.get_by_label(f"Суть разногласия: {title}, ханчан 2").fill("был ли фуритен")
+        call.get_by_label(f"Решение судьи: {title}, ханчан 2").fill("фуритен, рон отменён, чомбо")
+        close.click()
+        expect(call).to_have_count(0)
+
+        player.reload()
+        protocol = player.get_by_role("row").filter(has_text="вызов судьи")
+        expect(protocol.first).to_contain_text("спор о фуритене после риичи")
+        expect(player.get_by_role("row").filter(has_text="вызов закрыт решением судьи")).to_have_count(1)
+        with session_scope(engine) as session:
+            [row] = session.exec(select(JudgeCall).where(JudgeCall.match_id == match_id)).all()
+            assert row.answered_at is not None and row.closed_at is not None and row.ruling_id is not None
+    finally:
+        judge_context.close()
+        player_context.close()
+        engine.dispose()
