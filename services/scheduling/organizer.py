@@ -24,6 +24,9 @@ from services.scheduling.rules import fallback_meeting, format_kirov, hanchans_w
 ACTIVITY = "activity"
 
 
+ALL_BOOKED = "Все ханчаны матча уже забронированы: чтобы сменить время, перенесите бронь."
+
+
 def _locked_booking(session: Session, booking_id: int) -> Booking | None:
     """The booking read afresh after its match's lock (activities only need the SQLite write lock)."""
     lock_for_write(session)
@@ -89,7 +92,7 @@ def assign_meeting(
         raise SchedulingError("Матч уже сыгран: назначать встречу не нужно.")
     remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
     if remaining < 1:
-        raise SchedulingError("Все ханчаны матча уже забронированы: чтобы сменить время, перенесите бронь.")
+        raise SchedulingError(ALL_BOOKED)
     if not 1 <= hanchans <= remaining:
         raise SchedulingError(f"Можно назначить от 1 до {hanchans_word(remaining)}: остальные уже забронированы.")
     meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes), now)

@@ -177,7 +177,8 @@ async def test_linked_players_get_private_messages_about_their_own_matches(
     link(session, league, 1, 7002, None, private=False)  # linked, but private messages switched off
     for index in range(4):
         answer(session, league, index, (kirov(12, 13), kirov(12, 20)))
-    proposal = propose(session, league, kirov(12, 13))
+    # The third player proposes (proposing counts as their confirmation): the first is asked to confirm.
+    proposal = propose(session, league, kirov(12, 13), index=2)
     outbox = _job(application, OUTBOX_JOB)
 
     await outbox.run(application)
@@ -186,7 +187,7 @@ async def test_linked_players_get_private_messages_about_their_own_matches(
     assert "Вам предложено время встречи: сб 12.12.2026 13:00–17:30" in waiting
     assert _texts_to(fake_api, 7002) == []
 
-    for index in range(4):
+    for index in (0, 1, 3):
         confirm(session, league, proposal, index)
     await outbox.run(application)
 

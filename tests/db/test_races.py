@@ -32,7 +32,7 @@ from tests.factories import NOW, kirov
 
 TRIES = 20
 MODES = ["thread", "process"]
-ALL_ASSIGNED = "Можно назначить от 1 до 0 ханчанов: остальные уже забронированы."
+ALL_ASSIGNED = scheduling_admin.ALL_BOOKED
 LAST_ENTERED = "Все 3 ханчана матча уже внесены; исправить результат может организатор."
 
 
@@ -83,7 +83,7 @@ def _active_bookings(url: str, match_id: int) -> list[Booking]:
 
 def _assign(league: f.League, day: int) -> tuple:
     kwargs = {"match_id": league.match.id, "start": kirov(day, 18), "hanchans": 3,
-              "actor_user_id": league.organizer.id, "room_id": league.room.id}  # fmt: skip
+              "actor_user_id": league.organizer.id, "room_id": league.room.id, "now": NOW}  # fmt: skip
     return (scheduling_admin.assign_meeting, kwargs)
 
 
