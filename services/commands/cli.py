@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "services.commands.draw",
     "services.commands.standings",
     "services.commands.season",
+    "services.commands.seasons",
     "services.commands.playoff",
     "services.commands.bot",
     "services.commands.pantheon",

@@ -17,6 +17,7 @@ PURE_MODULES = {
     "services.core.config",
     "services.core.security",
     "services.league.draw",
+    "services.league.roster_csv",
     "services.scheduling.intervals",
     "services.scheduling.rules",
     "services.scheduling.ics",
