@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "services.commands.standings",
     "services.commands.season",
     "services.commands.seasons",
+    "services.commands.backup",
     "services.commands.playoff",
     "services.commands.bot",
     "services.commands.pantheon",
