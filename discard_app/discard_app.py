@@ -11,6 +11,9 @@ from discard_app.pages.league.announcements import AnnouncementsState, announcem
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
 from discard_app.pages.league.roster import RosterState, roster_page
+from discard_app.pages.league.season_admin import season_admin_page
+from discard_app.pages.league.season_admin_state import SeasonAdminState
+from discard_app.pages.league.seasons import SeasonRecordState, SeasonsState, season_record_page, seasons_page
 from discard_app.pages.pantheon.pantheon import PantheonState, pantheon_page
 from discard_app.pages.playoff.playoff import PlayoffState, playoff_page
 from discard_app.pages.results.match import MatchState, match_page
@@ -43,6 +46,9 @@ PAGES = [
     (match_page, routes.MATCH, "Матч", MatchState.load),
     (player_page, routes.PLAYER, "Игрок", PlayerState.load),
     (pantheon_page, routes.PANTHEON, texts.PANTHEON_TITLE, PantheonState.load),
+    (seasons_page, routes.SEASONS, texts.SEASONS_TITLE, SeasonsState.load),
+    (season_admin_page, routes.SEASON_ADMIN, texts.SEASON_ADMIN_TITLE, SeasonAdminState.load),
+    (season_record_page, routes.SEASON_RECORD, texts.SEASONS_TITLE, SeasonRecordState.load),
 ]
 for component, route, title, on_load in PAGES:
     app.add_page(

@@ -16,6 +16,9 @@ PLAYOFF = "/playoff"
 ANNOUNCEMENTS = "/announcements"
 PROFILE = "/profile"
 PANTHEON = "/pantheon"
+SEASONS = "/seasons"
+SEASON_ADMIN = "/seasons/manage"
+SEASON_RECORD = "/seasons/[season_id]"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
 
@@ -26,6 +29,10 @@ def match_url(match_id: int | str) -> str:
 
 def player_url(player_id: int | str) -> str:
     return f"/player/{player_id}"
+
+
+def season_url(season_id: int | str) -> str:
+    return f"/seasons/{season_id}"
 
 
 def match_schedule_url(match_id: int | str) -> str:

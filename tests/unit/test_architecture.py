@@ -34,6 +34,7 @@ VIEW_MODULES = {
     "services.scheduling.view",
     "services.scheduling.calendar_feed",
     "services.results.view",
+    "services.league.history",
     "services.notifier.cards",
 }
 SHELL_PACKAGES = ("discard_app", "services.commands", "services.notifier.bot", "services.notifier.telegram")
