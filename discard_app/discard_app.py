@@ -8,6 +8,7 @@ from discard_app.api import calendar_api
 from discard_app.pages.account.login import LoginState, login_page
 from discard_app.pages.account.profile import ProfileState, profile_page
 from discard_app.pages.league.announcements import AnnouncementsState, announcements_page
+from discard_app.pages.league.disqualifications import DisqualificationsState, disqualifications_page
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
 from discard_app.pages.league.roster import RosterState, roster_page
@@ -49,6 +50,7 @@ PAGES = [
     (seasons_page, routes.SEASONS, texts.SEASONS_TITLE, SeasonsState.load),
     (season_admin_page, routes.SEASON_ADMIN, texts.SEASON_ADMIN_TITLE, SeasonAdminState.load),
     (season_record_page, routes.SEASON_RECORD, texts.SEASONS_TITLE, SeasonRecordState.load),
+    (disqualifications_page, routes.DISQUALIFICATIONS, texts.DQ_TITLE, DisqualificationsState.load),
 ]
 for component, route, title, on_load in PAGES:
     app.add_page(

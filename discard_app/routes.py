@@ -19,6 +19,7 @@ PANTHEON = "/pantheon"
 SEASONS = "/seasons"
 SEASON_ADMIN = "/seasons/manage"
 SEASON_RECORD = "/seasons/[season_id]"
+DISQUALIFICATIONS = "/disqualifications"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
 

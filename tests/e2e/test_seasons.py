@@ -9,12 +9,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session, select
 
 from services.core.models import Player, Registration
 from services.league.roster import current_season
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login, running_app
+from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App, login, running_app
 
 NEW_PLAYERS = [f"Новичок {n:02d}" for n in range(1, 16)]
 
@@ -93,3 +93,49 @@ def test_a_player_opens_last_seasons_standings(page: Page, league_app: App) -> N
     expect(page.get_by_role("heading", name="Итоговая таблица")).to_be_visible()
     expect(page.get_by_role("row", name=PLAYERS[3])).to_be_visible()
     assert "/seasons/" in page.url
+
+
+def _pick(page: Page, trigger: str, option: str) -> None:
+    page.get_by_label(trigger, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def test_fee_and_disqualification_register(page: Page, league_app: App, browser: Browser) -> None:
+    app = league_app
+    login(page, app, ORGANIZER, path="/roster")
+    # Регламент §1: the roster shows who has not paid (this page is the organizer's only).
+    expect(page.get_by_role("row", name=NEW_PLAYERS[1])).to_contain_text("оплачен 11.01.2027")
+    expect(page.get_by_role("row", name=NEW_PLAYERS[0])).to_contain_text("не оплачен")
+    _pick(page, "Регистрационный взнос", NEW_PLAYERS[0])
+    page.get_by_label("Дата").fill("2027-01-15")
+    page.get_by_role("button", name="Записать").click()
+    expect(page.get_by_role("status")).to_have_text(f"Взнос: {NEW_PLAYERS[0]} — оплачен 15.01.2027.")
+    expect(page.get_by_role("row", name=NEW_PLAYERS[0])).to_contain_text("оплачен 15.01.2027")
+
+    # Регламент §5: the organizer records a disqualification; the person cannot be entered again.
+    page.get_by_role("navigation").get_by_role("link", name="Сезоны").click()
+    page.get_by_role("link", name="Реестр дисквалификаций").click()
+    _pick(page, "Игрок", PLAYERS[5])
+    _pick(page, "Срок", "Пожизненно")
+    page.get_by_label("Причина").fill("Отказ продолжать игру в матче")
+    page.get_by_role("button", name="Записать дисквалификацию").click()
+    expect(page.get_by_role("status")).to_have_text(f"Дисквалификация записана: {PLAYERS[5]}.")
+    expect(page.get_by_role("table", name="Реестр дисквалификаций")).to_contain_text("пожизненно")
+    page.goto(f"{app.url}/roster")
+    page.get_by_label("Имя и фамилия").fill(PLAYERS[5])
+    page.get_by_role("button", name="Добавить игрока").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        f"«{PLAYERS[5]}» дисквалифицирован(а) пожизненно: Отказ продолжать игру в матче"
+    )
+
+    # The judge reads the register; a player is refused by the server and sees no names.
+    for name, allowed in ((JUDGE, True), (PLAYERS[6], False)):
+        other = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov").new_page()
+        login(other, app, name, path="/disqualifications")
+        if allowed:
+            expect(other.get_by_role("table", name="Реестр дисквалификаций")).to_contain_text(PLAYERS[5])
+            expect(other.get_by_role("button", name="Записать дисквалификацию")).to_have_count(0)
+        else:
+            expect(other.get_by_role("alert")).to_contain_text("видят только организатор и судья")
+            expect(other.get_by_text("Отказ продолжать игру")).to_have_count(0)
+        other.context.close()

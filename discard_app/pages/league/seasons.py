@@ -125,6 +125,11 @@ def seasons_page() -> rx.Component:
         texts.SEASONS_TITLE,
         rx.text(texts.SEASONS_HINT, size="2", color_scheme="gray"),
         rx.cond(AuthState.is_organizer, rx.link(texts.SEASON_ADMIN_LINK, href=routes.SEASON_ADMIN)),
+        # The register is the organizer's and the judge's (its page checks the role again on the server).
+        rx.cond(
+            (AuthState.user_role == "organizer") | (AuthState.user_role == "judge"),
+            rx.link(texts.DQ_LINK, href=routes.DISQUALIFICATIONS),
+        ),
         rx.foreach(SeasonsState.cards, _card),
     )
 
