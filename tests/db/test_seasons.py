@@ -14,6 +14,7 @@ from sqlmodel import Session, select
 
 from services.core.db import make_engine, migrate
 from services.core.models import Player, Registration, Role, Season
+from services.league import history
 from services.league.accounts import create_user, find_user
 from services.league.closing import ClosingMethod, close_registration
 from services.league.disqualifications import record_disqualification
@@ -28,6 +29,7 @@ from services.league.seasons import (
     preview_roster_csv,
 )
 from services.league.tour_windows import set_windows
+from services.results.entry import ResultsError
 from services.results.hanchans import enter_hanchan
 from services.results.repo import db_standings
 from tests.conftest import PG_ADMIN_URL
@@ -212,3 +214,33 @@ def test_two_organizers_start_seasons_at_once_postgresql(own_pg_engine: sa.Engin
     assert "ok" in _race(own_pg_engine)
     with Session(own_pg_engine) as s:
         assert len(s.exec(select(Season).where(Season.is_current)).all()) == 1
+
+
+def test_a_past_season_is_read_only(session: Session, league: League) -> None:
+    table = league.players[:4]
+    mid = league.match(1, 1, table)
+    enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+    session.commit()
+    create_season(session, "Лига 2027", actor_user_id=None)
+    session.commit()
+    with pytest.raises(ResultsError, match="в архиве: его протоколы только для чтения"):
+        enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+
+
+def test_history_lists_seasons_and_a_persons_places(session: Session, league: League) -> None:
+    _played(session, league)
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    copy_roster(session, new, league.season, today=TODAY, actor_user_id=None)
+    session.commit()
+    summaries = history.season_summaries(session)
+    assert [(s.name, s.current) for s in summaries] == [("Лига 2027", True), ("Тест", False)]
+    assert summaries[1].champion == ""  # no final was played
+    winner = find_user(session, "Игрок 0")
+    rows = history.person_seasons(session, winner.id)
+    assert [(r["season"], r["total"], r["matches"]) for r in rows] == [
+        ("Лига 2027", "0", "0"),
+        ("Тест", "+25 000", "1"),
+    ]
+    matches = history.season_matches(session, league.season.id)
+    assert [(m["title"], m["players"]) for m in matches] == [("Тур 1, стол 1", "Игрок 0, Игрок 1, Игрок 2, Игрок 3")]
+    assert history.season_matches(session, new.id) == []

@@ -93,6 +93,11 @@ def test_a_player_opens_last_seasons_standings(page: Page, league_app: App) -> N
     expect(page.get_by_role("heading", name="Итоговая таблица")).to_be_visible()
     expect(page.get_by_role("row", name=PLAYERS[3])).to_be_visible()
     assert "/seasons/" in page.url
+    # A player's page lists every season they played (PLAYERS[0] came back in the CSV of the new season).
+    page.get_by_role("row", name=PLAYERS[0]).get_by_role("link").click()
+    expect(page.get_by_role("heading", name="Сезоны игрока")).to_be_visible()
+    expect(page.get_by_role("row", name="Лига Дискарда 2027")).to_be_visible()
+    expect(page.get_by_role("row", name="Тестовая лига")).to_contain_text("—")
 
 
 def _pick(page: Page, trigger: str, option: str) -> None:
