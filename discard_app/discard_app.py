@@ -11,6 +11,7 @@ from discard_app.pages.league.announcements import AnnouncementsState, announcem
 from discard_app.pages.league.disqualifications import DisqualificationsState, disqualifications_page
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
+from discard_app.pages.league.regulation import RegulationState, regulation_page
 from discard_app.pages.league.roster import RosterState, roster_page
 from discard_app.pages.league.season_admin import season_admin_page
 from discard_app.pages.league.season_admin_state import SeasonAdminState
@@ -51,6 +52,7 @@ PAGES = [
     (season_admin_page, routes.SEASON_ADMIN, texts.SEASON_ADMIN_TITLE, SeasonAdminState.load),
     (season_record_page, routes.SEASON_RECORD, texts.SEASONS_TITLE, SeasonRecordState.load),
     (disqualifications_page, routes.DISQUALIFICATIONS, texts.DQ_TITLE, DisqualificationsState.load),
+    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, RegulationState.load),
 ]
 for component, route, title, on_load in PAGES:
     app.add_page(

@@ -20,6 +20,7 @@ SEASONS = "/seasons"
 SEASON_ADMIN = "/seasons/manage"
 SEASON_RECORD = "/seasons/[season_id]"
 DISQUALIFICATIONS = "/disqualifications"
+REGULATION = "/regulation"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
 

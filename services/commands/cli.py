@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "services.commands.season",
     "services.commands.seasons",
     "services.commands.backup",
+    "services.commands.regulation",
     "services.commands.playoff",
     "services.commands.bot",
     "services.commands.pantheon",

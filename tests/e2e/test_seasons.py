@@ -144,3 +144,32 @@ def test_fee_and_disqualification_register(page: Page, league_app: App, browser:
             expect(other.get_by_role("alert")).to_contain_text("видят только организатор и судья")
             expect(other.get_by_text("Отказ продолжать игру")).to_have_count(0)
         other.context.close()
+
+
+def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App) -> None:
+    app = league_app
+    login(page, app, ORGANIZER)
+    page.get_by_role("navigation").get_by_role("link", name="Регламент").click()
+    expect(page.get_by_text("Регламент ещё не опубликован.")).to_be_visible()
+    page.get_by_role("textbox", name="Текст регламента").fill("1. Общие положения\nМатч — три ханчана.")
+    page.get_by_role("button", name="Опубликовать изменение").click()
+    expect(page.get_by_role("status")).to_have_text("Изменение опубликовано и объявлено.")
+    expect(page.get_by_text("исходная редакция").first).to_be_visible()
+
+    page.get_by_role("textbox", name="Текст регламента").fill("1. Общие положения\nМатч — четыре ханчана.")
+    page.get_by_role("button", name="Опубликовать изменение").click()
+    expect(page.get_by_role("alert")).to_contain_text("изменение без причины не публикуется")
+    page.get_by_label("Что и почему изменено").fill("Четыре ханчана в матче")
+    page.get_by_role("button", name="Опубликовать изменение").click()
+    expect(page.get_by_role("status")).to_have_text("Изменение опубликовано и объявлено.")
+    expect(page.get_by_role("region", name="Текст редакции")).to_contain_text("четыре ханчана")
+    expect(page.get_by_role("listitem").filter(has_text="Четыре ханчана в матче")).to_be_visible()
+
+    # The version in force on a date before the first publication: none yet.
+    page.get_by_label("Редакция, действовавшая на дату").fill("2026-01-01")
+    page.get_by_role("button", name="Показать").click()
+    expect(page.get_by_role("alert")).to_have_text("На 01.01.2026 регламент ещё не был опубликован.")
+
+    # Регламент §7: announced to the participants on the site (and the bot's outbox, tests/db/test_regulation.py).
+    page.get_by_role("navigation").get_by_role("link", name="Объявления").click()
+    expect(page.get_by_text("Четыре ханчана в матче", exact=False).first).to_be_visible()

@@ -10,11 +10,12 @@ from sqlmodel import Session, select
 
 from services.commands.demo_league.results import seed_demo_results
 from services.commands.demo_league.schedule import seed_demo_schedule
-from services.core.config import settings
+from services.core.config import ROOT, settings
 from services.core.models import Role, Room, Season, User
 from services.league.accounts import create_user
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
+from services.league.regulation import publish as publish_regulation
 from services.league.roster import add_player
 from services.league.seasons import create_season
 from services.league.tour_windows import set_windows
@@ -39,6 +40,7 @@ DEMO_PLAYERS = (
     "Михаил Егоров",
     "Светлана Павлова",
 )
+REGULATION_FILE = ROOT / "docs" / "league-regulation-2026.ru.txt"
 DEMO_ORGANIZER = "Богдан Бойко"
 DEMO_JUDGE = "Екатерина Киселёва"
 DEMO_ROOM = "Клуб, ул. Московская 78/115"
@@ -65,6 +67,14 @@ def seed_demo(session: Session, *, today: date | None = None) -> list[tuple[str,
     _demo_draw(session, season, organizer.id, today or datetime.now(settings.tz).date())
     seed_demo_results(session, season, organizer)
     seed_demo_schedule(session, season, organizer, today or datetime.now(settings.tz).date())
+    # The league's regulation as published on 2 October 2026 (Регламент §7: the site shows it).
+    publish_regulation(
+        session,
+        REGULATION_FILE.read_text(encoding="utf-8"),
+        reason="",
+        now=datetime(2026, 10, 2, 12, 0, tzinfo=settings.tz),
+        author_user_id=organizer.id,
+    )
     return logins
 
 
