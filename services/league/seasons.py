@@ -107,7 +107,7 @@ def enroll_user(
         raise SeasonError(f"«{user.display_name}» — не игрок.")
     exists = session.exec(select(Player.id).where(Player.season_id == season.id, Player.user_id == user.id)).first()
     if exists is not None:
-        raise SeasonError(f"«{user.display_name}» уже в составе.")
+        raise SeasonError(f"«{user.display_name}» уже есть в составе.")
     last = session.exec(select(func.max(Player.registration_order)).where(Player.season_id == season.id)).one()
     player = Player(season_id=season.id, user_id=user.id, status=status, registration_order=(last or 0) + 1)
     session.add(player)
@@ -220,7 +220,7 @@ def preview_roster_csv(session: Session, season: Season, text: str, *, today: da
             elif user.role != Role.PLAYER:
                 outcome, accepted = f"Строка {item.line} отклонена: «{user.display_name}» — не игрок", False
             elif user.id in in_season:
-                outcome, accepted = f"Строка {item.line} пропущена: «{user.display_name}» уже в составе", False
+                outcome, accepted = f"Строка {item.line} пропущена: «{user.display_name}» уже есть в составе", False
             else:
                 outcome = "игрок прошлых сезонов: войдёт со своим прежним паролем"
         lines.append(PreviewLine(item.line, item.name, item.contact, _fee_text(item), outcome, accepted))
@@ -267,18 +267,6 @@ def finish_season(session: Session, season: Season, *, now: datetime, actor_user
     session.add(season)
     record_audit(session, actor_user_id=actor_user_id, action="season.finish", entity="season", entity_id=season.id)
     session.flush()
-
-
-def season_for_user(session: Session, user_id: int) -> list[Season]:
-    """Every season the person played in, newest first."""
-    return list(
-        session.exec(
-            select(Season)
-            .join(Player, col(Player.season_id) == Season.id)
-            .where(Player.user_id == user_id)
-            .order_by(col(Season.id).desc())
-        ).all()
-    )
 
 
 def all_seasons(session: Session) -> list[Season]:
