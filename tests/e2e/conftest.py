@@ -30,7 +30,6 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]  # fmt: skip
-_HELD: list = []  # this process's open lock files while an app runs
 START_TIMEOUT = 600  # a cold front-end build on a busy 2-core machine
 
 
@@ -106,12 +105,9 @@ def _wait_ready(url: str, process: subprocess.Popen, log: Path) -> None:
 @contextmanager
 def running_app(workdir: Path) -> Iterator[App]:
     """The real app in prod mode on a free port, its own seeded SQLite database in `workdir`."""
-    # One build of .web at a time, whoever runs the tests or a benchmark. A process that already holds the lock
-    # (a module's own app beside the session's) builds the same .web again: flock would wait for itself.
+    # One build of .web at a time, whoever runs the tests or a benchmark.
     lock = open(ROOT / ".web.lock", "w")  # noqa: SIM115
-    if not _HELD:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-    _HELD.append(lock)
+    fcntl.flock(lock, fcntl.LOCK_EX)
     database_url = f"sqlite:///{workdir / 'league.db'}"
     migrate(database_url)
     passwords = _seed(database_url)
@@ -141,9 +137,7 @@ def running_app(workdir: Path) -> Iterator[App]:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
-        _HELD.remove(lock)
-        if not _HELD:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+        fcntl.flock(lock, fcntl.LOCK_UN)
         lock.close()
 
 
@@ -174,3 +168,9 @@ def login(page: Page, app: App, name: str, password: str | None = None, *, path:
 @pytest.fixture(autouse=True)
 def _expect_timeout() -> None:
     expect.set_options(timeout=15_000)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests with an app of their own (the `league_app` of test_seasons.py) run before the shared one starts: every
+    app start rebuilds the one `.web`, whose bundle carries its backend's port, so two apps cannot run at once."""
+    items.sort(key=lambda item: "league_app" not in getattr(item, "fixturenames", ()))

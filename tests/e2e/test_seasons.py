@@ -1,7 +1,8 @@
 """Issue 17 in the browser: the organizer starts a new season, imports the roster from a CSV file with one bad line
 (the preview names it), closes registration and draws; a player of the last season opens its standings.
 
-The app runs on its own database here: a new current season would change what the other browser tests see."""
+The app runs on its own database here (a new current season would change what the other browser tests see); the
+conftest runs these tests before the shared app starts."""
 
 from __future__ import annotations
 
