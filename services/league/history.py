@@ -45,7 +45,7 @@ def status_text(season: Season) -> str:
 def final_order(session: Session, season: Season) -> list[int]:
     """Player ids best first: the final's places, then the rest of the regular standings (Регламент §1, §4)."""
     final = [int(p) for p in load_bracket(session, season).bracket.final_places]
-    regular = [int(r.player) for r in db_standings(session, season.id)]
+    regular = [int(r.player) for r in db_standings(session, season.id) if r.matches]  # who has played
     return final + [p for p in regular if p not in final]
 
 
@@ -54,7 +54,7 @@ def season_summaries(session: Session) -> list[SeasonSummary]:
     for season in session.exec(select(Season).order_by(col(Season.id).desc())).all():
         bracket = load_bracket(session, season)
         champion_ids = bracket.bracket.final_places[:1]
-        order = final_order(session, season) if season.draw_approved_at else []
+        order = final_order(session, season)
         names = bracket.names
         result.append(
             SeasonSummary(
@@ -119,8 +119,8 @@ def person_seasons(session: Session, user_id: int) -> list[dict[str, str]]:
     for player, season in rows:
         standings = {int(r.player): r for r in db_standings(session, season.id)}
         row = standings.get(player.id)
-        order = final_order(session, season) if season.draw_approved_at else []
-        place = str(order.index(player.id) + 1) if player.id in order and row and row.matches else "—"
+        order = final_order(session, season)
+        place = str(order.index(player.id) + 1) if player.id in order else "—"
         result.append(
             {
                 "season_id": str(season.id),
