@@ -12,9 +12,14 @@ from discard_app.pages.account.login import LoginState, login_page
 from discard_app.pages.account.profile import ProfileState, profile_page
 from discard_app.pages.league.announcements import AnnouncementsState, announcements_page
 from discard_app.pages.league.desk import desk_page
+from discard_app.pages.league.disqualifications import DisqualificationsState, disqualifications_page
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
+from discard_app.pages.league.regulation import RegulationState, regulation_page
 from discard_app.pages.league.roster import RosterState, roster_page
+from discard_app.pages.league.season_admin import season_admin_page
+from discard_app.pages.league.season_admin_state import SeasonAdminState
+from discard_app.pages.league.seasons import SeasonRecordState, SeasonsState, season_record_page, seasons_page
 from discard_app.pages.pantheon.pantheon import PantheonState, pantheon_page
 from discard_app.pages.playoff.playoff import PlayoffState, playoff_page
 from discard_app.pages.results.match import MatchState, match_page
@@ -69,6 +74,11 @@ PAGES = [
     (match_page, routes.MATCH, texts.MATCH_PAGE_TITLE, MatchState.load),
     (player_page, routes.PLAYER, texts.PLAYER_PAGE_TITLE, PlayerState.load),
     (pantheon_page, routes.PANTHEON, texts.PANTHEON_TITLE, PantheonState.load),
+    (seasons_page, routes.SEASONS, texts.SEASONS_TITLE, SeasonsState.load),
+    (season_admin_page, routes.SEASON_ADMIN, texts.SEASON_ADMIN_TITLE, SeasonAdminState.load),
+    (season_record_page, routes.SEASON_RECORD, texts.SEASONS_TITLE, SeasonRecordState.load),
+    (disqualifications_page, routes.DISQUALIFICATIONS, texts.DQ_TITLE, DisqualificationsState.load),
+    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, RegulationState.load),
 ]
 app.add_page(not_found_page, route="404", title=f"{texts.NOT_FOUND_TITLE} · {texts.APP_TITLE}")
 for component, route, title, on_load in PAGES:

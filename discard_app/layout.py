@@ -33,6 +33,8 @@ def _nav_items() -> list[tuple[str, str, bool | str]]:
         (texts.NAV_STANDINGS, routes.STANDINGS, False),
         (texts.NAV_CALENDAR, routes.CLUB_CALENDAR, False),
         (texts.NAV_PLAYOFF, routes.PLAYOFF, False),
+        (texts.NAV_SEASONS, routes.SEASONS, False),
+        (texts.NAV_REGULATION, routes.REGULATION, False),
         (texts.NAV_ANNOUNCEMENTS, routes.ANNOUNCEMENTS, False),
         (texts.NAV_PROFILE, routes.PROFILE, False),
     ]

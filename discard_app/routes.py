@@ -17,6 +17,11 @@ ANNOUNCEMENTS = "/announcements"
 PROFILE = "/profile"
 PANTHEON = "/pantheon"
 DESK = "/desk"
+SEASONS = "/seasons"
+SEASON_ADMIN = "/seasons/manage"
+SEASON_RECORD = "/seasons/[season_id]"
+DISQUALIFICATIONS = "/disqualifications"
+REGULATION = "/regulation"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
 
@@ -27,6 +32,10 @@ def match_url(match_id: int | str) -> str:
 
 def player_url(player_id: int | str) -> str:
     return f"/player/{player_id}"
+
+
+def season_url(season_id: int | str) -> str:
+    return f"/seasons/{season_id}"
 
 
 def match_schedule_url(match_id: int | str) -> str:

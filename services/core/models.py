@@ -7,7 +7,7 @@ short strings so that a migration never has to alter a database enum type.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from enum import StrEnum
 
 import sqlalchemy as sa
@@ -73,6 +73,16 @@ class MatchStatus(StrEnum):
 
 class Season(SQLModel, table=True):
     # Регламент §4: the defaults below are the league's rules.
+    # Exactly one season is current: the database refuses a second (a partial unique index).
+    __table_args__ = (
+        sa.Index(
+            "uq_season_current",
+            "is_current",
+            unique=True,
+            sqlite_where=sa.text("is_current"),
+            postgresql_where=sa.text("is_current"),
+        ),
+    )
     id: int | None = Field(default=None, primary_key=True)
     name: str
     start_points: int = 30_000
@@ -90,6 +100,11 @@ class Season(SQLModel, table=True):
     registration_closed: bool = False
     draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
     draw_approved_at: datetime | None = _instant(nullable=True)
+    # The season's lifecycle (services/league/seasons.py).
+    is_current: bool = False
+    registration_opens_on: date | None = None
+    registration_closes_on: date | None = None
+    finished_at: datetime | None = _instant(nullable=True)
 
 
 class User(SQLModel, table=True):
@@ -501,3 +516,38 @@ class AuditRecord(SQLModel, table=True):
     before: str | None = None  # JSON
     after: str | None = None  # JSON
     reason: str = ""
+
+
+# --- The league's records across seasons (Регламент §1, §5, §7) ---
+
+
+class Registration(SQLModel, table=True):
+    """What registration recorded for a player's entry: contact and the fee (Регламент §1); organizer only."""
+
+    player_id: int = Field(foreign_key="player.id", primary_key=True)
+    contact: str = ""
+    fee_paid_on: date | None = None
+    fee_refunded_on: date | None = None
+
+
+class Disqualification(SQLModel, table=True):
+    """The register of disqualifications (Регламент §5): one year or permanent, with the protocol it comes from."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    reason: str
+    match_id: int | None = Field(default=None, foreign_key="match.id")
+    starts_on: date
+    ends_on: date | None = None  # None: permanent
+    decided_by_user_id: int | None = Field(default=None, foreign_key="user.id")
+    decided_at: datetime = _instant(now=True)
+
+
+class RegulationVersion(SQLModel, table=True):
+    """A full text of the regulation; every version after the first is an amendment (Регламент §7)."""
+
+    id: int | None = Field(default=None, primary_key=True)
+    text: str
+    reason: str = ""
+    announced_at: datetime = _instant(index=True)  # §7: an amendment takes effect once announced
+    author_user_id: int | None = Field(default=None, foreign_key="user.id")

@@ -2,6 +2,7 @@
 (Регламент §2), withdrawals, replays and technical substitutes (Регламент §6.1, §6.3), the organizer's announcements
 (Регламент §6.4). Imports no reflex or telegram.
 
-Pure: `draw`. Database: `accounts`, `roster`, `closing`, `draw_season`, `tour_windows`, `withdrawal`, `substitution`,
-`announcements`, `matches` (a player's own matches).
+Pure: `draw`, `roster_csv`. Database: `accounts`, `roster`, `closing`, `draw_season`, `tour_windows`, `withdrawal`,
+`substitution`, `announcements`, `matches` (a player's own matches), `seasons` (the lifecycle, Регламент §1),
+`fees` (§1), `disqualifications` (§5), `regulation` (§7). View: `history` (past seasons).
 """

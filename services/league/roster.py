@@ -29,7 +29,8 @@ class RosterRow:
 
 
 def current_season(session: Session) -> Season | None:
-    return session.exec(select(Season).order_by(col(Season.id).desc())).first()
+    """The season marked current (services/league/seasons.py); rows made without it: the newest."""
+    return session.exec(select(Season).order_by(col(Season.is_current).desc(), col(Season.id).desc())).first()
 
 
 def list_roster(session: Session, season_id: int) -> list[RosterRow]:

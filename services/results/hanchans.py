@@ -16,7 +16,19 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.db import lock_row
-from services.core.models import Hanchan, HanchanResult, Match, MatchStatus, Role, Seat, User, utc_now
+from services.core.models import (
+    Hanchan,
+    HanchanResult,
+    Match,
+    MatchStatus,
+    Role,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    User,
+    utc_now,
+)
 from services.results import scoring
 from services.results.entry import Entry, ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
@@ -42,7 +54,26 @@ def get_match(session: Session, match_id: int) -> Match:
     match = session.get(Match, match_id, populate_existing=True)
     if match is None or match.status == MatchStatus.DRAFT:
         raise ResultsError(f"Матч {match_id} не найден.")
+    season = _season_of(session, match)
+    if season is not None and archived(session, season):
+        raise ResultsError(f"Сезон «{season.name}» в архиве: его протоколы только для чтения.")
     return match
+
+
+def _season_of(session: Session, match: Match) -> Season | None:
+    return session.exec(
+        select(Season)
+        .join(Stage, col(Stage.season_id) == Season.id)
+        .join(Round, col(Round.stage_id) == Stage.id)
+        .where(Round.id == match.round_id)
+    ).first()
+
+
+def archived(session: Session, season: Season) -> bool:
+    """A finished season, or one a newer current season replaced, is read-only (services/league/seasons.py)."""
+    if season.finished_at is not None:
+        return True
+    return not season.is_current and session.exec(select(Season.id).where(col(Season.is_current))).first() is not None
 
 
 def effective(session: Session, match_id: int) -> list[Hanchan]:

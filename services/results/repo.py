@@ -28,7 +28,10 @@ from services.results.season_file import Season
 
 
 def current_season_id(session: Session) -> int | None:
-    return session.exec(select(SeasonRow.id).order_by(col(SeasonRow.id).desc())).first()
+    # The season marked current (services/league/seasons.py); rows made without it: the newest.
+    return session.exec(
+        select(SeasonRow.id).order_by(col(SeasonRow.is_current).desc(), col(SeasonRow.id).desc())
+    ).first()
 
 
 def season_players(session: Session, season_id: int) -> list[standings.Player]:

@@ -25,10 +25,13 @@ from services.core.models import (
     TieDecision,
     User,
 )
+from services.league import history
 from services.league.accounts import create_user
 from services.league.roster import add_player
+from services.league.seasons import finish_season
 from services.playoff import stage as playoff
 from services.results import winds
+from services.results.entry import ResultsError
 from services.results.hanchans import Entry, enter_hanchan
 from services.results.penalties import decide_tie
 from services.results.scoring import TableResult
@@ -182,6 +185,15 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
     assert first.winds == ",".join(map(str, drawn))  # the draw is recorded with the hanchan
     created = session.exec(select(AuditRecord).where(AuditRecord.action == "playoff.table")).all()
     assert [json.loads(a.after)["round"] for a in created] == ["1A", "1B", "2U", "2L", "3", "F"]
+
+    # Issue 17: the final is played, so the season closes; it is then an archive with its champion and top eight.
+    finish_season(session, league.season, now=at(28), actor_user_id=league.organizer.id)
+    summary = history.season_summaries(session)[0]
+    assert (summary.champion, summary.status) == ("Участник 09", "завершён 28.12.2026")
+    assert summary.top[:4] == ("Участник 09", "Участник 01", "Участник 07", "Участник 05")
+    assert len(summary.top) == 8
+    with pytest.raises(ResultsError, match="в архиве"):
+        league.play(final_id, [9, 1, 7, 5], IN_ORDER)
 
 
 def test_winds_are_drawn_only_by_the_table_or_staff(league: League, session: Session) -> None:

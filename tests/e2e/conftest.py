@@ -176,3 +176,13 @@ def login(page: Page, app: App, name: str, password: str | None = None, *, path:
 @pytest.fixture(autouse=True)
 def _expect_timeout() -> None:
     expect.set_options(timeout=15_000)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests with an app of their own (the `league_app` of test_seasons.py) run before the shared one starts: every
+    app start rebuilds the one `.web`, whose bundle carries its backend's port, so two apps cannot run at once."""
+    here = Path(__file__).parent
+    places = [k for k, item in enumerate(items) if here in item.path.parents]  # only the browser tests move
+    ordered = sorted((items[k] for k in places), key=lambda i: "league_app" not in getattr(i, "fixturenames", ()))
+    for k, item in zip(places, ordered, strict=True):
+        items[k] = item

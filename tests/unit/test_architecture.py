@@ -19,6 +19,7 @@ PURE_MODULES = {
     "services.core.rate_limit",
     "services.core.text_limits",
     "services.league.draw",
+    "services.league.roster_csv",
     "services.scheduling.intervals",
     "services.scheduling.rules",
     "services.scheduling.ics",
@@ -36,6 +37,7 @@ VIEW_MODULES = {
     "services.league.desk",
     "services.scheduling.calendar_feed",
     "services.results.view",
+    "services.league.history",
     "services.notifier.cards",
     "services.league.todo",
 }

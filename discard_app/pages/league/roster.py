@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import date, datetime
 from typing import TypedDict
 
 import reflex as rx
@@ -9,9 +10,10 @@ import reflex as rx
 from discard_app import texts
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
+from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Player, Role, RosterStatus, User
-from services.league import roster, withdrawal
+from services.league import fees, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 
 
@@ -22,6 +24,7 @@ class RosterRowView(TypedDict):
     status: str
     status_label: str
     telegram: str
+    fee: str  # Регламент §1: the registration fee; this page is the organizer's only
 
 
 STATUS_OPTIONS = [str(s) for s in RosterStatus]
@@ -56,6 +59,7 @@ class RosterState(AuthState):
         with session_scope() as session:
             season = roster.current_season(session)
             rows = roster.list_roster(session, season.id) if season else []
+            fee_of = fees.fee_labels(session, season.id) if season else {}
         self.rows = [
             RosterRowView(
                 player_id=str(r.player_id),
@@ -64,6 +68,7 @@ class RosterState(AuthState):
                 status=r.status,
                 status_label=roster.STATUS_LABELS[RosterStatus(r.status)],
                 telegram="привязан" if r.telegram_linked else "—",
+                fee=fee_of.get(r.player_id, ""),
             )
             for r in rows
         ]
@@ -139,15 +144,43 @@ class RosterState(AuthState):
                 status = status or roster.default_status(season)  # after the draw: the reserve
                 if status not in STATUS_OPTIONS:
                     raise AccountError(f"Неизвестный статус: {status}.")
-                player, password = roster.add_player(
-                    session, season, form.get("name", ""), status=RosterStatus(status), actor_user_id=user.id
+                # A known person keeps their account; a disqualified one is refused with the reason (Регламент §5).
+                player, password = seasons.add_person(
+                    session,
+                    season,
+                    form.get("name", ""),
+                    today=datetime.now(settings.tz).date(),
+                    status=RosterStatus(status),
+                    actor_user_id=user.id,
                 )
                 name = session.get(User, player.user_id).display_name
-        except AccountError as error:
+        except (AccountError, seasons.SeasonError) as error:
             self.error = str(error)
             return
         self.notice = texts.ROSTER_ADDED
-        self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
+        if password:
+            self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
+        self._refresh()
+
+    @rx.event
+    def record_fee(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
+            return
+        self.error = self.notice = self.issued_password = ""
+        player_id = form.get("player_id") or ""
+        try:
+            with session_scope() as session:
+                player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+                if player is None:
+                    raise fees.FeeError(texts.ROSTER_PICK_PLAYER)
+                on = date.fromisoformat(form.get("on") or datetime.now(settings.tz).date().isoformat())
+                label = fees.record_fee(session, player, form.get("action", ""), on, actor_user_id=user.id)
+                name = session.get(User, player.user_id).display_name
+        except ValueError as error:  # FeeError, or a date the browser did not send as YYYY-MM-DD
+            self.error = str(error) if isinstance(error, fees.FeeError) else texts.SEASON_BAD_DATE.format(value="")
+            return
+        self.notice = texts.FEE_SAVED.format(name=name, label=label)
         self._refresh()
 
     @rx.event
@@ -241,6 +274,7 @@ def _row(row: RosterRowView) -> rx.Component:
         rx.table.row_header_cell(row["name"]),
         rx.table.cell(row["status_label"]),
         rx.table.cell(row["telegram"]),
+        rx.table.cell(row["fee"], white_space="nowrap"),
         rx.table.cell(
             rx.button(
                 texts.ROSTER_RESET,
@@ -297,7 +331,34 @@ def _forms() -> rx.Component:
         reset_on_submit=True,
     )
     replay_form = rx.cond(RosterState.replay_choices.length() > 0, _replay_form())
-    return rx.vstack(add_form, status_form, replay_form, spacing="3", width="100%")
+    return rx.vstack(add_form, status_form, _fee_form(), replay_form, spacing="3", width="100%")
+
+
+def _fee_form() -> rx.Component:
+    """Регламент §1: the fee paid or refunded, with its date (today when left empty)."""
+    return rx.form(
+        rx.flex(
+            rx.select.root(
+                rx.select.trigger(placeholder=texts.FEE_TITLE, aria_label=texts.FEE_TITLE),
+                rx.select.content(
+                    rx.foreach(RosterState.rows, lambda r: rx.select.item(r["name"], value=r["player_id"]))
+                ),
+                name="player_id",
+            ),
+            rx.select.root(
+                rx.select.trigger(aria_label=texts.FEE_ACTION),
+                rx.select.content(*[rx.select.item(label, value=key) for key, label in texts.FEE_ACTIONS.items()]),
+                name="action",
+                default_value="paid",
+            ),
+            rx.input(name="on", type="date", aria_label=texts.FEE_DATE),
+            rx.button(texts.FEE_SAVE, type="submit", variant="outline"),
+            spacing="2",
+            wrap="wrap",
+        ),
+        on_submit=RosterState.record_fee,
+        reset_on_submit=True,
+    )
 
 
 def _replay_form() -> rx.Component:
@@ -348,12 +409,13 @@ def roster_page() -> rx.Component:
                                 rx.table.column_header_cell(texts.ROSTER_NAME),
                                 rx.table.column_header_cell(texts.ROSTER_STATUS),
                                 rx.table.column_header_cell(texts.ROSTER_TELEGRAM),
+                                rx.table.column_header_cell(texts.ROSTER_FEE),
                                 rx.table.column_header_cell(""),
                             )
                         ),
                         rx.table.body(rx.foreach(RosterState.rows, _row)),
                         width="100%",
-                        min_width="34em",  # a phone scrolls the table instead of squeezing the names
+                        min_width="40em",  # a phone scrolls the table instead of squeezing the names
                     ),
                     overflow_x="auto",
                     width="100%",

@@ -12,6 +12,8 @@ from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
+from services.core.models import Player
+from services.league import history
 from services.results.view import player_view
 
 COLORS = ("var(--accent-9)", "var(--amber-9)", "var(--blue-9)", "var(--gray-9)")
@@ -23,6 +25,7 @@ class PlayerState(AuthState):
     matches: list[dict[str, str]] = []
     chart: list[dict[str, Any]] = []
     series: list[str] = ["", "", "", ""]
+    seasons: list[dict[str, str]] = []  # every season this person played: place and totals
 
     # The chart has None for the tours a line's player has not played: recharts leaves a gap
     # (connect_nulls stays off), instead of a flat copy of an earlier total.
@@ -34,6 +37,8 @@ class PlayerState(AuthState):
         found = re.search(r"/player/(\d+)", self.router.url.path)
         with session_scope() as session:
             view = player_view(session, int(found.group(1))) if found else None
+            player = session.get(Player, int(found.group(1))) if view is not None else None
+            self.seasons = history.person_seasons(session, player.user_id) if player else []
         self.found = view is not None
         if view is not None:
             self.name, self.matches, self.chart = view["name"], view["matches"], view["chart"]
@@ -74,6 +79,43 @@ def _chart() -> rx.Component:
     )
 
 
+def _season_row(row: dict[str, str]) -> rx.Component:
+    return rx.table.row(
+        rx.table.row_header_cell(rx.link(row["season"], href="/seasons/" + row["season_id"])),
+        rx.table.cell(row["place"], white_space="nowrap"),
+        rx.table.cell(row["total"], white_space="nowrap"),
+        rx.table.cell(row["matches"], white_space="nowrap"),
+    )
+
+
+def _seasons() -> rx.Component:
+    return rx.fragment(
+        rx.heading(texts.PLAYER_SEASONS, size="4", as_="h2"),
+        rx.box(
+            rx.table.root(
+                rx.table.header(
+                    rx.table.row(
+                        *[
+                            rx.table.column_header_cell(t)
+                            for t in (
+                                texts.SEASONS_TITLE,
+                                texts.PLAYER_SEASONS_PLACE,
+                                texts.PLAYER_SEASONS_TOTAL,
+                                texts.PLAYER_SEASONS_MATCHES,
+                            )
+                        ]
+                    )
+                ),
+                rx.table.body(rx.foreach(PlayerState.seasons, _season_row)),
+                size="1",
+                width="100%",
+            ),
+            overflow_x="auto",
+            width="100%",
+        ),
+    )
+
+
 def player_page() -> rx.Component:
     # The page title is the player's name, not a generic "Игрок".
     title = rx.cond(PlayerState.found & (PlayerState.name != ""), PlayerState.name, "Игрок")
@@ -105,6 +147,7 @@ def player_page() -> rx.Component:
                     ),
                     rx.text(texts.PLAYER_NO_MATCHES),
                 ),
+                _seasons(),
                 spacing="3",
                 width="100%",
             ),

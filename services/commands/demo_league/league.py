@@ -10,12 +10,14 @@ from sqlmodel import Session, select
 
 from services.commands.demo_league.results import seed_demo_results
 from services.commands.demo_league.schedule import seed_demo_schedule
-from services.core.config import settings
-from services.core.models import Role, Room, Season, Stage, StageKind, User
+from services.core.config import ROOT, settings
+from services.core.models import Role, Room, Season, User
 from services.league.accounts import create_user
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
+from services.league.regulation import publish as publish_regulation
 from services.league.roster import add_player
+from services.league.seasons import create_season
 from services.league.tour_windows import set_windows
 
 log = logging.getLogger(__name__)
@@ -38,6 +40,7 @@ DEMO_PLAYERS = (
     "Михаил Егоров",
     "Светлана Павлова",
 )
+REGULATION_FILE = ROOT / "docs" / "league-regulation-2026.ru.txt"
 DEMO_ORGANIZER = "Богдан Бойко"
 DEMO_JUDGE = "Екатерина Киселёва"
 DEMO_ROOM = "Клуб, ул. Московская 78/115"
@@ -56,10 +59,7 @@ def seed_demo(session: Session, *, today: date | None = None) -> list[tuple[str,
     logins.append((organizer.display_name, "организатор", password))
     judge, password = create_user(session, display_name=DEMO_JUDGE, role=Role.JUDGE, actor_user_id=organizer.id)
     logins.append((judge.display_name, "судья", password))
-    season = Season(name="Лига Дискарда 2026 «Однажды в Дискарде»")
-    session.add(season)
-    session.flush()
-    session.add(Stage(season_id=season.id, kind=StageKind.REGULAR))
+    season = create_season(session, "Лига Дискарда 2026 «Однажды в Дискарде»", actor_user_id=organizer.id)
     session.add(Room(name=DEMO_ROOM))
     for name in DEMO_PLAYERS:
         player, password = add_player(session, season, name, actor_user_id=organizer.id)
@@ -67,6 +67,14 @@ def seed_demo(session: Session, *, today: date | None = None) -> list[tuple[str,
     _demo_draw(session, season, organizer.id, today or datetime.now(settings.tz).date())
     seed_demo_results(session, season, organizer)
     seed_demo_schedule(session, season, organizer, today or datetime.now(settings.tz).date())
+    # The league's regulation as published on 2 October 2026 (Регламент §7: the site shows it).
+    publish_regulation(
+        session,
+        REGULATION_FILE.read_text(encoding="utf-8"),
+        reason="",
+        now=datetime(2026, 10, 2, 12, 0, tzinfo=settings.tz),
+        author_user_id=organizer.id,
+    )
     return logins
 
 

@@ -1,0 +1,207 @@
+"""The register of disqualifications (Регламент §5): the organizer records, the organizer and the judge read."""
+
+from __future__ import annotations
+
+from datetime import date, datetime
+from typing import TypedDict
+
+import reflex as rx
+from sqlmodel import col, select
+
+from discard_app import routes, texts
+from discard_app.layout import forbidden, page
+from discard_app.state.auth import AuthState
+from services.core.config import settings
+from services.core.db import session_scope
+from services.core.models import Role, User
+from services.league import disqualifications as dq
+
+
+class RegisterLine(TypedDict):
+    name: str
+    reason: str
+    term: str
+    match_id: str
+
+
+class Person(TypedDict):
+    id: str
+    name: str
+
+
+class DisqualificationsState(AuthState):
+    allowed: bool = False
+    can_record: bool = False
+    rows: list[RegisterLine] = []
+    people: list[Person] = []
+    error: str = ""
+    notice: str = ""
+
+    def _staff(self) -> User | None:
+        # Checked on the server at every call: the register is for the organizer and the judge only.
+        user = self._require_user(Role.ORGANIZER, Role.JUDGE)
+        self.allowed = user is not None
+        self.can_record = user is not None and user.role == Role.ORGANIZER
+        if user is None:
+            self.rows, self.people = [], []
+        return user
+
+    def _refresh(self) -> None:
+        with session_scope() as session:
+            register = dq.register(session)
+            users = session.exec(
+                select(User).where(User.role == Role.PLAYER).order_by(col(User.display_name))
+            ).all() if self.can_record else []  # fmt: skip
+        self.rows = [
+            RegisterLine(
+                name=r.name,
+                reason=r.reason,
+                term=f"{r.starts_on:%d.%m.%Y} — "
+                + (
+                    texts.DQ_UNTIL_PERMANENT
+                    if r.ends_on is None
+                    else texts.DQ_UNTIL.format(date=f"{r.ends_on:%d.%m.%Y}")
+                ),
+                match_id=str(r.match_id or ""),
+            )
+            for r in register
+        ]
+        self.people = [Person(id=str(u.id), name=u.display_name) for u in users]
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        self.error = self.notice = ""
+        if self._current_user() is None:
+            return self._redirect_to_login()
+        if self._staff() is not None:
+            self._refresh()
+        return None
+
+    @rx.event
+    def record(self, form: dict[str, str]) -> None:
+        user = self._require_user(Role.ORGANIZER)
+        if user is None:
+            self.error = texts.FORBIDDEN_ORGANIZER
+            return
+        self.error = self.notice = ""
+        raw_match = (form.get("match_id") or "").strip().lstrip("№")
+        raw_day = (form.get("starts_on") or "").strip()
+        try:
+            if raw_match and not raw_match.isdigit():
+                raise dq.DisqualificationError(texts.DQ_BAD_MATCH)
+            try:
+                starts = date.fromisoformat(raw_day) if raw_day else datetime.now(settings.tz).date()
+            except ValueError as error:
+                raise dq.DisqualificationError(texts.SEASON_BAD_DATE.format(value=raw_day)) from error
+            person_id = form.get("user_id") or ""
+            with session_scope() as session:
+                person = session.get(User, int(person_id)) if person_id.isdigit() else None
+                if person is None:
+                    raise dq.DisqualificationError(texts.DQ_PICK)
+                dq.record_disqualification(
+                    session,
+                    person,
+                    term=form.get("term", ""),
+                    reason=form.get("reason", ""),
+                    match_id=int(raw_match) if raw_match else None,
+                    starts_on=starts,
+                    actor_user_id=user.id,
+                )
+                name = person.display_name
+        except dq.DisqualificationError as error:
+            self.error = str(error)
+            return
+        self.notice = texts.DQ_SAVED.format(name=name)
+        self._refresh()
+
+
+S = DisqualificationsState
+
+
+def _line(row: RegisterLine) -> rx.Component:
+    return rx.table.row(
+        rx.table.row_header_cell(row["name"]),
+        rx.table.cell(row["term"], white_space="nowrap"),
+        rx.table.cell(row["reason"]),
+        rx.table.cell(
+            rx.cond(
+                row["match_id"] != "",
+                rx.link(texts.DQ_PROTOCOL + " №" + row["match_id"], href="/match/" + row["match_id"]),
+                "—",
+            )
+        ),
+    )
+
+
+def _field(label: str, control: rx.Component) -> rx.Component:
+    return rx.el.label(rx.text(label, size="2", weight="medium"), control, style={"display": "block", "width": "100%"})
+
+
+def _form() -> rx.Component:
+    return rx.card(
+        rx.form(
+            rx.vstack(
+                _field(
+                    texts.DQ_PERSON,
+                    rx.select.root(
+                        rx.select.trigger(placeholder=texts.DQ_PICK, aria_label=texts.DQ_PERSON, width="100%"),
+                        rx.select.content(rx.foreach(S.people, lambda p: rx.select.item(p["name"], value=p["id"]))),
+                        name="user_id",
+                    ),
+                ),
+                _field(
+                    texts.DQ_TERM,
+                    rx.select.root(
+                        rx.select.trigger(aria_label=texts.DQ_TERM, width="100%"),
+                        rx.select.content(*[rx.select.item(v, value=k) for k, v in texts.DQ_TERMS.items()]),
+                        name="term",
+                        default_value="year",
+                    ),
+                ),
+                _field(texts.DQ_REASON, rx.text_area(name="reason", aria_label=texts.DQ_REASON, width="100%")),
+                _field(texts.DQ_MATCH, rx.input(name="match_id", input_mode="numeric", aria_label=texts.DQ_MATCH)),
+                _field(texts.DQ_STARTS, rx.input(name="starts_on", type="date", aria_label=texts.DQ_STARTS)),
+                rx.button(texts.DQ_SAVE, type="submit", color_scheme="red", variant="outline"),
+                spacing="2",
+                width="100%",
+            ),
+            on_submit=S.record,
+            reset_on_submit=True,
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def disqualifications_page() -> rx.Component:
+    return page(
+        texts.DQ_TITLE,
+        rx.cond(
+            S.allowed,
+            rx.vstack(
+                rx.text(texts.DQ_HINT, size="2", color_scheme="gray"),
+                rx.link("← " + texts.SEASONS_TITLE, href=routes.SEASONS),
+                rx.cond(S.error != "", rx.callout(S.error, color_scheme="red", role="alert", width="100%")),
+                rx.cond(S.notice != "", rx.callout(S.notice, color_scheme="green", role="status", width="100%")),
+                rx.cond(S.can_record, _form()),
+                rx.cond(
+                    S.rows.length() > 0,
+                    rx.box(
+                        rx.table.root(
+                            # the caption names the table for screen readers (and tests)
+                            rx.el.caption(texts.DQ_LINK, style={"text-align": "left", "font-weight": "bold"}),
+                            rx.table.body(rx.foreach(S.rows, _line)),
+                            width="100%",
+                            min_width="30em",
+                        ),
+                        overflow_x="auto",
+                        width="100%",
+                    ),
+                    rx.text(texts.DQ_EMPTY),
+                ),
+                spacing="3",
+                width="100%",
+            ),
+            forbidden(texts.DQ_FORBIDDEN),
+        ),
+    )

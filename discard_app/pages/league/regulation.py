@@ -1,0 +1,216 @@
+"""The regulation page (Регламент §7): the text in force now or on a date, its dated amendments; the organizer
+publishes an amendment, announced on the site and through the bot."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, time, timedelta
+from typing import TypedDict
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.layout import page
+from discard_app.state.auth import AuthState
+from services.core.config import settings
+from services.core.db import session_scope
+from services.core.models import RegulationVersion, Role
+from services.league import regulation
+
+FILE_ID = "regulation_file"
+MAX_FILE_BYTES = 400_000
+
+
+class Amendment(TypedDict):
+    label: str
+
+
+def _label(v: RegulationVersion) -> str:
+    return texts.REGULATION_VERSION.format(
+        date=f"{v.announced_at.astimezone(settings.tz):%d.%m.%Y %H:%M}", reason=v.reason
+    )
+
+
+class RegulationState(AuthState):
+    text: str = ""
+    version: str = ""
+    on_date: str = ""
+    history: list[Amendment] = []
+    draft: str = ""
+    draft_key: int = 0  # a new key remounts the text field with a new draft (it is not sent per keystroke)
+    error: str = ""
+    notice: str = ""
+
+    def _show(self, at: datetime) -> None:
+        with session_scope() as session:
+            shown = regulation.in_force(session, at)
+            every = regulation.versions(session)
+        self.text = shown.text if shown else ""
+        self.version = _label(shown) if shown else ""
+        self.history = [Amendment(label=_label(v)) for v in reversed(every)]
+        latest = every[-1] if every else None
+        self.draft = latest.text if latest and self.is_organizer else ""
+        self.draft_key += 1
+
+    @rx.event
+    def load(self) -> rx.event.EventSpec | None:
+        self.error = self.notice = ""
+        if self._current_user() is None:
+            return self._redirect_to_login()
+        self.on_date = ""
+        self._show(datetime.now(settings.tz))
+        return None
+
+    @rx.event
+    def show_on(self, form: dict[str, str]) -> None:
+        if self._current_user() is None:
+            return
+        self.error = self.notice = ""
+        raw = (form.get("on") or "").strip()
+        try:
+            day = date.fromisoformat(raw)
+        except ValueError:
+            self.error = texts.SEASON_BAD_DATE.format(value=raw)
+            return
+        # In force on a Kirov day: whatever was announced by the day's end.
+        self.on_date = raw
+        self._show(datetime.combine(day + timedelta(days=1), time.min, settings.tz) - timedelta(microseconds=1))
+        if not self.text:
+            self.error = texts.REGULATION_NONE_ON_DATE.format(date=f"{day:%d.%m.%Y}")
+
+    @rx.event
+    async def load_file(self, files: list[rx.UploadFile]) -> None:
+        if self._require_user(Role.ORGANIZER) is None:
+            self.error = texts.FORBIDDEN_ORGANIZER
+            return
+        self.error = self.notice = ""
+        data = await files[0].read() if files else b""
+        try:
+            if not data or len(data) > MAX_FILE_BYTES:
+                raise UnicodeDecodeError("utf-8", b"", 0, 1, "size")
+            self.draft = data.decode("utf-8-sig")
+            self.draft_key += 1
+        except UnicodeDecodeError:
+            self.error = texts.SEASON_CSV_UNREADABLE
+
+    @rx.event
+    def publish(self, form: dict[str, str]) -> None:
+        user = self._require_user(Role.ORGANIZER)
+        if user is None:
+            self.error = texts.FORBIDDEN_ORGANIZER
+            return
+        self.error = self.notice = ""
+        try:
+            with session_scope() as session:
+                regulation.publish(
+                    session,
+                    form.get("text", ""),
+                    reason=form.get("reason", ""),
+                    now=datetime.now(settings.tz),
+                    author_user_id=user.id,
+                )
+        except regulation.RegulationError as error:
+            self.draft = form.get("text", "")
+            self.draft_key += 1
+            self.error = str(error)
+            return
+        self.notice = texts.REGULATION_PUBLISHED
+        self.on_date = ""
+        self._show(datetime.now(settings.tz))
+
+
+S = RegulationState
+
+
+def _editor() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading(texts.REGULATION_EDIT, size="4", as_="h2"),
+            rx.text(texts.REGULATION_EDIT_HINT, size="2", color_scheme="gray"),
+            rx.upload.root(
+                rx.text(texts.REGULATION_FILE, size="2", color_scheme="gray"),
+                id=FILE_ID,
+                accept={"text/plain": [".txt"]},
+                max_files=1,
+                on_drop=S.load_file(rx.upload_files(upload_id=FILE_ID)),
+                border="1px dashed var(--gray-a8)",
+                border_radius="var(--radius-2)",
+                padding="0.5em",
+                cursor="pointer",
+                width="100%",
+            ),
+            rx.form(
+                rx.vstack(
+                    rx.el.label(
+                        rx.text(texts.REGULATION_TEXT, size="2", weight="medium"),
+                        rx.text_area(name="text", default_value=S.draft, key=S.draft_key, rows="16", width="100%"),
+                        style={"display": "block", "width": "100%"},
+                    ),
+                    rx.el.label(
+                        rx.text(texts.REGULATION_REASON, size="2", weight="medium"),
+                        rx.input(name="reason", width="100%"),
+                        style={"display": "block", "width": "100%"},
+                    ),
+                    rx.button(texts.REGULATION_EDIT, type="submit"),
+                    spacing="2",
+                    width="100%",
+                ),
+                on_submit=S.publish,
+                width="100%",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def regulation_page() -> rx.Component:
+    return page(
+        texts.REGULATION_TITLE,
+        rx.text(texts.REGULATION_HINT, size="2", color_scheme="gray"),
+        rx.cond(S.error != "", rx.callout(S.error, color_scheme="red", role="alert", width="100%")),
+        rx.cond(S.notice != "", rx.callout(S.notice, color_scheme="green", role="status", width="100%")),
+        rx.form(
+            rx.flex(
+                rx.el.label(
+                    rx.text(texts.REGULATION_ON_DATE, size="2", weight="medium"),
+                    rx.input(name="on", type="date", aria_label=texts.REGULATION_ON_DATE),
+                ),
+                rx.button(texts.REGULATION_SHOW, type="submit", variant="outline"),
+                spacing="2",
+                align="end",
+                wrap="wrap",
+            ),
+            on_submit=S.show_on,
+        ),
+        rx.cond(
+            S.text != "",
+            rx.vstack(
+                rx.text(S.version, weight="medium"),
+                rx.box(
+                    rx.text(S.text, white_space="pre-wrap", size="2"),
+                    border="1px solid var(--gray-a5)",
+                    border_radius="var(--radius-2)",
+                    padding="1em",
+                    max_height="70vh",
+                    overflow_y="auto",
+                    width="100%",
+                    aria_label=texts.REGULATION_SHOWN,
+                    role="region",
+                ),
+                spacing="2",
+                width="100%",
+            ),
+            rx.text(texts.REGULATION_NONE),
+        ),
+        rx.cond(
+            S.history.length() > 0,
+            rx.vstack(
+                rx.heading(texts.REGULATION_HISTORY, size="4", as_="h2"),
+                rx.el.ul(rx.foreach(S.history, lambda a: rx.el.li(a["label"])), style={"margin": "0 0 0 1.25em"}),
+                spacing="1",
+                width="100%",
+            ),
+        ),
+        rx.cond(AuthState.is_organizer, _editor()),
+    )

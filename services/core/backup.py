@@ -1,0 +1,162 @@
+"""A consistent copy of the whole league, and bringing it back: the database plus the uploaded ruling photos in one
+dated archive. Imports no reflex.
+
+SQLite is copied with its online backup API (a consistent snapshot while the site keeps writing); PostgreSQL with
+`pg_dump` in its custom format (one snapshot transaction). A restore goes only into an empty database.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import tarfile
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlmodel import SQLModel
+
+import services.core.models  # noqa: F401  (every table, for the emptiness check)
+from services.core.db import make_engine
+
+FORMAT = "discard-backup/1"
+MANIFEST = "manifest.json"
+UPLOADS = "uploaded_files"
+DB_FILES = {"sqlite": "database.sqlite", "postgresql": "database.pgdump"}
+
+
+class BackupError(RuntimeError):
+    """A backup or restore that cannot go on; the message is Russian."""
+
+
+def _kind(database_url: str) -> str:
+    name = sa.engine.make_url(database_url).get_backend_name()
+    if name not in DB_FILES:
+        raise BackupError(f"База {name} не поддерживается: только SQLite и PostgreSQL.")
+    return name
+
+
+def _sqlite_path(database_url: str) -> Path:
+    database = sa.engine.make_url(database_url).database
+    if not database or database == ":memory:":
+        raise BackupError("У базы SQLite в памяти нет файла.")
+    return Path(database)
+
+
+def _libpq(database_url: str) -> tuple[str, dict[str, str]]:
+    """The URL for pg_dump / pg_restore; the password goes through the environment, never the command line."""
+    url = sa.engine.make_url(database_url)
+    env = {**os.environ}
+    if url.password:
+        env["PGPASSWORD"] = str(url.password)
+    plain = url.set(drivername="postgresql", password=None)
+    return plain.render_as_string(hide_password=False), env
+
+
+def archive_name(now: datetime) -> str:
+    return f"discard-backup-{now:%Y-%m-%d-%H%M%S}.tar.gz"
+
+
+def backup(database_url: str, uploads_dir: Path, output_dir: Path, *, now: datetime) -> Path:
+    """Writes `discard-backup-<date>.tar.gz` into `output_dir`: the database, the ruling photos, a manifest."""
+    kind = _kind(database_url)
+    output_dir.mkdir(parents=True, exist_ok=True)
+    target = output_dir / archive_name(now)
+    with tempfile.TemporaryDirectory() as tmp:
+        dump = Path(tmp) / DB_FILES[kind]
+        if kind == "sqlite":
+            source = sqlite3.connect(_sqlite_path(database_url))
+            copy = sqlite3.connect(dump)
+            try:
+                source.backup(copy)  # the online backup API: a consistent snapshot under concurrent writes
+            finally:
+                copy.close()
+                source.close()
+        else:
+            url, env = _libpq(database_url)
+            done = subprocess.run(
+                ["pg_dump", "--format=custom", "--no-owner", "--no-privileges", "--file", str(dump), url],
+                env=env, capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            if done.returncode != 0:
+                raise BackupError(f"pg_dump не удался: {done.stderr.strip()}")
+        manifest = {"format": FORMAT, "database": kind, "created_at": now.isoformat()}
+        (Path(tmp) / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False), encoding="utf-8")
+        partial = target.with_suffix(".partial")
+        with tarfile.open(partial, "w:gz") as tar:
+            tar.add(Path(tmp) / MANIFEST, arcname=MANIFEST)
+            tar.add(dump, arcname=DB_FILES[kind])
+            if uploads_dir.is_dir():
+                tar.add(uploads_dir, arcname=UPLOADS)
+        partial.rename(target)  # a half-written archive never carries the final name
+    return target
+
+
+def non_empty_tables(database_url: str) -> list[str]:
+    """The league's tables that hold rows; empty when the database is new (with or without the schema)."""
+    engine = make_engine(database_url)
+    try:
+        existing = set(sa.inspect(engine).get_table_names())
+        found = []
+        with engine.connect() as conn:
+            for name, table in SQLModel.metadata.tables.items():
+                if name in existing and conn.execute(sa.select(sa.literal(1)).select_from(table).limit(1)).first():
+                    found.append(name)
+        return found
+    finally:
+        engine.dispose()
+
+
+def restore(archive: Path, database_url: str, uploads_dir: Path) -> None:
+    """Brings an archive back into an empty database; refuses a database that holds anything."""
+    kind = _kind(database_url)
+    with tempfile.TemporaryDirectory() as tmp:
+        try:
+            with tarfile.open(archive, "r:gz") as tar:
+                tar.extractall(tmp, filter="data")
+        except (OSError, tarfile.TarError) as error:
+            raise BackupError(f"Архив {archive} не прочитан: {error}") from error
+        try:
+            manifest = json.loads((Path(tmp) / MANIFEST).read_text(encoding="utf-8"))
+        except (OSError, ValueError) as error:
+            raise BackupError(f"В архиве {archive} нет описания {MANIFEST}: это не копия лиги.") from error
+        if manifest.get("format") != FORMAT:
+            raise BackupError(f"Неизвестный формат копии: {manifest.get('format')}.")
+        if manifest.get("database") != kind:
+            raise BackupError(f"Копия снята с базы {manifest.get('database')}, а восстанавливается в {kind}.")
+        try:
+            busy = non_empty_tables(database_url)
+        except sa.exc.OperationalError as error:
+            raise BackupError(f"База недоступна: {error.orig}") from error
+        if busy:
+            raise BackupError(
+                f"База не пуста (есть строки в таблицах: {', '.join(sorted(busy))}): "
+                "восстановление только в пустую базу."
+            )
+        dump = Path(tmp) / DB_FILES[kind]
+        if kind == "sqlite":
+            path = _sqlite_path(database_url)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            source = sqlite3.connect(dump)
+            target = sqlite3.connect(path)
+            try:
+                source.backup(target)
+            finally:
+                target.close()
+                source.close()
+        else:
+            url, env = _libpq(database_url)
+            done = subprocess.run(
+                ["pg_restore", "--clean", "--if-exists", "--no-owner", "--no-privileges", "--single-transaction",
+                 "--exit-on-error", "--dbname", url, str(dump)],
+                env=env, capture_output=True, text=True, check=False,
+            )  # fmt: skip
+            if done.returncode != 0:
+                raise BackupError(f"pg_restore не удался: {done.stderr.strip()}")
+        photos = Path(tmp) / UPLOADS
+        if photos.is_dir():
+            shutil.copytree(photos, uploads_dir, dirs_exist_ok=True)

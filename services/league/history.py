@@ -1,0 +1,134 @@
+"""The league's past seasons as rows of display strings: champion, top eight, standings, bracket, matches, and a
+person's seasons with place and totals; reads only, imports no reflex (Регламент §1: the top eight; §4: standings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, select
+
+from services.core.config import settings
+from services.core.models import Match, Player, Round, Season, Seat, Stage, StageKind, User
+from services.playoff.repo import load_bracket
+from services.results.repo import db_standings
+from services.results.view import TOP, signed, standings_rows
+
+STAGE_NAMES = {StageKind.REGULAR: "Тур", StageKind.PLAYOFF: "Плей-офф"}
+PLAYOFF_ROUNDS = {"1": "1/4 финала", "2": "полуфинал", "3": "полуфинал", "F": "финал"}
+MATCH_STATUS = {
+    "draft": "черновик",
+    "scheduling": "согласование",
+    "playing": "играется",
+    "complete": "сыгран",
+    "replay": "переигровка",
+}
+
+
+@dataclass(frozen=True)
+class SeasonSummary:
+    id: int
+    name: str
+    status: str
+    current: bool
+    champion: str
+    top: tuple[str, ...]
+
+
+def status_text(season: Season) -> str:
+    if season.finished_at:
+        return f"завершён {season.finished_at.astimezone(settings.tz):%d.%m.%Y}"
+    if season.draw_approved_at:
+        return "идёт"
+    return "регистрация закрыта" if season.registration_closed else "регистрация"
+
+
+def final_order(session: Session, season: Season) -> list[int]:
+    """Player ids best first: the final's places, then the rest of the regular standings (Регламент §1, §4)."""
+    final = [int(p) for p in load_bracket(session, season).bracket.final_places]
+    regular = [int(r.player) for r in db_standings(session, season.id) if r.matches]  # who has played
+    return final + [p for p in regular if p not in final]
+
+
+def season_summaries(session: Session) -> list[SeasonSummary]:
+    result = []
+    for season in session.exec(select(Season).order_by(col(Season.id).desc())).all():
+        bracket = load_bracket(session, season)
+        champion_ids = bracket.bracket.final_places[:1]
+        order = final_order(session, season)
+        names = bracket.names
+        result.append(
+            SeasonSummary(
+                season.id,
+                season.name,
+                status_text(season),
+                season.is_current,
+                names.get(champion_ids[0], "") if champion_ids else "",
+                tuple(names.get(p, "?") for p in order[:TOP]),
+            )
+        )
+    return result
+
+
+def season_standings_rows(session: Session, season_id: int) -> list[dict[str, str]]:
+    return standings_rows(db_standings(session, season_id))
+
+
+def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
+    """Every match of the season in order, with its players; its protocol is on the match page."""
+    rows = session.exec(
+        select(Match, Round, Stage)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .where(Stage.season_id == season_id)
+        .order_by(col(Stage.id), col(Round.id), col(Match.id))
+    ).all()
+    names = dict(
+        session.exec(
+            select(Player.id, User.display_name)
+            .join(User, col(User.id) == Player.user_id)
+            .where(Player.season_id == season_id)
+        ).all()
+    )
+    result = []
+    for match, round_, stage in rows:
+        seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seed))).all()
+        if stage.kind == StageKind.PLAYOFF:
+            title = f"{PLAYOFF_ROUNDS.get(round_.code, round_.code)}, стол {match.table}"
+        else:
+            title = f"Тур {round_.code}, стол {match.table}"
+        result.append(
+            {
+                "id": str(match.id),
+                "title": title,
+                "players": ", ".join(names.get(s.player_id, "?") for s in seats),
+                "status": MATCH_STATUS.get(match.status, match.status),
+            }
+        )
+    return result
+
+
+def person_seasons(session: Session, user_id: int) -> list[dict[str, str]]:
+    """Every season the person played: place (the final's places first) and regular totals."""
+    result = []
+    rows = session.exec(
+        select(Player, Season)
+        .join(Season, col(Season.id) == Player.season_id)
+        .where(Player.user_id == user_id)
+        .order_by(col(Season.id).desc())
+    ).all()
+    for player, season in rows:
+        standings = {int(r.player): r for r in db_standings(session, season.id)}
+        row = standings.get(player.id)
+        order = final_order(session, season)
+        place = str(order.index(player.id) + 1) if player.id in order else "—"
+        result.append(
+            {
+                "season_id": str(season.id),
+                "season": season.name,
+                "player_id": str(player.id),
+                "place": place,
+                "total": signed(row.total) if row else "0",
+                "matches": str(row.matches) if row else "0",
+            }
+        )
+    return result

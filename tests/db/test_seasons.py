@@ -1,0 +1,246 @@
+"""The season's lifecycle: a new season starts empty and current, the old one keeps its standings, the roster is
+copied or imported from CSV, a disqualified person is refused with the reason; SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from services.core.db import make_engine, migrate
+from services.core.models import Player, Registration, Role, Season
+from services.league import history
+from services.league.accounts import create_user, find_user
+from services.league.closing import ClosingMethod, close_registration
+from services.league.disqualifications import record_disqualification
+from services.league.draw_season import approve_draw, make_draft
+from services.league.roster import current_season
+from services.league.seasons import (
+    SeasonError,
+    copy_roster,
+    create_season,
+    finish_season,
+    import_roster_csv,
+    preview_roster_csv,
+)
+from services.league.tour_windows import set_windows
+from services.results.entry import ResultsError
+from services.results.hanchans import enter_hanchan
+from services.results.repo import db_standings
+from tests.conftest import PG_ADMIN_URL
+from tests.db.test_results import League, entry
+
+TODAY = date(2027, 1, 10)
+
+
+@pytest.fixture
+def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
+    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
+    lg = League(session)
+    session.commit()
+    return lg
+
+
+def _played(session: Session, league: League) -> None:
+    table = league.players[:4]
+    mid = league.match(1, 1, table)
+    enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+    session.commit()
+
+
+def test_new_season_starts_empty_and_old_standings_stay(session: Session, league: League) -> None:
+    _played(session, league)
+    before = db_standings(session, league.season.id)
+    new = create_season(session, "Лига Дискарда 2027", actor_user_id=league.organizer.id)
+    session.commit()
+    assert current_season(session).id == new.id
+    assert session.exec(select(Player).where(Player.season_id == new.id)).all() == []
+    assert db_standings(session, new.id) == []
+    assert db_standings(session, league.season.id) == before
+    assert before[0].total > 0
+    currents = session.exec(select(Season).where(Season.is_current)).all()
+    assert [s.id for s in currents] == [new.id]
+
+
+def test_season_name_and_dates_are_checked(session: Session, league: League) -> None:
+    create_season(session, "Лига 2027", actor_user_id=None)
+    with pytest.raises(SeasonError, match="уже есть"):
+        create_season(session, "  лига   2027 ", actor_user_id=None)
+    with pytest.raises(SeasonError, match="раньше"):
+        create_season(
+            session, "Лига 2028", registration_opens_on=date(2027, 2, 1), registration_closes_on=date(2027, 1, 1),
+            actor_user_id=None,
+        )  # fmt: skip
+    with pytest.raises(SeasonError, match="название"):
+        create_season(session, "   ", actor_user_id=None)
+
+
+def test_a_running_season_must_be_finished_first(session: Session, league: League) -> None:
+    close_registration(session, league.season, ClosingMethod.AS_IS, actor_user_id=league.organizer.id)
+    make_draft(session, league.season, seed=1, actor_user_id=league.organizer.id)
+    starts = [datetime(2026, 12, 7, tzinfo=UTC) + timedelta(days=14 * k) for k in range(5)]
+    set_windows(session, league.season, list(zip(starts, starts[1:], strict=False)), actor_user_id=None)
+    approve_draw(session, league.season, actor_user_id=league.organizer.id)
+    session.commit()
+    with pytest.raises(SeasonError, match="ещё идёт"):
+        create_season(session, "Лига 2027", actor_user_id=None)
+    with pytest.raises(SeasonError, match="Финал ещё не сыгран"):
+        finish_season(session, league.season, now=starts[-1], actor_user_id=None)
+    assert current_season(session).id == league.season.id
+
+
+def test_database_refuses_a_second_current_season(session: Session, league: League) -> None:
+    create_season(session, "Лига 2027", actor_user_id=None)
+    session.commit()
+    session.add(Season(name="Вторая текущая", is_current=True))
+    with pytest.raises(sa.exc.IntegrityError):
+        session.commit()
+    session.rollback()
+
+
+def test_copy_roster_keeps_order_and_refuses_the_disqualified(session: Session, league: League) -> None:
+    banned = find_user(session, "Игрок 3")
+    record_disqualification(
+        session, banned, term="year", reason="неспортивное поведение", match_id=None, starts_on=date(2026, 12, 1),
+        actor_user_id=league.organizer.id,
+    )  # fmt: skip
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    result = copy_roster(session, new, league.season, today=TODAY, actor_user_id=None)
+    session.commit()
+    assert result.added == tuple(f"Игрок {n}" for n in range(8) if n != 3)
+    assert result.refused == ("«Игрок 3» дисквалифицирован(а) до 01.12.2027: неспортивное поведение",)
+    orders = session.exec(select(Player.registration_order).where(Player.season_id == new.id)).all()
+    assert sorted(orders) == list(range(1, 8))
+    # The disqualification ends after a year: then the person may be entered again.
+    later = copy_roster(session, new, league.season, today=date(2027, 12, 1), actor_user_id=None)
+    assert later.added == ("Игрок 3",)
+
+
+def test_permanent_disqualification_refuses_the_csv_line(session: Session, league: League) -> None:
+    mid = league.match(1, 1, league.players[:4])
+    record_disqualification(
+        session, find_user(session, "Игрок 1"), term="permanent", reason="сговор", match_id=mid,
+        starts_on=date(2026, 12, 1), actor_user_id=league.organizer.id,
+    )  # fmt: skip
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    text = "имя;контакт;взнос\nИгрок 1;@one;да\nНовый Игрок;@new;15.01.2027\nИгрок 2;@two;нет\n;@x;да\nИван;@i;может\n"
+    lines = preview_roster_csv(session, new, text, today=TODAY)
+    assert [(line.line, line.accepted) for line in lines] == [(2, False), (3, True), (4, True), (5, False), (6, False)]
+    assert "пожизненно: сговор" in lines[0].outcome
+    assert lines[3].outcome == "Строка 5 отклонена: не указано имя"
+    assert lines[4].outcome.startswith("Строка 6 отклонена: взнос «может»")
+    assert session.exec(select(Player).where(Player.season_id == new.id)).all() == []  # the preview changed nothing
+    result = import_roster_csv(session, new, text, today=TODAY, actor_user_id=None)
+    session.commit()
+    assert result.added == 2
+    assert [name for name, _ in result.passwords] == ["Новый Игрок"]
+    fees = {
+        find_user(session, n).id: r
+        for n in ("Новый Игрок", "Игрок 2")
+        for r in session.exec(
+            select(Registration)
+            .join(Player)
+            .where(Player.season_id == new.id, Player.user_id == find_user(session, n).id)
+        )
+    }
+    assert fees[find_user(session, "Новый Игрок").id].fee_paid_on == date(2027, 1, 15)
+    assert fees[find_user(session, "Игрок 2").id].fee_paid_on is None
+
+
+def test_organizer_account_cannot_join_a_roster(session: Session, league: League) -> None:
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    create_user(session, display_name="Судья Вторая", role=Role.JUDGE)
+    lines = preview_roster_csv(session, new, "Судья Вторая,@j,да\n", today=TODAY)
+    assert lines[0].outcome == "Строка 1 отклонена: «Судья Вторая» — не игрок"
+
+
+def _race(engine: sa.Engine) -> list[str]:
+    outcomes: list[str] = []
+    barrier = threading.Barrier(2)
+
+    def start(name: str) -> None:
+        with Session(engine, expire_on_commit=False) as s:
+            barrier.wait()
+            try:
+                create_season(s, name, actor_user_id=None)
+                s.commit()
+                outcomes.append("ok")
+            except (SeasonError, sa.exc.OperationalError, sa.exc.IntegrityError):
+                s.rollback()
+                outcomes.append("refused")
+
+    threads = [threading.Thread(target=start, args=(f"Сезон {uuid.uuid4().hex[:8]}",)) for n in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return outcomes
+
+
+@pytest.mark.parametrize("attempt", range(20))
+def test_two_organizers_start_seasons_at_once_sqlite(engine: sa.Engine, attempt: int) -> None:
+    assert "ok" in _race(engine)
+    with Session(engine) as s:
+        assert len(s.exec(select(Season).where(Season.is_current)).all()) == 1
+
+
+@pytest.fixture(scope="module")
+def own_pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
+    """A database of this module's own: the shared one holds other tests' seasons."""
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    name = f"discard_seasons_{uuid.uuid4().hex[:10]}"
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+    try:
+        migrate(url)
+        eng = make_engine(url)
+        yield eng
+        eng.dispose()
+    finally:
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        admin.dispose()
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize("attempt", range(20))
+def test_two_organizers_start_seasons_at_once_postgresql(own_pg_engine: sa.Engine, attempt: int) -> None:
+    assert "ok" in _race(own_pg_engine)
+    with Session(own_pg_engine) as s:
+        assert len(s.exec(select(Season).where(Season.is_current)).all()) == 1
+
+
+def test_a_past_season_is_read_only(session: Session, league: League) -> None:
+    table = league.players[:4]
+    mid = league.match(1, 1, table)
+    enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+    session.commit()
+    create_season(session, "Лига 2027", actor_user_id=None)
+    session.commit()
+    with pytest.raises(ResultsError, match="в архиве: его протоколы только для чтения"):
+        enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+
+
+def test_history_lists_seasons_and_a_persons_places(session: Session, league: League) -> None:
+    _played(session, league)
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    copy_roster(session, new, league.season, today=TODAY, actor_user_id=None)
+    session.commit()
+    summaries = history.season_summaries(session)
+    assert [(s.name, s.current) for s in summaries] == [("Лига 2027", True), ("Тест", False)]
+    assert summaries[1].champion == ""  # no final was played
+    winner = find_user(session, "Игрок 0")
+    rows = history.person_seasons(session, winner.id)
+    assert [(r["season"], r["total"], r["matches"]) for r in rows] == [
+        ("Лига 2027", "0", "0"),
+        ("Тест", "+25 000", "1"),
+    ]
+    matches = history.season_matches(session, league.season.id)
+    assert [(m["title"], m["players"]) for m in matches] == [("Тур 1, стол 1", "Игрок 0, Игрок 1, Игрок 2, Игрок 3")]
+    assert history.season_matches(session, new.id) == []

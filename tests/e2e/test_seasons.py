@@ -1,0 +1,176 @@
+"""Issue 17 in the browser: the organizer starts a new season, imports the roster from a CSV file with one bad line
+(the preview names it), closes registration and draws; a player of the last season opens its standings.
+
+The app runs on its own database here (a new current season would change what the other browser tests see); the
+conftest runs these tests before the shared app starts."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+from sqlmodel import Session, select
+
+from services.core.models import Player, Registration
+from services.league.roster import current_season
+from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App, login, running_app
+
+NEW_PLAYERS = [f"Новичок {n:02d}" for n in range(1, 16)]
+
+
+@pytest.fixture(scope="module")
+def league_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("seasons")) as running:
+        yield running
+
+
+def _csv(tmp_path: Path) -> Path:
+    lines = ["Имя;Контакт;Взнос оплачен", f"{PLAYERS[0]};@first;да"]
+    lines += [
+        f"{name};+7 900 000-00-{n:02d};{'2027-01-1' + str(n % 10) if n % 2 else 'нет'}"
+        for n, name in enumerate(NEW_PLAYERS[:2])
+    ]
+    lines += ["Пётр Без Взноса;@petr;может быть"]  # line 5: the bad one
+    lines += [f"{name};@n{n};да" for n, name in enumerate(NEW_PLAYERS[2:])]
+    path = tmp_path / "registration.csv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_organizer_starts_a_season_imports_the_roster_and_draws(page: Page, league_app: App, tmp_path: Path) -> None:
+    app = league_app
+    login(page, app, ORGANIZER)
+    page.get_by_role("navigation").get_by_role("link", name="Сезоны").click()
+    page.get_by_role("link", name="Управление сезоном: новый сезон, состав из CSV, завершение").click()
+    expect(page.get_by_text("Текущий сезон: «Тестовая лига» — идёт регистрация.")).to_be_visible()
+
+    page.get_by_label("Название сезона").fill("Лига Дискарда 2027")
+    page.get_by_label("Регистрация открывается").fill("2027-01-10")
+    page.get_by_label("Регистрация закрывается").fill("2027-02-01")
+    page.get_by_role("button", name="Начать сезон").click()
+    expect(page.get_by_role("status")).to_have_text("Сезон «Лига Дискарда 2027» начат и стал текущим.")
+    expect(page.get_by_text("Текущий сезон: «Лига Дискарда 2027» — идёт регистрация.")).to_be_visible()
+    expect(page.get_by_text("Регистрация: 10.01.2027 — 01.02.2027.")).to_be_visible()
+
+    page.locator("input[type=file]").set_input_files(_csv(tmp_path))
+    expect(page.get_by_text("registration.csv")).to_be_visible()
+    page.get_by_role("button", name="Проверить файл").click()
+    expect(page.get_by_role("status")).to_have_text("Строк принято: 16, отклонено: 1.")
+    bad = page.get_by_role("row").filter(has_text="Пётр Без Взноса")
+    expect(bad).to_contain_text("Строка 5 отклонена: взнос «может быть»: ожидается «да», «нет» или дата оплаты")
+    expect(page.get_by_role("row").filter(has_text=PLAYERS[0])).to_contain_text("игрок прошлых сезонов")
+    engine = app.engine()
+    with Session(engine) as session:  # the preview changed nothing
+        assert session.exec(select(Player).where(Player.season_id == current_season(session).id)).all() == []
+
+    page.get_by_role("button", name="Импортировать принятые строки").click()
+    expect(page.get_by_role("status").first).to_contain_text("Импортировано игроков: 16.")
+    expect(page.get_by_text(f"{NEW_PLAYERS[0]}: ")).to_be_visible()  # the new accounts' passwords, once
+    with Session(engine) as session:
+        season = current_season(session)
+        players = session.exec(select(Player).where(Player.season_id == season.id)).all()
+        assert len(players) == 16
+        fees = session.exec(select(Registration).where(Registration.player_id.in_([p.id for p in players]))).all()
+        assert sum(r.fee_paid_on is not None for r in fees) == 15  # «нет» on one line
+    engine.dispose()
+
+    page.get_by_role("link", name="Закрытие регистрации и жеребьёвка").click()
+    page.get_by_role("button", name="Закрыть регистрацию").click()
+    expect(page.get_by_role("status")).to_contain_text("Регистрация закрыта. В основном составе: 16.")
+    page.get_by_role("button", name="Провести жеребьёвку").click()
+    expect(page.get_by_role("status")).to_have_text("Черновик готов.")
+    expect(page.get_by_role("table", name="Тур 1")).to_contain_text(NEW_PLAYERS[0])
+
+
+def test_a_player_opens_last_seasons_standings(page: Page, league_app: App) -> None:
+    page.set_viewport_size({"width": 390, "height": 844})
+    login(page, league_app, PLAYERS[3])
+    page.get_by_role("button", name="Меню").click()
+    page.get_by_role("menuitem", name="Сезоны").click()
+    page.get_by_role("link", name="Открыть сезон Тестовая лига").click()
+    expect(page.get_by_role("heading", name="Тестовая лига")).to_be_visible()
+    expect(page.get_by_role("heading", name="Итоговая таблица")).to_be_visible()
+    expect(page.get_by_role("row", name=PLAYERS[3])).to_be_visible()
+    assert "/seasons/" in page.url
+    # A player's page lists every season they played (PLAYERS[0] came back in the CSV of the new season).
+    page.get_by_role("row", name=PLAYERS[0]).get_by_role("link").click()
+    expect(page.get_by_role("heading", name="Сезоны игрока")).to_be_visible()
+    expect(page.get_by_role("row", name="Лига Дискарда 2027")).to_be_visible()
+    expect(page.get_by_role("row", name="Тестовая лига")).to_contain_text("—")
+
+
+def _pick(page: Page, trigger: str, option: str) -> None:
+    page.get_by_label(trigger, exact=True).click()
+    page.get_by_role("option", name=option, exact=True).click()
+
+
+def test_fee_and_disqualification_register(page: Page, league_app: App, browser: Browser) -> None:
+    app = league_app
+    login(page, app, ORGANIZER, path="/roster")
+    # Регламент §1: the roster shows who has not paid (this page is the organizer's only).
+    expect(page.get_by_role("row", name=NEW_PLAYERS[1])).to_contain_text("оплачен 11.01.2027")
+    expect(page.get_by_role("row", name=NEW_PLAYERS[0])).to_contain_text("не оплачен")
+    _pick(page, "Регистрационный взнос", NEW_PLAYERS[0])
+    page.get_by_label("Дата").fill("2027-01-15")
+    page.get_by_role("button", name="Записать").click()
+    expect(page.get_by_role("status")).to_have_text(f"Взнос: {NEW_PLAYERS[0]} — оплачен 15.01.2027.")
+    expect(page.get_by_role("row", name=NEW_PLAYERS[0])).to_contain_text("оплачен 15.01.2027")
+
+    # Регламент §5: the organizer records a disqualification; the person cannot be entered again.
+    page.get_by_role("navigation").get_by_role("link", name="Сезоны").click()
+    page.get_by_role("link", name="Реестр дисквалификаций").click()
+    _pick(page, "Игрок", PLAYERS[5])
+    _pick(page, "Срок", "Пожизненно")
+    page.get_by_label("Причина").fill("Отказ продолжать игру в матче")
+    page.get_by_role("button", name="Записать дисквалификацию").click()
+    expect(page.get_by_role("status")).to_have_text(f"Дисквалификация записана: {PLAYERS[5]}.")
+    expect(page.get_by_role("table", name="Реестр дисквалификаций")).to_contain_text("пожизненно")
+    page.goto(f"{app.url}/roster")
+    page.get_by_label("Имя и фамилия").fill(PLAYERS[5])
+    page.get_by_role("button", name="Добавить игрока").click()
+    expect(page.get_by_role("alert")).to_have_text(
+        f"«{PLAYERS[5]}» дисквалифицирован(а) пожизненно: Отказ продолжать игру в матче"
+    )
+
+    # The judge reads the register; a player is refused by the server and sees no names.
+    for name, allowed in ((JUDGE, True), (PLAYERS[6], False)):
+        other = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov").new_page()
+        login(other, app, name, path="/disqualifications")
+        if allowed:
+            expect(other.get_by_role("table", name="Реестр дисквалификаций")).to_contain_text(PLAYERS[5])
+            expect(other.get_by_role("button", name="Записать дисквалификацию")).to_have_count(0)
+        else:
+            expect(other.get_by_role("alert")).to_contain_text("видят только организатор и судья")
+            expect(other.get_by_text("Отказ продолжать игру")).to_have_count(0)
+        other.context.close()
+
+
+def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App) -> None:
+    app = league_app
+    login(page, app, ORGANIZER)
+    page.get_by_role("navigation").get_by_role("link", name="Регламент").click()
+    expect(page.get_by_text("Регламент ещё не опубликован.")).to_be_visible()
+    page.get_by_role("textbox", name="Текст регламента").fill("1. Общие положения\nМатч — три ханчана.")
+    page.get_by_role("button", name="Опубликовать изменение").click()
+    expect(page.get_by_role("status")).to_have_text("Изменение опубликовано и объявлено.")
+    expect(page.get_by_text("исходная редакция").first).to_be_visible()
+
+    page.get_by_role("textbox", name="Текст регламента").fill("1. Общие положения\nМатч — четыре ханчана.")
+    page.get_by_role("button", name="Опубликовать изменение").click()
+    expect(page.get_by_role("alert")).to_contain_text("изменение без причины не публикуется")
+    page.get_by_label("Что и почему изменено").fill("Четыре ханчана в матче")
+    page.get_by_role("button", name="Опубликовать изменение").click()
+    expect(page.get_by_role("status")).to_have_text("Изменение опубликовано и объявлено.")
+    expect(page.get_by_role("region", name="Текст редакции")).to_contain_text("четыре ханчана")
+    expect(page.get_by_role("listitem").filter(has_text="Четыре ханчана в матче")).to_be_visible()
+
+    # The version in force on a date before the first publication: none yet.
+    page.get_by_label("Редакция, действовавшая на дату").fill("2026-01-01")
+    page.get_by_role("button", name="Показать").click()
+    expect(page.get_by_role("alert")).to_have_text("На 01.01.2026 регламент ещё не был опубликован.")
+
+    # Регламент §7: announced to the participants on the site (and the bot's outbox, tests/db/test_regulation.py).
+    page.get_by_role("navigation").get_by_role("link", name="Объявления").click()
+    expect(page.get_by_text("Четыре ханчана в матче", exact=False).first).to_be_visible()
