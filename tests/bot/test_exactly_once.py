@@ -8,7 +8,6 @@ import signal
 import subprocess
 import sys
 import time
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 
@@ -26,7 +25,7 @@ from services.notifier.telegram import TelegramGateway
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, link, make_league, propose
 from tests.bot.test_process import ROOT, _env
-from tests.conftest import PG_ADMIN_URL
+from tests.conftest import fresh_postgres_database
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -100424242, 5, 6
 PRIVATE = (7101, 7102)  # the Telegram ids of the two players who want private messages
@@ -165,20 +164,14 @@ def test_a_bot_killed_mid_send_is_replaced_without_a_duplicate_or_a_lost_message
 
 
 @pytest.fixture
-def own_pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
+def own_pg_engine() -> Iterator[sa.Engine]:
     """A PostgreSQL database of this test's own: its rooms and seasons stay out of the run's shared one."""
-    name = f"{postgres_url.rsplit('/', 1)[1]}_bot_{uuid.uuid4().hex[:6]}"
-    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{postgres_url.rsplit("/", 1)[1]}"'))
-    engine = make_engine(postgres_url.rsplit("/", 1)[0] + f"/{name}")
-    try:
-        yield engine
-    finally:
-        engine.dispose()
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
+    with fresh_postgres_database() as url:
+        engine = make_engine(url)
+        try:
+            yield engine
+        finally:
+            engine.dispose()
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
