@@ -178,11 +178,19 @@ def _expect_timeout() -> None:
     expect.set_options(timeout=15_000)
 
 
+OWN_APP_FIXTURES = {"league_app", "prod_app"}
+
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests with an app of their own (the `league_app` of test_seasons.py) run before the shared one starts: every
-    app start rebuilds the one `.web`, whose bundle carries its backend's port, so two apps cannot run at once."""
+    """Tests with an app of their own (the `league_app` of test_seasons.py, the two-worker `prod_app` of
+    test_workers.py) run before the shared one starts: every app start rebuilds the one `.web`, whose bundle carries
+    its backend's port, so two apps cannot run at once (the second would wait for the first's `.web.lock`)."""
     here = Path(__file__).parent
     places = [k for k, item in enumerate(items) if here in item.path.parents]  # only the browser tests move
-    ordered = sorted((items[k] for k in places), key=lambda i: "league_app" not in getattr(i, "fixturenames", ()))
+
+    def shared(item: pytest.Item) -> bool:
+        return not OWN_APP_FIXTURES.intersection(getattr(item, "fixturenames", ()))
+
+    ordered = sorted((items[k] for k in places), key=shared)
     for k, item in zip(places, ordered, strict=True):
         items[k] = item
