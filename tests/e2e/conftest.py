@@ -181,6 +181,7 @@ def _expect_timeout() -> None:
 OWN_APP_FIXTURES = {"league_app", "prod_app"}
 
 
+@pytest.hookimpl(trylast=True)  # after pytest has grouped the items by their fixtures' parameters
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """Tests with an app of their own (the `league_app` of test_seasons.py, the two-worker `prod_app` of
     test_workers.py) run before the shared one starts: every app start rebuilds the one `.web`, whose bundle carries

@@ -13,9 +13,13 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session, select
 
-from services.core.models import Player, Registration
+from services.core.models import MatchStatus, Player, Registration, User
 from services.league.roster import current_season
+from services.results.entry import Entry
+from services.results.hanchans import enter_hanchan
+from services.results.scoring import TableResult
 from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App, login, running_app
+from tests.factories import match_in_own_stage
 
 NEW_PLAYERS = [f"Новичок {n:02d}" for n in range(1, 16)]
 
@@ -23,7 +27,27 @@ NEW_PLAYERS = [f"Новичок {n:02d}" for n in range(1, 16)]
 @pytest.fixture(scope="module")
 def league_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
     with running_app(tmp_path_factory.mktemp("seasons")) as running:
+        _play_one_hanchan(running, PLAYERS[:4])
         yield running
+
+
+def _play_one_hanchan(app: App, names: tuple[str, ...]) -> None:
+    """Last season's history lists who played (Регламент §1: players without matches are not ranked): one table
+    of this season plays a hanchan, entered through the services as its first player would."""
+    engine = app.engine()
+    with Session(engine) as session:
+        season = current_season(session)
+        players = [
+            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == n)).one()
+            for n in names
+        ]
+        match = match_in_own_stage(session, season, players, MatchStatus.PLAYING)
+        entry = Entry(
+            tuple(TableResult(p.id, x, 0) for p, x in zip(players, (40_000, 30_000, 30_000, 20_000), strict=True)), 0
+        )
+        enter_hanchan(session, session.get(User, players[0].user_id), match.id, entry)
+        session.commit()
+    engine.dispose()
 
 
 def _csv(tmp_path: Path) -> Path:
@@ -98,7 +122,7 @@ def test_a_player_opens_last_seasons_standings(page: Page, league_app: App) -> N
     page.get_by_role("row", name=PLAYERS[0]).get_by_role("link").click()
     expect(page.get_by_role("heading", name="Сезоны игрока")).to_be_visible()
     expect(page.get_by_role("row", name="Лига Дискарда 2027")).to_be_visible()
-    expect(page.get_by_role("row", name="Тестовая лига")).to_contain_text("—")
+    expect(page.get_by_role("row", name="Тестовая лига")).to_contain_text("+25 000")  # 40 000 with uma +15 000
 
 
 def _pick(page: Page, trigger: str, option: str) -> None:
