@@ -1,16 +1,17 @@
 """Pages that stay current: a hidden button the tab's one timer presses every second while the page shows it.
 
-The handler behind the button compares `services.core.changes.change_stamp` and reloads the page's own data only
-when it moved, so a change made by any process (another web worker, the bot, the command line, the Pantheon
-import) shows within ~1 s. Each browser reloads its own, per-viewer data: nothing is shared between browsers.
-The timer stops pressing when the page has no such button (another page is shown) and while the tab is hidden.
+The handler behind the button compares a stamp of `services.core.changes` (the league's, or one match's) and
+reloads the page's own data only when it moved, so a change made by any process (another web worker, the bot, the
+command line, the Pantheon import) shows within ~1 s. Each browser reloads its own, per-viewer data: nothing is
+shared between browsers. The timer stops pressing when the page has no such button (another page is shown) and
+while the tab is hidden.
 """
 
 from __future__ import annotations
 
 import reflex as rx
 
-from services.core.changes import change_stamp
+from services.core.changes import change_stamp, match_stamp
 from services.core.db import session_scope
 
 TICK_MS = 1000
@@ -45,7 +46,8 @@ def start_live_updates() -> rx.event.EventSpec:
     return rx.call_script(LIVE_SCRIPT)
 
 
-def current_stamp() -> str:
-    """Read before a page reads its data: a change made in between moves the stamp again and reloads once more."""
+def current_stamp(match_id: int | None = None) -> str:
+    """Read before a page reads its data: a change made in between moves the stamp again and reloads once more.
+    A match's pages pass its id and reload only for what concerns that match (`services.core.changes`)."""
     with session_scope() as session:
-        return change_stamp(session)
+        return change_stamp(session) if match_id is None else match_stamp(session, match_id)

@@ -35,8 +35,9 @@ class AuthState(rx.State):
         with session_scope() as session:
             user = accounts.user_for_digest(session, self._session_digest, now=utc_now())
         self._user_id = user.id if user else None
-        self.user_name = user.display_name if user else ""
-        self.user_role = str(user.role) if user else ""
+        name, role = (user.display_name, str(user.role)) if user else ("", "")
+        if (self.user_name, self.user_role) != (name, role):  # an assigned var is resent, and so is all that uses it
+            self.user_name, self.user_role = name, role
         return user
 
     def _require_user(self, *roles: Role) -> User | None:

@@ -1,9 +1,14 @@
-"""The league's change stamp: one cheap read that moves whenever any process changes something; imports no reflex.
+"""Change stamps: one cheap read that moves whenever any process changes what a page shows; imports no reflex.
 
 Every change writes an outbox event or an audit row in its own transaction (docs/architecture.md), whichever
-process made it — a web worker, the bot, the command line, the Pantheon import. An open page compares this stamp
+process made it — a web worker, the bot, the command line, the Pantheon import. An open page compares its stamp
 once a second and reloads its own data only when it moved, so another process's change reaches it within ~1 s
 without any in-process push.
+
+A match's pages watch `match_stamp`: that match's own events, the club's room occupancy (another match's booking
+takes a room this one could use) and the rare league-wide changes (windows, rooms, players, seasons). With fifty
+pages open, a player's save reloads the four pages of their match, not all fifty. League-wide pages (home,
+standings, announcements) watch `change_stamp`.
 """
 
 from __future__ import annotations
@@ -11,10 +16,35 @@ from __future__ import annotations
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from services.core import outbox
 from services.core.models import AuditRecord, OutboxEvent
+
+# Events of one match that change the club's room occupancy, so every match's options and room marks.
+ROOM_EVENTS = (outbox.BOOKED, outbox.RELEASED, outbox.MOVED, outbox.MATCH_MOVED)
+MATCH_ENTITY = "match"
+
+
+def _newest(model, *where) -> sa.ScalarSelect:  # noqa: ANN001
+    """The table's newest id (matching `where`) as a scalar subquery: each is its own index read, never a join."""
+    return select(sa.func.max(model.id)).where(*where).scalar_subquery()
 
 
 def change_stamp(session: Session) -> str:
-    """The newest outbox event and audit row, as one short string (two primary-key maxima: an index read)."""
-    outbox, audit = session.exec(select(sa.func.max(OutboxEvent.id), sa.func.max(AuditRecord.id))).one()
-    return f"{outbox or 0}:{audit or 0}"
+    """The newest outbox event and audit row, as one short string (two primary-key maxima)."""
+    events, audit = session.exec(select(_newest(OutboxEvent), _newest(AuditRecord))).one()
+    return f"{events or 0}:{audit or 0}"
+
+
+def match_stamp(session: Session, match_id: int) -> str:
+    """What one match's pages depend on; each part is an index read (migration 0016)."""
+    parts = session.exec(
+        select(
+            _newest(OutboxEvent, OutboxEvent.match_id == match_id),
+            _newest(OutboxEvent, OutboxEvent.match_id.is_(None)),
+            _newest(OutboxEvent, OutboxEvent.kind.in_(ROOM_EVENTS)),
+            _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, AuditRecord.entity_id == match_id),
+            _newest(AuditRecord, AuditRecord.entity < MATCH_ENTITY),
+            _newest(AuditRecord, AuditRecord.entity > MATCH_ENTITY),
+        )
+    ).one()
+    return ":".join(str(part or 0) for part in parts)

@@ -398,7 +398,7 @@ class OutboxEvent(SQLModel, table=True):
 
     __table_args__ = (sa.Index("uq_outboxevent_once_key", "once_key", unique=True),)
     id: int | None = Field(default=None, primary_key=True)
-    kind: str
+    kind: str = Field(index=True)  # a match's pages read the newest booking event of any match (core/changes.py)
     match_id: int | None = Field(default=None, foreign_key="match.id", index=True)
     payload: str = "{}"  # JSON; never personal intervals
     created_at: datetime = _instant(now=True)
@@ -507,6 +507,8 @@ class PantheonGame(SQLModel, table=True):
 
 
 class AuditRecord(SQLModel, table=True):
+    # A match's pages read the newest row about that match, or about anything but a match (services/core/changes.py).
+    __table_args__ = (sa.Index("ix_auditrecord_entity_entity_id", "entity", "entity_id"),)
     id: int | None = Field(default=None, primary_key=True)
     at: datetime = _instant(index=True, now=True)
     actor_user_id: int | None = Field(default=None, foreign_key="user.id")

@@ -92,13 +92,18 @@ def lock_match(session: Session, match_id: int) -> None:
 
 
 def match_info(session: Session, match_id: int) -> MatchInfo:
-    match = session.get(Match, match_id)
-    if match is None:
+    """The match with its round, stage and season (one statement) and its seats (another)."""
+    found = session.exec(
+        select(Match, Round, Stage.kind, Season)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .join(Season, col(Season.id) == Stage.season_id)
+        .where(Match.id == match_id)
+    ).first()
+    if found is None:
         raise SchedulingError("Такого матча нет.")
-    round_ = session.get(Round, match.round_id)
+    match, round_, stage_kind, season = found
     window_round = session.get(Round, match.window_round_id) if match.window_round_id else round_
-    stage = session.get(Stage, round_.stage_id)
-    season = session.get(Season, stage.season_id)
     rows = session.exec(
         select(Seat.player_id, Player.user_id, User.display_name)
         .join(Player, col(Player.id) == Seat.player_id)
@@ -107,7 +112,7 @@ def match_info(session: Session, match_id: int) -> MatchInfo:
         .order_by(col(Seat.seed))
     ).all()
     seats = tuple(SeatInfo(player_id=p, user_id=u, name=n) for p, u, n in rows)
-    return MatchInfo(match, round_, window_round or round_, stage.kind, season, seats)
+    return MatchInfo(match, round_, window_round or round_, stage_kind, season, seats)
 
 
 def availabilities(session: Session, match_id: int) -> dict[int, list[Interval]]:
@@ -175,12 +180,18 @@ def open_proposal_for(session: Session, match_id: int, replaces_booking_id: int 
     return session.exec(stmt.execution_options(populate_existing=True)).first()
 
 
-def options_for(session: Session, info: MatchInfo, exclude_booking: int | None = None) -> list[Option]:
-    """Common options of the four seated players in the match's window (Регламент §3)."""
+def options_for(
+    session: Session,
+    info: MatchInfo,
+    exclude_booking: int | None = None,
+    free: dict[int, list[Interval]] | None = None,
+) -> list[Option]:
+    """Common options of the four seated players in the match's window (Регламент §3); `free` is the match's
+    `availabilities` when the caller has read them already."""
     window = info.window
     if window is None or not info.seats:
         return []
-    free = availabilities(session, info.match.id)
+    free = availabilities(session, info.match.id) if free is None else free
     return common_options_multi(
         window,
         [free.get(s.player_id, []) for s in info.seats],
@@ -199,6 +210,19 @@ def proposals(session: Session, match_id: int, statuses: Iterable[str] | None = 
 def confirmations(session: Session, proposal_id: int) -> dict[int, bool]:
     rows = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal_id)).all()
     return {r.player_id: r.confirmed for r in rows}
+
+
+def match_confirmations(session: Session, match_id: int) -> dict[int, dict[int, bool]]:
+    """Proposal id -> `confirmations` of it, for every proposal of the match in one statement."""
+    rows = session.exec(
+        select(ProposalConfirmation)
+        .join(MeetingProposal, col(MeetingProposal.id) == ProposalConfirmation.proposal_id)
+        .where(MeetingProposal.match_id == match_id)
+    ).all()
+    out: dict[int, dict[int, bool]] = {}
+    for r in rows:
+        out.setdefault(r.proposal_id, {})[r.player_id] = r.confirmed
+    return out
 
 
 def state_of(session: Session, info: MatchInfo) -> str:

@@ -20,13 +20,13 @@ from services.scheduling.intervals import (
 )
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
+    MatchInfo,
     SchedulingError,
     active_bookings,
     answered_ids,
     availabilities,
-    booked_hanchans,
     busy_by_room,
-    confirmations,
+    match_confirmations,
     match_info,
     options_for,
     proposals,
@@ -59,10 +59,13 @@ def span_text(start: datetime, end: datetime) -> str:
     return f"{format_kirov(start)} — {format_kirov(end)}"
 
 
-def grid_marks(session: Session, info, user_id: int | None, days: list, window: Interval) -> list[list[str]]:  # noqa: ANN001
-    """Per cell: "m" my booking of another match, "r" every room already taken by others, "" otherwise.
-    Only the viewer's own bookings and the club's room occupancy: nothing of another player's availability."""
-    taken = busy_by_room(session, window, exclude=[b.id for b in active_bookings(session, info.match.id)])
+def grid_marks(
+    session: Session, info: MatchInfo, user_id: int | None, days: list, window: Interval, booked: list[Booking]
+) -> list[list[str]]:
+    """Per cell: "m" my booking of another match, "r" every room already taken by others, "" otherwise; `booked`
+    are this match's active bookings. Only the viewer's own bookings and the club's room occupancy: nothing of
+    another player's availability."""
+    taken = busy_by_room(session, window, exclude=[b.id for b in booked])
     mine: list[Interval] = []
     if user_id is not None:
         seat = info.seat_of(user_id)
@@ -118,8 +121,52 @@ class MatchPage:
     window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
 
 
-def match_page(session: Session, *, match_id: int, user: User, now: datetime | None = None) -> MatchPage:
-    """The page for a seated player (their own grid) or the organizer (everyone's times); others are refused."""
+def meetings(
+    session: Session, info: MatchInfo, my_player_id: int | None, booked: list[Booking] | None = None
+) -> tuple[list[dict], list[dict]]:
+    """The match's proposals (newest first, with who confirmed) and its active bookings, as the page shows them:
+    all that a proposal, a confirmation or a booking changes. `booked`: the active bookings, when already read."""
+    booked = active_bookings(session, info.match.id) if booked is None else booked
+    names = {s.player_id: s.name for s in info.seats}
+    answers_by_proposal = match_confirmations(session, info.match.id)
+    proposal_rows = []
+    for p in reversed(proposals(session, info.match.id)):
+        answers = answers_by_proposal.get(p.id, {})
+        yes = [names[pid] for pid, ok in answers.items() if ok and pid in names]
+        no = [names[pid] for pid, ok in answers.items() if not ok and pid in names]
+        mine = answers.get(my_player_id) if my_player_id is not None else None
+        proposal_rows.append(
+            {
+                "id": str(p.id),
+                "text": f"{format_kirov(p.start_at)} — {to_kirov(p.end_at):%H:%M}, {hanchans_word(p.hanchans)}",
+                "status": PROPOSAL_LABELS.get(p.status, p.status)
+                + (", перенос брони" if p.replaces_booking_id else ""),
+                "confirmed": f"Подтвердили {len(yes)} из {len(info.seats)}" + (f": {', '.join(yes)}" if yes else ""),
+                "declined": f"Отклонили: {', '.join(no)}" if no else "",
+                "reason": p.failure_reason or "",
+                "can_answer": "1"
+                if my_player_id is not None and p.status == LIVE_PROPOSAL and mine is not True
+                else "",
+            }
+        )
+    rooms = dict(session.exec(select(Room.id, Room.name)).all()) if booked else {}
+    booking_rows = [
+        {
+            "id": str(b.id),
+            "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {hanchans_word(b.hanchans or 0)}",
+            "room": rooms.get(b.room_id, ""),
+        }
+        for b in booked
+    ]
+    return proposal_rows, booking_rows
+
+
+def match_page(
+    session: Session, *, match_id: int, user: User, now: datetime | None = None, grid: bool = True
+) -> MatchPage:
+    """The page for a seated player (their own grid) or the organizer (everyone's times); others are refused.
+    `grid=False` leaves out the viewer's grid and its marks (`days`, `cells`, `marks` stay empty): a proposal, a
+    confirmation or a released booking of this match changes neither, and they are most of the page's work."""
     info = match_info(session, match_id)
     seat = info.seat_of(user.id)
     organizer = user.role == Role.ORGANIZER
@@ -127,7 +174,8 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime | N
         raise SchedulingError("Согласование матча доступно только его игрокам и организатору.")
     window = info.window
     free = availabilities(session, match_id)
-    remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
+    booked = active_bookings(session, match_id)
+    remaining = info.match.planned_hanchans - sum(b.hanchans or 0 for b in booked)
     window_text = (
         f"{format_kirov(window.start)} — {format_kirov(window.end)} (Киров)" if window else "игровое окно не назначено"
     )
@@ -136,20 +184,20 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime | N
         window_text += " — окно закончилось, доступность больше не меняется"
     page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
     page.window_over = over
-    if window is not None:
+    if window is not None and grid:
         days = window_days(window)
         page.days = [f"{_WEEKDAYS[d.weekday()]} {d:%d.%m}" for d in days]
         own = free.get(seat.player_id, []) if seat else []
         enabled = enabled_cells(days, window)
-        grid = grid_from_availability(own, days, window)
+        free_cells = grid_from_availability(own, days, window)
         page.cells = [
-            ["x" if not enabled[d][s] else ("1" if grid[d][s] else "0") for s in range(SLOTS_PER_DAY)]
+            ["x" if not enabled[d][s] else ("1" if free_cells[d][s] else "0") for s in range(SLOTS_PER_DAY)]
             for d in range(len(days))
         ]
-        page.marks = grid_marks(session, info, user.id if seat else None, days, window)
+        page.marks = grid_marks(session, info, user.id if seat else None, days, window, booked)
     answered = answered_ids(session, match_id)
     page.seats = [(s.name, s.player_id in answered) for s in info.seats]
-    for o in options_for(session, info):
+    for o in options_for(session, info, free=free):
         page.options.append(
             {
                 "text": span_text(o.start, o.end),
@@ -160,33 +208,7 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime | N
                 "hanchans": str(max(min(o.hanchans_fit, remaining), 1)),
             }
         )
-    names = {s.player_id: s.name for s in info.seats}
-    for p in reversed(proposals(session, match_id)):
-        answers = confirmations(session, p.id)
-        yes = [names[pid] for pid, ok in answers.items() if ok and pid in names]
-        no = [names[pid] for pid, ok in answers.items() if not ok and pid in names]
-        mine = answers.get(seat.player_id) if seat else None
-        page.proposals.append(
-            {
-                "id": str(p.id),
-                "text": f"{format_kirov(p.start_at)} — {to_kirov(p.end_at):%H:%M}, {hanchans_word(p.hanchans)}",
-                "status": PROPOSAL_LABELS.get(p.status, p.status)
-                + (", перенос брони" if p.replaces_booking_id else ""),
-                "confirmed": f"Подтвердили {len(yes)} из {len(info.seats)}" + (f": {', '.join(yes)}" if yes else ""),
-                "declined": f"Отклонили: {', '.join(no)}" if no else "",
-                "reason": p.failure_reason or "",
-                "can_answer": "1" if seat and p.status == LIVE_PROPOSAL and mine is not True else "",
-            }
-        )
-    rooms = {r.id: r.name for r in session.exec(select(Room)).all()}
-    page.bookings = [
-        {
-            "id": str(b.id),
-            "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {hanchans_word(b.hanchans or 0)}",
-            "room": rooms.get(b.room_id, ""),
-        }
-        for b in active_bookings(session, match_id)
-    ]
+    page.proposals, page.bookings = meetings(session, info, seat.player_id if seat else None, booked)
     if organizer:  # Регламент §6.4: the organizer alone sees everyone's times
         for s in info.seats:
             spans = sorted(free.get(s.player_id, []))

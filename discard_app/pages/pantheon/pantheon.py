@@ -163,6 +163,10 @@ def _content() -> rx.Component:
                 rx.cond(PantheonState.summary != "", rx.callout(PantheonState.summary, role="status")),
                 rx.heading(texts.PANTHEON_MAPPING, size="4", as_="h2"),
                 rx.text(texts.PANTHEON_UNMAPPED.format(n="") + PantheonState.unmapped.to_string(), size="2"),
+                rx.cond(
+                    PantheonState.fetching,
+                    rx.hstack(rx.spinner(size="1"), rx.text(texts.PANTHEON_FETCHING, size="2"), role="status"),
+                ),
                 _table(
                     [texts.PANTHEON_PERSON, texts.PANTHEON_LEAGUE_PLAYER, texts.PANTHEON_SUGGESTED, ""],
                     PantheonState.mapping,

@@ -60,6 +60,7 @@ class PantheonState(AuthState):
     summary: str = ""
     error: str = ""
     notice: str = ""
+    fetching: bool = False  # the event's players are being read from Pantheon
     _season_id: int | None = None
     _registered: list[tuple[int, str]] = []
 
@@ -70,17 +71,25 @@ class PantheonState(AuthState):
             self.mapping, self.decisions, self.players, self.matches = [], [], [], []
         return user
 
-    def _fetch_registered(self) -> None:
-        """The event's players from Pantheon; a failure is shown, the stored mapping stays visible."""
-        with session_scope() as session:
-            settings = event.get_settings(session, self._season_id) if self._season_id else None
-        if settings is None:
-            return
+    @rx.event(background=True)
+    async def fetch_registered(self) -> None:
+        """The event's players from Pantheon, in a worker thread: a slow Pantheon delays nobody else's events.
+        A failure is shown; the stored mapping stays visible."""
+        async with self:
+            if self._organizer() is None or self._season_id is None or self.fetching:
+                return
+            self.fetching, season_id = True, self._season_id
         try:
-            with PantheonClient(settings.api_url) as client:
-                self._registered = [(p.id, p.title) for p in client.get_registered_players(settings.event_id)]
-        except PantheonError as e:
-            self.error = str(e)
+            registered, error = await asyncio.to_thread(_registered_players, season_id)
+        finally:
+            async with self:
+                self.fetching = False
+        async with self:
+            if error:
+                self.error = error
+            if registered is not None:
+                self._registered = registered
+                self._refresh()
 
     def _refresh(self) -> None:
         with session_scope() as session:
@@ -134,14 +143,13 @@ class PantheonState(AuthState):
         self.error = self.notice = ""
         if self._current_user() is None:
             return self._redirect_to_login()
-        if self._organizer() is not None:
-            self._refresh()
-            self._fetch_registered()
-            self._refresh()
-        return None
+        if self._organizer() is None:
+            return None
+        self._refresh()
+        return PantheonState.fetch_registered
 
     @rx.event
-    def save_settings(self, form: dict[str, str]) -> None:
+    def save_settings(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         user = self._organizer()
         if user is None or self._season_id is None:
             return
@@ -161,8 +169,8 @@ class PantheonState(AuthState):
             self.error = str(e)
             return
         self.notice = texts.PANTHEON_SAVED
-        self._fetch_registered()
         self._refresh()
+        return PantheonState.fetch_registered
 
     def _map(self, person_id: str, player_id: str) -> None:
         user = self._organizer()
@@ -255,3 +263,17 @@ class PantheonState(AuthState):
                 self.error = str(e)
             self.running, self.progress = False, ""
             self._refresh()
+
+
+def _registered_players(season_id: int) -> tuple[list[tuple[int, str]] | None, str]:
+    """The event's players (id, title) as Pantheon lists them, or the error to show; blocking HTTP, so the state
+    runs it in a thread."""
+    with session_scope() as session:
+        settings = event.get_settings(session, season_id)
+    if settings is None:
+        return None, ""
+    try:
+        with PantheonClient(settings.api_url) as client:
+            return [(p.id, p.title) for p in client.get_registered_players(settings.event_id)], ""
+    except PantheonError as e:
+        return None, str(e)

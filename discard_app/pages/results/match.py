@@ -76,7 +76,7 @@ class MatchState(AuthState):
 
     def _refresh(self, user: User) -> None:
         match_id = self._id()
-        self._stamp = current_stamp()
+        self._stamp = current_stamp(match_id)
         with session_scope() as session:
             view = match_view(session, user, match_id) if match_id else None
             hints, others = [], ([], [])
@@ -113,7 +113,7 @@ class MatchState(AuthState):
     @rx.event
     def tick(self) -> rx.event.EventSpec | None:
         """Every second while the page is open: hanchans, disputes and the protocol entered anywhere show here."""
-        if not self.found or self.saving or current_stamp() == self._stamp:
+        if not self.found or self.saving or current_stamp(self._id()) == self._stamp:
             return None
         user = self._require_user()
         if user is None:

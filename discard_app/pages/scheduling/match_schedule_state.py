@@ -11,6 +11,7 @@ from discard_app import routes
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import current_stamp, start_live_updates
 from discard_app.state.auth import AuthState
+from services.core.changes import match_stamp
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
@@ -23,7 +24,7 @@ from services.scheduling.intervals import (
     window_days,
 )
 from services.scheduling.repo import SchedulingError, match_info
-from services.scheduling.view import match_page
+from services.scheduling.view import match_page, meetings
 
 # Page texts (Russian UI).
 T_ANSWERED = "Кто ответил"
@@ -109,14 +110,16 @@ class MatchScheduleState(AuthState):
         found = re.search(r"/match/(\d+)/schedule", self.router.url.path)
         return int(found.group(1)) if found else None
 
-    def _refresh(self, user: User) -> None:
+    def _refresh(self, user: User, *, grid: bool = True) -> None:
+        """Reloads the page. `grid=False` after this match's own proposals, confirmations and releases: they change
+        neither the viewer's grid nor its marks, which are most of the work and most of the bytes sent."""
         match_id = self._match_id()
-        self._stamp = current_stamp()
         try:
             if match_id is None:
                 raise SchedulingError("Такого матча нет.")
             with session_scope() as session:
-                view = match_page(session, match_id=match_id, user=user, now=utc_now())
+                self._stamp = match_stamp(session, match_id)  # before the data: a change in between reloads again
+                view = match_page(session, match_id=match_id, user=user, now=utc_now(), grid=grid)
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
@@ -127,16 +130,27 @@ class MatchScheduleState(AuthState):
             return
         self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
         self.match_url = routes.match_url(match_id)
-        self.is_seated = view.my_player_id is not None and bool(view.days) and not view.window_over
-        self.days, self.cells = view.days, view.cells if view.my_player_id is not None else []
-        self.marks = view.marks if view.my_player_id is not None else []
-        self.seats = [{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats]
-        self.options, self.proposals, self.bookings = view.options, view.proposals, view.bookings
-        self.everyone = [{"name": n, "text": t} for n, t in view.everyone]
-        self.hanchan_choices = [str(n) for n in range(1, max(view.remaining, 0) + 1)] or ["0"]
+        seated = view.my_player_id is not None
+        if grid:
+            self.is_seated = seated and bool(view.days) and not view.window_over
+            self._put(days=view.days, cells=view.cells if seated else [], marks=view.marks if seated else [])
+        self._put(
+            seats=[{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats],
+            options=view.options,
+            proposals=view.proposals,
+            bookings=view.bookings,
+            everyone=[{"name": n, "text": t} for n, t in view.everyone],
+            hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)] or ["0"],
+        )
         if view.options and not self.prop_start:
             self.prop_start, self.prop_end = view.options[0]["start"], view.options[0]["end"]
             self.prop_hanchans = view.options[0]["hanchans"]
+
+    def _put(self, **values: list) -> None:
+        """Assigns only what changed: an assigned var is sent to the browser and re-rendered there."""
+        for name, value in values.items():
+            if getattr(self, name) != value:
+                setattr(self, name, value)
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -152,7 +166,7 @@ class MatchScheduleState(AuthState):
     @rx.event
     def tick(self) -> rx.event.EventSpec | None:
         """Every second while the page is open: reload only when any process changed something."""
-        if not self.match_id or current_stamp() == self._stamp:
+        if not self.match_id or current_stamp(int(self.match_id)) == self._stamp:
             return None
         user = self._require_user()
         if user is None:
@@ -247,7 +261,7 @@ class MatchScheduleState(AuthState):
             self.error = str(error)
         else:
             self.notice = T_CANNOT_DONE
-        self._refresh(user)
+        self._refresh(user, grid=False)
 
     @rx.event
     def pick_option(self, start: str, end: str, hanchans: str) -> None:
@@ -292,29 +306,41 @@ class MatchScheduleState(AuthState):
             self.error = str(error)
             return
         self.notice = T_PROPOSED
-        self._refresh(user)
+        self._refresh(user, grid=False)
 
     @rx.event
-    def answer(self, proposal_id: str, confirmed: bool) -> None:
+    def answer(self, proposal_id: str, confirmed: bool) -> rx.event.EventSpec | None:
+        """Sends the proposal's line and the booking as soon as the answer is stored; the options and the rest of
+        the page follow in the next event, once this delta has left (a handler's yield would not send it before
+        the handler's next step is done: both run on the server's one event loop)."""
         user = self._require_user()
         if user is None or not proposal_id.isdigit():
-            return
+            return None
         self.error = self.notice = ""
         self.msg_at = "proposals"
         try:
             with session_scope() as session:
                 action = booking.confirm_meeting if confirmed else booking.decline_meeting
                 proposal = action(session, proposal_id=int(proposal_id), user_id=user.id)
-                status, reason = proposal.status, proposal.failure_reason
+                session.commit()
+                if proposal.status == "failed":
+                    self.error = proposal.failure_reason or ""
+                else:
+                    booked = proposal.status == "booked"
+                    self.notice = T_BOOKED if booked else (T_CONFIRMED if confirmed else T_DECLINED)
+                if proposal.match_id == self._match_id():
+                    info = match_info(session, proposal.match_id)
+                    seat = info.seat_of(user.id)
+                    proposal_rows, booking_rows = meetings(session, info, seat.player_id if seat else None)
+                    self._put(proposals=proposal_rows, bookings=booking_rows)
         except SchedulingError as error:
             self.error = str(error)
-            self._refresh(user)
-            return
-        if status == "failed":
-            self.error = reason or ""
-        else:
-            self.notice = T_BOOKED if status == "booked" else (T_CONFIRMED if confirmed else T_DECLINED)
-        self._refresh(user)
+        return MatchScheduleState.refresh_after_answer
+
+    @rx.event
+    def refresh_after_answer(self) -> None:
+        if (user := self._require_user()) is not None:
+            self._refresh(user, grid=False)
 
 
 def _parse_grid(painted: str, days: list[date], window: Interval) -> list[Interval]:

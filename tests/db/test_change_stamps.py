@@ -1,0 +1,78 @@
+"""Change stamps on SQLite and PostgreSQL: a match's pages reload for that match, the club's rooms and league-wide
+changes — not for another match's availability or results (services/core/changes.py). Every change is made by
+its real producer."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session
+
+from services.core.changes import change_stamp, match_stamp
+from services.core.db import session_scope
+from services.results import penalties
+from services.scheduling import availability, booking
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.intervals import Interval
+from tests import factories as f
+from tests.factories import NOW, kirov
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest) -> sa.Engine:
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
+
+
+def stamps(db: sa.Engine, *match_ids: int) -> tuple[str, ...]:
+    with Session(db) as session:
+        return (change_stamp(session), *(match_stamp(session, m) for m in match_ids))
+
+
+def act(db: sa.Engine, fn: Callable, **kwargs) -> object:  # noqa: ANN003
+    with session_scope(db) as session:
+        return fn(session, **kwargs)
+
+
+def test_a_match_stamp_moves_for_its_match_the_rooms_and_the_league_only(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=8)
+        other = f.match(session, league.rounds[0], league.players[4:], table="2")
+        session.commit()
+    mine, theirs = league.match.id, other.id
+    evening = Interval(kirov(20, 17), kirov(20, 23))
+
+    def paint(match_id: int, seat: int) -> None:
+        act(db, availability.save_availability, match_id=match_id, user_id=league.users[seat].id, intervals=[evening])
+
+    league0, mine0, theirs0 = stamps(db, mine, theirs)
+    paint(theirs, 4)  # another match's availability: the league moved, my match did not
+    league1, mine1, theirs1 = stamps(db, mine, theirs)
+    assert league1 != league0 and theirs1 != theirs0 and mine1 == mine0
+
+    with Session(db, expire_on_commit=False) as session:
+        organizer = session.get(type(league.organizer), league.organizer.id)
+    act(db, penalties.add_no_show, user=organizer, match_id=theirs, player_id=league.players[5].id)
+    _, mine2, theirs2 = stamps(db, mine, theirs)  # another match's result (an audit row): still not mine
+    assert theirs2 != theirs1 and mine2 == mine1
+
+    paint(mine, 0)  # my own match
+    _, mine3, theirs3 = stamps(db, mine, theirs)
+    assert mine3 != mine2 and theirs3 == theirs2
+
+    for seat in range(4, 8):  # the other match books the room: my options and room marks may change
+        paint(theirs, seat)
+    proposal = act(db, booking.propose_meeting, match_id=theirs, user_id=league.users[4].id, start=kirov(20, 18),
+                   end=kirov(20, 22, 30), hanchans=3, now=NOW)  # fmt: skip
+    for seat in range(4, 7):
+        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id)
+    _, mine4, _ = stamps(db, mine, theirs)
+    assert mine4 == mine3  # proposals and confirmations of another match are its own business
+    act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[7].id)
+    _, mine5, _ = stamps(db, mine, theirs)
+    assert mine5 != mine4
+
+    act(db, scheduling_admin.add_room, name="Малый зал", actor_user_id=league.organizer.id)  # league-wide
+    _, mine6, _ = stamps(db, mine, theirs)
+    assert mine6 != mine5
