@@ -28,7 +28,7 @@ from services.core.models import (
     Stage,
     User,
 )
-from services.scheduling.intervals import Interval
+from services.scheduling.intervals import Interval, merge, window_slice
 from services.scheduling.repo import LIVE_PROPOSAL, MatchInfo, SeatInfo
 from services.scheduling.rules import (
     BOOKED,
@@ -89,7 +89,7 @@ class MatchBoard:
 @dataclass
 class Board:
     matches: list[MatchBoard]
-    busy_by_room: dict[int, list[Interval]]  # every active booking, per room
+    busy_by_room: dict[int, list[Interval]]  # every active booking, per room, merged and sorted
 
     def options(self, item: MatchBoard) -> list[Option]:
         """Common options of the four (Регламент §3), against the whole calendar read once."""
@@ -99,7 +99,8 @@ class Board:
         return common_options_multi(
             window,
             [item.free.get(s.player_id, []) for s in item.info.seats],
-            self.busy_by_room,
+            # only the bookings inside the window (bisection): the season's calendar is not rescanned per match
+            {room: window_slice(busy, window) for room, busy in self.busy_by_room.items()},
             hanchan_minutes=item.info.hanchan_minutes,
         )
 
@@ -146,11 +147,13 @@ def load_board(session: Session, *, season_id: int | None = None) -> Board:
         items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
     _fill(session, items, ids)
     busy: dict[int, list[Interval]] = {}
-    for b in session.exec(select(Booking).where(Booking.active)).all():
-        busy.setdefault(b.room_id, []).append(Interval(b.start_at, b.end_at))
+    for room_id, start, end in session.exec(
+        select(Booking.room_id, Booking.start_at, Booking.end_at).where(Booking.active)
+    ):
+        busy.setdefault(room_id, []).append(Interval(start, end))
     for room_id in session.exec(select(Room.id)).all():
         busy.setdefault(room_id, [])
-    return Board(list(items.values()), busy)
+    return Board(list(items.values()), {room_id: merge(spans) for room_id, spans in busy.items()})
 
 
 def _with_seats(info: MatchInfo, seats: list[SeatInfo]) -> MatchInfo:
@@ -164,8 +167,13 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int]) -> Non
         )
     ).all():
         items[match_id].answered.add(player_id)
-    for row in session.exec(select(AvailabilityInterval).where(col(AvailabilityInterval.match_id).in_(ids))).all():
-        items[row.match_id].free.setdefault(row.player_id, []).append(Interval(row.start_at, row.end_at))
+    # The biggest read (every painted span of the season): plain rows, not ORM objects.
+    spans = select(
+        AvailabilityInterval.match_id, AvailabilityInterval.player_id, AvailabilityInterval.start_at,
+        AvailabilityInterval.end_at,
+    ).where(col(AvailabilityInterval.match_id).in_(ids))  # fmt: skip
+    for match_id, player_id, start, end in session.exec(spans).all():
+        items[match_id].free.setdefault(player_id, []).append(Interval(start, end))
     last_booking: dict[int, datetime] = {}
     for b in session.exec(
         select(Booking).where(col(Booking.match_id).in_(ids), Booking.active).order_by(col(Booking.start_at))
@@ -184,11 +192,13 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int]) -> Non
             items[p.match_id].failed.append(p)
     counts = dict.fromkeys(live, 0)
     seated = {match_id: {s.player_id for s in item.info.seats} for match_id, item in items.items()}
-    for c in session.exec(
-        select(ProposalConfirmation).where(col(ProposalConfirmation.proposal_id).in_(list(live)))
+    for proposal_id, player_id in session.exec(
+        select(ProposalConfirmation.proposal_id, ProposalConfirmation.player_id).where(
+            col(ProposalConfirmation.proposal_id).in_(list(live)), ProposalConfirmation.confirmed
+        )
     ).all():
-        if c.confirmed and c.player_id in seated[live[c.proposal_id]]:
-            counts[c.proposal_id] += 1
+        if player_id in seated[live[proposal_id]]:
+            counts[proposal_id] += 1
     for proposal_id, count in counts.items():
         items[live[proposal_id]].live_confirmations.append(count)
     for match_id in session.exec(
