@@ -46,8 +46,9 @@ def start_live_updates() -> rx.event.EventSpec:
     return rx.call_script(LIVE_SCRIPT)
 
 
-def current_stamp(match_id: int | None = None) -> str:
+def current_stamp(match_id: int | None = None, user_id: int | None = None) -> str:
     """Read before a page reads its data: a change made in between moves the stamp again and reloads once more.
-    A match's pages pass its id and reload only for what concerns that match (`services.core.changes`)."""
+    A match's pages pass its id (and the viewer's) and reload only for what concerns that match
+    (`services.core.changes`)."""
     with session_scope() as session:
-        return change_stamp(session) if match_id is None else match_stamp(session, match_id)
+        return change_stamp(session) if match_id is None else match_stamp(session, match_id, user_id)

@@ -7,17 +7,18 @@ without any in-process push.
 
 A match's pages watch `match_stamp`: that match's own events, the club's room occupancy (another match's booking
 takes a room this one could use) and the rare league-wide changes (windows, rooms, players, seasons). With fifty
-pages open, a player's save reloads the four pages of their match, not all fifty. League-wide pages (home,
+pages open, a player's save reloads the four pages of their match, not all fifty — and those three other pages
+reload without their grids, which only the club's rooms and the viewer's own answer can change. League-wide pages (home,
 standings, announcements) watch `change_stamp`.
 """
 
 from __future__ import annotations
 
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from services.core import outbox
-from services.core.models import AuditRecord, OutboxEvent
+from services.core.models import AuditRecord, AvailabilityAnswer, OutboxEvent, Player
 
 # Events of one match that change the club's room occupancy, so every match's options and room marks.
 ROOM_EVENTS = (outbox.BOOKED, outbox.RELEASED, outbox.MOVED, outbox.MATCH_MOVED)
@@ -35,16 +36,31 @@ def change_stamp(session: Session) -> str:
     return f"{events or 0}:{audit or 0}"
 
 
-def match_stamp(session: Session, match_id: int) -> str:
-    """What one match's pages depend on; each part is an index read (migration 0016)."""
+def match_stamp(session: Session, match_id: int, user_id: int | None = None) -> str:
+    """What one match's pages depend on, as "<the match's own changes>|<what can change a viewer's grid>": the
+    club's rooms, league-wide changes and (with `user_id`) the viewer's own last answer, saved in any tab. Each
+    part is an index read (migration 0016)."""
+    own_answer = (
+        select(sa.func.max(AvailabilityAnswer.answered_at))
+        .join(Player, col(Player.id) == AvailabilityAnswer.player_id)
+        .where(AvailabilityAnswer.match_id == match_id, Player.user_id == (user_id or 0))
+        .scalar_subquery()
+    )
     parts = session.exec(
         select(
             _newest(OutboxEvent, OutboxEvent.match_id == match_id),
+            _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, AuditRecord.entity_id == match_id),
             _newest(OutboxEvent, OutboxEvent.match_id.is_(None)),
             _newest(OutboxEvent, OutboxEvent.kind.in_(ROOM_EVENTS)),
-            _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, AuditRecord.entity_id == match_id),
             _newest(AuditRecord, AuditRecord.entity < MATCH_ENTITY),
             _newest(AuditRecord, AuditRecord.entity > MATCH_ENTITY),
+            own_answer,
         )
     ).one()
-    return ":".join(str(part or 0) for part in parts)
+    text = [str(part or 0) for part in parts]
+    return ":".join(text[:2]) + "|" + ":".join(text[2:])
+
+
+def grid_moved(before: str, now: str) -> bool:
+    """Whether two `match_stamp`s differ in what can change the viewer's grid, not only in the match's own news."""
+    return before.partition("|")[2] != now.partition("|")[2]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from sqlalchemy import insert
 from sqlmodel import Session, delete, select
 
 from services.core import outbox
@@ -64,8 +65,14 @@ def save_availability(
             AvailabilityInterval.match_id == match_id, AvailabilityInterval.player_id == seat.player_id
         )
     )
-    for iv in free:
-        session.add(AvailabilityInterval(match_id=match_id, player_id=seat.player_id, start_at=iv.start, end_at=iv.end))
+    if free:  # one multi-row insert
+        session.execute(
+            insert(AvailabilityInterval),
+            [
+                {"match_id": match_id, "player_id": seat.player_id, "start_at": iv.start, "end_at": iv.end}
+                for iv in free
+            ],
+        )
     answer = session.exec(
         select(AvailabilityAnswer).where(
             AvailabilityAnswer.match_id == match_id, AvailabilityAnswer.player_id == seat.player_id

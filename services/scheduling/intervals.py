@@ -6,6 +6,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
+from functools import lru_cache
 from operator import attrgetter
 from zoneinfo import ZoneInfo
 
@@ -216,8 +217,10 @@ def window_days(window: Interval) -> list[date]:
     return [first + timedelta(days=n) for n in range((last - first).days + 1)]
 
 
+@lru_cache(maxsize=SLOTS_PER_DAY * 366)
 def cell_interval(day: date, slot: int) -> Interval:
-    """Cell `slot` of `day`: [day 00:00 + 30 min × slot, +30 min) Kirov time."""
+    """Cell `slot` of `day`: [day 00:00 + 30 min × slot, +30 min) Kirov time. Cached: every page shows a window's
+    cells three times over (enabled, painted, marked), and the answer never changes (Interval is frozen)."""
     if not 0 <= slot < SLOTS_PER_DAY:
         raise ValueError(f"slot out of range: {slot}")
     start = at_kirov(day, minute=GRID_MINUTES * slot)

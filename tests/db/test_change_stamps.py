@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from services.core.changes import change_stamp, match_stamp
+from services.core.changes import change_stamp, grid_moved, match_stamp
 from services.core.db import session_scope
 from services.results import penalties
 from services.scheduling import availability, booking
@@ -76,3 +76,35 @@ def test_a_match_stamp_moves_for_its_match_the_rooms_and_the_league_only(db: sa.
     act(db, scheduling_admin.add_room, name="Малый зал", actor_user_id=league.organizer.id)  # league-wide
     _, mine6, _ = stamps(db, mine, theirs)
     assert mine6 != mine5
+
+
+def test_the_grid_part_moves_for_rooms_and_the_viewers_own_answer_not_for_the_others(db: sa.Engine) -> None:
+    """Another player's save reloads a page without its grid; the viewer's own save elsewhere (another tab) or a
+    booking reloads the grid too (`grid_moved`)."""
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=8)
+        other = f.match(session, league.rounds[0], league.players[4:], table="2")
+        session.commit()
+    mine, viewer = league.match.id, league.users[0].id
+    evening = Interval(kirov(20, 17), kirov(20, 23))
+
+    def paint(match_id: int, seat: int) -> str:
+        act(db, availability.save_availability, match_id=match_id, user_id=league.users[seat].id, intervals=[evening])
+        with Session(db) as session:
+            return match_stamp(session, mine, viewer)
+
+    with Session(db) as session:
+        start = match_stamp(session, mine, viewer)
+    after_other_player = paint(mine, 1)
+    assert after_other_player != start and not grid_moved(start, after_other_player)
+    after_own = paint(mine, 0)
+    assert grid_moved(after_other_player, after_own)
+    for seat in range(4, 8):
+        paint(other.id, seat)
+    proposal = act(db, booking.propose_meeting, match_id=other.id, user_id=league.users[4].id, start=kirov(20, 18),
+                   end=kirov(20, 22, 30), hanchans=3, now=NOW)  # fmt: skip
+    for seat in range(4, 8):
+        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id)
+    with Session(db) as session:
+        after_booking = match_stamp(session, mine, viewer)
+    assert grid_moved(after_own, after_booking)  # the room is taken now: "every room taken" marks may change

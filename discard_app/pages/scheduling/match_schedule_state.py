@@ -11,7 +11,7 @@ from discard_app import routes
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import current_stamp, start_live_updates
 from discard_app.state.auth import AuthState
-from services.core.changes import match_stamp
+from services.core.changes import grid_moved, match_stamp
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
@@ -118,7 +118,8 @@ class MatchScheduleState(AuthState):
             if match_id is None:
                 raise SchedulingError("Такого матча нет.")
             with session_scope() as session:
-                self._stamp = match_stamp(session, match_id)  # before the data: a change in between reloads again
+                # before the data: a change in between reloads again
+                self._stamp = match_stamp(session, match_id, user.id)
                 view = match_page(session, match_id=match_id, user=user, now=utc_now(), grid=grid)
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
@@ -165,13 +166,17 @@ class MatchScheduleState(AuthState):
 
     @rx.event
     def tick(self) -> rx.event.EventSpec | None:
-        """Every second while the page is open: reload only when any process changed something."""
-        if not self.match_id or current_stamp(int(self.match_id)) == self._stamp:
+        """Every second while the page is open: reload only when any process changed something about this match;
+        the grid only when the club's rooms or the viewer's own answer (another tab) changed."""
+        if not self.match_id:
+            return None
+        stamp = current_stamp(int(self.match_id), self._user_id)
+        if stamp == self._stamp:
             return None
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
-        self._refresh(user)
+        self._refresh(user, grid=grid_moved(self._stamp, stamp))
         return None
 
     @rx.event
