@@ -142,6 +142,44 @@ def test_a_result_entered_on_one_worker_reaches_standings_open_on_the_other(
     entering.context.close()
 
 
+def test_a_confirmation_on_one_worker_reaches_the_scheduling_page_open_on_the_other(
+    prod_app: App, store: redis.Redis, browser: Browser
+) -> None:
+    """The fourth player confirms in a browser on one worker; the proposer's scheduling page, open on the other
+    worker, shows the booking without a reload."""
+    names = PLAYERS[0:4]
+    first = kirov_date(utc_now()) + timedelta(days=1)
+    day = first + timedelta(days=3)
+    evening = Interval(at_kirov(day, 18), at_kirov(day, 23, 30))
+    engine = prod_app.engine()
+    with session_scope(engine) as session:
+        window = Interval(at_kirov(first), at_kirov(first + timedelta(days=8)))
+        match_id = factories.match_for_names(session, list(names), window, table="9").id
+        users = [p.user_id for p in _players(session, names)]
+        for user_id in users:
+            availability.save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening])
+        proposal = booking.propose_meeting(
+            session, match_id=match_id, user_id=users[0], start=evening.start,
+            end=evening.start + timedelta(hours=4, minutes=30), hanchans=3, now=utc_now(),
+        )  # fmt: skip
+        for user_id in users[1:3]:
+            booking.confirm_meeting(session, proposal_id=proposal.id, user_id=user_id)
+    engine.dispose()
+
+    watcher = _tab(browser, prod_app, names[0], f"/match/{match_id}/schedule")
+    expect(watcher.get_by_text("Пока не забронировано.")).to_be_visible()
+    watcher.evaluate("window.__stillTheSamePage = true")
+    confirming = _tab(browser, prod_app, names[3], f"/match/{match_id}/schedule")
+    assert _on_other_worker(confirming, store, _worker(watcher, store)) != _worker(watcher, store)
+    confirming.get_by_role("button", name="Подтвердить", exact=True).click()
+    expect(confirming.get_by_role("status")).to_contain_text("помещение забронировано")
+    expect(watcher.get_by_text("Забронировано: ").first).to_be_visible(timeout=5_000)
+    expect(watcher.get_by_text("Подтвердили 4 из 4").first).to_be_visible()
+    assert watcher.evaluate("window.__stillTheSamePage") is True
+    watcher.context.close()
+    confirming.context.close()
+
+
 def test_the_last_confirmations_race_from_both_workers_and_the_room_is_booked_once(
     prod_app: App, store: redis.Redis, browser: Browser
 ) -> None:
