@@ -110,8 +110,9 @@ def test_fourth_confirmation_books_the_room_and_writes_the_outbox(db: sa.Engine)
         assert state_of(session, match_info(session, league.match.id)) == "confirmed_3"
     confirm(db, league, p.id, 3)
     [row] = match_bookings(db, league.match.id)
+    # the proposal's room: the first free one (on the shared PostgreSQL database other tests' rooms exist too)
     assert (row.active, row.start_at, row.end_at, row.hanchans, row.room_id) == (
-        True, kirov(20, 18), kirov(20, 22, 30), 3, league.room.id,
+        True, kirov(20, 18), kirov(20, 22, 30), 3, p.room_id,
     )  # fmt: skip
     with Session(db, expire_on_commit=False) as session:
         assert session.get(MeetingProposal, p.id).status == "booked"
