@@ -5,7 +5,9 @@
 2. that click → the booking shown in ANOTHER player's open page of the same match (30 samples; the pages poll
    the league's change stamp every second, so expect about half a second plus the round trip);
 3. a confirmation made by another process through the services (as the bot or the CLI would) → the booking shown
-   in an open page (30 samples).
+   in an open page (30 samples);
+4. the same confirmation as (1) sent by a page without a browser (bench/load.py's protocol-level tab) once the
+   browsers are closed: the site's own share of (1), without a browser drawing on the same cores (20 samples).
 
 Starts the app like tests/e2e/conftest.py (its helpers, its `.web.lock`), seeds matches whose proposals three
 players already confirmed. Not a test: it prints its figures.
@@ -28,8 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
 from sqlmodel import select  # noqa: E402
 
+from bench.load import Tab  # noqa: E402
 from services.core.db import session_scope  # noqa: E402
 from services.core.models import Booking, User, utc_now  # noqa: E402
+from services.league.accounts import start_session  # noqa: E402
 from services.scheduling.availability import save_availability  # noqa: E402
 from services.scheduling.booking import confirm_meeting, propose_meeting  # noqa: E402
 from services.scheduling.intervals import Interval, at_kirov, kirov_date  # noqa: E402
@@ -134,7 +138,7 @@ def confirm_and_time(page: Page, app: App, match_id: int) -> float:
     page.wait_for_timeout(READING_MS)
     page.evaluate(ARM)
     button.click()
-    page.wait_for_function("window.__bench.shown !== null", timeout=15_000)
+    page.wait_for_function("window.__bench.shown !== null", timeout=15_000, polling=100)
     return page.evaluate("window.__bench.shown - window.__bench.click")
 
 
@@ -168,6 +172,24 @@ def confirm_from_another_process(watcher: Page, app: App, match_id: int, proposa
     return watcher.evaluate("window.__seen") - committed
 
 
+def confirm_without_browser(app: App, user_id: int, match_id: int, proposal_id: int) -> float:
+    """(4): a protocol-level tab of the fourth player, settled, sends the confirmation; ms until its delta books."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        token = start_session(session, session.get(User, user_id), now=utc_now(), session_days=1)
+    engine.dispose()
+    tab = Tab(app.url, token, match_id)
+    try:
+        settled = time.monotonic() + READING_MS / 1000
+        tab.wait(lambda: time.monotonic() > settled, "settling")  # reading frames and ticking meanwhile
+        sent = time.perf_counter()
+        tab.send("answer", proposal_id=str(proposal_id), confirmed=True)
+        tab.wait(lambda: bool(tab.vars.get("bookings")), "booking")
+        return (time.perf_counter() - sent) * 1000
+    finally:
+        tab.close()
+
+
 def report(title: str, times: list[float]) -> None:
     print(f"{title}, {len(times)} samples:")
     print(
@@ -187,6 +209,7 @@ def main() -> None:
         own = seed_matches(app, CONFIRMATIONS)
         elsewhere = seed_matches(app, LIVE_SAMPLES, offset=CONFIRMATIONS)
         other_process = seed_matches(app, LIVE_SAMPLES, offset=CONFIRMATIONS + LIVE_SAMPLES)
+        without_browser = seed_matches(app, CONFIRMATIONS, offset=CONFIRMATIONS + 2 * LIVE_SAMPLES)
         engine = app.engine()
         with session_scope(engine) as session:
             fourth = session.exec(select(User).where(User.display_name == SEATED[3])).one().id
@@ -203,15 +226,17 @@ def main() -> None:
             seen = [confirm_seen_elsewhere(page, watcher, app, match_id) for match_id, _ in elsewhere]
             remote = [confirm_from_another_process(watcher, app, m, p, fourth) for m, p in other_process]
             browser.close()
+        protocol = [confirm_without_browser(app, fourth, m, p) for m, p in without_browser]
         engine = app.engine()
         with session_scope(engine) as session:
             booked = session.exec(select(Booking).where(Booking.active, Booking.kind == "match")).all()
         engine.dispose()
-    expected = CONFIRMATIONS + 2 * LIVE_SAMPLES
+    expected = 2 * CONFIRMATIONS + 2 * LIVE_SAMPLES
     assert len(booked) == expected, f"{len(booked)} bookings, expected {expected}"
     report("confirmation click → booking shown on the same page (in-page performance.now())", times)
     report("confirmation click → booking shown in another player's open page (Date.now())", seen)
     report("confirmation by another process (services) → booking shown in an open page (Date.now())", remote)
+    report("confirmation sent by a page without a browser → the booking in its delta (the site's share)", protocol)
     print(f"{len(booked)} bookings created")
 
 
