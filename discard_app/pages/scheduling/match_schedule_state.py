@@ -315,9 +315,8 @@ class MatchScheduleState(AuthState):
 
     @rx.event
     def answer(self, proposal_id: str, confirmed: bool) -> rx.event.EventSpec | None:
-        """Sends the proposal's line and the booking as soon as the answer is stored; the options and the rest of
-        the page follow in the next event, once this delta has left (a handler's yield would not send it before
-        the handler's next step is done: both run on the server's one event loop)."""
+        """Sends the proposal's line and the booking as soon as the answer is stored (a few statements); the
+        options and the rest of the page follow in the next event (bench/scheduling_browser.py)."""
         user = self._require_user()
         if user is None or not proposal_id.isdigit():
             return None
