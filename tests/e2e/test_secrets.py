@@ -121,6 +121,9 @@ def test_no_session_token_password_code_or_interval_in_the_state_files(page: Pag
     issued = page.get_by_text(re.compile(rf"Пароль для «{name}»: \S+"))
     expect(issued).to_be_visible()
     password = re.search(r": (\S+)", issued.inner_text()).group(1).rstrip(".")
+    time.sleep(3)  # Reflex writes the states to disk a moment after the last change
+    shown = b"".join(p.read_bytes() for p in _state_files(app))
+    assert password.encode() not in shown, "the issued password rests in the state files while it is shown"
     page.get_by_role("link", name="Профиль").first.click()
     page.get_by_role("button", name="Получить код привязки").click()
     code = page.locator("code").first.inner_text()

@@ -8,6 +8,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.secret import secret_box, show_secret
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
 from services.core.config import settings
@@ -15,6 +16,8 @@ from services.core.db import session_scope
 from services.core.models import Player, Role, RosterStatus, User
 from services.league import fees, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
+
+ISSUED_BOX = "roster-issued-password"  # where an issued password is shown once (components/secret.py)
 
 
 class RosterRowView(TypedDict):
@@ -40,7 +43,6 @@ class RosterState(AuthState):
     rows: list[RosterRowView] = []
     error: str = ""
     notice: str = ""
-    issued_password: str = ""
     summary: str = ""
     warning: str = ""
     after_draw: bool = False
@@ -98,7 +100,7 @@ class RosterState(AuthState):
         user = self._organizer()
         if user is None:
             return
-        self.error = self.notice = self.issued_password = ""
+        self.error = self.notice = ""
         player_id, _, match_id = (form.get("replay") or "").partition(":")
         if not (player_id.isdigit() and match_id.isdigit()):
             self.error = texts.ROSTER_PICK_PLAYER
@@ -122,7 +124,7 @@ class RosterState(AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = self.issued_password = ""
+        self.error = self.notice = ""
         if self._current_user() is None:
             return self._redirect_to_login()
         if self._organizer() is not None:
@@ -130,11 +132,11 @@ class RosterState(AuthState):
         return None
 
     @rx.event
-    def add_player(self, form: dict[str, str]) -> None:
+    def add_player(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         user = self._organizer()
         if user is None:
-            return
-        self.error = self.notice = self.issued_password = ""
+            return None
+        self.error = self.notice = ""
         status = form.get("status") or ""
         try:
             with session_scope() as session:
@@ -156,18 +158,19 @@ class RosterState(AuthState):
                 name = session.get(User, player.user_id).display_name
         except (AccountError, seasons.SeasonError) as error:
             self.error = str(error)
-            return
+            return show_secret(ISSUED_BOX, [])
         self.notice = texts.ROSTER_ADDED
-        if password:
-            self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
         self._refresh()
+        return show_secret(
+            ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)] if password else []
+        )
 
     @rx.event
     def record_fee(self, form: dict[str, str]) -> None:
         user = self._organizer()
         if user is None:
             return
-        self.error = self.notice = self.issued_password = ""
+        self.error = self.notice = ""
         player_id = form.get("player_id") or ""
         try:
             with session_scope() as session:
@@ -196,31 +199,28 @@ class RosterState(AuthState):
             self.confirm_id = self.confirm_name = ""
 
     @rx.event
-    def confirm_reset(self) -> None:
+    def confirm_reset(self) -> rx.event.EventSpec | None:
         player_id, self.confirm_id, self.confirm_name = self.confirm_id, "", ""
-        self._reset_password(player_id)
-
-    def _reset_password(self, player_id: str) -> None:
         user = self._organizer()
         if user is None:
-            return
-        self.error = self.notice = self.issued_password = ""
+            return None
+        self.error = self.notice = ""
         with session_scope() as session:
             player = session.get(Player, int(player_id)) if player_id.isdigit() else None
             target = session.get(User, player.user_id) if player else None
             if target is None:
                 self.error = texts.ROSTER_PICK_PLAYER
-                return
+                return show_secret(ISSUED_BOX, [])
             password = reset_password(session, target, actor_user_id=user.id)
             name = target.display_name
-        self.issued_password = texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)
+        return show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)])
 
     @rx.event
     def change_status(self, form: dict[str, str]) -> None:
         user = self._organizer()
         if user is None:
             return
-        self.error = self.notice = self.issued_password = ""
+        self.error = self.notice = ""
         player_id = form.get("player_id") or ""
         try:
             with session_scope() as session:
@@ -291,10 +291,7 @@ def _messages() -> rx.Component:
     return rx.fragment(
         rx.cond(RosterState.error != "", rx.callout(RosterState.error, color_scheme="red", role="alert")),
         rx.cond(RosterState.notice != "", rx.callout(RosterState.notice, color_scheme="green", role="status")),
-        rx.cond(
-            RosterState.issued_password != "",
-            rx.callout(RosterState.issued_password, icon="key_round", color_scheme="amber", role="status"),
-        ),
+        secret_box(ISSUED_BOX),
     )
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.secret import secret_box
 from discard_app.layout import forbidden, page
-from discard_app.pages.league.season_admin_state import CSV_ID, PreviewRow, SeasonAdminState
+from discard_app.pages.league.season_admin_state import CSV_ID, PASSWORDS_BOX, PreviewRow, SeasonAdminState
 
 S = SeasonAdminState
 
@@ -28,16 +29,7 @@ def _messages() -> rx.Component:
         rx.cond(S.error != "", rx.callout(S.error, color_scheme="red", role="alert", width="100%")),
         rx.cond(S.notice != "", rx.callout(S.notice, color_scheme="green", role="status", width="100%")),
         rx.foreach(S.details, lambda d: rx.text(d, size="2", color_scheme="orange")),
-        rx.cond(
-            S.passwords.length() > 0,
-            rx.callout.root(
-                rx.callout.icon(rx.icon("key_round")),
-                rx.callout.text(rx.foreach(S.passwords, lambda p: rx.box(p))),
-                color_scheme="amber",
-                role="status",
-                width="100%",
-            ),
-        ),
+        secret_box(PASSWORDS_BOX),
     )
 
 

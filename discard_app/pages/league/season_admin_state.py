@@ -8,6 +8,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.secret import show_secret
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
@@ -16,6 +17,7 @@ from services.league import roster, seasons
 from services.league.seasons import SeasonError
 
 CSV_ID = "roster_csv"
+PASSWORDS_BOX = "season-issued-passwords"  # the imported players' passwords, shown once (components/secret.py)
 MAX_CSV_BYTES = 512 * 1024
 
 
@@ -68,7 +70,6 @@ class SeasonAdminState(AuthState):
     notice: str = ""
     details: list[str] = []
     preview: list[PreviewRow] = []
-    passwords: list[str] = []
     _csv_text: str = ""
 
     def _organizer(self) -> User | None:
@@ -79,7 +80,6 @@ class SeasonAdminState(AuthState):
     def _clear(self) -> None:
         self.error = self.notice = ""
         self.details = []
-        self.passwords = []
 
     def _refresh(self) -> None:
         with session_scope() as session:
@@ -187,7 +187,7 @@ class SeasonAdminState(AuthState):
         self._clear()
         if not self._csv_text:
             self.error = texts.SEASON_CSV_NONE
-            return None
+            return show_secret(PASSWORDS_BOX, [])
         try:
             with session_scope() as session:
                 season = roster.current_season(session)
@@ -198,13 +198,13 @@ class SeasonAdminState(AuthState):
                 )
         except SeasonError as error:
             self.error = str(error)
-            return None
+            return show_secret(PASSWORDS_BOX, [])
         self._csv_text = ""
         self.preview = []
         self.notice = texts.SEASON_CSV_DONE.format(count=result.added)
         self.details = [ln.outcome for ln in result.lines if not ln.accepted]
-        self.passwords = [f"{name}: {password}" for name, password in result.passwords]
-        return rx.clear_selected_files(CSV_ID)
+        issued = [f"{name}: {password}" for name, password in result.passwords]
+        return [rx.clear_selected_files(CSV_ID), show_secret(PASSWORDS_BOX, issued)]
 
     @rx.event
     def finish(self) -> None:

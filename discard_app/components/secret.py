@@ -1,0 +1,40 @@
+"""Secrets shown once — issued passwords — written straight into the page by a one-shot script, never kept in a state
+var: a tab's state is pickled to disk or Redis and sent whole on a reload, so a password there would rest in the
+state files for as long as the page stays open (README «Security»)."""
+
+from __future__ import annotations
+
+import json
+
+import reflex as rx
+
+# Shown like the amber callouts of the pages (Radix's colour variables).
+_BOX_STYLE = {
+    "background": "var(--amber-a3)",
+    "color": "var(--amber-a11)",
+    "border_radius": "var(--radius-3)",
+    "padding": "var(--space-3) var(--space-4)",
+    "white_space": "pre-wrap",
+}
+_SHOW = """(() => {
+  const box = document.getElementById(%s);
+  if (!box) return;
+  const lines = %s;
+  box.replaceChildren(...lines.map((line) => {
+    const p = document.createElement("p");
+    p.textContent = line;
+    return p;
+  }));
+  box.hidden = lines.length === 0;
+})()"""
+
+
+def secret_box(box_id: str) -> rx.Component:
+    """Where `show_secret` writes; empty and hidden until then, and again once the page is left."""
+    return rx.el.div(id=box_id, role="status", hidden=True, style=_BOX_STYLE)
+
+
+def show_secret(box_id: str, lines: list[str]) -> rx.event.EventSpec:
+    """Writes `lines` into the page's `secret_box` (no lines: empties and hides it); the text travels once, as the
+    script's argument, and nothing of it stays on the server."""
+    return rx.call_script(_SHOW % (json.dumps(box_id), json.dumps(lines, ensure_ascii=False)))
