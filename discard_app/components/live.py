@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from services.core.changes import change_stamp, match_stamp
+from services.core.changes import change_stamp, match_stamp, player_stamp
 from services.core.db import session_scope
 
 TICK_MS = 1000
@@ -48,7 +48,9 @@ def start_live_updates() -> rx.event.EventSpec:
 
 def current_stamp(match_id: int | None = None, user_id: int | None = None) -> str:
     """Read before a page reads its data: a change made in between moves the stamp again and reloads once more.
-    A match's pages pass its id (and the viewer's) and reload only for what concerns that match
-    (`services.core.changes`)."""
+    A match's pages pass its id (and the viewer's), a home page only the viewer's: each reloads only for what
+    concerns it (`services.core.changes`)."""
     with session_scope() as session:
-        return change_stamp(session) if match_id is None else match_stamp(session, match_id, user_id)
+        if match_id is not None:
+            return match_stamp(session, match_id, user_id)
+        return change_stamp(session) if user_id is None else player_stamp(session, user_id)

@@ -8,8 +8,9 @@ without any in-process push.
 A match's pages watch `match_stamp`: that match's own events, the club's room occupancy (another match's booking
 takes a room this one could use) and the rare league-wide changes (windows, rooms, players, seasons). With fifty
 pages open, a player's save reloads the four pages of their match, not all fifty — and those three other pages
-reload without their grids, which only the club's rooms and the viewer's own answer can change. League-wide pages (home,
-standings, announcements) watch `change_stamp`.
+reload without their grids, which only the club's rooms and the viewer's own answer can change. A home page watches
+`player_stamp` (the person's own matches and the club); league-wide pages (standings, announcements) watch
+`change_stamp`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core import outbox
-from services.core.models import AuditRecord, AvailabilityAnswer, OutboxEvent, Player
+from services.core.models import AuditRecord, AvailabilityAnswer, OutboxEvent, Player, Seat
 
 # Events of one match that change the club's room occupancy, so every match's options and room marks.
 ROOM_EVENTS = (outbox.BOOKED, outbox.RELEASED, outbox.MOVED, outbox.MATCH_MOVED)
@@ -36,6 +37,21 @@ def change_stamp(session: Session) -> str:
     return f"{events or 0}:{audit or 0}"
 
 
+def _club() -> list[sa.ScalarSelect]:
+    """What every match's pages depend on: events without a match (announcements, the draw), the club's room events
+    and audit rows about anything but one match (windows, rooms, players, seasons)."""
+    return [
+        _newest(OutboxEvent, OutboxEvent.match_id.is_(None)),
+        _newest(OutboxEvent, OutboxEvent.kind.in_(ROOM_EVENTS)),
+        _newest(AuditRecord, AuditRecord.entity < MATCH_ENTITY),
+        _newest(AuditRecord, AuditRecord.entity > MATCH_ENTITY),
+    ]
+
+
+def _joined(parts: tuple) -> str:
+    return ":".join(str(part or 0) for part in parts)
+
+
 def match_stamp(session: Session, match_id: int, user_id: int | None = None) -> str:
     """What one match's pages depend on, as "<the match's own changes>|<what can change a viewer's grid>": the
     club's rooms, league-wide changes and (with `user_id`) the viewer's own last answer, saved in any tab. Each
@@ -50,15 +66,25 @@ def match_stamp(session: Session, match_id: int, user_id: int | None = None) -> 
         select(
             _newest(OutboxEvent, OutboxEvent.match_id == match_id),
             _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, AuditRecord.entity_id == match_id),
-            _newest(OutboxEvent, OutboxEvent.match_id.is_(None)),
-            _newest(OutboxEvent, OutboxEvent.kind.in_(ROOM_EVENTS)),
-            _newest(AuditRecord, AuditRecord.entity < MATCH_ENTITY),
-            _newest(AuditRecord, AuditRecord.entity > MATCH_ENTITY),
+            *_club(),
             own_answer,
         )
     ).one()
-    text = [str(part or 0) for part in parts]
-    return ":".join(text[:2]) + "|" + ":".join(text[2:])
+    return _joined(parts[:2]) + "|" + _joined(parts[2:])
+
+
+def player_stamp(session: Session, user_id: int) -> str:
+    """What a person's home page depends on: the news of the matches they sit in and what every match depends on.
+    Another table's save does not reload it."""
+    mine = select(Seat.match_id).join(Player, col(Player.id) == Seat.player_id).where(Player.user_id == user_id)
+    parts = session.exec(
+        select(
+            _newest(OutboxEvent, col(OutboxEvent.match_id).in_(mine)),
+            _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, col(AuditRecord.entity_id).in_(mine)),
+            *_club(),
+        )
+    ).one()
+    return _joined(parts)
 
 
 def grid_moved(before: str, now: str) -> bool:

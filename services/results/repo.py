@@ -148,9 +148,12 @@ def season_scores(session: Session, season_id: int) -> tuple[Season, list[scorin
     return season, [scoring.score_match(m) for m in season.matches]
 
 
-def db_standings(session: Session, season_id: int) -> list[standings.StandingsRow]:
-    """Регламент §4, §6.1: the regular-stage table from the database."""
-    season, scores = season_scores(session, season_id)
+def db_standings(
+    session: Session, season_id: int, scored: tuple[Season, list[scoring.MatchScore]] | None = None
+) -> list[standings.StandingsRow]:
+    """Регламент §4, §6.1: the regular-stage table from the database; `scored`: the season's `season_scores`,
+    when the caller has them already (the whole season is read and scored once, not twice)."""
+    season, scores = scored or season_scores(session, season_id)
     # A main player with no match in the season (registered after the draw) is not ranked: a 0 in ninth place
     # under the playoff line would be a place nobody played for.
     seated: set[int] = set()

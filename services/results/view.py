@@ -304,7 +304,7 @@ def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str,
                         "hanchans": str(len(line.hanchans)),
                     }
                 )
-    table = db_standings(session, player.season_id)
+    table = db_standings(session, player.season_id, (season, scores))
     shown = [player_id] + [int(r.player) for r in table[:leaders] if int(r.player) != player_id]
     series = [{"key": f"p{i}", "name": names.get(pid, "?")} for i, pid in enumerate(shown)]
     chart = []

@@ -10,7 +10,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from services.core.changes import change_stamp, grid_moved, match_stamp
+from services.core.changes import change_stamp, grid_moved, match_stamp, player_stamp
 from services.core.db import session_scope
 from services.results import penalties
 from services.scheduling import availability, booking
@@ -108,3 +108,24 @@ def test_the_grid_part_moves_for_rooms_and_the_viewers_own_answer_not_for_the_ot
     with Session(db) as session:
         after_booking = match_stamp(session, mine, viewer)
     assert grid_moved(after_own, after_booking)  # the room is taken now: "every room taken" marks may change
+
+
+def test_a_home_page_stamp_moves_for_the_persons_own_matches_and_the_club(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=8)
+        other = f.match(session, league.rounds[0], league.players[4:], table="2")
+        session.commit()
+    evening = Interval(kirov(20, 17), kirov(20, 23))
+
+    def home(seat: int) -> str:
+        with Session(db) as session:
+            return player_stamp(session, league.users[seat].id)
+
+    before = home(0)
+    act(db, availability.save_availability, match_id=other.id, user_id=league.users[4].id, intervals=[evening])
+    assert home(0) == before  # another table's news
+    act(db, availability.save_availability, match_id=league.match.id, user_id=league.users[1].id, intervals=[evening])
+    mine = home(0)
+    assert mine != before  # a table-mate answered in the person's own match
+    act(db, scheduling_admin.add_room, name="Веранда", actor_user_id=league.organizer.id)
+    assert home(0) != mine  # the club changed

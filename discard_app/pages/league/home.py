@@ -36,7 +36,7 @@ class HomeState(AuthState):
     _stamp: str = ""
 
     def _refresh(self, user: User) -> None:
-        self._stamp = current_stamp()
+        self._stamp = current_stamp(user_id=user.id)  # the person's own matches: another table's news is not theirs
         with session_scope() as session:
             cards = home_cards(session, user, utc_now())
         rows = [
@@ -73,7 +73,7 @@ class HomeState(AuthState):
 
     @rx.event
     def tick(self) -> rx.event.EventSpec | None:
-        if not self._stamp or current_stamp() == self._stamp:
+        if not self._stamp or current_stamp(user_id=self._user_id) == self._stamp:
             return None
         user = self._require_user()
         if user is None:
