@@ -66,6 +66,7 @@ def _csv(tmp_path: Path) -> Path:
 def test_organizer_starts_a_season_imports_the_roster_and_draws(page: Page, league_app: App, tmp_path: Path) -> None:
     app = league_app
     login(page, app, ORGANIZER)
+    expect(page.get_by_role("button", name="Выйти")).to_be_visible()  # logged in: the redirect to / is done
     page.get_by_role("navigation").get_by_role("link", name="Сезоны").click()
     page.get_by_role("link", name="Управление сезоном: новый сезон, состав из CSV, завершение").click()
     expect(page.get_by_text("Текущий сезон: «Тестовая лига» — идёт регистрация.")).to_be_visible()
@@ -111,6 +112,7 @@ def test_organizer_starts_a_season_imports_the_roster_and_draws(page: Page, leag
 def test_a_player_opens_last_seasons_standings(page: Page, league_app: App) -> None:
     page.set_viewport_size({"width": 390, "height": 844})
     login(page, league_app, PLAYERS[3])
+    expect(page.get_by_role("button", name="Выйти")).to_be_visible()  # logged in: the redirect to / is done
     page.get_by_role("button", name="Меню").click()
     page.get_by_role("menuitem", name="Сезоны").click()
     page.get_by_role("link", name="Открыть сезон Тестовая лига").click()
@@ -174,6 +176,7 @@ def test_fee_and_disqualification_register(page: Page, league_app: App, browser:
 def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App) -> None:
     app = league_app
     login(page, app, ORGANIZER)
+    expect(page.get_by_role("button", name="Выйти")).to_be_visible()  # logged in: the redirect to / is done
     page.get_by_role("navigation").get_by_role("link", name="Регламент").click()
     expect(page.get_by_text("Регламент ещё не опубликован.")).to_be_visible()
     page.get_by_role("textbox", name="Текст регламента").fill("1. Общие положения\nМатч — три ханчана.")
