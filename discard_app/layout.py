@@ -16,16 +16,17 @@ def _desk_badge() -> rx.Component:
     )
 
 
-def _nav_link(label: str, href: str) -> rx.Component:
+def _nav_link(label: str | rx.Var, href: str) -> rx.Component:
     badge = _desk_badge() if href == routes.DESK else rx.fragment()
     return rx.link(label, badge, href=href, size="3", weight="medium", white_space="nowrap")
 
 
-def _nav_items() -> list[tuple[str, str, bool | str]]:
+def _nav_items() -> list[tuple[str | rx.Var, str, bool | str]]:
     """(label, href, organizer only): one list for the desktop row and the phone menu."""
     return [
         (texts.NAV_HOME, routes.HOME, False),
-        (texts.NAV_DESK, routes.DESK, "staff"),  # the organizer's and the judge's desk
+        # the organizer's and the judge's desk, named for whoever looks
+        (rx.cond(AuthState.is_organizer, texts.NAV_DESK, texts.NAV_DESK_JUDGE), routes.DESK, "staff"),
         (texts.NAV_ROSTER, routes.ROSTER, True),
         (texts.NAV_DRAW, routes.DRAW, True),
         (texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW, True),
@@ -114,7 +115,7 @@ def navbar() -> rx.Component:
     )
 
 
-def page(title: str, *children: rx.Component) -> rx.Component:
+def page(title: str | rx.Var, *children: rx.Component) -> rx.Component:
     """A logged-in page: navigation on top, content in a column that fits a phone."""
     return rx.box(
         navbar(),

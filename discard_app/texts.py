@@ -383,7 +383,9 @@ CONNECTION_LOST = "Нет связи с сервером: переподключ
 
 # --- the organizer's desk and the organizer's forms (issue 15) ---
 NAV_DESK = "Стол организатора"
+NAV_DESK_JUDGE = "Стол судьи"  # the same desk, as the judge sees it (their groups only)
 DESK_TITLE = "Стол организатора"
+DESK_TITLE_JUDGE = "Стол судьи"
 DESK_EMPTY_TITLE = "Решать нечего"
 DESK_EMPTY_TEXT = "Споров, просроченных окон, матчей без общего времени и других открытых вопросов нет."
 DESK_INTRO = "Всё, что ждёт решения: страница обновляется сама, решённое исчезает."

@@ -36,7 +36,7 @@ def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app:
     judge, player = judge_context.new_page(), player_context.new_page()
     try:
         login(judge, app, JUDGE, path="/desk")
-        expect(judge.get_by_role("heading", name="Стол организатора")).to_be_visible()
+        expect(judge.get_by_role("heading", name="Стол судьи")).to_be_visible()  # the judge's own name for it
         judge.evaluate("window.__stillTheSamePage = true")
         login(player, app, table[1], passwords[table[1]], path=f"/match/{match_id}")
         form = player.locator("form").filter(has=player.get_by_role("button", name="Позвать судью"))

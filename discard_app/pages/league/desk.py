@@ -6,6 +6,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.layout import forbidden, notice, page
+from discard_app.state.auth import AuthState
 from discard_app.state.desk import DeskState
 from services.league.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE
 
@@ -158,7 +159,7 @@ def _group(group: dict) -> rx.Component:
 
 def desk_page() -> rx.Component:
     return page(
-        texts.DESK_TITLE,
+        rx.cond(AuthState.is_organizer, texts.DESK_TITLE, texts.DESK_TITLE_JUDGE),
         rx.cond(
             DeskState.allowed,
             rx.vstack(
