@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from sqlmodel import Session
 
 from services.results.hanchans import enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.view import player_view
 from tests.db.test_results import League, entry
-
-
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
 
 
 def _lines(view: dict) -> dict[str, list[int | None]]:

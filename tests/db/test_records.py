@@ -15,14 +15,6 @@ from services.league.seasons import SeasonError, add_person, create_season
 from tests.db.test_results import League
 
 
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
-
-
 def test_fee_paid_refunded_and_the_roster_column(session: Session, league: League) -> None:
     first, second = (session.get(Player, p) for p in league.players[:2])
     assert set(fee_labels(session, league.season.id).values()) == {"не оплачен"}

@@ -16,14 +16,6 @@ from tests.db.test_results import League
 T0 = datetime(2026, 10, 2, 9, 0, tzinfo=UTC)
 
 
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
-
-
 def test_an_amendment_is_in_force_from_its_announcement(session: Session, league: League) -> None:
     org = league.organizer.id
     first = publish(session, "1. Общие положения\nМатч — три ханчана.", reason="", now=T0, author_user_id=org)

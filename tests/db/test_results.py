@@ -85,15 +85,6 @@ def entry(players: list[int], points: list[int], riichi: int = 0, chombo: dict[i
     return Entry(tuple(TableResult(p, x, chombo.get(p, 0)) for p, x in zip(players, points, strict=True)), riichi)
 
 
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    # Nobody logs in here: skip argon2 so ten accounts a test cost nothing.
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
-
-
 def test_participant_enters_and_numbers_follow(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)

@@ -22,14 +22,6 @@ HEIC = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00mif1heic" + b"\x00" * 64
 FORM = {"hanchan_number": "2", "actions": "пон, затем рон", "disagreement": "приоритет", "decision": "рон"}
 
 
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
-
-
 def test_images_are_recognised_by_content_not_by_name() -> None:
     assert [sniff_image(x[:16]) for x in (JPEG, PNG, WEBP, HEIC)] == ["jpg", "png", "webp", "heic"]
     assert sniff_image(b"%PDF-1.7\n") is None

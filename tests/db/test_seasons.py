@@ -38,14 +38,6 @@ from tests.db.test_results import League, entry
 TODAY = date(2027, 1, 10)
 
 
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
-
-
 def _played(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)

@@ -17,14 +17,6 @@ from services.results.scoring import score_match
 from tests.db.test_results import League, entry
 
 
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
-
-
 def _seats(session: Session, match_id: int) -> list[tuple[int, int | None]]:
     rows = session.exec(select(Seat).where(Seat.match_id == match_id).order_by(Seat.seed)).all()
     return [(s.player_id, s.substitute_for_player_id) for s in rows]

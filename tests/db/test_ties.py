@@ -2,21 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
 from sqlmodel import Session
 
 from services.results import repo as results_repo
 from services.results.hanchans import enter_hanchan
 from services.results.penalties import decide_tie, unresolved_ties
 from tests.db.test_results import League, entry
-
-
-@pytest.fixture
-def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
-    monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
-    lg = League(session)
-    session.commit()
-    return lg
 
 
 def test_unresolved_ties_are_listed_by_place_until_decided(session: Session, league: League) -> None:
