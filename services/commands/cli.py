@@ -6,6 +6,7 @@ import argparse
 import importlib
 import logging
 import sys
+from pathlib import Path
 
 # Each module has register(subparsers) and sets `func` on its parsers.
 COMMAND_MODULES = (
@@ -23,6 +24,16 @@ COMMAND_MODULES = (
     "services.commands.pantheon",
     "services.commands.health",
 )
+
+
+def read_text(path: Path) -> str | None:
+    """A UTF-8 text file given on the command line (a BOM, as Excel writes it, is allowed), or None after saying
+    in Russian why it could not be read."""
+    try:
+        return path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as error:
+        print(f"Файл {path} не прочитан: {error}", file=sys.stderr)
+        return None
 
 
 def build_parser() -> argparse.ArgumentParser:

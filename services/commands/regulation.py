@@ -9,6 +9,7 @@ from pathlib import Path
 
 from sqlmodel import col, select
 
+from services.commands.cli import read_text
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, User
@@ -30,10 +31,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_publish(args: argparse.Namespace) -> int:
-    try:
-        text = args.file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"Файл {args.file} не прочитан: {error}", file=sys.stderr)
+    if (text := read_text(args.file)) is None:
         return 2
     try:
         with session_scope() as session:

@@ -7,6 +7,7 @@ import sys
 from datetime import date, datetime
 from pathlib import Path
 
+from services.commands.cli import read_text
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, Season
@@ -108,10 +109,7 @@ def run_list(args: argparse.Namespace) -> int:
 
 
 def run_import(args: argparse.Namespace) -> int:
-    try:
-        text = args.file.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        print(f"Файл {args.file} не прочитан: {error}", file=sys.stderr)
+    if (text := read_text(args.file)) is None:
         return 2
     try:
         with session_scope() as session:
