@@ -9,8 +9,9 @@ from sqlmodel import Session, col, select
 
 from services.core.config import settings
 from services.core.models import Match, Player, Round, Season, Seat, Stage, StageKind, User
-from services.playoff.repo import load_bracket
-from services.results.repo import db_standings
+from services.playoff.repo import PlayoffView, load_bracket
+from services.results.repo import db_standings, season_scores
+from services.results.standings import StandingsRow
 from services.results.view import TOP, signed, standings_rows
 
 STAGE_NAMES = {StageKind.REGULAR: "Тур", StageKind.PLAYOFF: "Плей-офф"}
@@ -42,19 +43,25 @@ def status_text(season: Season) -> str:
     return "регистрация закрыта" if season.registration_closed else "регистрация"
 
 
-def final_order(session: Session, season: Season) -> list[int]:
+def final_order(bracket: PlayoffView, standings: list[StandingsRow]) -> list[int]:
     """Player ids best first: the final's places, then the rest of the regular standings (Регламент §1, §4)."""
-    final = [int(p) for p in load_bracket(session, season).bracket.final_places]
-    regular = [int(r.player) for r in db_standings(session, season.id) if r.matches]  # who has played
+    final = [int(p) for p in bracket.bracket.final_places]
+    regular = [int(r.player) for r in standings if r.matches]  # who has played
     return final + [p for p in regular if p not in final]
+
+
+def _bracket_and_standings(session: Session, season: Season) -> tuple[PlayoffView, list[StandingsRow]]:
+    """The season read and scored once for both."""
+    scored = season_scores(session, season.id)
+    return load_bracket(session, season, scored), db_standings(session, season.id, scored)
 
 
 def season_summaries(session: Session) -> list[SeasonSummary]:
     result = []
     for season in session.exec(select(Season).order_by(col(Season.id).desc())).all():
-        bracket = load_bracket(session, season)
+        bracket, standings = _bracket_and_standings(session, season)
         champion_ids = bracket.bracket.final_places[:1]
-        order = final_order(session, season)
+        order = final_order(bracket, standings)
         names = bracket.names
         result.append(
             SeasonSummary(
@@ -89,9 +96,15 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
             .where(Player.season_id == season_id)
         ).all()
     )
+    seats: dict[int, list[int]] = {}
+    for match_id, player_id in session.exec(
+        select(Seat.match_id, Seat.player_id)
+        .where(col(Seat.match_id).in_([m.id for m, _, _ in rows]))
+        .order_by(col(Seat.match_id), col(Seat.seed))
+    ).all():
+        seats.setdefault(match_id, []).append(player_id)
     result = []
     for match, round_, stage in rows:
-        seats = session.exec(select(Seat).where(Seat.match_id == match.id).order_by(col(Seat.seed))).all()
         if stage.kind == StageKind.PLAYOFF:
             title = f"{PLAYOFF_ROUNDS.get(round_.code, round_.code)}, стол {match.table}"
         else:
@@ -100,7 +113,7 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
             {
                 "id": str(match.id),
                 "title": title,
-                "players": ", ".join(names.get(s.player_id, "?") for s in seats),
+                "players": ", ".join(names.get(p, "?") for p in seats.get(match.id, [])),
                 "status": MATCH_STATUS.get(match.status, match.status),
             }
         )
@@ -117,9 +130,9 @@ def person_seasons(session: Session, user_id: int) -> list[dict[str, str]]:
         .order_by(col(Season.id).desc())
     ).all()
     for player, season in rows:
-        standings = {int(r.player): r for r in db_standings(session, season.id)}
-        row = standings.get(player.id)
-        order = final_order(session, season)
+        bracket, standings = _bracket_and_standings(session, season)
+        row = next((r for r in standings if int(r.player) == player.id), None)
+        order = final_order(bracket, standings)
         place = str(order.index(player.id) + 1) if player.id in order else "—"
         result.append(
             {

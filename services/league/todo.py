@@ -9,24 +9,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from services.core.config import settings
-from services.core.models import MatchStatus, Room, User
-from services.league.matches import player_matches
-from services.results.hanchans import effective
-from services.results.view import match_view
+from services.core.models import Match, MatchStatus, Player, Round, Seat, StageKind, User
+from services.results.repo import match_scores
+from services.results.scoring import MatchScore
+from services.results.view import signed
+from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.intervals import Interval
-from services.scheduling.repo import (
-    LIVE_PROPOSAL,
-    active_bookings,
-    answered_ids,
-    booked_hanchans,
-    confirmations,
-    match_info,
-    options_for,
-    proposals,
-)
 from services.scheduling.rules import format_kirov, hanchans_word
 
 
@@ -58,28 +49,29 @@ def _names(names: list[str]) -> str:
     return ", ".join(names) if names else "—"
 
 
-def _my_result(session: Session, user: User, match_id: int) -> str:
-    view = match_view(session, user, match_id)
-    line = next((ln for ln in (view.lines if view else []) if ln["name"] == user.display_name), None)
-    return f"мой итог {line['total']}, место {line['place']}" if line else "результаты внесены"
+def _my_result(score: MatchScore | None, player_id: int | None) -> str:
+    line = next((ln for ln in score.lines if ln.player == player_id), None) if score else None
+    return f"мой итог {signed(line.total)}, место {line.place or '—'}" if line else "результаты внесены"
 
 
-def _card(session: Session, user: User, match_id: int, now: datetime) -> tuple[str, str, bool, str]:
+def _card(
+    board: Board, item: MatchBoard, user: User, score: MatchScore | None, now: datetime
+) -> tuple[str, str, bool, str]:
     """(state, action, mine, when) of one match for `user`."""
-    info = match_info(session, match_id)
+    info = item.info
     match = info.match
     window = info.window
     when = window_text(window)
-    done = len(effective(session, match_id))
+    me = info.seat_of(user.id)
     if match.status == MatchStatus.REPLAY:
         return "заменён переигровкой", "результат вносится в матч-переигровку", False, when
     if match.status == MatchStatus.COMPLETE:
-        return "сыгран", f"{_my_result(session, user, match_id)}: проверьте результат", False, when
-    bookings = sorted(active_bookings(session, match_id), key=lambda b: b.start_at)
-    rooms = {r.id: r.name for r in session.exec(select(Room)).all()}
+        return "сыгран", f"{_my_result(score, me.player_id if me else None)}: проверьте результат", False, when
+    bookings = item.bookings  # active, by start
     if bookings:
         first = bookings[0]
-        when = f"{format_kirov(first.start_at)}, {rooms.get(first.room_id, '')} (Киров)"
+        when = f"{format_kirov(first.start_at)}, {board.rooms.get(first.room_id, '')} (Киров)"
+    done = item.hanchans
     if done or match.status == MatchStatus.PLAYING or (bookings and bookings[0].start_at <= now):
         return (
             f"играется: внесено {done} из {match.planned_hanchans}",
@@ -88,42 +80,72 @@ def _card(session: Session, user: User, match_id: int, now: datetime) -> tuple[s
             when,
         )
     seats = {s.player_id: s.name for s in info.seats}
-    me = info.seat_of(user.id)
-    if bookings and booked_hanchans(session, match_id) >= match.planned_hanchans:
+    if item.fully_booked:
         return "забронировано", "приходите в назначенное время (добавьте в календарь)", False, when
-    live = proposals(session, match_id, [LIVE_PROPOSAL])
-    if live:
-        proposal = live[-1]
-        answers = confirmations(session, proposal.id)
-        waiting = [name for pid, name in seats.items() if answers.get(pid) is not True]
+    if item.live:
+        proposal = item.live[-1]
+        confirmed = item.confirmed.get(proposal.id, set())
+        waiting = [name for pid, name in seats.items() if pid not in confirmed]
         meeting = f"{format_kirov(proposal.start_at)}, {hanchans_word(proposal.hanchans)}"
         state = f"предложено время {meeting}: подтвердили {len(seats) - len(waiting)} из {len(seats)}"
-        if me is not None and answers.get(me.player_id) is not True:
+        if me is not None and me.player_id not in confirmed:
             return state, f"подтвердите время {meeting}", True, when
         return state, f"ждём подтверждения: {_names(waiting)}", False, when
-    answered = answered_ids(session, match_id)
     if window is None:
         return "ждёт игрового окна", "организатор назначит игровое окно", False, when
-    if me is not None and me.player_id not in answered:
+    if me is not None and me.player_id not in item.answered:
         return "согласование времени", "отметьте свою доступность", True, when
-    missing = [name for pid, name in seats.items() if pid not in answered]
+    missing = [name for pid, name in seats.items() if pid not in item.answered]
     if missing:
         return "согласование времени", f"ждём ответа: {_names(missing)}", False, when
-    if options_for(session, info):
+    if board.options(item):
         return "есть общие варианты", "предложите время из общих вариантов", True, when
     return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора", True, when
 
 
+def _my_match_ids(session: Session, user_id: int) -> list[int]:
+    """The user's matches in every season once the draw is approved (drafts stay hidden: Регламент §2), in the
+    order of stages, tours and tables."""
+    return list(
+        session.exec(
+            select(Match.id)
+            .join(Seat, col(Seat.match_id) == Match.id)
+            .join(Player, col(Player.id) == Seat.player_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(Player.user_id == user_id, Match.status != MatchStatus.DRAFT)
+            .order_by(col(Round.stage_id), col(Round.code), col(Match.table))
+        ).all()
+    )
+
+
 def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
-    """The user's matches, the current tour first; earlier tours (played, or their window is over) marked past."""
+    """The user's matches, the current tour first; earlier tours (played, or their window is over) marked past.
+    Read in a fixed number of statements however many matches the person has (`load_board`)."""
+    ids = _my_match_ids(session, user.id)
+    board = load_board(session, match_ids=ids)
+    items = {item.match.id: item for item in board.matches}
+    played = {
+        i: (it.info.stage_kind, it.info.round.code)
+        for i, it in items.items()
+        if it.match.status == MatchStatus.COMPLETE
+    }
+    scores = match_scores(session, played) if played else {}
     cards = []
-    for m in player_matches(session, user.id):
-        state, action, mine, when = _card(session, user, m.match_id, now)
-        window = match_info(session, m.match_id).window
-        past = m.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY) or (window is not None and window.end <= now)
-        title = f"Тур {m.round_code}, стол {m.table}" if m.stage == "regular" else f"Плей-офф, раунд {m.round_code}"
-        booked = bool(active_bookings(session, m.match_id))
+    for match_id in ids:
+        item = items[match_id]
+        info = item.info
+        state, action, mine, when = _card(board, item, user, scores.get(match_id), now)
+        window = info.window
+        past = info.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY) or (
+            window is not None and window.end <= now
+        )
+        title = (
+            f"Тур {info.round.code}, стол {info.match.table}"
+            if info.stage_kind == StageKind.REGULAR
+            else f"Плей-офф, раунд {info.round.code}"
+        )
+        opponents = ", ".join(s.name for s in info.seats if s.user_id != user.id)
         cards.append(
-            HomeCard(m.match_id, title, ", ".join(m.opponents), state, action, mine, when, past and not mine, booked)
+            HomeCard(match_id, title, opponents, state, action, mine, when, past and not mine, bool(item.bookings))
         )
     return sorted(cards, key=lambda c: c.past)  # stable: within each group the tours keep their order

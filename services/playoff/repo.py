@@ -15,6 +15,7 @@ from services.core.models import Match, Player, RosterStatus, Round, Season, Sea
 from services.playoff.bracket import Bracket, Seating, build_bracket, seed_players
 from services.results import repo as results_repo
 from services.results import scoring
+from services.results.repo import Scored
 
 TABLE_OF = {"1A": ("1", "A"), "1B": ("1", "B"), "2U": ("2", "U"), "2L": ("2", "L"), "3": ("3", "3"), "F": ("F", "F")}
 ROUND_OF = {v: k for k, v in TABLE_OF.items()}
@@ -45,16 +46,19 @@ def _rounds(session: Session, stage: Stage) -> dict[str, Round]:
     return {r.code: r for r in session.exec(select(Round).where(Round.stage_id == stage.id)).all()}
 
 
-def regular_preview(session: Session, season: Season) -> tuple[tuple[int, ...], list[str]]:
-    """The seeds closing would take now, or every reason it cannot (Регламент §2, §4)."""
-    loaded = results_repo.load_season(session, season.id)
-    regular = [m for m in loaded.matches if m.stage == scoring.REGULAR]
+def regular_preview(
+    session: Session, season: Season, scored: Scored | None = None
+) -> tuple[tuple[int, ...], list[str]]:
+    """The seeds closing would take now, or every reason it cannot (Регламент §2, §4); `scored`: the season's
+    `season_scores` when the caller has them (the season is read and scored once)."""
+    scored = scored or results_repo.season_scores(session, season.id)
+    regular = [m for m in scored[0].matches if m.stage == scoring.REGULAR]
     unfinished = sum(not m.complete for m in regular)
     if not regular:
         return (), ["регулярный этап ещё не начат: матчей нет"]
     if unfinished:
         return (), [f"регулярный этап не завершён: не доиграно матчей — {unfinished}"]
-    rows = results_repo.db_standings(session, season.id)
+    rows = results_repo.db_standings(session, season.id, scored)
     seeds, problems = seed_players(rows, season.playoff_size)
     return tuple(int(p) for p in seeds), problems
 
@@ -75,16 +79,18 @@ def _seeds_from_round_one(session: Session, rounds: dict[str, Round]) -> tuple[i
     return tuple(places[k] for k in sorted(places))
 
 
-def load_bracket(session: Session, season: Season) -> PlayoffView:
-    """The bracket as it stands, from the database through the same pure code as the command line."""
-    names = {p.id: p.name for p in results_repo.season_players(session, season.id)}
+def load_bracket(session: Session, season: Season, scored: Scored | None = None) -> PlayoffView:
+    """The bracket as it stands, from the database through the same pure code as the command line; `scored` as
+    for `regular_preview`."""
+    scored = scored or results_repo.season_scores(session, season.id)
+    loaded = scored[0]
+    names = {p.id: p.name for p in loaded.players}
     stage = playoff_stage(session, season.id)
     if stage is None:
-        seeds, problems = regular_preview(session, season)
+        seeds, problems = regular_preview(session, season, scored)
         return PlayoffView(False, Bracket(seeds, (), tuple(problems)), names, {}, {})
     rounds = _rounds(session, stage)
     round_of_id = {r.id: r.code for r in rounds.values()}
-    loaded = results_repo.load_season(session, season.id)
     rows = {m.id: m for m, _, s in results_repo.season_match_rows(session, season.id) if s.id == stage.id}
     seatings, match_ids = [], {}
     for m in loaded.matches:

@@ -100,6 +100,30 @@ def effective_hanchans(session: Session, match_ids: list[int]) -> dict[int, list
     return out
 
 
+def match_scores(session: Session, matches: dict[int, tuple[str, str]]) -> dict[int, scoring.MatchScore]:
+    """Match id → (stage kind, round code) in; each match scored as its page shows it (effective hanchans, its own
+    penalties with points) out, in three statements however many matches."""
+    hanchans = effective_hanchans(session, list(matches))
+    penalties: dict[int, list[scoring.Penalty]] = defaultdict(list)
+    for p in session.exec(
+        select(Penalty).where(col(Penalty.match_id).in_(list(matches)), Penalty.points != 0).order_by(col(Penalty.id))
+    ).all():
+        penalties[p.match_id].append(scoring.Penalty(p.player_id, p.points, p.reason))
+    return {
+        match_id: scoring.score_match(
+            scoring.Match(
+                match_id,
+                kind,
+                round_value(kind, code),
+                1,
+                tuple(hanchans.get(match_id, ())),
+                tuple(penalties.get(match_id, ())),
+            )  # fmt: skip
+        )
+        for match_id, (kind, code) in matches.items()
+    }
+
+
 def load_season(session: Session, season_id: int) -> Season:
     """The season as the pure model: effective matches and hanchans only.
 
@@ -143,14 +167,15 @@ def tie_decisions(session: Session, season_id: int) -> list[list[int]]:
     return [[int(x) for x in text.split(",") if x.strip()] for text in rows]
 
 
-def season_scores(session: Session, season_id: int) -> tuple[Season, list[scoring.MatchScore]]:
+Scored = tuple[Season, list[scoring.MatchScore]]  # a season as loaded and its matches scored
+
+
+def season_scores(session: Session, season_id: int) -> Scored:
     season = load_season(session, season_id)
     return season, [scoring.score_match(m) for m in season.matches]
 
 
-def db_standings(
-    session: Session, season_id: int, scored: tuple[Season, list[scoring.MatchScore]] | None = None
-) -> list[standings.StandingsRow]:
+def db_standings(session: Session, season_id: int, scored: Scored | None = None) -> list[standings.StandingsRow]:
     """Регламент §4, §6.1: the regular-stage table from the database; `scored`: the season's `season_scores`,
     when the caller has them already (the whole season is read and scored once, not twice)."""
     season, scores = scored or season_scores(session, season_id)

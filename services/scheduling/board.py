@@ -47,13 +47,19 @@ class MatchBoard:
     answered: set[int] = field(default_factory=set)
     free: dict[int, list[Interval]] = field(default_factory=dict)  # Регламент §6.4: never to a player's browser
     bookings: list[Booking] = field(default_factory=list)  # active, by start
-    live_confirmations: list[int] = field(default_factory=list)  # per live proposal: confirmations by seated players
+    live: list[MeetingProposal] = field(default_factory=list)  # the live proposals, oldest first
+    confirmed: dict[int, set[int]] = field(default_factory=dict)  # live proposal id → seated players who confirmed
     failed: list[MeetingProposal] = field(default_factory=list)  # failed proposals newer than any booking
     hanchans: int = 0  # recorded, not superseded
 
     @property
     def match(self) -> Match:
         return self.info.match
+
+    @property
+    def live_confirmations(self) -> list[int]:
+        """Per live proposal, how many seated players confirmed it."""
+        return [len(self.confirmed.get(p.id, ())) for p in self.live]
 
     @property
     def booked_hanchans(self) -> int:
@@ -90,6 +96,7 @@ class MatchBoard:
 class Board:
     matches: list[MatchBoard]
     busy_by_room: dict[int, list[Interval]]  # every active booking, per room, merged and sorted
+    rooms: dict[int, str]  # room id → name
 
     def options(self, item: MatchBoard) -> list[Option]:
         """Common options of the four (Регламент §3), against the whole calendar read once."""
@@ -116,8 +123,9 @@ class Board:
         )
 
 
-def load_board(session: Session, *, season_id: int | None = None) -> Board:
-    """Every non-draft match (of one season, when given) with its scheduling data: a dozen statements in all."""
+def load_board(session: Session, *, season_id: int | None = None, match_ids: list[int] | None = None) -> Board:
+    """Every non-draft match (of one season, or of `match_ids`, when given) with its scheduling data: a dozen
+    statements in all, however many matches."""
     stmt = (
         select(Match, Round, Stage)
         .join(Round, col(Round.id) == Match.round_id)
@@ -126,6 +134,8 @@ def load_board(session: Session, *, season_id: int | None = None) -> Board:
     stmt = stmt.where(Match.status != MatchStatus.DRAFT).order_by(col(Match.id))
     if season_id is not None:
         stmt = stmt.where(Stage.season_id == season_id)
+    if match_ids is not None:
+        stmt = stmt.where(col(Match.id).in_(match_ids))
     rows = session.exec(stmt).all()
     rounds = {r.id: r for r in session.exec(select(Round)).all()}
     seasons = {s.id: s for s in session.exec(select(Season)).all()}
@@ -151,9 +161,10 @@ def load_board(session: Session, *, season_id: int | None = None) -> Board:
         select(Booking.room_id, Booking.start_at, Booking.end_at).where(Booking.active)
     ):
         busy.setdefault(room_id, []).append(Interval(start, end))
-    for room_id in session.exec(select(Room.id)).all():
+    rooms = dict(session.exec(select(Room.id, Room.name)).all())
+    for room_id in rooms:
         busy.setdefault(room_id, [])
-    return Board(list(items.values()), {room_id: merge(spans) for room_id, spans in busy.items()})
+    return Board(list(items.values()), {room_id: merge(spans) for room_id, spans in busy.items()}, rooms)
 
 
 def _with_seats(info: MatchInfo, seats: list[SeatInfo]) -> MatchInfo:
@@ -180,27 +191,25 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int]) -> Non
     ).all():
         items[b.match_id].bookings.append(b)
         last_booking[b.match_id] = max(last_booking.get(b.match_id, b.created_at), b.created_at)
-    live: dict[int, int] = {}
+    live: dict[int, MatchBoard] = {}
     for p in session.exec(
         select(MeetingProposal)
         .where(col(MeetingProposal.match_id).in_(ids), col(MeetingProposal.status).in_([LIVE_PROPOSAL, "failed"]))
         .order_by(col(MeetingProposal.id))
     ).all():
         if p.status == LIVE_PROPOSAL:
-            live[p.id] = p.match_id
+            live[p.id] = items[p.match_id]
+            items[p.match_id].live.append(p)
         elif p.match_id not in last_booking or p.created_at > last_booking[p.match_id]:
             items[p.match_id].failed.append(p)
-    counts = dict.fromkeys(live, 0)
-    seated = {match_id: {s.player_id for s in item.info.seats} for match_id, item in items.items()}
     for proposal_id, player_id in session.exec(
         select(ProposalConfirmation.proposal_id, ProposalConfirmation.player_id).where(
             col(ProposalConfirmation.proposal_id).in_(list(live)), ProposalConfirmation.confirmed
         )
     ).all():
-        if player_id in seated[live[proposal_id]]:
-            counts[proposal_id] += 1
-    for proposal_id, count in counts.items():
-        items[live[proposal_id]].live_confirmations.append(count)
+        item = live[proposal_id]
+        if any(s.player_id == player_id for s in item.info.seats):
+            item.confirmed.setdefault(proposal_id, set()).add(player_id)
     for match_id in session.exec(
         select(Hanchan.match_id).where(col(Hanchan.match_id).in_(ids), col(Hanchan.superseded_by_id).is_(None))
     ).all():

@@ -1,11 +1,18 @@
-"""The database tests' shared league: a season with players, a judge and an organizer (tests/db/test_results.py)."""
+"""The database tests' shared fixtures: `db` (each test on SQLite and on PostgreSQL) and the league of
+tests/db/test_results.py (a season with players, a judge and an organizer)."""
 
 from __future__ import annotations
 
 import pytest
+import sqlalchemy as sa
 from sqlmodel import Session
 
 from tests.db.test_results import League
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db(request: pytest.FixtureRequest) -> sa.Engine:
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
 
 
 @pytest.fixture

@@ -22,11 +22,6 @@ from tests import factories as f
 from tests.factories import NOW, kirov
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
-
-
 def act(db: sa.Engine, fn: Callable, **kwargs):  # noqa: ANN201
     with session_scope(db) as session:
         return fn(session, **kwargs)

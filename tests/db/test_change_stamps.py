@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
@@ -18,11 +17,6 @@ from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
 from tests import factories as f
 from tests.factories import NOW, kirov
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
 
 
 def stamps(db: sa.Engine, *match_ids: int) -> tuple[str, ...]:

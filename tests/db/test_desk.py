@@ -3,8 +3,7 @@ reads do not grow with the number of matches, and the rules the organizer's acti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from datetime import date
 
 import pytest
@@ -23,12 +22,8 @@ from services.scheduling.intervals import Interval, at_kirov
 from services.scheduling.repo import SchedulingError, answered_ids, match_info, state_of
 from services.scheduling.view import overview
 from tests import factories as f
+from tests.db.statements import statements
 from tests.factories import NOW, kirov
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
 
 
 def act(db: sa.Engine, fn: Callable, **kwargs):  # noqa: ANN201
@@ -59,20 +54,6 @@ def four_apart(db: sa.Engine, league: f.League) -> None:
 
 def entry(league: f.League, points: list[int]) -> Entry:
     return Entry(tuple(TableResult(p.id, pts) for p, pts in zip(league.players[:4], points, strict=True)), 0)
-
-
-@contextmanager
-def statements(engine: sa.Engine) -> Iterator[list[str]]:
-    seen: list[str] = []
-
-    def count(conn, cursor, statement, *args) -> None:  # noqa: ANN001, ANN002
-        seen.append(statement)
-
-    sa.event.listen(engine, "before_cursor_execute", count)
-    try:
-        yield seen
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", count)
 
 
 def test_no_common_time_is_listed_and_the_fallback_settles_it(db: sa.Engine) -> None:

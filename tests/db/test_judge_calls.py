@@ -20,11 +20,6 @@ from tests.factories import NOW, kirov
 DURING = kirov(20, 19)  # the meeting is 20.11 18:00–22:30
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
-
-
 def _league(db: sa.Engine) -> tuple[f.League, list]:
     with session_scope(db) as session:
         league = f.league(session)
