@@ -212,10 +212,11 @@ def user_for_digest(session: Session, digest: str, *, now: datetime) -> User | N
     """The user of the session whose token has this digest (what the web shell holds), or None."""
     if not digest:
         return None
-    row = session.exec(select(AuthSession).where(AuthSession.token_hash == digest)).first()
-    if row is None or row.expires_at <= now:
-        return None
-    return session.get(User, row.user_id)
+    return session.exec(
+        select(User)
+        .join(AuthSession, col(AuthSession.user_id) == User.id)
+        .where(AuthSession.token_hash == digest, AuthSession.expires_at > now)
+    ).first()
 
 
 def logout(session: Session, token: str) -> None:

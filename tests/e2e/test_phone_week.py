@@ -49,9 +49,10 @@ def _label(day) -> str:  # noqa: ANN001
 
 
 def _scheduling_match(app: App, names: list[str]) -> tuple[int, str, object]:
-    # Six weeks ahead: the other browser tests book the club's room in the coming days, and a booked evening
-    # would leave these four no common option (the tests run in any order on one shared app).
-    first = kirov_date(utc_now()) + timedelta(days=42)
+    # Far ahead: the other browser tests book the club's room in the coming days, from day 40 (the schedule
+    # dialogs) and from day 100 (the roster after the draw); a booked evening would leave these four no common
+    # option (the tests run in any order on one shared app).
+    first = kirov_date(utc_now()) + timedelta(days=200)
     engine = app.engine()
     with session_scope(engine) as session:
         match = factories.match_for_names(session, names, Interval(at_kirov(first), at_kirov(first + timedelta(3))))

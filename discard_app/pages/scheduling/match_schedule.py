@@ -38,6 +38,7 @@ from discard_app.pages.scheduling.match_schedule_state import (
     T_SAVE,
     T_START,
     T_UNSAVED,
+    MatchGridState,
     MatchScheduleState,
 )
 
@@ -63,7 +64,7 @@ def _grid_section() -> rx.Component:
         rx.heading("Моя доступность", size="4", as_="h2"),
         rx.text(T_GRID_HINT, size="2", color_scheme="gray"),
         rx.button(T_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
-        availability_grid(MatchScheduleState.days, MatchScheduleState.cells, MatchScheduleState.marks),
+        availability_grid(MatchGridState.days, MatchGridState.cells, MatchGridState.marks),
         rx.flex(
             rx.button(
                 T_SAVE,

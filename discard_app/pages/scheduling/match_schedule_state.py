@@ -85,9 +85,6 @@ class MatchScheduleState(AuthState):
     title: str = ""
     window: str = ""
     is_seated: bool = False
-    days: list[str] = []
-    cells: list[list[str]] = []
-    marks: list[list[str]] = []
     seats: list[dict[str, str]] = []
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
@@ -126,15 +123,16 @@ class MatchScheduleState(AuthState):
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = False
-            self.days, self.cells, self.marks, self.seats, self.options = [], [], [], [], []
+            self._grid()._put(days=[], cells=[], marks=[])
+            self.seats, self.options = [], []
             self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
             return
         self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
         self.match_url = routes.match_url(match_id)
         seated = view.my_player_id is not None
         if grid:
-            self.is_seated = seated and bool(view.days) and not view.window_over
-            self._put(days=view.days, cells=view.cells if seated else [], marks=view.marks if seated else [])
+            self._put(is_seated=seated and bool(view.days) and not view.window_over)
+            self._grid()._put(days=view.days, cells=view.cells if seated else [], marks=view.marks if seated else [])
         self._put(
             seats=[{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats],
             options=view.options,
@@ -147,11 +145,14 @@ class MatchScheduleState(AuthState):
             self.prop_start, self.prop_end = view.options[0]["start"], view.options[0]["end"]
             self.prop_hanchans = view.options[0]["hanchans"]
 
-    def _put(self, **values: list) -> None:
+    def _put(self, **values: object) -> None:
         """Assigns only what changed: an assigned var is sent to the browser and re-rendered there."""
         for name, value in values.items():
             if getattr(self, name) != value:
                 setattr(self, name, value)
+
+    def _grid(self) -> MatchGridState:
+        return self.get_substate([MatchGridState.get_name()])
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -314,12 +315,14 @@ class MatchScheduleState(AuthState):
         self._refresh(user, grid=False)
 
     @rx.event
-    def answer(self, proposal_id: str, confirmed: bool) -> rx.event.EventSpec | None:
-        """Sends the proposal's line and the booking as soon as the answer is stored (a few statements); the
-        options and the rest of the page follow in the next event (bench/scheduling_browser.py)."""
+    def answer(self, proposal_id: str, confirmed: bool) -> None:
+        """Sends the proposal's line and the booking as soon as the answer is stored (a few statements). The rest
+        of the page (options, the grid's room marks) follows on the live tick within a second: the answer moved
+        the match's stamp. Not a chained event: that would hold the server's loop while this delta still waits
+        to be written (bench/scheduling_browser.py)."""
         user = self._require_user()
         if user is None or not proposal_id.isdigit():
-            return None
+            return
         self.error = self.notice = ""
         self.msg_at = "proposals"
         try:
@@ -339,12 +342,16 @@ class MatchScheduleState(AuthState):
                     self._put(proposals=proposal_rows, bookings=booking_rows)
         except SchedulingError as error:
             self.error = str(error)
-        return MatchScheduleState.refresh_after_answer
 
-    @rx.event
-    def refresh_after_answer(self) -> None:
-        if (user := self._require_user()) is not None:
-            self._refresh(user, grid=False)
+
+class MatchGridState(MatchScheduleState):
+    """The availability grid's days, cells and marks, in a substate of their own: the browser re-renders a state's
+    components when that state changes, so a proposal's or a booking's news redraws the lists, not the grid's
+    several hundred cells (bench/scheduling_browser.py). Written by the page's own handlers (`_grid`)."""
+
+    days: list[str] = []
+    cells: list[list[str]] = []
+    marks: list[list[str]] = []
 
 
 def _parse_grid(painted: str, days: list[date], window: Interval) -> list[Interval]:
