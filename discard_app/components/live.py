@@ -9,6 +9,9 @@ while the tab is hidden.
 
 from __future__ import annotations
 
+import inspect
+from collections.abc import Awaitable
+
 import reflex as rx
 
 from services.core.changes import change_stamp, match_stamp, player_stamp
@@ -54,3 +57,38 @@ def current_stamp(match_id: int | None = None, user_id: int | None = None) -> st
         if match_id is not None:
             return match_stamp(session, match_id, user_id)
         return change_stamp(session) if user_id is None else player_stamp(session, user_id)
+
+
+class LivePage(rx.State, mixin=True):
+    """A page that stays current (mixed into an AuthState page: `class HomeState(LivePage, AuthState)`).
+
+    The page's `_refresh(user)` reads its data and sets `_stamp = self._live_stamp()` before reading; `load` returns
+    `start_live_updates()` and the page renders `live_updates(ThePageState.tick)`. `tick` reloads the page when the
+    stamp it watches moved, whichever process moved it.
+    """
+
+    _stamp: str = ""
+
+    def _live_stamp(self) -> str:
+        """What the page watches: the league's stamp unless the page narrows it (a match, a person)."""
+        return current_stamp()
+
+    def _live_paused(self) -> bool:
+        """Not loaded yet (no stamp), or a page's own work in flight: no reload now."""
+        return not self._stamp
+
+    def _live_reload(self, user, before: str, now: str) -> Awaitable[None] | None:  # noqa: ANN001, ARG002
+        """The reload when the stamp moved from `before` to `now`; by default the page's whole `_refresh`."""
+        return self._refresh(user)
+
+    @rx.event
+    async def tick(self) -> rx.event.EventSpec | None:
+        if self._live_paused() or (now := self._live_stamp()) == self._stamp:
+            return None
+        user = self._require_user()
+        if user is None:
+            return self._redirect_to_login()
+        reloaded = self._live_reload(user, self._stamp, now)
+        if inspect.isawaitable(reloaded):
+            await reloaded
+        return None

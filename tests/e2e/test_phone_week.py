@@ -1,6 +1,7 @@
 """A player's week on a 390×844 touch phone: links from the home page only, a grid that scrolls under a swipe and
 paints deliberate ranges, four phones scheduling one match and seeing each other live, a change from another
-process reaching an open page, and a result that two taps store once."""
+process reaching an open page (scheduling, announcements, the club calendar, a player's page), and a result that two
+taps store once."""
 
 from __future__ import annotations
 
@@ -231,6 +232,64 @@ def test_a_change_made_by_another_process_reaches_an_open_page(phones: list[Brow
         """,
     )
     expect(page.get_by_text("Тур переносится на час позже")).to_be_visible(timeout=LIVE)
+
+
+def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: list[BrowserContext], app: App) -> None:
+    names = list(PLAYERS[4:8])
+    engine = app.engine()
+    with session_scope(engine) as session:
+        players = [
+            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == n)).one()
+            for n in names
+        ]
+        match_id = factories.match_in_own_stage(session, current_season(session), players, MatchStatus.PLAYING).id
+    engine.dispose()
+    page = phones[2].new_page()
+    login(page, app, names[0])
+    page.get_by_role("button", name="Меню").tap()
+    page.get_by_role("menuitem", name="Календарь клуба").tap()
+    expect(page.get_by_role("heading", name="Календарь клуба")).to_be_visible()
+    title = f"Шахматный вечер {match_id}"
+    _run_elsewhere(  # the organizer's command line adds a club activity this morning
+        app,
+        f"""
+        from datetime import date
+        from sqlmodel import select
+        from services.core.db import session_scope
+        from services.core.models import Role, User, utc_now
+        from services.scheduling.intervals import at_kirov, kirov_date
+        from services.scheduling.organizer import book_activity
+        with session_scope() as session:
+            organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
+            today = kirov_date(utc_now())
+            book_activity(session, title={title!r}, start=at_kirov(today, 5), end=at_kirov(today, 6),
+                          actor_user_id=organizer.id)
+        """,
+    )
+    expect(page.get_by_text(title)).to_be_visible(timeout=LIVE)
+    page.get_by_role("button", name="Меню").tap()
+    page.get_by_role("menuitem", name="Таблица").tap()
+    page.get_by_role("rowheader", name=names[0]).get_by_role("link").tap()
+    expect(page.get_by_role("heading", name=names[0])).to_be_visible()
+    _run_elsewhere(  # the judge enters the first hanchan of the match from another process (the bot, Pantheon)
+        app,
+        f"""
+        from sqlmodel import select
+        from services.core.db import session_scope
+        from services.core.models import Role, User
+        from services.results.entry import Entry
+        from services.results.hanchans import enter_hanchan
+        from services.results.repo import seated_player_ids
+        from services.results.scoring import TableResult
+        with session_scope() as session:
+            organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
+            seats = seated_player_ids(session, {match_id})
+            results = tuple(TableResult(p, x, 0) for p, x in zip(seats, [40000, 30000, 30000, 20000]))
+            enter_hanchan(session, organizer, {match_id}, Entry(results, 0))
+        """,
+    )
+    row = page.get_by_role("row").filter(has=page.locator(f"a[href='/match/{match_id}']"))
+    expect(row.get_by_role("cell").nth(2)).to_have_text("1", timeout=LIVE)  # «Ханчаны»
 
 
 def test_two_taps_on_save_result_store_one_hanchan(phones: list[BrowserContext], app: App) -> None:

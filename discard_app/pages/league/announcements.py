@@ -7,7 +7,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
-from discard_app.components.live import current_stamp, live_updates, start_live_updates
+from discard_app.components.live import LivePage, live_updates, start_live_updates
 from discard_app.components.text_limit import limit_hint
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
@@ -27,16 +27,15 @@ class AnnouncementView(TypedDict):
     at: str
 
 
-class AnnouncementsState(AuthState):
+class AnnouncementsState(LivePage, AuthState):
     items: list[AnnouncementView] = []
     can_write: bool = False
     bot_lines: list[str] = []  # organizer only: connected, last delivery, waiting, last error
     error: str = ""
     notice: str = ""
-    _stamp: str = ""
 
     def _refresh(self, user: User) -> None:
-        self._stamp = current_stamp()
+        self._stamp = self._live_stamp()
         self.can_write = user.role == Role.ORGANIZER
         with session_scope() as session:
             season = roster.current_season(session)
@@ -53,17 +52,6 @@ class AnnouncementsState(AuthState):
             return self._redirect_to_login()
         self._refresh(user)
         return start_live_updates()
-
-    @rx.event
-    def tick(self) -> rx.event.EventSpec | None:
-        """Every second while the page is open: an announcement published anywhere (site, CLI) shows here."""
-        if not self._stamp or current_stamp() == self._stamp:
-            return None
-        user = self._require_user()
-        if user is None:
-            return self._redirect_to_login()
-        self._refresh(user)
-        return None
 
     @rx.event
     def publish(self, form: dict[str, str]) -> None:

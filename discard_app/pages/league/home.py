@@ -7,7 +7,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import routes, texts
-from discard_app.components.live import current_stamp, live_updates, start_live_updates
+from discard_app.components.live import LivePage, current_stamp, live_updates, start_live_updates
 from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -27,16 +27,18 @@ class MatchRow(TypedDict):
     booked: str
 
 
-class HomeState(AuthState):
+class HomeState(LivePage, AuthState):
     matches: list[MatchRow] = []
     past: list[MatchRow] = []
     awaiting: int = 0
     staff_note: str = ""
     is_staff: bool = False
-    _stamp: str = ""
+
+    def _live_stamp(self) -> str:
+        return current_stamp(user_id=self._user_id)  # the person's own matches: another table's news is not theirs
 
     def _refresh(self, user: User) -> None:
-        self._stamp = current_stamp(user_id=user.id)  # the person's own matches: another table's news is not theirs
+        self._stamp = self._live_stamp()
         with session_scope() as session:
             cards = home_cards(session, user, utc_now())
         rows = [
@@ -70,16 +72,6 @@ class HomeState(AuthState):
             return self._redirect_to_login()
         self._refresh(user)
         return start_live_updates()
-
-    @rx.event
-    def tick(self) -> rx.event.EventSpec | None:
-        if not self._stamp or current_stamp(user_id=self._user_id) == self._stamp:
-            return None
-        user = self._require_user()
-        if user is None:
-            return self._redirect_to_login()
-        self._refresh(user)
-        return None
 
 
 def _match_card(row: MatchRow) -> rx.Component:

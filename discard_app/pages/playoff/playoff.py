@@ -8,6 +8,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.bracket import TableView, table_card, table_view
+from discard_app.components.live import LivePage, live_updates, start_live_updates
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -24,7 +25,7 @@ from services.results.scoring import format_points
 SECTIONS = {"round1": ("1A", "1B"), "upper": ("2U",), "lower": ("2L", "3"), "final": ("F",)}
 
 
-class PlayoffState(AuthState):
+class PlayoffState(LivePage, AuthState):
     started: bool = False
     seeds: list[str] = []
     pending: list[str] = []
@@ -39,6 +40,7 @@ class PlayoffState(AuthState):
         return session.get(Season, self._season_id) if self._season_id is not None else None
 
     def _refresh(self, user: User) -> None:
+        self._stamp = self._live_stamp()  # results, windows and ties entered anywhere show within a second
         with session_scope() as session:
             season = self._season(session)
             if season is None:
@@ -92,7 +94,7 @@ class PlayoffState(AuthState):
             season = season or roster.current_season(session)
             self._season_id = season.id if season else None
         self._refresh(user)
-        return None
+        return start_live_updates()
 
     def _act(self, action, notice: str, *roles: Role) -> None:  # noqa: ANN001
         user = self._require_user(*roles)
@@ -245,6 +247,7 @@ def _organizer_forms() -> rx.Component:
 def playoff_page() -> rx.Component:
     return page(
         texts.PLAYOFF_TITLE,
+        live_updates(PlayoffState.tick),
         rx.cond(PlayoffState.error != "", rx.callout(PlayoffState.error, color_scheme="red", role="alert")),
         rx.cond(PlayoffState.notice != "", rx.callout(PlayoffState.notice, color_scheme="green", role="status")),
         rx.cond(

@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 import reflex as rx
 
 from discard_app import routes, texts
-from discard_app.components.live import current_stamp, live_updates, start_live_updates
+from discard_app.components.live import LivePage, current_stamp, live_updates, start_live_updates
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.pages.results import match_admin as admin
@@ -43,7 +43,7 @@ class HanchanView(TypedDict):
     scores: list[ScoreView]
 
 
-class MatchState(AuthState):
+class MatchState(LivePage, AuthState):
     found: bool = False
     title: str = ""
     seats: list[dict[str, str]] = []
@@ -67,16 +67,21 @@ class MatchState(AuthState):
     schedule_url: str = ""
     saving: bool = False  # a form's event is running: its submit button is disabled
     repeat_asked: bool = False  # the server took a save for a second tap: the form asks "the same scores again?"
-    _stamp: str = ""
     form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
 
     def _id(self) -> int | None:
         found = re.search(r"/match/(\d+)", self.router.url.path)
         return int(found.group(1)) if found else None
 
+    def _live_stamp(self) -> str:
+        return current_stamp(self._id())  # hanchans, disputes and the protocol entered anywhere
+
+    def _live_paused(self) -> bool:
+        return not self.found or self.saving
+
     def _refresh(self, user: User) -> None:
         match_id = self._id()
-        self._stamp = current_stamp(match_id)
+        self._stamp = self._live_stamp()
         with session_scope() as session:
             view = match_view(session, user, match_id) if match_id else None
             hints, others = [], ([], [])
@@ -109,17 +114,6 @@ class MatchState(AuthState):
             return self._redirect_to_login()
         self._refresh(user)
         return start_live_updates()
-
-    @rx.event
-    def tick(self) -> rx.event.EventSpec | None:
-        """Every second while the page is open: hanchans, disputes and the protocol entered anywhere show here."""
-        if not self.found or self.saving or current_stamp(self._id()) == self._stamp:
-            return None
-        user = self._require_user()
-        if user is None:
-            return self._redirect_to_login()
-        self._refresh(user)
-        return None
 
     @rx.event
     def dismiss(self) -> None:

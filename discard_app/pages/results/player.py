@@ -8,18 +8,19 @@ from typing import Any
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.live import LivePage, live_updates, start_live_updates
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Player
+from services.core.models import Player, User
 from services.league import history
 from services.results.view import player_view
 
 COLORS = ("var(--accent-9)", "var(--amber-9)", "var(--blue-9)", "var(--gray-9)")
 
 
-class PlayerState(AuthState):
+class PlayerState(LivePage, AuthState):
     found: bool = False
     name: str = ""
     matches: list[dict[str, str]] = []
@@ -32,8 +33,14 @@ class PlayerState(AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        if self._require_user() is None:
+        user = self._require_user()
+        if user is None:
             return self._redirect_to_login()
+        self._refresh(user)
+        return start_live_updates()
+
+    def _refresh(self, user: User) -> None:  # noqa: ARG002 - every player's page is public to the league
+        self._stamp = self._live_stamp()  # a result entered anywhere moves the totals and the chart
         found = re.search(r"/player/(\d+)", self.router.url.path)
         with session_scope() as session:
             view = player_view(session, int(found.group(1))) if found else None
@@ -44,7 +51,6 @@ class PlayerState(AuthState):
             self.name, self.matches, self.chart = view["name"], view["matches"], view["chart"]
             names = [s["name"] for s in view["series"]]
             self.series = (names + ["", "", "", ""])[:4]
-        return None
 
 
 def _match(m: dict[str, str]) -> rx.Component:
@@ -121,6 +127,7 @@ def player_page() -> rx.Component:
     title = rx.cond(PlayerState.found & (PlayerState.name != ""), PlayerState.name, "Игрок")
     return page(
         title,
+        live_updates(PlayerState.tick),
         rx.cond(
             PlayerState.found,
             rx.vstack(

@@ -5,41 +5,37 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
-from discard_app.components.live import current_stamp, live_updates, start_live_updates
+from discard_app.components.live import LivePage, live_updates, start_live_updates
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import page
 from discard_app.pages.results.standings_state import LiveStandingsState, StandingsRowView, publish_standings
 from discard_app.pages.results.standings_ties import tie_forms
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
+from services.core.models import User
 from services.results.repo import current_player_id
 
 
-class StandingsViewerState(AuthState):
+class StandingsViewerState(LivePage, AuthState):
     """Per browser: which row is mine, and the poll that brings in results entered by any process."""
 
     my_player_id: str = ""
-    _stamp: str = ""
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         user = self._require_user()
         if user is None:
             return None  # LiveStandingsState.join sends the visitor to the login page
-        self._stamp = current_stamp()
+        self._stamp = self._live_stamp()
         with session_scope() as session:
             player_id = current_player_id(session, user.id)
         self.my_player_id = str(player_id) if player_id else ""
         return start_live_updates()
 
-    @rx.event
-    async def tick(self) -> None:
+    async def _live_reload(self, user: User, before: str, now: str) -> None:  # noqa: ARG002
         """A result entered by the bot, the command line or the Pantheon import: recompute the shared standings."""
-        if not self._stamp or current_stamp() == self._stamp:
-            return
-        self._stamp = current_stamp()
-        if self._require_user() is not None:
-            await publish_standings(self)
+        self._stamp = now
+        await publish_standings(self)
 
 
 def _row(row: StandingsRowView) -> rx.Component:

@@ -8,6 +8,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.live import LivePage, live_updates, start_live_updates
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -37,14 +38,19 @@ class DayView(TypedDict):
     entries: list[EntryView]
 
 
-class ClubCalendarState(AuthState):
+class ClubCalendarState(LivePage, AuthState):
     monday: str = ""
     week_label: str = ""
     days: list[DayView] = []
     club_feed: str = ""
     my_feed: str = ""
 
+    def _refresh(self, user: User) -> None:  # noqa: ARG002 - the club's calendar is the same for everyone
+        """The week on screen again: a booking made or released anywhere shows within a second."""
+        self._show(date.fromisoformat(self.monday) if self.monday else week_start(kirov_date(utc_now())))
+
     def _show(self, monday: date) -> None:
+        self._stamp = self._live_stamp()
         with session_scope() as session:
             entries = week_entries(session, monday)
         self.monday = monday.isoformat()
@@ -81,7 +87,7 @@ class ClubCalendarState(AuthState):
             return self._redirect_to_login()
         self._feeds(user)
         self._show(week_start(kirov_date(utc_now())))
-        return None
+        return start_live_updates()
 
     @rx.event
     def shift(self, weeks: int) -> None:
@@ -115,6 +121,7 @@ def _day(d: DayView) -> rx.Component:
 def club_calendar_page() -> rx.Component:
     return page(
         T_TITLE,
+        live_updates(ClubCalendarState.tick),
         rx.flex(
             rx.button(T_PREV, variant="soft", on_click=ClubCalendarState.shift(-1)),
             rx.button(T_TODAY, variant="outline", on_click=ClubCalendarState.shift(0)),

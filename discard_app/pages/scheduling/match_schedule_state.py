@@ -9,7 +9,7 @@ import reflex as rx
 
 from discard_app import routes
 from discard_app.components.availability_grid import GRID_SCRIPT
-from discard_app.components.live import current_stamp, start_live_updates
+from discard_app.components.live import LivePage, current_stamp, start_live_updates
 from discard_app.state.auth import AuthState
 from services.core.changes import grid_moved, match_stamp
 from services.core.db import session_scope
@@ -78,7 +78,7 @@ T_NOTHING_TO_COPY = "В прошлых турах вы не отмечали с�
 T_MATCH_PAGE = "Страница матча: результаты, протокол"
 
 
-class MatchScheduleState(AuthState):
+class MatchScheduleState(LivePage, AuthState):
     allowed: bool = False
     refusal: str = ""
     match_id: str = ""
@@ -101,7 +101,6 @@ class MatchScheduleState(AuthState):
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
     _pending_grid: str = ""
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
-    _stamp: str = ""
 
     def _match_id(self) -> int | None:
         found = re.search(r"/match/(\d+)/schedule", self.router.url.path)
@@ -165,20 +164,15 @@ class MatchScheduleState(AuthState):
         self._refresh(user)
         return [rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()"), start_live_updates()]
 
-    @rx.event
-    def tick(self) -> rx.event.EventSpec | None:
-        """Every second while the page is open: reload only when any process changed something about this match;
-        the grid only when the club's rooms or the viewer's own answer (another tab) changed."""
-        if not self.match_id:
-            return None
-        stamp = current_stamp(int(self.match_id), self._user_id)
-        if stamp == self._stamp:
-            return None
-        user = self._require_user()
-        if user is None:
-            return self._redirect_to_login()
-        self._refresh(user, grid=grid_moved(self._stamp, stamp))
-        return None
+    def _live_stamp(self) -> str:
+        return current_stamp(int(self.match_id), self._user_id)  # this match, the club's rooms, my other tabs
+
+    def _live_paused(self) -> bool:
+        return not self.match_id
+
+    def _live_reload(self, user: User, before: str, now: str) -> None:
+        """The grid only when the club's rooms or the viewer's own answer (another tab) changed."""
+        self._refresh(user, grid=grid_moved(before, now))
 
     @rx.event
     def save_grid(self, painted: str) -> rx.event.EventSpec | None:
