@@ -410,6 +410,13 @@ ROSTER_DEFAULT_MAIN = "Статус: основной состав"
 ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{name}»?"
 ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
+ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять участника «{name}»?"
+ROSTER_WITHDRAW_CONFIRM_TEXT = (
+    "Он будет исключён из зачёта и из борьбы за плей-офф (Регламент §6.1); сыгранные протоколы сохранятся. "
+    "Переиграть его сыгранные матчи можно после снятия, только с согласия всех участников."
+)
+ROSTER_WITHDRAW_CONFIRM = "Снять участника"
+ROSTER_WITHDRAW_CANCEL = "Отмена"
 ROSTER_RESET_CANCEL = "Отмена"
 PANTHEON_NOTHING_READ = "Из Pantheon ещё ничего не прочитано: нажмите «Импортировать из Pantheon»."
 FORBIDDEN_STAFF = "Эта страница доступна организатору и судье."

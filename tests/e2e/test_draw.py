@@ -161,6 +161,24 @@ def test_organizer_withdraws_a_player_and_orders_a_replay(page: Page, app: App) 
     page.get_by_role("option", name="снят").click()
     page.get_by_label("Причина (обязательна при снятии)").fill("переезд в другой город")
     page.get_by_role("button", name="Изменить статус").click()
+    dialog = page.get_by_role("alertdialog")  # asked first, naming the person; nothing changed yet
+    expect(dialog).to_contain_text(f"Снять участника «{names[0]}»?")
+    dialog.get_by_role("button", name="Отмена").click()
+    expect(dialog).to_have_count(0)
+    engine = app.engine()
+    with Session(engine) as session:
+        status = session.exec(
+            select(Player.status).join(User, col(User.id) == Player.user_id).where(User.display_name == names[0])
+        ).one()
+    engine.dispose()
+    assert status != RosterStatus.WITHDRAWN
+    page.get_by_role("combobox", name="Игрок").click()
+    page.get_by_role("option", name=names[0]).click()
+    page.get_by_role("combobox", name="Статус").nth(1).click()
+    page.get_by_role("option", name="снят").click()
+    page.get_by_label("Причина (обязательна при снятии)").fill("переезд в другой город")
+    page.get_by_role("button", name="Изменить статус").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Снять участника").click()
     expect(page.get_by_role("status")).to_contain_text("Участник снят")
 
     # Регламент §6.1: a replay only with everyone's consent

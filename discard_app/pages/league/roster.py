@@ -48,6 +48,8 @@ class RosterState(AuthState):
     after_draw: bool = False
     confirm_id: str = ""  # the player whose new password waits for confirmation
     confirm_name: str = ""
+    withdraw_question: str = ""  # «Снять X?»: a withdrawal is asked about first, naming the person
+    _pending_withdrawal: dict[str, str] = {}  # the checked form the question is about
     replay_choices: list[ReplayChoice] = []
 
     def _organizer(self) -> User | None:
@@ -215,12 +217,8 @@ class RosterState(AuthState):
             name = target.display_name
         return show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)])
 
-    @rx.event
-    def change_status(self, form: dict[str, str]) -> None:
-        user = self._organizer()
-        if user is None:
-            return
-        self.error = self.notice = ""
+    def _apply_status(self, user: User, form: dict[str, str], *, dry_run: bool = False) -> bool:
+        """The status change of the form; `dry_run` checks it all and changes nothing. False: `error` says why."""
         player_id = form.get("player_id") or ""
         try:
             with session_scope() as session:
@@ -233,11 +231,45 @@ class RosterState(AuthState):
                     withdrawal.withdraw_player(session, player, reason=form.get("reason", ""), actor_user_id=user.id)
                 else:
                     roster.set_status(session, player, status, reason=form.get("reason", ""), actor_user_id=user.id)
+                if dry_run:
+                    session.rollback()
         except (AccountError, withdrawal.WithdrawalError) as error:
             self.error = str(error)
+            return False
+        return True
+
+    @rx.event
+    def change_status(self, form: dict[str, str]) -> None:
+        user = self._organizer()
+        if user is None:
             return
-        self.notice = texts.ROSTER_WITHDRAWN if status == RosterStatus.WITHDRAWN else texts.ROSTER_STATUS_CHANGED
+        self.error = self.notice = ""
+        withdrawing = form.get("status") == RosterStatus.WITHDRAWN
+        if not self._apply_status(user, form, dry_run=withdrawing):
+            return
+        if withdrawing:  # checked, not done: it takes the person out of the standings, so it is asked first
+            self._pending_withdrawal = {key: form.get(key) or "" for key in ("player_id", "reason")}
+            name = next((r["name"] for r in self.rows if r["player_id"] == form.get("player_id")), "")
+            self.withdraw_question = texts.ROSTER_WITHDRAW_CONFIRM_TITLE.format(name=name)
+            return
+        self.notice = texts.ROSTER_STATUS_CHANGED
         self._refresh()
+
+    @rx.event
+    def confirm_withdrawal(self) -> None:
+        form, self._pending_withdrawal, self.withdraw_question = self._pending_withdrawal, {}, ""
+        user = self._organizer()
+        if user is None or not form:
+            return
+        self.error = self.notice = ""
+        if self._apply_status(user, {**form, "status": RosterStatus.WITHDRAWN}):
+            self.notice = texts.ROSTER_WITHDRAWN
+        self._refresh()
+
+    @rx.event
+    def cancel_withdrawal(self, is_open: bool = False) -> None:
+        if not is_open:
+            self._pending_withdrawal, self.withdraw_question = {}, ""
 
 
 def _status_select(name: str, placeholder: str | rx.Var = texts.ROSTER_STATUS) -> rx.Component:
@@ -265,6 +297,28 @@ def _confirm_reset() -> rx.Component:
         ),
         open=RosterState.confirm_id != "",
         on_open_change=RosterState.cancel_reset,
+    )
+
+
+def _confirm_withdrawal() -> rx.Component:
+    return rx.alert_dialog.root(
+        rx.alert_dialog.content(
+            rx.alert_dialog.title(RosterState.withdraw_question),
+            rx.alert_dialog.description(texts.ROSTER_WITHDRAW_CONFIRM_TEXT),
+            rx.flex(
+                rx.alert_dialog.cancel(rx.button(texts.ROSTER_WITHDRAW_CANCEL, variant="soft", color_scheme="gray")),
+                rx.alert_dialog.action(
+                    rx.button(
+                        texts.ROSTER_WITHDRAW_CONFIRM, color_scheme="red", on_click=RosterState.confirm_withdrawal
+                    )
+                ),
+                spacing="2",
+                justify="end",
+                padding_top="1em",
+            ),
+        ),
+        open=RosterState.withdraw_question != "",
+        on_open_change=RosterState.cancel_withdrawal,
     )
 
 
@@ -397,6 +451,7 @@ def roster_page() -> rx.Component:
                 rx.cond(RosterState.warning != "", rx.callout(RosterState.warning, color_scheme="amber")),
                 _messages(),
                 _confirm_reset(),
+                _confirm_withdrawal(),
                 _forms(),
                 rx.box(
                     rx.table.root(
