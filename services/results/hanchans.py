@@ -54,13 +54,13 @@ def get_match(session: Session, match_id: int) -> Match:
     match = session.get(Match, match_id, populate_existing=True)
     if match is None or match.status == MatchStatus.DRAFT:
         raise ResultsError(f"Матч {match_id} не найден.")
-    season = _season_of(session, match)
+    season = season_of(session, match)
     if season is not None and archived(session, season):
         raise ResultsError(f"Сезон «{season.name}» в архиве: его протоколы только для чтения.")
     return match
 
 
-def _season_of(session: Session, match: Match) -> Season | None:
+def season_of(session: Session, match: Match) -> Season | None:
     return session.exec(
         select(Season)
         .join(Stage, col(Stage.season_id) == Season.id)

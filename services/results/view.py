@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 from services.core.config import settings
 from services.core.models import AuditRecord, Hanchan, JudgeRuling, Match, Penalty, Player, Round, Seat, Stage, User
 from services.results import scoring
-from services.results.hanchans import can_enter, is_staff
+from services.results.hanchans import archived, can_enter, is_staff, season_of
 from services.results.repo import (
     current_season_id,
     db_standings,
@@ -89,11 +89,12 @@ class MatchView:
     penalties: list[dict[str, str]]
     protocol: list[dict[str, str]]
     rulings: list[dict[str, str]]
-    can_enter: bool
+    can_enter: bool  # the forms are shown: never for a past season's match (read-only, Регламент §6.2's protocol)
     participant: bool
     staff: bool
     organizer: bool
     next_number: int | None
+    read_only: bool  # a past season: the protocol is shown, nothing is entered
     form_players: list[dict[str, str]] = field(default_factory=list)
 
 
@@ -203,7 +204,9 @@ def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
         for r in session.exec(select(JudgeRuling).where(JudgeRuling.match_id == match.id).order_by(col(JudgeRuling.id)))
     ]
     place = f"тур {round_.code}" if kind == scoring.REGULAR else f"плей-офф, раунд {round_.code}"
-    allowed = can_enter(session, user, match.id)
+    season = season_of(session, match)
+    read_only = season is not None and archived(session, season)
+    allowed = can_enter(session, user, match.id) and not read_only
     done = len(hanchans)
     return MatchView(
         title=f"Матч {match.id}: {place}, стол {match.table}",
@@ -231,10 +234,11 @@ def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
         protocol=protocol,
         rulings=rulings,
         can_enter=allowed,
-        participant=user_player_in_match(session, user.id, match.id) is not None,
-        staff=is_staff(user),
-        organizer=user.role == "organizer",
+        participant=not read_only and user_player_in_match(session, user.id, match.id) is not None,
+        staff=not read_only and is_staff(user),
+        organizer=not read_only and user.role == "organizer",
         next_number=done + 1 if done < match.planned_hanchans and match.status != "replay" else None,
+        read_only=read_only,
         form_players=[{"id": str(s.player_id), "name": names.get(s.player_id, "?")} for s in seats],
     )
 

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core.db import make_engine, migrate
-from services.core.models import Player, Registration, Role, Season
+from services.core.models import Player, Registration, Role, Season, User
 from services.league import history
 from services.league.accounts import create_user, find_user
 from services.league.closing import ClosingMethod, close_registration
@@ -32,6 +32,7 @@ from services.league.tour_windows import set_windows
 from services.results.entry import ResultsError
 from services.results.hanchans import enter_hanchan
 from services.results.repo import db_standings
+from services.results.view import match_view
 from tests.conftest import PG_ADMIN_URL
 from tests.db.test_results import League, entry
 
@@ -213,10 +214,17 @@ def test_a_past_season_is_read_only(session: Session, league: League) -> None:
     mid = league.match(1, 1, table)
     enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
     session.commit()
+    running = match_view(session, league.judge, mid)
+    assert running.can_enter and running.staff and not running.read_only
     create_season(session, "Лига 2027", actor_user_id=None)
     session.commit()
     with pytest.raises(ResultsError, match="в архиве: его протоколы только для чтения"):
         enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+    # The page shows the protocol and no form the server would refuse.
+    for user in (league.judge, league.organizer, session.get(User, session.get(Player, table[0]).user_id)):
+        past = match_view(session, user, mid)
+        assert past.read_only and len(past.hanchans) == 1
+        assert not (past.can_enter or past.participant or past.staff or past.organizer)
 
 
 def test_history_lists_seasons_and_a_persons_places(session: Session, league: League) -> None:

@@ -57,6 +57,7 @@ class MatchState(LivePage, AuthState):
     substitute_options: list[dict[str, str]] = []
     suggestions: list[str] = []
     can_enter: bool = False
+    read_only: bool = False  # a past season's match: no forms (the server refuses them anyway)
     participant: bool = False
     staff: bool = False
     organizer: bool = False
@@ -102,6 +103,7 @@ class MatchState(LivePage, AuthState):
             view.rulings,
         )
         self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
+        self.read_only = view.read_only
         self.staff, self.organizer, self.next_number = view.staff, view.organizer, view.next_number or 0
         self.suggestions, (self.penalty_players, self.substitute_options) = hints, others
 
@@ -359,6 +361,7 @@ def _messages() -> rx.Component:
 def _body() -> rx.Component:
     return rx.vstack(
         live_updates(MatchState.tick),
+        rx.cond(MatchState.read_only, rx.callout(texts.MATCH_ARCHIVED, icon="archive", color_scheme="gray")),
         rx.link(texts.MATCH_SCHEDULE_LINK, href=MatchState.schedule_url),
         rx.flex(
             rx.foreach(
