@@ -183,15 +183,19 @@ def move_booking(
     return booking
 
 
-def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, reason: str = "") -> Booking:
+def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, reason: str) -> Booking:
+    """The organizer releases a booking with a reason; a match's players are told and agree on a time again
+    (Регламент §3: nothing is kept without all four; §6.1: the organizer decides with a reason)."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise SchedulingError("Укажите причину: игроки увидят её в сообщении.")
     booking = _locked_booking(session, booking_id)
     if booking is None or not booking.active:
         raise SchedulingError("Эта бронь уже снята.")
     if booking.match_id is not None:
-        _require_unplayed(session, match_info(session, booking.match_id).match, "его бронь не снимают.")
-        release_booking(
-            session, booking, match_info(session, booking.match_id), reason=reason or "решение организатора"
-        )
+        info = match_info(session, booking.match_id)
+        _require_unplayed(session, info.match, "его бронь не снимают.")
+        release_booking(session, booking, info, reason=reason)
         if booking.proposal_id is not None:
             proposal = session.get(MeetingProposal, booking.proposal_id)
             proposal.status = "withdrawn"

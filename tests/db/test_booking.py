@@ -382,6 +382,25 @@ def test_cannot_come_releases_the_booking_for_all_four(db: sa.Engine) -> None:
         act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id)
 
 
+def test_the_organizer_releases_a_booking_with_a_reason(db: sa.Engine) -> None:
+    league, p = booked_league(db)
+    [row] = match_bookings(db, league.match.id)
+    org = league.organizer.id
+    with pytest.raises(SchedulingError, match="Укажите причину"):
+        act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="  ")
+    assert match_bookings(db, league.match.id)[0].active  # refused: nothing changed
+    act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="зал на ремонте")
+    [row] = match_bookings(db, league.match.id)
+    assert not row.active and row.sequence == 1  # the calendars publish the cancellation
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get(MeetingProposal, p.id).status == "withdrawn"
+        assert state_of(session, match_info(session, league.match.id)) == "options"  # the four agree again
+    released = [e for e in events(db, league.match.id) if e.kind == "meeting_released"]
+    assert len(released) == 1 and "зал на ремонте" in released[0].payload
+    with pytest.raises(SchedulingError, match="уже снята"):
+        act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="ещё раз")
+
+
 def test_copying_the_previous_tour_moves_my_own_time_by_whole_weeks(db: sa.Engine) -> None:
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session)

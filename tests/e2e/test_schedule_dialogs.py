@@ -72,10 +72,24 @@ def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app
         dialog.get_by_role("button", name="Перенести бронь").click()
         expect(page.get_by_role("dialog")).to_have_count(0)
         expect(page.get_by_role("status")).to_contain_text(booked)
-        # The played match offers no move, no fallback and no next tour.
+        # The played match offers no move, no release, no fallback and no next tour.
+        expect(page.get_by_role("button", name=f"Снять бронь: {played}")).to_have_count(0)
         expect(page.get_by_role("button", name=f"{'Перенести матч на следующий тур'}: {played}")).to_have_count(0)
         expect(page.get_by_role("button", name=f"Назначить запасную дату: {played}")).to_have_count(0)
         expect(page.get_by_role("button", name=f"Назначить запасную дату: {booked}")).to_have_count(0)
+        # Released by the organizer with a reason: the players agree on a time again.
+        page.get_by_role("button", name=f"Снять бронь: {booked}").click()
+        dialog = page.get_by_role("dialog")
+        expect(dialog.get_by_role("combobox", name="Бронь")).to_have_value(str(booking_id))
+        dialog.get_by_role("button", name="Снять бронь").click()
+        expect(dialog.get_by_role("alert")).to_contain_text("Укажите причину")
+        dialog.get_by_label("Уважительная причина").fill("зал закрыт на ремонт")
+        dialog.get_by_role("button", name="Снять бронь").click()
+        expect(page.get_by_role("dialog")).to_have_count(0)
+        expect(page.get_by_role("status")).to_contain_text(booked)
+        with session_scope(engine) as session:
+            assert not session.get(Booking, booking_id).active
+        expect(page.get_by_role("button", name=f"Снять бронь: {booked}")).to_have_count(0)
     finally:
         context.close()
         engine.dispose()

@@ -12,10 +12,12 @@ from discard_app.pages.scheduling.schedule_overview_state import (
     FALLBACK,
     MOVE,
     NEXT_WINDOW,
+    RELEASE,
     T_APPLY_FALLBACK,
     T_ASSIGN,
     T_MOVE,
     T_NEXT_WINDOW,
+    T_RELEASE,
     ScheduleOverviewState,
 )
 
@@ -92,6 +94,7 @@ def _action_buttons(r: dict) -> rx.Component:
     return rx.flex(
         button(ASSIGN, T_ASSIGN, r["can_assign"]),
         button(MOVE, T_MOVE, r["can_move"]),
+        button(RELEASE, T_RELEASE, r["can_move"]),  # the same bookings: active, of a match not yet played
         button(FALLBACK, T_APPLY_FALLBACK, r["can_fallback"]),
         button(NEXT_WINDOW, T_NEXT_WINDOW, r["can_next_window"]),
         spacing="1",
@@ -155,6 +158,16 @@ def _dialog_fields() -> rx.Component:
     reason = _field(
         T_REASON, rx.input(value=S.reason, on_change=lambda v: S.set_field("reason", v), aria_label=T_REASON)
     )
+    booking = _field(
+        "Бронь",
+        rx.el.select(
+            rx.el.option(texts.CHOOSE_BOOKING, value="", disabled=True),
+            rx.foreach(S.dialog_bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
+            value=S.booking_id,
+            on_change=S.pick_booking,
+            aria_label="Бронь",
+        ),
+    )
     return rx.match(
         S.dialog,
         (
@@ -184,18 +197,17 @@ def _dialog_fields() -> rx.Component:
         (
             MOVE,
             rx.vstack(
-                _field(
-                    "Бронь",
-                    rx.el.select(
-                        rx.el.option(texts.CHOOSE_BOOKING, value="", disabled=True),
-                        rx.foreach(S.dialog_bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
-                        value=S.booking_id,
-                        on_change=S.pick_booking,
-                        aria_label="Бронь",
-                    ),
-                ),
+                booking,
                 _datetime("start", "Новое начало"),
                 _datetime("end", "Новое окончание"),
+                reason,
+            ),
+        ),
+        (
+            RELEASE,
+            rx.vstack(
+                booking,
+                rx.text("Помещение освободится сразу; игроки получат сообщение и согласуют время заново."),
                 reason,
             ),
         ),

@@ -18,10 +18,17 @@ T_APPLY_FALLBACK = "Назначить запасную дату"
 T_ASSIGN = "Назначить встречу"
 T_MOVE = "Перенести бронь"
 T_NEXT_WINDOW = "Перенести матч на следующий тур"
+T_RELEASE = "Снять бронь"
 T_DONE = "Готово."
 DIALOG_FIELDS = ("start", "end", "hanchans", "room_id", "booking_id", "reason")
-ASSIGN, MOVE, NEXT_WINDOW, FALLBACK = "assign", "move", "next_window", "fallback"
-DIALOG_TITLES = {ASSIGN: T_ASSIGN, MOVE: T_MOVE, NEXT_WINDOW: T_NEXT_WINDOW, FALLBACK: T_APPLY_FALLBACK}
+ASSIGN, MOVE, RELEASE, NEXT_WINDOW, FALLBACK = "assign", "move", "release", "next_window", "fallback"
+DIALOG_TITLES = {
+    ASSIGN: T_ASSIGN,
+    MOVE: T_MOVE,
+    RELEASE: T_RELEASE,
+    NEXT_WINDOW: T_NEXT_WINDOW,
+    FALLBACK: T_APPLY_FALLBACK,
+}
 
 
 def _match_id(value: str | None) -> int:
@@ -130,7 +137,7 @@ class ScheduleOverviewState(AuthState):
             self.hanchans, self.room_id = "3", self.rooms[0]["id"] if self.rooms else ""
         self.dialog, self.dialog_match_id, self.dialog_title = kind, match_id, row["title"]
         self.dialog_fallback, self.dialog_error, self.dialog_bookings = row["fallback"], "", []
-        if kind == MOVE:
+        if kind in (MOVE, RELEASE):
             with session_scope() as session:
                 self.dialog_bookings = match_bookings(session, _match_id(match_id))
             if len(self.dialog_bookings) == 1:
@@ -158,6 +165,8 @@ class ScheduleOverviewState(AuthState):
             }
         if not self.booking_id.isdigit():
             raise SchedulingError(texts.CHOOSE_BOOKING.capitalize() + ".")
+        if self.dialog == RELEASE:
+            return scheduling_admin.cancel_booking, {"booking_id": int(self.booking_id), "reason": self.reason}
         return scheduling_admin.move_booking, {
             "booking_id": int(self.booking_id),
             "start": parse_kirov(self.start, "Новое начало"),
