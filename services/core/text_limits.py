@@ -22,11 +22,13 @@ FIELD_LIMITS: dict[str, int] = {
     "violation": 500,
     "basis": 500,
     "order": 500,
+    "description": 500,  # a call to the judge
     "note": 2000,  # a dispute
     "actions": 2000,  # a ruling
     "disagreement": 2000,
     "decision": 2000,
     "text": 4000,  # an announcement
+    "regulation": 200_000,  # the league's regulation, whole (the 2026 one is about 16 000 characters)
 }
 # Anything else a browser sends (ids, dates, the painted availability grid): generous, but bounded.
 DEFAULT_LIMIT = 20_000

@@ -15,10 +15,11 @@ from sqlmodel import Session, col, select
 from services.core.audit import record_audit
 from services.core.config import settings
 from services.core.models import RegulationVersion
+from services.core.text_limits import limit_for
 from services.league.announcements import publish_announcement
 from services.league.roster import current_season
 
-MAX_TEXT = 200_000
+MAX_TEXT = limit_for("regulation")
 MAX_REASON = 1000  # the announcement must fit one Telegram message
 FIRST_REASON = "исходная редакция"
 

@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Booking, JudgeAssignment, JudgeCall, JudgeRuling, Match, Role, Round, Stage, User
+from services.core.text_limits import limit_for
 from services.results.hanchans import ResultsError, get_match, require_organizer
 from services.results.penalties import add_ruling
 from services.results.repo import current_season_id, user_player_in_match
@@ -22,7 +23,7 @@ from services.scheduling.repo import match_info
 
 ESCALATE_AFTER = timedelta(minutes=10)  # unanswered this long, the organizer sees the call too
 EARLY = timedelta(minutes=30)  # Регламент §5: a meeting may start up to 30 minutes late, or a little early
-DESCRIPTION_LIMIT = 500
+DESCRIPTION_LIMIT = limit_for("description")
 
 
 def _season_of(session: Session, match: Match) -> int:

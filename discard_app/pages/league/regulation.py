@@ -103,13 +103,13 @@ class RegulationState(AuthState):
             with session_scope() as session:
                 regulation.publish(
                     session,
-                    form.get("text", ""),
+                    form.get("regulation", ""),
                     reason=form.get("reason", ""),
                     now=datetime.now(settings.tz),
                     author_user_id=user.id,
                 )
         except regulation.RegulationError as error:
-            self.draft = form.get("text", "")
+            self.draft = form.get("regulation", "")
             self.draft_key += 1
             self.error = str(error)
             return
@@ -142,7 +142,9 @@ def _editor() -> rx.Component:
                 rx.vstack(
                     rx.el.label(
                         rx.text(texts.REGULATION_TEXT, size="2", weight="medium"),
-                        rx.text_area(name="text", default_value=S.draft, key=S.draft_key, rows="16", width="100%"),
+                        rx.text_area(
+                            name="regulation", default_value=S.draft, key=S.draft_key, rows="16", width="100%"
+                        ),
                         style={"display": "block", "width": "100%"},
                     ),
                     rx.el.label(

@@ -7,6 +7,8 @@ from typing import Any
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.text_limit import limit_hint
+from services.core.text_limits import limit_for
 
 
 def judge_call_form(state: Any) -> rx.Component:
@@ -27,7 +29,8 @@ def judge_call_form(state: Any) -> rx.Component:
                 ),
                 rx.el.label(
                     rx.text(texts.JUDGE_CALL_DESCRIPTION, size="1", color_scheme="gray"),
-                    rx.input(name="description", max_length=500, min_width="16em"),
+                    rx.input(name="description", max_length=limit_for("description"), min_width="16em"),
+                    limit_hint("description"),
                     display="flex",
                     flex_direction="column",
                     flex_grow="1",
