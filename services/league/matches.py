@@ -1,25 +1,10 @@
-"""What a player sees of their own matches: rounds, tables, opponents, windows; imports no reflex."""
+"""A player's matches and who sits at a match; imports no reflex."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import datetime
-
 from sqlmodel import Session, col, select
 
-from services.core.models import Match, MatchStatus, Player, Round, Seat, Stage, User
-
-
-@dataclass(frozen=True)
-class PlayerMatch:
-    match_id: int
-    stage: str
-    round_code: str
-    table: str
-    opponents: tuple[str, ...]
-    window_start: datetime | None
-    window_end: datetime | None
-    status: str
+from services.core.models import Match, MatchStatus, Player, Round, Seat, User
 
 
 def seated_names(session: Session, match_id: int, *, except_user_id: int | None = None) -> list[str]:
@@ -36,30 +21,16 @@ def seated_names(session: Session, match_id: int, *, except_user_id: int | None 
     return list(session.exec(query).all())
 
 
-def player_matches(session: Session, user_id: int) -> list[PlayerMatch]:
-    """The user's matches in every season, once the draw is approved (drafts stay hidden: Регламент §2)."""
-    rows = session.exec(
-        select(Match, Round, Stage)
-        .join(Seat, col(Seat.match_id) == Match.id)
-        .join(Player, col(Player.id) == Seat.player_id)
-        .join(Round, col(Round.id) == Match.round_id)
-        .join(Stage, col(Stage.id) == Round.stage_id)
-        .where(Player.user_id == user_id, Match.status != MatchStatus.DRAFT)
-        .order_by(col(Stage.id), col(Round.code), col(Match.table))
-    ).all()
-    result = []
-    for match, round_, stage in rows:
-        names = seated_names(session, match.id, except_user_id=user_id)
-        result.append(
-            PlayerMatch(
-                match_id=match.id,
-                stage=stage.kind,
-                round_code=round_.code,
-                table=match.table,
-                opponents=tuple(names),
-                window_start=round_.window_start,
-                window_end=round_.window_end,
-                status=match.status,
-            )
-        )
-    return result
+def my_match_ids(session: Session, user_id: int) -> list[int]:
+    """The user's matches in every season once the draw is approved (drafts stay hidden: Регламент §2), in the
+    order of stages, tours and tables."""
+    return list(
+        session.exec(
+            select(Match.id)
+            .join(Seat, col(Seat.match_id) == Match.id)
+            .join(Player, col(Player.id) == Seat.player_id)
+            .join(Round, col(Round.id) == Match.round_id)
+            .where(Player.user_id == user_id, Match.status != MatchStatus.DRAFT)
+            .order_by(col(Round.stage_id), col(Round.code), col(Match.table))
+        ).all()
+    )

@@ -9,10 +9,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from sqlmodel import Session, col, select
+from sqlmodel import Session
 
 from services.core.config import settings
-from services.core.models import Match, MatchStatus, Player, Round, Seat, StageKind, User
+from services.core.models import MatchStatus, StageKind, User
+from services.league.matches import my_match_ids
 from services.results.repo import match_scores
 from services.results.scoring import MatchScore
 from services.results.view import signed
@@ -103,25 +104,10 @@ def _card(
     return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора", True, when
 
 
-def _my_match_ids(session: Session, user_id: int) -> list[int]:
-    """The user's matches in every season once the draw is approved (drafts stay hidden: Регламент §2), in the
-    order of stages, tours and tables."""
-    return list(
-        session.exec(
-            select(Match.id)
-            .join(Seat, col(Seat.match_id) == Match.id)
-            .join(Player, col(Player.id) == Seat.player_id)
-            .join(Round, col(Round.id) == Match.round_id)
-            .where(Player.user_id == user_id, Match.status != MatchStatus.DRAFT)
-            .order_by(col(Round.stage_id), col(Round.code), col(Match.table))
-        ).all()
-    )
-
-
 def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
     """The user's matches, the current tour first; earlier tours (played, or their window is over) marked past.
     Read in a fixed number of statements however many matches the person has (`load_board`)."""
-    ids = _my_match_ids(session, user.id)
+    ids = my_match_ids(session, user.id)
     board = load_board(session, match_ids=ids)
     items = {item.match.id: item for item in board.matches}
     played = {

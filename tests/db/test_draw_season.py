@@ -27,7 +27,7 @@ from services.league import draw_season
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, approved_draw, load_draft, make_draft, swap_in_draft
-from services.league.matches import player_matches
+from services.league.todo import home_cards
 from services.league.tour_windows import WindowError, current_windows, parse_kirov, set_windows
 from services.scheduling.intervals import KIROV
 
@@ -146,10 +146,10 @@ def test_approval_creates_the_tours_matches_with_windows(session: Session) -> No
     assert json.loads(audit.after)["seed"] == 11
     # a player now sees four matches, each with the three opponents of the draw
     first = session.get(Player, view.tours[0][0][0])
-    own = player_matches(session, first.user_id)
-    assert [m.round_code for m in own] == ["1", "2", "3", "4"]
-    assert all(len(m.opponents) == 3 for m in own)
-    assert own[0].window_start == WINDOWS[0][0]
+    own = home_cards(session, session.get(User, first.user_id), WINDOWS[0][0])
+    assert [c.title.split(",")[0] for c in own] == ["Тур 1", "Тур 2", "Тур 3", "Тур 4"]
+    assert all(len(c.opponents.split(", ")) == 3 for c in own)
+    assert own[0].when.startswith(f"игровое окно {WINDOWS[0][0].astimezone(KIROV):%d.%m}")
     with pytest.raises(DrawError, match="уже утверждена"):
         make_draft(session, season, actor_user_id=None)
     with pytest.raises(DrawError, match="уже утверждена"):
