@@ -166,17 +166,25 @@ def set_round_window(
     session.flush()
 
 
-def advance_playoff(session: Session, season: Season, *, actor_user_id: int | None = None) -> list[str]:
+def advance_playoff(
+    session: Session, season: Season, *, actor_user_id: int | None = None, after_change: bool = False
+) -> list[str]:
     """Creates every next-round match whose players are now known; returns their rounds (1A…F). Idempotent,
     also under concurrency: a load that finds something to create takes the playoff stage's lock and decides
     again, so two loads of the bracket page at once create a round once (and the database refuses a second
     match at one round and table).
 
-    Call it after a playoff result is stored (the bracket page calls it on load too).
+    `after_change`: called in the transaction that stored a playoff result or a tie decision, which takes the
+    stage's lock before reading: two tables finished at once each wait for the other and the second creates the
+    next round (without the lock each would see the other's table unfinished, and neither would).
     """
     stage = playoff_stage(session, season.id)
     if stage is None:
         return []
+    if after_change:
+        lock_row(session, Stage, stage.id)
+        session.flush()
+        session.expire_all()  # decide on what the lock's previous holder committed
     view = load_bracket(session, season)
     created = []
     if any(table.due for table in view.bracket.to_create):
@@ -234,3 +242,4 @@ def decide_match_tie(
         reason=reason.strip(),
     )
     session.flush()
+    advance_playoff(session, season, actor_user_id=actor.id, after_change=True)  # the places may complete a table

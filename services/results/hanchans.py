@@ -26,9 +26,11 @@ from services.core.models import (
     Season,
     Seat,
     Stage,
+    StageKind,
     User,
     utc_now,
 )
+from services.playoff.stage import advance_playoff
 from services.results import scoring
 from services.results.entry import Entry, ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
@@ -186,9 +188,6 @@ def enter_hanchan(
         raise RepeatedResult(REPEAT_MESSAGE)
     number = (done[-1].number if done else 0) + 1
     hanchan = _store(session, match, number, entry, user)
-    if number >= match.planned_hanchans:
-        match.status = MatchStatus.COMPLETE
-        session.add(match)
     record_audit(
         session,
         actor_user_id=user.id,
@@ -197,7 +196,21 @@ def enter_hanchan(
         entity_id=match.id,
         after=_entry_json(entry, number, hanchan.id),
     )
+    if number >= match.planned_hanchans:
+        match.status = MatchStatus.COMPLETE
+        session.add(match)
+        _next_playoff_round(session, match, user)
     return hanchan
+
+
+def _next_playoff_round(session: Session, match: Match, user: User) -> None:
+    """Регламент §2: the next playoff round's tables appear as soon as the previous ones are complete, whoever
+    stored the last hanchan (the site, the Pantheon import), not when someone next opens the bracket."""
+    stage = session.exec(
+        select(Stage).join(Round, col(Round.stage_id) == Stage.id).where(Round.id == match.round_id)
+    ).one()
+    if stage.kind == StageKind.PLAYOFF:
+        advance_playoff(session, session.get(Season, stage.season_id), actor_user_id=user.id, after_change=True)
 
 
 def chosen_hanchan(hanchan_id: int | None) -> int:
