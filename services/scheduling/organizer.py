@@ -12,6 +12,7 @@ from services.core.models import Booking, Hanchan, Match, MatchStatus, MeetingPr
 from services.scheduling.booking import clash_text, release_booking, store_booking
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
+    MatchInfo,
     SchedulingError,
     active_bookings,
     booked_hanchans,
@@ -50,6 +51,19 @@ def _meeting(start: datetime, end: datetime, now: datetime | None = None) -> Int
     if start < (now or utc_now()):
         raise SchedulingError("Нельзя назначить встречу на прошедшее время.")
     return Interval(start, end)
+
+
+def _require_in_window(info: MatchInfo, meeting: Interval) -> None:
+    """Регламент §2: все встречи должны состояться в пределах игрового окна тура или раунда. The organizer moves
+    the match to the next tour first (`move_to_next_window`, with a reason) to meet later."""
+    window = info.window
+    if window is None:
+        raise SchedulingError("Игровое окно этого матча ещё не назначено.")
+    if not window.contains(meeting):
+        raise SchedulingError(
+            f"Встреча должна пройти в пределах игрового окна: с {format_kirov(window.start)} до "
+            f"{format_kirov(window.end)}. Позже — только после переноса матча на следующий тур."
+        )
 
 
 def _require_unplayed(session: Session, match: Match, refused: str) -> None:
@@ -96,6 +110,7 @@ def assign_meeting(
     if not 1 <= hanchans <= remaining:
         raise SchedulingError(f"Можно назначить от 1 до {hanchans_word(remaining)}: остальные уже забронированы.")
     meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes), now)
+    _require_in_window(info, meeting)
     room = _room(session, room_id)
     booking = Booking(
         room_id=room.id,
@@ -148,9 +163,11 @@ def move_booking(
     booking = _locked_booking(session, booking_id)
     if booking is None or not booking.active:
         raise SchedulingError("Эта бронь уже снята: выберите действующую.")
-    if booking.match_id is not None:
-        _require_unplayed(session, match_info(session, booking.match_id).match, "его встречу не переносят.")
     meeting = _meeting(start, end, now)
+    if booking.match_id is not None:
+        info = match_info(session, booking.match_id)
+        _require_unplayed(session, info.match, "его встречу не переносят.")
+        _require_in_window(info, meeting)
     before = {"start": booking.start_at, "end": booking.end_at}
     _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", sequence=booking.sequence + 1)
     if booking.proposal_id is not None:

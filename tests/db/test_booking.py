@@ -223,6 +223,27 @@ def test_organizer_assigns_moves_and_applies_the_fallback(db: sa.Engine) -> None
     assert "match_moved" in [e.kind for e in events(db, second.id)]
 
 
+def test_the_organizer_meets_only_inside_the_window(db: sa.Engine) -> None:
+    """Регламент §2: every meeting inside the tour's window; later only after moving the match to the next tour."""
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    org = league.organizer.id
+    after = kirov(2, 18, month=12)  # the window ends on 30.11 00:00
+    with pytest.raises(SchedulingError, match="в пределах игрового окна: с пн 16.11.2026 00:00 до пн 30.11.2026 00:00"):
+        act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=after, hanchans=3, actor_user_id=org,
+            now=NOW)  # fmt: skip
+    assert match_bookings(db, league.match.id) == []
+    booked = act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=kirov(27, 18), hanchans=3,
+                 actor_user_id=org, now=NOW)  # fmt: skip
+    with pytest.raises(SchedulingError, match="только после переноса матча на следующий тур"):
+        act(db, scheduling_admin.move_booking, booking_id=booked.id, start=after, end=after + timedelta(hours=5),
+            actor_user_id=org, now=NOW)  # fmt: skip
+    assert match_bookings(db, league.match.id)[0].start_at == kirov(27, 18)
+    act(db, scheduling_admin.move_to_next_window, match_id=league.match.id, actor_user_id=org, reason="болезнь")
+    act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=after, hanchans=3, actor_user_id=org,
+        now=NOW)  # fmt: skip
+
+
 def test_calendar_feeds_publish_moves_and_cancellations(db: sa.Engine) -> None:
     league, _ = booked_league(db)
     [row] = match_bookings(db, league.match.id)
