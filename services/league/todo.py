@@ -19,6 +19,7 @@ from services.results.scoring import MatchScore
 from services.results.view import signed
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.intervals import Interval
+from services.scheduling.repo import SeatInfo
 from services.scheduling.rules import format_kirov, hanchans_word
 
 
@@ -83,6 +84,17 @@ def _card(
     seats = {s.player_id: s.name for s in info.seats}
     if item.fully_booked:
         return "забронировано", "приходите в назначенное время (добавьте в календарь)", False, when
+    if window is not None and window.end <= now:  # Регламент §6.1: the fallback or the next tour, the organizer's
+        return "игровое окно закончилось", "ждите решения организатора: запасная дата или перенос", False, when
+    state, action, mine = _agreeing(board, item, me, seats)
+    if bookings:  # some hanchans booked, the rest still to agree on (Регламент §2: several meetings are allowed)
+        state = f"забронировано {hanchans_word(item.booked_hanchans)} из {match.planned_hanchans}; осталось: {state}"
+    return state, action, mine, when
+
+
+def _agreeing(board: Board, item: MatchBoard, me: SeatInfo | None, seats: dict[int, str]) -> tuple[str, str, bool]:
+    """(state, action, mine) while the four agree on a time: a live proposal, answers, common options."""
+    window = item.info.window
     if item.live:
         proposal = item.live[-1]
         confirmed = item.confirmed.get(proposal.id, set())
@@ -90,18 +102,18 @@ def _card(
         meeting = f"{format_kirov(proposal.start_at)}, {hanchans_word(proposal.hanchans)}"
         state = f"предложено время {meeting}: подтвердили {len(seats) - len(waiting)} из {len(seats)}"
         if me is not None and me.player_id not in confirmed:
-            return state, f"подтвердите время {meeting}", True, when
-        return state, f"ждём подтверждения: {_names(waiting)}", False, when
+            return state, f"подтвердите время {meeting}", True
+        return state, f"ждём подтверждения: {_names(waiting)}", False
     if window is None:
-        return "ждёт игрового окна", "организатор назначит игровое окно", False, when
+        return "ждёт игрового окна", "организатор назначит игровое окно", False
     if me is not None and me.player_id not in item.answered:
-        return "согласование времени", "отметьте свою доступность", True, when
+        return "согласование времени", "отметьте свою доступность", True
     missing = [name for pid, name in seats.items() if pid not in item.answered]
     if missing:
-        return "согласование времени", f"ждём ответа: {_names(missing)}", False, when
+        return "согласование времени", f"ждём ответа: {_names(missing)}", False
     if board.options(item):
-        return "есть общие варианты", "предложите время из общих вариантов", True, when
-    return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора", True, when
+        return "есть общие варианты", "предложите время из общих вариантов", True
+    return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора", True
 
 
 def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:

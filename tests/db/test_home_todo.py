@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 import sqlalchemy as sa
 from sqlmodel import Session
 
@@ -11,14 +13,15 @@ from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
+from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
 from tests import factories as f
 from tests.factories import NOW, kirov
 
 
-def card(engine: sa.Engine, league: f.League, n: int) -> HomeCard:
+def card(engine: sa.Engine, league: f.League, n: int, now: datetime = NOW) -> HomeCard:
     with session_scope(engine) as session:
-        [only] = home_cards(session, session.merge(league.users[n]), NOW)
+        [only] = home_cards(session, session.merge(league.users[n]), now)
         return only
 
 
@@ -80,3 +83,18 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
             enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0))
     done = card(engine, league, 0)
     assert done.state == "сыгран" and done.action.startswith("мой итог +") and done.past
+
+
+def test_a_window_that_is_over_and_a_match_booked_in_part_say_so(engine: sa.Engine) -> None:
+    with Session(engine, expire_on_commit=False) as session:
+        league = f.league(session)
+    over = card(engine, league, 0, kirov(30, 12))  # the window ended on 30.11 00:00; nobody answered
+    assert (over.state, over.mine) == ("игровое окно закончилось", False)
+    assert over.action == "ждите решения организатора: запасная дата или перенос"
+    with session_scope(engine) as session:
+        scheduling_admin.assign_meeting(session, match_id=league.match.id, start=kirov(20, 18), hanchans=2,
+                                        actor_user_id=league.organizer.id, now=NOW)  # fmt: skip
+    part = card(engine, league, 0)
+    assert part.state == "забронировано 2 ханчана из 3; осталось: согласование времени"
+    assert (part.action, part.mine, part.booked) == ("отметьте свою доступность", True, True)
+    assert part.when == f"пт 20.11.2026 18:00, {league.room.name} (Киров)"
