@@ -117,7 +117,7 @@ def _agreeing(board: Board, item: MatchBoard, me: SeatInfo | None, seats: dict[i
 
 
 def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
-    """The user's matches, the current tour first; earlier tours (played, or their window is over) marked past.
+    """The user's matches, the current ones first; played and replaced ones marked past.
     Read in a fixed number of statements however many matches the person has (`load_board`)."""
     ids = my_match_ids(session, user.id)
     board = load_board(session, match_ids=ids)
@@ -133,10 +133,8 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         item = items[match_id]
         info = item.info
         state, action, mine, when = _card(board, item, user, scores.get(match_id), now)
-        window = info.window
-        past = info.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY) or (
-            window is not None and window.end <= now
-        )
+        # Folded: what is settled. A match whose window ended unplayed stays in view: the organizer will decide.
+        past = info.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY)
         title = (
             f"Тур {info.round.code}, стол {info.match.table}"
             if info.stage_kind == StageKind.REGULAR

@@ -274,7 +274,7 @@ class RosterState(AuthState):
 
 def _status_select(name: str, placeholder: str | rx.Var = texts.ROSTER_STATUS) -> rx.Component:
     return rx.select.root(
-        rx.select.trigger(placeholder=placeholder, aria_label=texts.ROSTER_STATUS),
+        rx.select.trigger(placeholder=placeholder, aria_label=texts.ROSTER_STATUS, max_width="100%"),
         rx.select.content(
             *[rx.select.item(roster.STATUS_LABELS[s], value=str(s)) for s in RosterStatus],
         ),
@@ -366,7 +366,7 @@ def _forms() -> rx.Component:
     status_form = rx.form(
         rx.flex(
             rx.select.root(
-                rx.select.trigger(placeholder=texts.ROSTER_PLAYER, aria_label=texts.ROSTER_PLAYER),
+                rx.select.trigger(placeholder=texts.ROSTER_PLAYER, aria_label=texts.ROSTER_PLAYER, max_width="100%"),
                 rx.select.content(
                     rx.foreach(RosterState.rows, lambda r: rx.select.item(r["name"], value=r["player_id"]))
                 ),
