@@ -12,6 +12,8 @@ TIMES = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
 CELL_HEIGHT = "14px"
 HEADER_HEIGHT = 64  # px above the first cell: the day label and its fill buttons
 EVENING = (36, 48)  # 18:00–24:00 Kirov
+# A day's column is two header rows, then the cells: its even children are the half hours that end on a full hour,
+# so their darker bottom line is the hour line, just above the hour's label.
 # touch-action manipulation: on a touch screen every swipe (down the page or sideways to the second week) scrolls and
 # paints nothing; painting by touch is two deliberate taps (assets/availability_grid.js), by mouse a drag.
 CSS = """
@@ -21,7 +23,7 @@ CSS = """
 [data-cell][data-state="x"]{background:repeating-linear-gradient(45deg,var(--gray-a3),var(--gray-a3) 3px,
   transparent 3px,transparent 6px);cursor:not-allowed}
 [data-cell][data-anchor="1"]{outline:2px solid var(--amber-9);outline-offset:-2px}
-[data-cell]:nth-child(2n+1){border-bottom-color:var(--gray-a5)}
+[data-cell]:nth-child(even){border-bottom-color:var(--gray-a7)}
 .grid-touch{touch-action:manipulation}
 #grid-unsaved[data-dirty="0"]{display:none}
 #grid-anchor[data-active="0"]{display:none}

@@ -140,6 +140,11 @@ def test_a_fast_mouse_drag_paints_every_crossed_cell(page: Page, app: App) -> No
     page.mouse.move(bottom["x"] + 5, bottom["y"] + 5, steps=2)  # two samples for twelve cells
     page.mouse.up()
     assert _checked(page, label, HALF_HOURS) == HALF_HOURS[36:48]
+    # The darker line closes each hour (below 17:30, above the 18:00 label), not each half hour: its colour is
+    # less transparent (the lines are translucent grays).
+    alpha = """(l) => { const c = getComputedStyle(document.querySelector(`[aria-label='${l}']`)).borderBottomColor;
+                         const parts = c.match(/[0-9.]+/g); return parts.length > 3 ? Number(parts[3]) : 1; }"""
+    assert page.evaluate(alpha, f"{label} 17:30") > page.evaluate(alpha, f"{label} 18:00")
 
 
 def test_four_phones_schedule_one_match_and_each_sees_the_others_live(phones: list[BrowserContext], app: App) -> None:
