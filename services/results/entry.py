@@ -44,11 +44,15 @@ def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]]) -> 
     Raises ResultsError naming every field that is not a whole number, then every problem of the sums.
     """
     problems: list[str] = []
+    missing = {pid: name for pid, name in players if str(form.get(f"points_{pid}") or "").strip() == ""}
+    if missing:  # one line for the empty fields, not one «не целое число» per player
+        problems.append(f"укажите очки: {', '.join(missing.values())}")
     results = []
     for pid, name in players:
         points = _int(form.get(f"points_{pid}"))
         if points is None:
-            problems.append(f"{name}: очки должны быть целым числом, указано «{form.get(f'points_{pid}', '')}»")
+            if pid not in missing:
+                problems.append(f"{name}: очки должны быть целым числом, указано «{form.get(f'points_{pid}', '')}»")
         elif points % POINTS_STEP:
             problems.append(f"{name}: очки должны быть кратны {POINTS_STEP}, указано «{form.get(f'points_{pid}')}»")
         chombo_text = form.get(f"chombo_{pid}", "")
