@@ -8,7 +8,19 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from services.core.config import settings
-from services.core.models import Match, Player, Round, Season, Seat, Stage, StageKind, User
+from services.core.models import (
+    Booking,
+    Hanchan,
+    Match,
+    MatchStatus,
+    Player,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageKind,
+    User,
+)
 from services.playoff.repo import PlayoffView, load_bracket
 from services.results.repo import db_standings, season_scores
 from services.results.standings import StandingsRow
@@ -103,6 +115,13 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
         .order_by(col(Seat.match_id), col(Seat.seed))
     ).all():
         seats.setdefault(match_id, []).append(player_id)
+    ids = [m.id for m, _, _ in rows]
+    played = set(
+        session.exec(
+            select(Hanchan.match_id).where(col(Hanchan.match_id).in_(ids), col(Hanchan.superseded_by_id).is_(None))
+        ).all()
+    )
+    booked = set(session.exec(select(Booking.match_id).where(col(Booking.match_id).in_(ids), Booking.active)).all())
     result = []
     for match, round_, stage in rows:
         if stage.kind == StageKind.PLAYOFF:
@@ -114,10 +133,21 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
                 "id": str(match.id),
                 "title": title,
                 "players": ", ".join(names.get(p, "?") for p in seats.get(match.id, [])),
-                "status": MATCH_STATUS.get(match.status, match.status),
+                "status": _match_state(match, played, booked),
             }
         )
     return result
+
+
+def _match_state(match: Match, played: set[int], booked: set[int]) -> str:
+    """In words, as the match page and the home page tell it: a scheduling match with a hanchan is being played,
+    one with a booking is booked."""
+    if match.status == MatchStatus.SCHEDULING:
+        if match.id in played:
+            return MATCH_STATUS[MatchStatus.PLAYING]
+        if match.id in booked:
+            return "забронирован"
+    return MATCH_STATUS.get(match.status, match.status)
 
 
 def person_seasons(session: Session, user_id: int) -> list[dict[str, str]]:

@@ -96,8 +96,10 @@ def test_no_page_reads_more_for_a_longer_season(db: sa.Engine) -> None:
     week_of_matches(db, league, range(5, TOURS + 1))
     with Session(db) as session:
         cards = home_cards(session, session.merge(league.users[0]), NOW)
+        statuses = {m["status"] for m in history.season_matches(session, league.season.id)}
     assert len(cards) == 1 + TOURS  # the fixture's own match, and one per tour
     assert {c.state.split(":")[0] for c in cards} >= {"сыгран", "забронировано", "есть общие варианты"}
     assert sum(c.state.startswith("предложено время") for c in cards) == 2
+    assert {"сыгран", "забронирован", "согласование"} <= statuses  # as the match and home pages tell them
     assert reads(db, league) == short
     assert short["home"] < 25  # a fixed handful, not a dozen per match

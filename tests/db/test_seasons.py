@@ -242,5 +242,7 @@ def test_history_lists_seasons_and_a_persons_places(session: Session, league: Le
         ("Тест", "+25 000", "1"),
     ]
     matches = history.season_matches(session, league.season.id)
-    assert [(m["title"], m["players"]) for m in matches] == [("Тур 1, стол 1", "Игрок 0, Игрок 1, Игрок 2, Игрок 3")]
+    assert [(m["title"], m["players"], m["status"]) for m in matches] == [
+        ("Тур 1, стол 1", "Игрок 0, Игрок 1, Игрок 2, Игрок 3", "играется")  # one hanchan of three entered
+    ]
     assert history.season_matches(session, new.id) == []

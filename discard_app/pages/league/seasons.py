@@ -16,6 +16,7 @@ from services.core.db import session_scope
 from services.core.models import Season
 from services.league import history
 from services.playoff.repo import load_bracket
+from services.results.hanchans import archived
 
 
 class SeasonCard(TypedDict):
@@ -64,6 +65,7 @@ class SeasonRecordState(AuthState):
     standings: list[StandingsRowView] = []
     tables: list[TableView] = []
     matches: list[MatchLine] = []
+    archived: bool = False  # a past season: read-only, its table final
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -77,6 +79,7 @@ class SeasonRecordState(AuthState):
                 self.name, self.standings, self.tables, self.matches = "", [], [], []
                 return None
             self.name, self.status = season.name, history.status_text(season)
+            self.archived = archived(session, season)
             self.standings = history.season_standings_rows(session, season.id)  # type: ignore[assignment]
             view = load_bracket(session, season)
             self.tables = [table_view(t.round, t, view, {}, set()) for t in view.bracket.tables] if view.started else []
@@ -155,9 +158,19 @@ def season_record_page() -> rx.Component:
             S.found,
             rx.vstack(
                 rx.heading(S.name, size="6", as_="h2"),
-                rx.text(S.status, " · ", texts.SEASON_RECORD_READONLY, size="2", color_scheme="gray"),
+                rx.text(
+                    S.status,
+                    " · ",
+                    rx.cond(S.archived, texts.SEASON_RECORD_READONLY, texts.SEASON_RECORD_RUNNING),
+                    size="2",
+                    color_scheme="gray",
+                ),
                 rx.link("← " + texts.SEASONS_TITLE, href=routes.SEASONS),
-                rx.heading(texts.SEASON_RECORD_STANDINGS, size="4", as_="h3"),
+                rx.heading(
+                    rx.cond(S.archived, texts.SEASON_RECORD_STANDINGS, texts.SEASON_RECORD_STANDINGS_NOW),
+                    size="4",
+                    as_="h3",
+                ),
                 standings_table(S.standings),
                 rx.heading(texts.SEASON_RECORD_PLAYOFF, size="4", as_="h3"),
                 rx.cond(
