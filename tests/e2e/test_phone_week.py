@@ -276,6 +276,9 @@ def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: l
     page.get_by_role("menuitem", name="Таблица").tap()
     page.get_by_role("rowheader", name=names[0]).get_by_role("link").tap()
     expect(page.get_by_role("heading", name=names[0])).to_be_visible()
+    legend = page.locator(".recharts-legend-item")
+    expect(legend.first).to_be_visible()
+    assert all(text.strip() for text in legend.all_text_contents())  # no nameless line in the chart's legend
     _run_elsewhere(  # the judge enters the first hanchan of the match from another process (the bot, Pantheon)
         app,
         f"""

@@ -69,12 +69,20 @@ def _chart() -> rx.Component:
         rx.recharts.line_chart(
             *[
                 rx.recharts.line(
-                    data_key=f"p{i}", name=PlayerState.series[i], stroke=COLORS[i], stroke_width=3 if i == 0 else 1.5
+                    data_key=f"p{i}",
+                    name=PlayerState.series[i],
+                    stroke=COLORS[i],
+                    stroke_width=3 if i == 0 else 1.5,
+                    dot={"fill": COLORS[i], "stroke": COLORS[i]},  # a tour's point in its line's colour
+                    # fewer than three leaders besides the player: no nameless grey line in the legend
+                    hide=PlayerState.series[i] == "",
+                    legend_type=rx.cond(PlayerState.series[i] == "", "none", "line"),
                 )
                 for i in range(4)
             ],
             rx.recharts.x_axis(data_key="tour"),
-            rx.recharts.y_axis(width=70),
+            # «60 000», as the tables write points
+            rx.recharts.y_axis(width=70, tick_formatter="(value) => value.toLocaleString('ru-RU')"),
             rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
             rx.recharts.graphing_tooltip(),
             rx.recharts.legend(),
