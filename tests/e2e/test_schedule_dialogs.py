@@ -90,6 +90,12 @@ def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app
         with session_scope(engine) as session:
             assert not session.get(Booking, booking_id).active
         expect(page.get_by_role("button", name=f"Снять бронь: {booked}")).to_have_count(0)
+        # Unbooked now, it moves to the next tour with a reason; the message says where it went.
+        page.get_by_role("button", name=f"Перенести матч на следующий тур: {booked}").click()
+        dialog = page.get_by_role("dialog")
+        dialog.get_by_label("Уважительная причина").fill("болезнь игрока")
+        dialog.get_by_role("button", name="Перенести матч на следующий тур").click()
+        expect(page.get_by_role("status")).to_contain_text(f"{booked}: перенесён в тур ")
     finally:
         context.close()
         engine.dispose()

@@ -7,12 +7,13 @@ import reflex as rx
 from discard_app import texts
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role, User, utc_now
+from services.core.models import Role, Round, User, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
 from services.scheduling import organizer as scheduling_admin
+from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError
 from services.scheduling.rules import format_kirov
-from services.scheduling.view import match_bookings, overview, room_rows
+from services.scheduling.view import match_bookings, overview, room_rows, window_text
 
 T_APPLY_FALLBACK = "Назначить запасную дату"
 T_ASSIGN = "Назначить встречу"
@@ -29,6 +30,15 @@ DIALOG_TITLES = {
     NEXT_WINDOW: T_NEXT_WINDOW,
     FALLBACK: T_APPLY_FALLBACK,
 }
+
+
+def _outcome(result: object) -> str:
+    """What the dialog did, after the match's title: the meeting's time, or the tour a match moved to."""
+    if isinstance(result, Round):
+        window = f" ({window_text(Interval(result.window_start, result.window_end))})" if result.window_start else ""
+        return f": перенесён в тур {result.code}{window}."
+    when = getattr(result, "start_at", None)
+    return f": {format_kirov(when)}." if when and getattr(result, "active", True) else "."
 
 
 def _match_id(value: str | None) -> int:
@@ -185,8 +195,7 @@ class ScheduleOverviewState(AuthState):
             action, kwargs = self._dialog_call()
             with session_scope() as session:
                 result = action(session, actor_user_id=user.id, **kwargs)
-                when = getattr(result, "start_at", None)
-                notice = f"{T_DONE} {self.dialog_title}" + (f": {format_kirov(when)}." if when else ".")
+                notice = f"{T_DONE} {self.dialog_title}" + _outcome(result)
         except (SchedulingError, WindowError, ValueError) as error:
             self.dialog_error = str(error)  # the dialog stays open with everything typed
             return
