@@ -58,7 +58,9 @@ def status_text(season: Season) -> str:
 def final_order(bracket: PlayoffView, standings: list[StandingsRow]) -> list[int]:
     """Player ids best first: the final's places, then the rest of the regular standings (Регламент §1, §4)."""
     final = [int(p) for p in bracket.bracket.final_places]
-    regular = [int(r.player) for r in standings if r.matches]  # who has played
+    # The standings' own order, as the standings page shows it: a seated player who has not played yet stands
+    # at 0 points among the others while the season runs (a finished season has played every seat).
+    regular = [int(r.player) for r in standings]
     return final + [p for p in regular if p not in final]
 
 

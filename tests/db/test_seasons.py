@@ -246,3 +246,12 @@ def test_history_lists_seasons_and_a_persons_places(session: Session, league: Le
         ("Тур 1, стол 1", "Игрок 0, Игрок 1, Игрок 2, Игрок 3", "играется")  # one hanchan of three entered
     ]
     assert history.season_matches(session, new.id) == []
+
+
+def test_the_top_eight_of_a_running_season_is_the_standings_order(session: Session, league: League) -> None:
+    _played(session, league)
+    league.match(1, 2, league.players[4:8])  # seated, nothing entered yet: 0 points, between the plus and minus
+    session.commit()
+    [summary] = [s for s in history.season_summaries(session) if s.name == league.season.name]
+    standings = [r.name for r in db_standings(session, league.season.id)]
+    assert len(standings) == 8 and list(summary.top) == standings  # as the standings page lists them
