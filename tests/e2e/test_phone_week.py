@@ -190,6 +190,19 @@ def test_four_phones_schedule_one_match_and_each_sees_the_others_live(phones: li
     expect(card).to_contain_text(f"ждём подтверждения: {names[1]}", timeout=LIVE)  # the home card, live too
 
 
+def _playing_match(app: App, names: list[str]) -> int:
+    """A match of these four, being played, in a regular stage of its own (no other test's tour sees it)."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        players = [
+            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == n)).one()
+            for n in names
+        ]
+        match_id = factories.match_in_own_stage(session, current_season(session), players, MatchStatus.PLAYING).id
+    engine.dispose()
+    return match_id
+
+
 def _run_elsewhere(app: App, code: str) -> None:
     """Runs `code` in a separate Python process against the app's database, as the bot or the CLI would."""
     env = {**os.environ, "DATABASE_URL": app.database_url}
@@ -241,14 +254,7 @@ def test_a_change_made_by_another_process_reaches_an_open_page(phones: list[Brow
 
 def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: list[BrowserContext], app: App) -> None:
     names = list(PLAYERS[4:8])
-    engine = app.engine()
-    with session_scope(engine) as session:
-        players = [
-            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == n)).one()
-            for n in names
-        ]
-        match_id = factories.match_in_own_stage(session, current_season(session), players, MatchStatus.PLAYING).id
-    engine.dispose()
+    match_id = _playing_match(app, names)
     page = phones[2].new_page()
     login(page, app, names[0])
     page.get_by_role("button", name="Меню").tap()
@@ -302,14 +308,8 @@ def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: l
 
 def test_two_taps_on_save_result_store_one_hanchan(phones: list[BrowserContext], app: App) -> None:
     names = list(PLAYERS[0:4])
+    match_id = _playing_match(app, names)
     engine = app.engine()
-    with session_scope(engine) as session:
-        players = [
-            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == n)).one()
-            for n in names
-        ]
-        match = factories.match_in_own_stage(session, current_season(session), players, MatchStatus.PLAYING)
-        match_id = match.id
     page = phones[1].new_page()
     login(page, app, names[0])
     link = page.get_by_role("link", name="Страница матча: результаты").and_(
