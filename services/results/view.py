@@ -94,6 +94,7 @@ class MatchView:
     staff: bool
     organizer: bool
     next_number: int | None
+    planned: int  # the match's hanchans: 3, the final 5
     read_only: bool  # a past season: the protocol is shown, nothing is entered
     form_players: list[dict[str, str]] = field(default_factory=list)
 
@@ -238,6 +239,7 @@ def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
         staff=not read_only and is_staff(user),
         organizer=not read_only and user.role == "organizer",
         next_number=done + 1 if done < match.planned_hanchans and match.status != "replay" else None,
+        planned=match.planned_hanchans,
         read_only=read_only,
         form_players=[{"id": str(s.player_id), "name": names.get(s.player_id, "?")} for s in seats],
     )

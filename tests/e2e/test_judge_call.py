@@ -40,6 +40,7 @@ def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app:
         judge.evaluate("window.__stillTheSamePage = true")
         login(player, app, table[1], passwords[table[1]], path=f"/match/{match_id}")
         form = player.locator("form").filter(has=player.get_by_role("button", name="Позвать судью"))
+        expect(form.get_by_role("combobox").locator("option")).to_have_text(["выберите ханчан", "1", "2", "3"])
         form.get_by_role("combobox").select_option("2")
         form.get_by_label("Что произошло (коротко)").fill("спор о фуритене после риичи")
         form.get_by_role("button", name="Позвать судью").click()

@@ -21,7 +21,7 @@ def judge_call_form(state: Any) -> rx.Component:
                     rx.text(texts.JUDGE_CALL_HANCHAN, size="1", color_scheme="gray"),
                     rx.el.select(
                         rx.el.option(texts.CHOOSE_HANCHAN, value=""),
-                        *[rx.el.option(str(n), value=str(n)) for n in range(1, 6)],
+                        rx.foreach(state.hanchan_numbers, lambda n: rx.el.option(n, value=n)),
                         name="hanchan",
                     ),
                     display="flex",

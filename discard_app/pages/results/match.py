@@ -58,6 +58,7 @@ class MatchState(LivePage, AuthState):
     suggestions: list[str] = []
     can_enter: bool = False
     read_only: bool = False  # a past season's match: no forms (the server refuses them anyway)
+    hanchan_numbers: list[str] = []  # 1 … the match's planned hanchans, for the forms that name one
     participant: bool = False
     staff: bool = False
     organizer: bool = False
@@ -104,6 +105,7 @@ class MatchState(LivePage, AuthState):
         )
         self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
         self.read_only = view.read_only
+        self.hanchan_numbers = [str(n) for n in range(1, view.planned + 1)]
         self.staff, self.organizer, self.next_number = view.staff, view.organizer, view.next_number or 0
         self.suggestions, (self.penalty_players, self.substitute_options) = hints, others
 
