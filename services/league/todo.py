@@ -32,7 +32,7 @@ class HomeCard:
     action: str  # the one next thing, for me
     mine: bool  # the next action is mine (counted in the page's header)
     when: str  # the game window, or the booked meeting with its room
-    past: bool  # an earlier tour, folded on the page
+    past: bool  # played or replaced (and nothing of mine to do): folded on the page
     booked: bool  # a meeting is booked: the page offers the calendar
 
 
