@@ -177,7 +177,7 @@ def _dialog_fields() -> rx.Component:
                 _field(
                     "Ханчанов",
                     rx.el.select(
-                        *[rx.el.option(str(n), value=str(n)) for n in (3, 2, 1, 5)],
+                        *[rx.el.option(str(n), value=str(n)) for n in (1, 2, 3, 5)],
                         value=S.hanchans,
                         on_change=lambda v: S.set_field("hanchans", v),
                         aria_label="Ханчанов",
