@@ -93,7 +93,12 @@ def match_for_names(session: Session, names: list[str], win: Interval, table: st
     season = session.exec(select(Season).order_by(col(Season.id).desc())).first()
     stage = session.exec(select(Stage).where(Stage.season_id == season.id)).first()
     round_ = Round(
-        stage_id=stage.id, code=str(uuid.uuid4().int % 900 + 100), window_start=win.start, window_end=win.end
+        # six digits: the same four players get several such tours on one shared app, and two with the same code
+        # would make two home cards with one title
+        stage_id=stage.id,
+        code=str(uuid.uuid4().int % 900_000 + 100_000),
+        window_start=win.start,
+        window_end=win.end,
     )
     session.add(round_)
     session.flush()
