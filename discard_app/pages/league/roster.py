@@ -8,6 +8,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.confirm import confirm_dialog
 from discard_app.components.secret import secret_box, show_secret
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
@@ -283,42 +284,27 @@ def _status_select(name: str, placeholder: str | rx.Var = texts.ROSTER_STATUS) -
 
 
 def _confirm_reset() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title(RosterState.confirm_name),
-            rx.alert_dialog.description(texts.ROSTER_RESET_CONFIRM_TEXT),
-            rx.flex(
-                rx.alert_dialog.cancel(rx.button(texts.ROSTER_RESET_CANCEL, variant="soft", color_scheme="gray")),
-                rx.alert_dialog.action(rx.button(texts.ROSTER_RESET_CONFIRM, on_click=RosterState.confirm_reset)),
-                spacing="2",
-                justify="end",
-                padding_top="1em",
-            ),
-        ),
-        open=RosterState.confirm_id != "",
+    return confirm_dialog(
+        RosterState.confirm_name,
+        texts.ROSTER_RESET_CONFIRM_TEXT,
+        confirm=texts.ROSTER_RESET_CONFIRM,
+        on_confirm=RosterState.confirm_reset,
+        cancel=texts.ROSTER_RESET_CANCEL,
+        is_open=RosterState.confirm_id != "",
         on_open_change=RosterState.cancel_reset,
     )
 
 
 def _confirm_withdrawal() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title(RosterState.withdraw_question),
-            rx.alert_dialog.description(texts.ROSTER_WITHDRAW_CONFIRM_TEXT),
-            rx.flex(
-                rx.alert_dialog.cancel(rx.button(texts.ROSTER_WITHDRAW_CANCEL, variant="soft", color_scheme="gray")),
-                rx.alert_dialog.action(
-                    rx.button(
-                        texts.ROSTER_WITHDRAW_CONFIRM, color_scheme="red", on_click=RosterState.confirm_withdrawal
-                    )
-                ),
-                spacing="2",
-                justify="end",
-                padding_top="1em",
-            ),
-        ),
-        open=RosterState.withdraw_question != "",
+    return confirm_dialog(
+        RosterState.withdraw_question,
+        texts.ROSTER_WITHDRAW_CONFIRM_TEXT,
+        confirm=texts.ROSTER_WITHDRAW_CONFIRM,
+        on_confirm=RosterState.confirm_withdrawal,
+        cancel=texts.ROSTER_WITHDRAW_CANCEL,
+        is_open=RosterState.withdraw_question != "",
         on_open_change=RosterState.cancel_withdrawal,
+        danger=True,
     )
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app.components.availability_grid import availability_grid
+from discard_app.components.confirm import confirm_dialog
 from discard_app.components.live import live_updates
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.match_schedule_state import (
@@ -83,24 +84,15 @@ def _grid_section() -> rx.Component:
 
 def _release_dialog() -> rx.Component:
     """Регламент §6.1: saving a grid that no longer covers a booked meeting releases it — asked before saving."""
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title(T_RELEASE_TITLE),
-            rx.alert_dialog.description(MatchScheduleState.drop_warning),
-            rx.flex(
-                rx.alert_dialog.cancel(
-                    rx.button(T_RELEASE_CANCEL, variant="soft", on_click=MatchScheduleState.cancel_release)
-                ),
-                rx.alert_dialog.action(
-                    rx.button(T_RELEASE_OK, color_scheme="red", on_click=MatchScheduleState.confirm_release)
-                ),
-                spacing="3",
-                justify="end",
-                wrap="wrap",
-                margin_top="1em",
-            ),
-        ),
-        open=MatchScheduleState.drop_warning != "",
+    return confirm_dialog(
+        T_RELEASE_TITLE,
+        MatchScheduleState.drop_warning,
+        confirm=T_RELEASE_OK,
+        on_confirm=MatchScheduleState.confirm_release,
+        cancel=T_RELEASE_CANCEL,
+        on_cancel=MatchScheduleState.cancel_release,
+        is_open=MatchScheduleState.drop_warning != "",
+        danger=True,
     )
 
 
@@ -213,24 +205,15 @@ def _booking(b: dict) -> rx.Component:
 
 
 def _cannot_dialog() -> rx.Component:
-    return rx.alert_dialog.root(
-        rx.alert_dialog.content(
-            rx.alert_dialog.title(T_CANNOT_TITLE),
-            rx.alert_dialog.description(T_CANNOT_TEXT),
-            rx.flex(
-                rx.alert_dialog.cancel(
-                    rx.button(T_CANNOT_BACK, variant="soft", on_click=MatchScheduleState.keep_booking)
-                ),
-                rx.alert_dialog.action(
-                    rx.button(T_CANNOT_OK, color_scheme="red", on_click=MatchScheduleState.cannot_come)
-                ),
-                spacing="3",
-                justify="end",
-                wrap="wrap",
-                margin_top="1em",
-            ),
-        ),
-        open=MatchScheduleState.cannot_booking != "",
+    return confirm_dialog(
+        T_CANNOT_TITLE,
+        T_CANNOT_TEXT,
+        confirm=T_CANNOT_OK,
+        on_confirm=MatchScheduleState.cannot_come,
+        cancel=T_CANNOT_BACK,
+        on_cancel=MatchScheduleState.keep_booking,
+        is_open=MatchScheduleState.cannot_booking != "",
+        danger=True,
     )
 
 
