@@ -9,6 +9,12 @@
 4. the same confirmation as (1) sent by a page without a browser (bench/load.py's protocol-level tab) once the
    browsers are closed: the site's own share of (1), without a browser drawing on the same cores (20 samples).
 
+(1) is also split where the page's socket sends the click's event and receives the delta with the booking
+(Chromium's DevTools protocol clock): between those two frames is the server and the wire; the rest is the page
+(the click's own handling, then parsing the delta, React, layout). For scale, the same split of an event that does
+no database work at all: «Не смогу» on each booked page (it only opens a question; «Я приду» closes it) — its time
+between frames is what the framework and the socket cost one event on this machine, whatever the handler does.
+
 Starts the app like tests/e2e/conftest.py (its helpers, its `.web.lock`), seeds matches whose proposals three
 players already confirmed. Not a test: it prints its figures.
 """
@@ -27,10 +33,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from playwright.sync_api import Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import CDPSession, Page, expect, sync_playwright  # noqa: E402
 from sqlmodel import select  # noqa: E402
 
 from bench.load import Tab  # noqa: E402
+from discard_app.pages.scheduling.match_schedule_state import T_CANNOT, T_CANNOT_BACK, T_CANNOT_TITLE  # noqa: E402
 from services.core.db import session_scope  # noqa: E402
 from services.core.models import Booking, User, utc_now  # noqa: E402
 from services.league.accounts import start_session  # noqa: E402
@@ -45,9 +52,9 @@ READING_MS = 500
 LIVE_SAMPLES = 30
 SEATED = list(PLAYERS[:4])
 
-# Armed before the click: the click's own time (capture phase, in the page) and the first frame where the
-# booking line is in the DOM. Both are performance.now() in the page, so Playwright's overhead is not counted.
-ARM = """() => {
+# Armed before the click: the click's own time (capture phase, in the page) and the first frame where the awaited
+# text (the booking line) is in the DOM. Both are performance.now() in the page: Playwright's overhead is not counted.
+ARM = """(text) => {
   window.__bench = {click: null, shown: null};
   // the person's click only: the page's own live tick presses a hidden button every second (an untrusted click)
   const clicked = (event) => {
@@ -56,7 +63,7 @@ ARM = """() => {
     document.removeEventListener('click', clicked, {capture: true});
   };
   document.addEventListener('click', clicked, {capture: true});
-  const seen = () => document.body.innerText.includes('Забронировано: ');
+  const seen = () => document.body.innerText.includes(text);
   const observer = new MutationObserver(() => {
     if (window.__bench.click !== null && seen()) { window.__bench.shown = performance.now(); observer.disconnect(); }
   });
@@ -129,17 +136,54 @@ def seed_matches(app: App, count: int, offset: int = 0) -> list[tuple[int, int]]
     return seeded
 
 
-def confirm_and_time(page: Page, app: App, match_id: int) -> float:
+class SocketFrames:
+    """The page's websocket frames with Chromium's own timestamps (seconds), through the DevTools protocol."""
+
+    def __init__(self, page: Page) -> None:
+        self.frames: list[tuple[str, float, str]] = []
+        cdp: CDPSession = page.context.new_cdp_session(page)
+        cdp.send("Network.enable")
+        for kind in ("Sent", "Received"):
+            cdp.on(f"Network.webSocketFrame{kind}", self._keep(kind))
+
+    def _keep(self, kind: str):  # noqa: ANN202
+        return lambda e: self.frames.append((kind, e["timestamp"], e["response"]["payloadData"]))
+
+    def between(self, event: str, delta_var: str) -> float:
+        """ms from the frame sending `event` to the first delta frame that carries `delta_var`; then forgets."""
+        sent = next(t for kind, t, data in self.frames if kind == "Sent" and event in data)
+        got = next(t for kind, t, data in self.frames if kind == "Received" and t >= sent and delta_var in data)
+        self.frames.clear()
+        return (got - sent) * 1000
+
+
+def confirm_and_time(page: Page, frames: SocketFrames, app: App, match_id: int) -> tuple[float, float]:
+    """(1): in-page ms from the click to the booking line, and the part of it between the socket's frames."""
+    took = click_and_time(page, app, match_id, "Подтвердить", "Забронировано: ")
+    return took, frames.between(".answer", '"bookings')
+
+
+def empty_event_between_frames(page: Page, frames: SocketFrames, app: App, match_id: int) -> float:
+    """«Не смогу» (sets one var, no database work): ms between its event's frame and its delta's."""
+    click_and_time(page, app, match_id, T_CANNOT, T_CANNOT_TITLE)
+    page.get_by_role("button", name=T_CANNOT_BACK).click()  # nothing is released
+    expect(page.get_by_text(T_CANNOT_TITLE)).to_have_count(0)
+    return frames.between(".ask_cannot", '"cannot_booking')
+
+
+def click_and_time(page: Page, app: App, match_id: int, button_name: str, shows: str) -> float:
     page.goto(f"{app.url}/match/{match_id}/schedule")
-    button = page.get_by_role("button", name="Подтвердить", exact=True)
+    button = page.get_by_role("button", name=button_name, exact=True)
     expect(button).to_be_visible()
     # A person reads the page before tapping: the click is not queued behind the page's own loading events
     # (those are the page load's time, not the confirmation's).
     page.wait_for_timeout(READING_MS)
-    page.evaluate(ARM)
+    page.evaluate(ARM, shows)
     button.click()
     page.wait_for_function("window.__bench.shown !== null", timeout=15_000, polling=100)
-    return page.evaluate("window.__bench.shown - window.__bench.click")
+    took = page.evaluate("window.__bench.shown - window.__bench.click")
+    page.wait_for_timeout(50)  # the DevTools protocol's frame events arrive after the page drew
+    return took
 
 
 def open_watching(page: Page, app: App, match_id: int) -> None:
@@ -222,7 +266,9 @@ def main() -> None:
             expect(page.get_by_role("button", name="Выйти")).to_be_visible()
             login(watcher, app, SEATED[0])
             expect(watcher.get_by_role("button", name="Выйти")).to_be_visible()
-            times = [confirm_and_time(page, app, match_id) for match_id, _ in own]
+            frames = SocketFrames(page)
+            clicks = [confirm_and_time(page, frames, app, match_id) for match_id, _ in own]
+            empty = [empty_event_between_frames(page, frames, app, match_id) for match_id, _ in own]
             seen = [confirm_seen_elsewhere(page, watcher, app, match_id) for match_id, _ in elsewhere]
             remote = [confirm_from_another_process(watcher, app, m, p, fourth) for m, p in other_process]
             browser.close()
@@ -233,7 +279,10 @@ def main() -> None:
         engine.dispose()
     expected = 2 * CONFIRMATIONS + 2 * LIVE_SAMPLES
     assert len(booked) == expected, f"{len(booked)} bookings, expected {expected}"
-    report("confirmation click → booking shown on the same page (in-page performance.now())", times)
+    report("confirmation click → booking shown on the same page (in-page performance.now())", [t for t, _ in clicks])
+    report("  … of which between the socket's frames (the server and the wire)", [b for _, b in clicks])
+    report("  … of which in the page (the click, the delta drawn)", [t - b for t, b in clicks])
+    report("an event with no database work («Не смогу»): between the socket's frames", empty)
     report("confirmation click → booking shown in another player's open page (Date.now())", seen)
     report("confirmation by another process (services) → booking shown in an open page (Date.now())", remote)
     report("confirmation sent by a page without a browser → the booking in its delta (the site's share)", protocol)
