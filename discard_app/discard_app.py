@@ -39,6 +39,7 @@ keep_files_private()  # the state files, the database and the uploads: readable 
 
 app = rx.App(
     html_lang="ru",
+    stylesheets=["/forms.css"],  # native selects drawn like the text fields beside them
     head_components=[
         rx.el.meta(name="viewport", content="width=device-width, initial-scale=1"),
         rx.script(OTHER_TABS_SCRIPT),

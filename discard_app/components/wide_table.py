@@ -14,12 +14,14 @@ CSS = """
 """
 
 
-def wide_table(table: rx.Component, *, sticky_column: int = 1) -> rx.Component:
-    """`table` in a sideways-scrolling box with a hint shown below 768 px; `sticky_column` (1-based) stays put."""
+def wide_table(table: rx.Component, rows: rx.Var, *, sticky_column: int = 1) -> rx.Component:
+    """`table` in a sideways-scrolling box; below 768 px a hint says so while `rows` (the table's list) has any.
+    `sticky_column` (1-based) stays put."""
     css = CSS.replace("N", str(sticky_column))
+    hint = rx.text(texts.TABLE_SCROLL_HINT, size="1", color_scheme="gray", display=["block", "block", "none"])
     return rx.box(
         rx.el.style(css),
-        rx.text(texts.TABLE_SCROLL_HINT, size="1", color_scheme="gray", display=["block", "block", "none"]),
+        rx.cond(rows.length() > 0, hint),
         rx.box(table, overflow_x="auto", width="100%", class_name=f"wide-{sticky_column}"),
         width="100%",
     )

@@ -11,15 +11,27 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import col, select
 
+from discard_app import texts
 from services.core.db import session_scope
-from services.core.models import Match, MatchStatus, Player, Round, Seat, Stage, StageKind, User, utc_now
+from services.core.models import (
+    JudgeAssignment,
+    Match,
+    MatchStatus,
+    Player,
+    Round,
+    Seat,
+    Stage,
+    StageKind,
+    User,
+    utc_now,
+)
 from services.league.roster import add_player, current_season
 from services.results.entry import Entry
 from services.results.hanchans import dispute_hanchan, enter_hanchan, resolve_dispute
 from services.results.scoring import TableResult
 from services.scheduling.availability import save_availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
-from tests.e2e.conftest import ORGANIZER, App, login
+from tests.e2e.conftest import JUDGE, ORGANIZER, App, login
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -137,6 +149,18 @@ def test_desk_lists_what_needs_a_decision_and_each_action_settles_it(browser: Br
         assert page.evaluate("window.__stillTheSamePage") is True
         with session_scope(engine) as session:
             assert session.get(Match, overdue_id).window_round_id is not None
+
+        # Регламент §6.3: a judge for a match, from the form's lists, which look like the fields beside them.
+        judge = page.locator("select[name=judge]")
+        style = judge.evaluate("(e) => [getComputedStyle(e).borderTopWidth, getComputedStyle(e).fontSize]")
+        assert style[0] != "0px" and float(style[1].removesuffix("px")) >= 16, style  # a phone does not zoom in
+        judge.select_option(label=JUDGE)
+        page.locator("select[name=match]").select_option(str(apart_id))
+        page.get_by_role("button", name=texts.DESK_ASSIGN_SUBMIT).click()
+        expect(page.get_by_role("status")).to_contain_text(texts.DESK_ASSIGNED)
+        with session_scope(engine) as session:
+            (assigned,) = session.exec(select(JudgeAssignment).where(JudgeAssignment.match_id == apart_id)).all()
+            assert assigned.judge_user_id == _users(app, (JUDGE,))[0]
     finally:
         context.close()
         engine.dispose()

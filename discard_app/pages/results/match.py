@@ -304,7 +304,8 @@ def _table(headers: list[str], rows: rx.Var, render: Callable[[Any], rx.Componen
             size="1",
             min_width=min_width,
             width="100%",
-        )
+        ),
+        rows,
     )
 
 

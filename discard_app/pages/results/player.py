@@ -159,6 +159,7 @@ def player_page() -> rx.Component:
                             min_width="30em",
                             width="100%",
                         ),
+                        PlayerState.matches,
                     ),
                     rx.text(texts.PLAYER_NO_MATCHES),
                 ),

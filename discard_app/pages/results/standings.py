@@ -79,6 +79,7 @@ def standings_table(rows: rx.Var) -> rx.Component:
             min_width="32em",
             size="1",
         ),
+        rows,
         sticky_column=2,
     )
 

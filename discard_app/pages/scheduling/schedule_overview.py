@@ -158,14 +158,19 @@ def _dialog_fields() -> rx.Component:
     reason = _field(
         T_REASON, rx.input(value=S.reason, on_change=lambda v: S.set_field("reason", v), aria_label=T_REASON)
     )
+    # One booking is chosen already (open_dialog): named, not offered in a list a phone may show unselected.
     booking = _field(
         "Бронь",
-        rx.el.select(
-            rx.el.option(texts.CHOOSE_BOOKING, value="", disabled=True),
-            rx.foreach(S.dialog_bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
-            value=S.booking_id,
-            on_change=S.pick_booking,
-            aria_label="Бронь",
+        rx.cond(
+            S.dialog_bookings.length() == 1,
+            rx.text(S.dialog_bookings[0]["text"], weight="medium"),
+            rx.el.select(
+                rx.el.option(texts.CHOOSE_BOOKING, value="", disabled=True),
+                rx.foreach(S.dialog_bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
+                value=S.booking_id,
+                on_change=S.pick_booking,
+                aria_label="Бронь",
+            ),
         ),
     )
     return rx.match(
