@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from dataclasses import dataclass
 from datetime import datetime
 
 import sqlalchemy as sa
@@ -18,7 +19,6 @@ from services.scheduling.repo import (
     availabilities,
     booked_hanchans,
     clashing_booking,
-    confirmations,
     describe_booking,
     lock_match,
     match_info,
@@ -171,50 +171,59 @@ def _locked_proposal(session: Session, proposal_id: int) -> MeetingProposal:
     return proposal
 
 
-def _answer(session: Session, proposal: MeetingProposal, player_id: int, confirmed: bool) -> None:
-    row = session.exec(
-        select(ProposalConfirmation).where(
-            ProposalConfirmation.proposal_id == proposal.id, ProposalConfirmation.player_id == player_id
-        )
-    ).first()
+def _answer(session: Session, proposal: MeetingProposal, player_id: int, confirmed: bool) -> dict[int, bool]:
+    """Stores one player's answer; returns every answer to the proposal (player id -> confirmed), this one included."""
+    rows = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal.id)).all()
+    row = next((r for r in rows if r.player_id == player_id), None)
     row = row or ProposalConfirmation(proposal_id=proposal.id, player_id=player_id, confirmed=confirmed)
     row.confirmed, row.at = confirmed, utc_now()
     session.add(row)
     session.flush()
+    return {**{r.player_id: r.confirmed for r in rows}, player_id: confirmed}
 
 
-def confirm_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
-    """A seated player confirms; the fourth confirmation books the room at once, in this transaction (§3)."""
+@dataclass(frozen=True)
+class Answered:
+    """An answer stored: the proposal as it now stands, and its match as read under the match's lock (an answer
+    changes neither the match nor its seats, so the page can show the news without reading them again)."""
+
+    proposal: MeetingProposal
+    info: MatchInfo
+
+
+def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirmed: bool) -> Answered:
+    """A seated player confirms or declines a live proposal (§3). The fourth confirmation books the room at once,
+    in this transaction; a refusal ends the proposal."""
     proposal = _locked_proposal(session, proposal_id)
     info = match_info(session, proposal.match_id)
     seat = _seat(info, user_id)
     if proposal.status != LIVE_PROPOSAL:
         raise SchedulingError("Это предложение уже не действует: обновите страницу.")
     meeting = Interval(proposal.start_at, proposal.end_at)
+    payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, by=seat.name)
+    if not confirmed:
+        _answer(session, proposal, seat.player_id, False)
+        proposal.status = "declined"
+        session.add(proposal)
+        outbox.emit(session, outbox.DECLINED, info.match.id, proposal_id=proposal.id, **payload)
+        return Answered(proposal, info)
     if not covers(availabilities(session, info.match.id).get(seat.player_id, []), meeting):
         raise SchedulingError("Это время не входит в вашу доступность: сначала отметьте его свободным и сохраните.")
-    _answer(session, proposal, seat.player_id, True)
+    answers = _answer(session, proposal, seat.player_id, True)
     seat_ids = {s.player_id for s in info.seats}
-    count = sum(1 for p, ok in confirmations(session, proposal.id).items() if ok and p in seat_ids)
-    payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, by=seat.name)
+    count = sum(1 for p, ok in answers.items() if ok and p in seat_ids)
     outbox.emit(session, outbox.CONFIRMED, info.match.id, confirmed=count, of=SEATS, proposal_id=proposal.id, **payload)
     if count >= SEATS:
         book_proposal(session, proposal, info)
-    return proposal
+    return Answered(proposal, info)
+
+
+def confirm_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
+    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=True).proposal
 
 
 def decline_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
-    proposal = _locked_proposal(session, proposal_id)
-    info = match_info(session, proposal.match_id)
-    seat = _seat(info, user_id)
-    if proposal.status != LIVE_PROPOSAL:
-        raise SchedulingError("Это предложение уже не действует: обновите страницу.")
-    _answer(session, proposal, seat.player_id, False)
-    proposal.status = "declined"
-    session.add(proposal)
-    payload = _meeting_payload(info, proposal.start_at, proposal.end_at, proposal.hanchans, by=seat.name)
-    outbox.emit(session, outbox.DECLINED, info.match.id, proposal_id=proposal.id, **payload)
-    return proposal
+    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=False).proposal
 
 
 def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str) -> None:

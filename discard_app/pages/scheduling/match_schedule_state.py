@@ -310,7 +310,8 @@ class MatchScheduleState(LivePage, AuthState):
 
     @rx.event
     def answer(self, proposal_id: str, confirmed: bool) -> None:
-        """Sends the proposal's line and the booking as soon as the answer is stored (a few statements). The rest
+        """Sends the proposal's line and the booking as soon as the answer is stored (the match and its seats as
+        the answer read them under the lock, then the proposals and bookings: four statements more). The rest
         of the page (options, the grid's room marks) follows on the live tick within a second: the answer moved
         the match's stamp. Not a chained event: that would hold the server's loop while this delta still waits
         to be written (bench/scheduling_browser.py)."""
@@ -321,16 +322,17 @@ class MatchScheduleState(LivePage, AuthState):
         self.msg_at = "proposals"
         try:
             with session_scope() as session:
-                action = booking.confirm_meeting if confirmed else booking.decline_meeting
-                proposal = action(session, proposal_id=int(proposal_id), user_id=user.id)
+                answered = booking.answer_meeting(
+                    session, proposal_id=int(proposal_id), user_id=user.id, confirmed=confirmed
+                )
                 session.commit()
+                proposal, info = answered.proposal, answered.info
                 if proposal.status == "failed":
                     self.error = proposal.failure_reason or ""
                 else:
                     booked = proposal.status == "booked"
                     self.notice = T_BOOKED if booked else (T_CONFIRMED if confirmed else T_DECLINED)
                 if proposal.match_id == self._match_id():
-                    info = match_info(session, proposal.match_id)
                     seat = info.seat_of(user.id)
                     proposal_rows, booking_rows = meetings(session, info, seat.player_id if seat else None)
                     self._put(proposals=proposal_rows, bookings=booking_rows)
