@@ -10,7 +10,7 @@ from starlette.routing import Route
 
 from discard_app import routes
 from discard_app.http_guard import SESSION_HEADER, same_origin
-from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, adopt_cookie, forget_cookie
+from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, adopt_cookie, cookies_secure, forget_cookie
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
@@ -46,9 +46,7 @@ async def adopt_session(request: Request) -> Response:
     if user is None:
         return PlainTextResponse("Сессия не найдена.", status_code=403)
     response = PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
-    response.headers.append(
-        "set-cookie", adopt_cookie(token, days=settings.session_days, secure=request.url.scheme == "https")
-    )
+    response.headers.append("set-cookie", adopt_cookie(token, days=settings.session_days, secure=_secure(request)))
     return response
 
 
@@ -59,7 +57,7 @@ def forget_session(request: Request) -> Response:
         with session_scope() as session:
             accounts.logout_digest(session, digest)
     response = PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
-    response.headers.append("set-cookie", forget_cookie(secure=request.url.scheme == "https"))
+    response.headers.append("set-cookie", forget_cookie(secure=_secure(request)))
     return response
 
 
@@ -72,3 +70,7 @@ http_api = Starlette(
         Route(FORGET_PATH, forget_session, methods=["POST"]),
     ]
 )
+
+
+def _secure(request: Request) -> bool:
+    return cookies_secure(request.url.scheme, settings.public_url)

@@ -17,9 +17,10 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from discard_app.session_cookie import DEVICE_COOKIE, SESSION_COOKIE
+from discard_app.session_cookie import DEVICE_COOKIE, SESSION_COOKIE, cookies_secure
 from discard_app.state import session_binding
 from services.core import security
+from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, utc_now
 from services.league import accounts
@@ -149,7 +150,7 @@ def security_guard(app: ASGIApp) -> ASGIApp:
 
 def _with_headers(send: Send, scope: Scope, *, set_device: bool) -> Send:
     host = _header(scope, b"host")
-    secure = "; Secure" if scope.get("scheme") == "https" else ""
+    secure = "; Secure" if cookies_secure(str(scope.get("scheme", "")), settings.public_url) else ""
 
     async def send_with_headers(message: Message) -> None:
         if message["type"] == "http.response.start":

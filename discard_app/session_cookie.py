@@ -14,6 +14,12 @@ FORGET_PATH = "/auth/forget"
 EPOCH_KEY = "discard_session_epoch"
 
 
+def cookies_secure(scheme: str, public_url: str | None) -> bool:
+    """Whether the site's cookies carry `Secure`: when this request came over https, and always when the site's
+    public address is https — behind a TLS proxy the app itself sees plain http from the proxy."""
+    return scheme == "https" or (public_url or "").lower().startswith("https://")
+
+
 def adopt_cookie(token: str, *, days: int, secure: bool) -> str:
     """The Set-Cookie value that hands the browser its session token, readable by no script."""
     flags = "; Secure" if secure else ""

@@ -35,6 +35,7 @@ class Settings:
     bot_username: str | None = None  # for the profile page's deep link t.me/<username>?start=CODE
     pantheon_sync_minutes: float | None = None  # the bot process imports from Pantheon this often when set
     claim_seconds: float = 120.0  # how long a bot process's claim on outbox events holds (renewed per message)
+    public_url: str | None = None  # the address players open (PUBLIC_URL); https:// behind a TLS proxy
 
     @property
     def tz(self) -> ZoneInfo:
@@ -57,6 +58,7 @@ class Settings:
             bot_username=(env.get("TELEGRAM_BOT_USERNAME") or "").lstrip("@") or None,
             pantheon_sync_minutes=float(env["PANTHEON_SYNC_MINUTES"]) if env.get("PANTHEON_SYNC_MINUTES") else None,
             claim_seconds=float(env.get("TELEGRAM_CLAIM_SECONDS") or 120),
+            public_url=env.get("PUBLIC_URL") or None,
         )
 
 
