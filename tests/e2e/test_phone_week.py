@@ -19,8 +19,10 @@ from sqlmodel import select
 
 from services.core.config import ROOT
 from services.core.db import session_scope
-from services.core.models import Hanchan, Match, MatchStatus, Player, Round, User, utc_now
+from services.core.models import Booking, Hanchan, Match, MatchStatus, MeetingProposal, Player, Round, User, utc_now
 from services.league.roster import current_season
+from services.scheduling.availability import save_availability
+from services.scheduling.booking import confirm_meeting, propose_meeting
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
 from tests.e2e.conftest import PLAYERS, App, login
@@ -207,6 +209,53 @@ def _run_elsewhere(app: App, code: str) -> None:
     """Runs `code` in a separate Python process against the app's database, as the bot or the CLI would."""
     env = {**os.environ, "DATABASE_URL": app.database_url}
     subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env, check=True, timeout=120)
+
+
+def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: list[BrowserContext], app: App) -> None:
+    """Регламент §3, §6.1: «Не смогу» on a booked meeting is asked about first; agreed, the room is released at
+    once and every other open page shows it."""
+    names = list(PLAYERS[0:4])
+    day = kirov_date(utc_now()) + timedelta(days=230)  # an evening no other test books in the club's room
+    evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match = factories.match_for_names(session, names, Interval(at_kirov(day), at_kirov(day + timedelta(2))))
+        match_id, title = match.id, f"Тур {session.get(Round, match.round_id).code}, стол {match.table}"
+        users = [session.exec(select(User).where(User.display_name == n)).one().id for n in names]
+    for user_id in users:
+        with session_scope(engine) as session:
+            save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening])
+    with session_scope(engine) as session:
+        proposal = propose_meeting(session, match_id=match_id, user_id=users[0], start=evening.start,
+                                   end=at_kirov(day, 22, 30), hanchans=3, now=utc_now())  # fmt: skip
+        proposal_id = proposal.id
+    for user_id in users[1:]:
+        with session_scope(engine) as session:
+            confirm_meeting(session, proposal_id=proposal_id, user_id=user_id)
+    with session_scope(engine) as session:
+        (booking,) = session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all()
+        booking_id = booking.id
+    mine, other = phones[0].new_page(), phones[1].new_page()
+    _schedule(mine, app, names[2], title)
+    _schedule(other, app, names[3], title)
+    expect(other.get_by_text("Забронировано: ", exact=False)).to_be_visible()
+    cannot = mine.get_by_role("button", name="Не смогу", exact=True)
+    cannot.tap()
+    dialog = mine.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Бронь помещения будет снята сразу")
+    dialog.get_by_role("button", name="Я приду").tap()  # changed their mind: nothing is released
+    expect(mine.get_by_role("alertdialog")).to_have_count(0)
+    with session_scope(engine) as session:
+        assert session.get(Booking, booking_id).active
+    cannot.tap()
+    mine.get_by_role("alertdialog").get_by_role("button", name="Снять бронь").tap()
+    expect(mine.get_by_role("status")).to_contain_text("Бронь снята: остальные игроки уже видят это.")
+    expect(mine.get_by_text("Пока не забронировано.")).to_be_visible()
+    expect(other.get_by_text("Пока не забронировано.")).to_be_visible(timeout=LIVE)  # live, no reload
+    with session_scope(engine) as session:
+        assert not session.get(Booking, booking_id).active
+        assert session.get(MeetingProposal, proposal_id).status == "declined"
+    engine.dispose()
 
 
 def test_a_change_made_by_another_process_reaches_an_open_page(phones: list[BrowserContext], app: App) -> None:
