@@ -50,7 +50,11 @@ def _strings(value: Any, field: str) -> Iterator[tuple[str, str]]:
 
 
 def first_too_long(payload: Mapping[str, Any]) -> tuple[str, int] | None:
-    """The first (field, limit) whose text is over its limit in an event's payload, or None."""
+    """The first (field, limit) whose text is over its limit in an event's payload, or None. A setter's payload
+    `{"name": field, "value": text}` (one controlled input of a form) is checked as that field."""
+    named = payload.get("name")
+    if isinstance(named, str) and isinstance(payload.get("value"), str) and named in FIELD_LIMITS:
+        payload = {**payload, named: payload["value"], "value": ""}
     for field, text in _strings(payload, ""):
         if len(text) > limit_for(field):
             return field, limit_for(field)

@@ -11,6 +11,7 @@ from sqlmodel import select
 
 from services.core.db import session_scope
 from services.core.models import Booking, Room, User, utc_now
+from services.core.text_limits import FIELD_LIMITS
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
@@ -63,7 +64,9 @@ def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app
         the_one_booking_is_named(dialog)
         dialog.get_by_label("Новое начало").fill(kirov_value(busy))
         dialog.get_by_label("Новое окончание").fill(kirov_value(busy + timedelta(hours=4, minutes=30)))
-        dialog.get_by_label("Уважительная причина").fill("просьба игроков")
+        reason = dialog.get_by_label("Уважительная причина")
+        expect(reason).to_have_attribute("maxlength", str(FIELD_LIMITS["reason"]))  # it stops where the server would
+        reason.fill("просьба игроков")
         dialog.get_by_role("button", name="Перенести бронь").click()
         expect(dialog.get_by_role("alert")).to_contain_text("Помещение занято: «D&D»")
         # Still open, still about the same match and booking, with everything typed.

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.text_limit import limit_hint
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.schedule_overview_state import (
     ASSIGN,
@@ -20,6 +21,7 @@ from discard_app.pages.scheduling.schedule_overview_state import (
     T_RELEASE,
     ScheduleOverviewState,
 )
+from services.core.text_limits import limit_for
 
 S = ScheduleOverviewState
 T_TITLE = "Согласование матчей"
@@ -156,7 +158,17 @@ def _datetime(name: str, label: str) -> rx.Component:
 
 def _dialog_fields() -> rx.Component:
     reason = _field(
-        T_REASON, rx.input(value=S.reason, on_change=lambda v: S.set_field("reason", v), aria_label=T_REASON)
+        T_REASON,
+        rx.fragment(
+            rx.input(
+                name="reason",
+                value=S.reason,
+                on_change=lambda v: S.set_field("reason", v),
+                aria_label=T_REASON,
+                max_length=limit_for("reason"),
+            ),
+            limit_hint("reason"),
+        ),
     )
     # One booking is chosen already (open_dialog): named, not offered in a list a phone may show unselected.
     booking = _field(
