@@ -81,6 +81,22 @@ class AuthState(rx.State):
         return [rx.call_script(forget_script()), rx.redirect(routes.LOGIN)]
 
 
+class OrganizerPage(rx.State, mixin=True):
+    """An organizer-only page, mixed into an AuthState page (`class RosterState(OrganizerPage, AuthState)`)."""
+
+    allowed: bool = False
+
+    def _organizer(self) -> User | None:
+        """The organizer acting, or None: then every var of the page goes back to its default (`allowed` off),
+        so nothing an organizer's view held stays in a refused tab."""
+        user = self._require_user(Role.ORGANIZER)
+        if user is None:
+            self.reset()
+        elif not self.allowed:
+            self.allowed = True
+        return user
+
+
 def _descendants(cls: type[rx.State]) -> list[type[rx.State]]:
     found: list[type[rx.State]] = []
     for sub in cls.get_substates():

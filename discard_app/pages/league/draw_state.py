@@ -8,9 +8,9 @@ import reflex as rx
 from sqlmodel import Session
 
 from discard_app import texts
-from discard_app.state.auth import AuthState
+from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import Role, Season, User
+from services.core.models import Season, User
 from services.league import closing as roster_closing
 from services.league import draw_season, roster, tour_windows
 from services.league.closing import ClosingError, ClosingMethod
@@ -96,8 +96,7 @@ def _season(session: Session) -> Season:
     return season
 
 
-class DrawState(AuthState):
-    allowed: bool = False
+class DrawState(OrganizerPage, AuthState):
     error: str = ""
     notice: str = ""
     busy: bool = False
@@ -115,11 +114,6 @@ class DrawState(AuthState):
     player_choices: list[Choice] = []
     windows: list[WindowRow] = []
     form_key: int = 0  # bumped to remount the window fields with what is stored; other actions keep what is typed
-
-    def _organizer(self) -> User | None:
-        user = self._require_user(Role.ORGANIZER)
-        self.allowed = user is not None
-        return user
 
     def _refresh(self) -> None:
         with session_scope() as session:

@@ -11,10 +11,10 @@ from discard_app import texts
 from discard_app.components.confirm import confirm_dialog
 from discard_app.components.secret import secret_box, show_secret
 from discard_app.layout import forbidden, page
-from discard_app.state.auth import AuthState
+from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Player, Role, RosterStatus, User
+from services.core.models import Player, RosterStatus, User
 from services.league import fees, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 
@@ -39,8 +39,7 @@ class ReplayChoice(TypedDict):
     label: str
 
 
-class RosterState(AuthState):
-    allowed: bool = False
+class RosterState(OrganizerPage, AuthState):
     rows: list[RosterRowView] = []
     error: str = ""
     notice: str = ""
@@ -52,13 +51,6 @@ class RosterState(AuthState):
     withdraw_question: str = ""  # «Снять X?»: a withdrawal is asked about first, naming the person
     _pending_withdrawal: dict[str, str] = {}  # the checked form the question is about
     replay_choices: list[ReplayChoice] = []
-
-    def _organizer(self) -> User | None:
-        user = self._require_user(Role.ORGANIZER)
-        self.allowed = user is not None
-        if user is None:
-            self.rows = []
-        return user
 
     def _refresh(self) -> None:
         with session_scope() as session:

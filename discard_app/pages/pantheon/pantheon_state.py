@@ -9,9 +9,8 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
-from discard_app.state.auth import AuthState
+from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import Role, User
 from services.pantheon import event
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import PlayerInfo
@@ -42,8 +41,7 @@ class OptionView(TypedDict):
     label: str
 
 
-class PantheonState(AuthState):
-    allowed: bool = False
+class PantheonState(OrganizerPage, AuthState):
     configured: bool = False
     api_url: str = ""
     event_id: str = ""
@@ -63,13 +61,6 @@ class PantheonState(AuthState):
     fetching: bool = False  # the event's players are being read from Pantheon
     _season_id: int | None = None
     _registered: list[tuple[int, str]] = []
-
-    def _organizer(self) -> User | None:
-        user = self._require_user(Role.ORGANIZER)
-        self.allowed = user is not None
-        if user is None:
-            self.mapping, self.decisions, self.players, self.matches = [], [], [], []
-        return user
 
     @rx.event(background=True)
     async def fetch_registered(self) -> None:

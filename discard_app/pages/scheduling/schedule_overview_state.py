@@ -5,9 +5,9 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
-from discard_app.state.auth import AuthState
+from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import Role, Round, User, utc_now
+from services.core.models import Round, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
@@ -47,8 +47,7 @@ def _match_id(value: str | None) -> int:
     return int(value) if value.isdigit() else 0
 
 
-class ScheduleOverviewState(AuthState):
-    allowed: bool = False
+class ScheduleOverviewState(OrganizerPage, AuthState):
     rows: list[dict[str, str]] = []
     rooms: list[dict[str, str]] = []
     error: str = ""
@@ -90,13 +89,6 @@ class ScheduleOverviewState(AuthState):
     @rx.var
     def dialog_heading(self) -> str:
         return f"{DIALOG_TITLES.get(self.dialog, '')}: {self.dialog_title}" if self.dialog else ""
-
-    def _organizer(self) -> User | None:
-        user = self._require_user(Role.ORGANIZER)
-        self.allowed = user is not None
-        if user is None:
-            self.rows, self.rooms, self.dialog_bookings = [], [], []
-        return user
 
     def _refresh(self) -> None:
         with session_scope() as session:
