@@ -7,6 +7,7 @@ from discard_app import routes, texts
 from discard_app.api import http_api
 from discard_app.components.site_frame import connection_overlay, not_found_page
 from discard_app.components.text_limit import max_length_script
+from discard_app.errors import unexpected_error
 from discard_app.http_guard import security_guard
 from discard_app.pages.account.login import LoginState, login_page
 from discard_app.pages.account.profile import ProfileState, profile_page
@@ -49,6 +50,7 @@ app = rx.App(
     # security headers, uploads refused before their body is read).
     api_transformer=[http_api, security_guard],
     toaster=rx.toast.provider(custom_attrs={"containerAriaLabel": texts.NOTIFICATIONS_LABEL}),
+    backend_exception_handler=unexpected_error,  # in Russian, not Reflex's «An error occurred»
 )
 app.add_middleware(SessionBinding(), index=0)  # every event acts as the session that sent it
 # Reflex's own overlay says "Cannot connect to server: websocket error…" in English: ours says it in Russian.

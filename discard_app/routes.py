@@ -1,6 +1,9 @@
 """Route constants and URL builders; the one place that knows the site's paths."""
 
+import re
 from urllib.parse import quote
+
+MAX_ID_DIGITS = 18  # a 64-bit integer has 19 digits
 
 LOGIN = "/login"
 HOME = "/"
@@ -24,6 +27,13 @@ DISQUALIFICATIONS = "/disqualifications"
 REGULATION = "/regulation"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
+
+
+def id_in_path(path: str, pattern: str) -> int | None:
+    """The row id `pattern` finds in a page's path (`r"/match/(\d+)"`); None for no id or one no row can have
+    (a mistyped address of 25 digits is not sent to the database, where it would not fit its integers)."""
+    found = re.search(pattern, path)
+    return int(found.group(1)) if found and len(found.group(1)) <= MAX_ID_DIGITS else None
 
 
 def match_url(match_id: int | str) -> str:

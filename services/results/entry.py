@@ -53,17 +53,24 @@ def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]]) -> 
         if points is None:
             if pid not in missing:
                 problems.append(f"{name}: очки должны быть целым числом, указано «{form.get(f'points_{pid}', '')}»")
+        elif abs(points) > scoring.MAX_POINTS:
+            limit = scoring.format_points(scoring.MAX_POINTS)
+            problems.append(f"{name}: очки — от −{limit} до {limit}, указано «{form.get(f'points_{pid}')}»")
         elif points % POINTS_STEP:
             problems.append(f"{name}: очки должны быть кратны {POINTS_STEP}, указано «{form.get(f'points_{pid}')}»")
         chombo_text = form.get(f"chombo_{pid}", "")
         chombo = 0 if str(chombo_text).strip() == "" else _int(chombo_text)
         if chombo is None:
             problems.append(f"{name}: чомбо должно быть целым числом, указано «{chombo_text}»")
+        elif chombo > scoring.MAX_CHOMBO:  # a negative one is named with the sums (scoring.hanchan_problems)
+            problems.append(f"{name}: чомбо — от 0 до {scoring.MAX_CHOMBO} за ханчан, указано «{chombo_text}»")
         results.append(scoring.TableResult(pid, points or 0, chombo or 0))
     riichi_text = form.get("riichi_left", "")
     riichi = 0 if str(riichi_text).strip() == "" else _int(riichi_text)
     if riichi is None:
         problems.append(f"палочки риичи на столе: нужно целое число, указано «{riichi_text}»")
+    elif riichi > scoring.MAX_STICKS:
+        problems.append(f"палочки риичи на столе: от 0 до {scoring.MAX_STICKS}, указано «{riichi_text}»")
     if problems:
         raise ResultsError(problems)
     names = dict(players)

@@ -15,7 +15,7 @@ from services.core.models import JudgeRuling, Match, Penalty, Player, Role, Roun
 from services.core.models import Season as SeasonRow
 from services.results.hanchans import ResultsError, get_match, require_organizer
 from services.results.repo import db_standings
-from services.results.scoring import format_points
+from services.results.scoring import MAX_PENALTY, format_points
 
 NO_SHOW = "no_show"
 CONDUCT = "conduct"
@@ -109,18 +109,24 @@ def add_no_show(session: Session, user: User, match_id: int, player_id: int, rea
 
 
 def add_conduct_penalty(
-    session: Session, user: User, match_id: int, player_id: int, *, amount: int, violation: str, basis: str
+    session: Session, user: User, match_id: int, player_id: int, *, amount: int | None, violation: str, basis: str
 ) -> Penalty:
     """Регламент §6.3: the violation, the amount and the basis go into the match protocol.
 
-    `amount` is the number of points taken (0: a warning without points, the first step of the EMA ladder).
+    `amount` is the number of points taken (0: a warning without points, the first step of the EMA ladder); None is
+    what the form had when it was not a number.
     """
     require_organizer(user)
     match = get_match(session, match_id)
     player = _player_of_match(session, match, player_id)
     problems = []
-    if amount < 0:
-        problems.append(f"размер штрафа указывается положительным числом очков, указано {format_points(amount)}")
+    if amount is None:
+        problems.append("размер штрафа — целое число очков (0 — предупреждение без очков)")
+    elif not 0 <= amount <= MAX_PENALTY:
+        problems.append(
+            f"размер штрафа — от 0 до {format_points(MAX_PENALTY)} очков (0 — предупреждение), "
+            f"указано {format_points(amount)}"
+        )
     if not violation.strip():
         problems.append("опишите нарушение")
     if not basis.strip():

@@ -25,6 +25,12 @@ MATCH_UMA = UMA  # Регламент §4: матчевая ума регуля�
 CHOMBO_PENALTY = -40_000  # Регламент §4: чомбо — штраф 40 000 очков после умы
 NO_SHOW_PENALTY = -80_000  # Регламент §5: первая неявка — предупреждение и −80 000 за матч
 RIICHI_STICK = 1_000
+# Ranges a real season stays far inside: anything beyond is a typo (and would not fit the database's integers).
+# Every way a result comes in is held to them: the site's forms, the Pantheon import, the season file.
+MAX_POINTS = 10_000_000  # table points, either sign
+MAX_CHOMBO = 10
+MAX_STICKS = 100
+MAX_PENALTY = 1_000_000  # a penalty takes between 1 and 1 000 000 points
 MATCH_HANCHANS = 3  # Регламент §2: обычный матч — три ханчана
 FINAL_HANCHANS = 5  # Регламент §2: финал — пять ханчанов
 
@@ -147,8 +153,19 @@ def hanchan_problems(results: Sequence[TableResult], riichi_left: int) -> list[s
         seen.add(r.player)
         if r.chombo < 0:
             problems.append(f"чомбо игрока {r.player} не может быть отрицательным: {r.chombo}")
+        elif r.chombo > MAX_CHOMBO:
+            problems.append(f"чомбо игрока {r.player} — не больше {MAX_CHOMBO} за ханчан, указано {r.chombo}")
+        if abs(r.points) > MAX_POINTS:
+            problems.append(
+                f"очки игрока {r.player} — от −{format_points(MAX_POINTS)} до {format_points(MAX_POINTS)}, "
+                f"указано {format_points(r.points)}"
+            )
     if riichi_left < 0:
         problems.append(f"палочек риичи на столе не может быть меньше нуля: {riichi_left}")
+    elif riichi_left > MAX_STICKS:
+        problems.append(f"палочек риичи на столе — не больше {MAX_STICKS}, указано {riichi_left}")
+    if any(abs(r.points) > MAX_POINTS for r in results):
+        return problems  # the sum of absurd numbers says nothing more
     points = sum(r.points for r in results)
     total = points + riichi_left * RIICHI_STICK
     if riichi_left >= 0 and total != TABLE_TOTAL:

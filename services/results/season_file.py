@@ -10,6 +10,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.results.scoring import (
+    MAX_CHOMBO,
+    MAX_PENALTY,
+    MAX_POINTS,
+    MAX_STICKS,
     PLAYOFF,
     PLAYOFF_ROUNDS,
     REGULAR,
@@ -31,11 +35,7 @@ _MATCH_KEYS = ("id", "stage", "round", "table", "hanchans", "penalties")
 _HANCHAN_KEYS = ("number", "riichi_left", "results")
 _RESULT_KEYS = ("player", "points", "chombo")
 _PENALTY_KEYS = ("player", "points", "reason")
-# Ranges a real season stays far inside; anything beyond is a typo, and would not even fit the database's integers.
-MAX_POINTS = 10_000_000  # table points, either sign
-MAX_CHOMBO = 10
-MAX_STICKS = 100
-MAX_PENALTY = 1_000_000  # a penalty is between −1 000 000 and −1
+# The ranges a real season stays far inside (services/results/scoring.py): the same for every way in.
 MAX_NAME = 80  # as an account's name
 
 

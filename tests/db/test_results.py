@@ -150,6 +150,22 @@ def test_form_parsing_names_every_bad_field() -> None:
     ]
 
 
+def test_absurd_numbers_in_a_result_form_are_refused_with_their_range() -> None:
+    """A typo of many digits (chombo 99 999 999 999) must not reach the standings (it did: −4·10¹⁵ points)."""
+    players = [(1, "Анна"), (2, "Борис"), (3, "Вера"), (4, "Глеб")]
+    good = {"points_1": "40000", "points_2": "30000", "points_3": "30000", "points_4": "20000"}
+    cases = {
+        "chombo_1": ("99999999999", "Анна: чомбо — от 0 до 10 за ханчан, указано «99999999999»"),
+        "points_2": ("9" * 40, f"Борис: очки — от −10 000 000 до 10 000 000, указано «{'9' * 40}»"),
+        "riichi_left": ("1000", "палочки риичи на столе: от 0 до 100, указано «1000»"),
+    }
+    for field, (typed, said) in cases.items():
+        with pytest.raises(ResultsError) as error:
+            parse_entry({**good, field: typed}, players)
+        assert error.value.problems == [said]
+    assert parse_entry({**good, "chombo_1": "10"}, players).results[0].chombo == 10
+
+
 def test_all_hanchans_entered_completes_the_match_and_refuses_a_fourth(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
@@ -299,6 +315,10 @@ def test_penalties_are_organizer_only_and_count(session: Session, league: League
     with pytest.raises(ResultsError) as error:
         add_conduct_penalty(session, league.organizer, mid, table[1], amount=-5, violation="", basis="")
     assert len(error.value.problems) == 3
+    # Not a number, or beyond any real penalty (it would not even fit the database's integers): refused, said so.
+    for amount, said in ((None, "целое число очков"), (10**20, "от 0 до 1 000 000 очков")):
+        with pytest.raises(ResultsError, match=said):
+            add_conduct_penalty(session, league.organizer, mid, table[1], amount=amount, violation="x", basis="§5")
     warning = add_conduct_penalty(session, league.organizer, mid, table[1], amount=0, violation="телефон", basis="§5")
     assert warning.warning and warning.points == 0
     assert "10 очков" not in ema_suggestion(1) and "5 очков" in ema_suggestion(1)

@@ -161,6 +161,11 @@ def test_desk_lists_what_needs_a_decision_and_each_action_settles_it(browser: Br
         with session_scope(engine) as session:
             (assigned,) = session.exec(select(JudgeAssignment).where(JudgeAssignment.match_id == apart_id)).all()
             assert assigned.judge_user_id == _users(app, (JUDGE,))[0]
+        # A form sent with a value no row can have (a tampered page): whatever fails, the person reads Russian.
+        judge.evaluate("(e) => { e.options[1].value = '9'.repeat(25); e.selectedIndex = 1; }")
+        page.get_by_role("button", name=texts.DESK_ASSIGN_SUBMIT).click()
+        expect(page.get_by_text(texts.UNEXPECTED_ERROR)).to_be_visible()
+        expect(page.get_by_text("An error occurred")).to_have_count(0)
     finally:
         context.close()
         engine.dispose()

@@ -17,6 +17,7 @@ import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 from sqlmodel import select
 
+from discard_app import texts
 from services.core.config import ROOT
 from services.core.db import session_scope
 from services.core.models import Booking, Hanchan, Match, MatchStatus, MeetingProposal, Player, Round, User, utc_now
@@ -438,6 +439,8 @@ def test_the_frame_speaks_russian_on_a_phone(phones: list[BrowserContext], app: 
     assert not [x for x in labels if re.search(r"[A-Za-z]{3,}", x.replace("alt+T", ""))], labels
     favicon = page.request.get(f"{app.url}/favicon.ico")
     assert favicon.ok and favicon.body()[:4] == b"\x00\x00\x01\x00"  # an ICO file, not the 404 page
+    page.goto(f"{app.url}/player/{'9' * 25}")  # a mistyped address: not found, not an error of the database
+    expect(page.get_by_text(texts.PLAYER_NOT_FOUND)).to_be_visible()
     page.goto(f"{app.url}/no-such-page")
     expect(page.get_by_role("heading", name="Страница не найдена")).to_be_visible()
     expect(page).to_have_title(re.compile("^Страница не найдена"))

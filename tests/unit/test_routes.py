@@ -1,4 +1,5 @@
-"""The login page's `next` parameter: only this site's own paths, never a way to send a player elsewhere."""
+"""Paths: the login page's `next` parameter (only this site's own paths, never a way to send a player elsewhere) and the
+row ids read from a page's path."""
 
 from __future__ import annotations
 
@@ -27,3 +28,11 @@ def test_local_paths_are_kept(path: str) -> None:
 )
 def test_other_sites_and_the_login_page_itself_go_home(path: str | None) -> None:
     assert routes.safe_next(path) == routes.HOME
+
+
+def test_a_row_id_is_read_from_the_path_only_when_a_row_can_have_it() -> None:
+    assert routes.id_in_path("/match/42/schedule", r"/match/(\d+)/schedule") == 42
+    assert routes.id_in_path("/player/" + "9" * 18, r"/player/(\d+)") == int("9" * 18)
+    # 25 digits: «not found», not an overflow in the database
+    assert routes.id_in_path("/player/" + "9" * 25, r"/player/(\d+)") is None
+    assert routes.id_in_path("/match/abc", r"/match/(\d+)") is None

@@ -139,6 +139,16 @@ def test_hanchan_problems_list_everything() -> None:
         score_hanchan(Hanchan(1, 0, results))
 
 
+def test_the_core_holds_every_way_in_to_real_ranges() -> None:
+    """The Pantheon import and the season file reach `hanchan_problems` without the form: the ranges are here."""
+    results = (TableResult(1, 20_000_000), TableResult(2, 30000, 11), TableResult(3, 30000), TableResult(4, 40000))
+    assert hanchan_problems(results, 101) == [
+        "очки игрока 1 — от −10 000 000 до 10 000 000, указано 20 000 000",
+        "чомбо игрока 2 — не больше 10 за ханчан, указано 11",
+        "палочек риичи на столе — не больше 100, указано 101",
+    ]
+
+
 def test_every_15_5_split_is_exact() -> None:
     for first in range(4):
         for last in range(first, 4):

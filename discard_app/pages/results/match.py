@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypedDict
 
@@ -72,8 +71,7 @@ class MatchState(LivePage, AuthState):
     form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
 
     def _id(self) -> int | None:
-        found = re.search(r"/match/(\d+)", self.router.url.path)
-        return int(found.group(1)) if found else None
+        return routes.id_in_path(self.router.url.path, r"/match/(\d+)")
 
     def _live_stamp(self) -> str:
         return current_stamp(self._id())  # hanchans, disputes and the protocol entered anywhere

@@ -44,13 +44,12 @@ def no_show(match_id: int, form: dict[str, Any]) -> Action:
 
 
 def conduct(match_id: int, form: dict[str, Any]) -> Action:
-    amount = _id(form, "amount")
     return lambda s, u: penalties.add_conduct_penalty(
         s,
         u,
         match_id,
         _id(form, "player_id") or 0,
-        amount=-1 if amount is None else amount,  # not a number: refused as "not a positive amount"
+        amount=_id(form, "amount"),  # None when not a number: refused, saying what the field takes
         violation=_text(form, "violation"),
         basis=_text(form, "basis"),
     )

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import reflex as rx
 
-from discard_app import texts
+from discard_app import routes, texts
 from discard_app.components.live import LivePage, live_updates, start_live_updates
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
@@ -41,10 +40,10 @@ class PlayerState(LivePage, AuthState):
 
     def _refresh(self, user: User) -> None:  # noqa: ARG002 - every player's page is public to the league
         self._stamp = self._live_stamp()  # a result entered anywhere moves the totals and the chart
-        found = re.search(r"/player/(\d+)", self.router.url.path)
+        player_id = routes.id_in_path(self.router.url.path, r"/player/(\d+)")
         with session_scope() as session:
-            view = player_view(session, int(found.group(1))) if found else None
-            player = session.get(Player, int(found.group(1))) if view is not None else None
+            view = player_view(session, player_id) if player_id is not None else None
+            player = session.get(Player, player_id) if view is not None else None
             self.seasons = history.person_seasons(session, player.user_id) if player else []
         self.found = view is not None
         if view is not None:

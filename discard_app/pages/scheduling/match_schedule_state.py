@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from datetime import date
 
 import reflex as rx
@@ -103,8 +102,7 @@ class MatchScheduleState(LivePage, AuthState):
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
 
     def _match_id(self) -> int | None:
-        found = re.search(r"/match/(\d+)/schedule", self.router.url.path)
-        return int(found.group(1)) if found else None
+        return routes.id_in_path(self.router.url.path, r"/match/(\d+)/schedule")
 
     def _refresh(self, user: User, *, grid: bool = True) -> None:
         """Reloads the page. `grid=False` after this match's own proposals, confirmations and releases: they change
