@@ -20,7 +20,7 @@ from services.scheduling.repo import (
     lock_match,
     match_info,
 )
-from services.scheduling.rules import fallback_meeting, format_kirov, hanchans_word, meeting_end
+from services.scheduling.rules import fallback_meeting, format_kirov, hanchans_word, meeting_end, too_short
 
 ACTIVITY = "activity"
 
@@ -111,6 +111,8 @@ def assign_meeting(
         raise SchedulingError(f"Можно назначить от 1 до {hanchans_word(remaining)}: остальные уже забронированы.")
     meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes), now)
     _require_in_window(info, meeting)
+    if (short := too_short(meeting, hanchans, info.hanchan_minutes)) is not None:
+        raise SchedulingError(short)
     room = _room(session, room_id)
     booking = Booking(
         room_id=room.id,
@@ -164,10 +166,17 @@ def move_booking(
     if booking is None or not booking.active:
         raise SchedulingError("Эта бронь уже снята: выберите действующую.")
     meeting = _meeting(start, end, now)
+    if (meeting.start, meeting.end) == (booking.start_at, booking.end_at):
+        raise SchedulingError("Время брони не изменилось: укажите новое начало или окончание.")
+    reason = " ".join(reason.split())
     if booking.match_id is not None:
         info = match_info(session, booking.match_id)
         _require_unplayed(session, info.match, "его встречу не переносят.")
         _require_in_window(info, meeting)
+        if (short := too_short(meeting, booking.hanchans or 0, info.hanchan_minutes)) is not None:
+            raise SchedulingError(short)
+        if not reason:  # Регламент §3: the four agreed on the old time; the organizer decides with a reason
+            raise SchedulingError("Укажите причину переноса: игроки её увидят.")
     before = {"start": booking.start_at, "end": booking.end_at}
     _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", sequence=booking.sequence + 1)
     if booking.proposal_id is not None:
@@ -196,6 +205,7 @@ def move_booking(
             when=format_kirov(meeting.start),
             booking_id=booking.id,
             by_organizer=True,
+            reason=reason,
         )
     return booking
 

@@ -212,13 +212,18 @@ def validate_proposal(
                 "Финал проводится целиком в один день: встреча должна закончиться "
                 "в тот же день по времени Кирова, в который началась."
             )
-    need = timedelta(minutes=hanchans * hanchan_minutes)
-    if hanchans >= 1 and meeting.duration < need:  # the meeting must hold its hanchans at planning length
-        errors.append(
-            f"На {hanchans_word(hanchans)} нужно не меньше {format_duration(need)}, "
-            f"а выбрано {format_duration(meeting.duration)}."
-        )
+    if (short := too_short(meeting, hanchans, hanchan_minutes)) is not None:
+        errors.append(short)
     return errors
+
+
+def too_short(meeting: Interval, hanchans: int, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES) -> str | None:
+    """Why the meeting cannot hold its hanchans at the season's planning length, or None (players and organizer)."""
+    need = timedelta(minutes=hanchans * hanchan_minutes)
+    if hanchans < 1 or meeting.duration >= need:
+        return None
+    chosen = format_duration(meeting.duration)
+    return f"На {hanchans_word(hanchans)} нужно не меньше {format_duration(need)}, а выбрано {chosen}."
 
 
 # --- fallback date ----------------------------------------------------------------------------

@@ -239,7 +239,22 @@ def test_the_organizer_meets_only_inside_the_window(db: sa.Engine) -> None:
         act(db, scheduling_admin.move_booking, booking_id=booked.id, start=after, end=after + timedelta(hours=5),
             actor_user_id=org, now=NOW)  # fmt: skip
     assert match_bookings(db, league.match.id)[0].start_at == kirov(27, 18)
+    # Inside the window the move still needs a new time that holds the match's hanchans, and a reason the
+    # players will read: the four agreed on the old one (Регламент §3).
+    inside = kirov(28, 18)
+    for start, end, reason, said in (
+        (kirov(27, 18), kirov(27, 22, 30), "просьба", "Время брони не изменилось"),
+        (inside, inside + timedelta(hours=1), "просьба", "На 3 ханчана нужно не меньше 4 ч 30 мин"),
+        (inside, inside + timedelta(hours=5), "  ", "Укажите причину переноса"),
+    ):
+        with pytest.raises(SchedulingError, match=said):
+            act(db, scheduling_admin.move_booking, booking_id=booked.id, start=start, end=end, actor_user_id=org,
+                reason=reason, now=NOW)  # fmt: skip
+    assert match_bookings(db, league.match.id)[0].start_at == kirov(27, 18)
     act(db, scheduling_admin.move_to_next_window, match_id=league.match.id, actor_user_id=org, reason="болезнь")
+    with pytest.raises(SchedulingError, match="На 3 ханчана нужно не меньше"):
+        act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=after, end=after + timedelta(hours=2),
+            hanchans=3, actor_user_id=org, now=NOW)  # fmt: skip
     act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=after, hanchans=3, actor_user_id=org,
         now=NOW)  # fmt: skip
 
