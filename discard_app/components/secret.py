@@ -15,6 +15,8 @@ _BOX_STYLE = {
     "border_radius": "var(--radius-3)",
     "padding": "var(--space-3) var(--space-4)",
     "white_space": "pre-wrap",
+    "overflow_wrap": "anywhere",  # an 80-character name without spaces stays inside a phone's width
+    "max_width": "100%",
 }
 _SHOW = """(() => {
   const box = document.getElementById(%s);

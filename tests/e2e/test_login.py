@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
 
@@ -65,3 +65,22 @@ def test_organizer_adds_a_player_and_sees_the_password_once(page: Page, app: App
     page.get_by_role("button", name="Выйти").click()
     login(page, app, "Новый Игрок", password)
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+
+
+def test_a_long_name_and_its_password_stay_inside_a_phone(browser: Browser, app: App) -> None:
+    """An 80-character name without spaces (the longest allowed): the password shown once wraps on a 390 px phone
+    instead of running off the screen."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    try:
+        login(page, app, ORGANIZER, path="/roster")
+        name = "Ю" * 80
+        page.get_by_label("Имя и фамилия").fill(name)
+        page.get_by_role("button", name="Добавить игрока").click()
+        notice = page.get_by_text(re.compile(rf"Пароль для «{name}»: \S+"))
+        expect(notice).to_be_visible()
+        box = notice.bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390, box
+        assert notice.evaluate("(e) => e.scrollWidth <= e.clientWidth")  # no text running out of its box
+    finally:
+        context.close()

@@ -20,6 +20,7 @@ import simple_websocket
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
+from discard_app import texts
 from discard_app.pages.account.login import LoginState
 from discard_app.pages.league.announcements import AnnouncementsState
 from discard_app.pages.league.roster import RosterState
@@ -282,6 +283,8 @@ def _post_upload(app: App, size: int, headers: dict[str, str], tmp: Path) -> tup
 def test_a_big_upload_from_a_logged_out_client_is_refused_before_it_is_read(page: Page, app: App) -> None:
     login(page, app, JUDGE)
     expect(page.get_by_role("button", name="Выйти")).to_be_visible()
+    # the judge's home names the judge's own desk (the menu's «Стол судьи»), not the organizer's
+    expect(page.get_by_role("link", name=texts.HOME_STAFF_DESK.format(desk=texts.NAV_DESK_JUDGE))).to_be_visible()
     handler = f"{MatchState.get_full_name()}.ruling"  # the judge's ruling with photos: the site's one upload
     tab = _tab_token(page)  # the judge's tab is open: its token alone must not be enough
     started = time.monotonic()

@@ -110,7 +110,15 @@ def home_page() -> rx.Component:
         # The organizer's home points to the desk: «Матчей пока нет… когда жеребьёвка будет утверждена» is for players.
         rx.cond(
             AuthState.is_organizer | (AuthState.user_role == "judge"),
-            rx.link(texts.HOME_STAFF_DESK, href=routes.DESK, weight="bold"),
+            rx.link(
+                rx.cond(
+                    AuthState.is_organizer,
+                    texts.HOME_STAFF_DESK.format(desk=texts.NAV_DESK),
+                    texts.HOME_STAFF_DESK.format(desk=texts.NAV_DESK_JUDGE),
+                ),
+                href=routes.DESK,
+                weight="bold",
+            ),
         ),
         rx.cond(
             HomeState.awaiting > 0,

@@ -26,6 +26,7 @@ from discard_app.pages.scheduling.match_schedule_state import (
     T_MATCH_PAGE,
     T_NEW_MEETING,
     T_NO_BOOKINGS,
+    T_NO_COMMON_TIME,
     T_NO_OPTIONS,
     T_NO_PROPOSALS,
     T_OPTIONS,
@@ -238,7 +239,7 @@ def _content() -> rx.Component:
         rx.cond(
             MatchScheduleState.options.length() > 0,
             rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
-            rx.text(T_NO_OPTIONS, color_scheme="gray"),
+            rx.text(rx.cond(MatchScheduleState.all_answered, T_NO_COMMON_TIME, T_NO_OPTIONS), color_scheme="gray"),
         ),
         rx.cond(MatchScheduleState.is_seated, _propose_section()),
         rx.heading(T_PROPOSALS, size="4", as_="h2"),

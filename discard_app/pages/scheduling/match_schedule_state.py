@@ -28,7 +28,11 @@ from services.scheduling.view import match_page, meetings
 # Page texts (Russian UI).
 T_ANSWERED = "Кто ответил"
 T_OPTIONS = "Общие варианты"
-T_NO_OPTIONS = "Общих вариантов пока нет: ждём ответов всех четырёх или обновите доступность."
+T_NO_OPTIONS = "Общих вариантов пока нет: ждём ответов всех четырёх."
+T_NO_COMMON_TIME = (
+    "Все четверо ответили, но общего свободного времени нет (или помещение в это время занято): "
+    "добавьте свободное время в свою доступность и сохраните."
+)
 T_PROPOSE = "Предложить встречу"
 T_START = "Начало"
 T_END = "Окончание"
@@ -70,7 +74,10 @@ T_CANNOT_TEXT = (
 )
 T_CANNOT_OK = "Снять бронь"
 T_CANNOT_BACK = "Я приду"
-T_CANNOT_DONE = "Бронь снята: остальные игроки уже видят это. Согласуйте другое время."
+T_CANNOT_DONE = (
+    "Бронь снята: остальные игроки уже видят это. Снимите это время в своей доступности и сохраните, "
+    "чтобы его не предлагали снова, и согласуйте другое."
+)
 T_COPY = "Скопировать моё время из прошлого тура"
 T_COPIED = "Отмечено ваше свободное время из матча «{title}» (по тем же дням недели): проверьте и сохраните."
 T_NOTHING_TO_COPY = "В прошлых турах вы не отмечали свободное время: копировать нечего."
@@ -85,6 +92,7 @@ class MatchScheduleState(LivePage, AuthState):
     window: str = ""
     is_seated: bool = False
     seats: list[dict[str, str]] = []
+    all_answered: bool = False
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
     bookings: list[dict[str, str]] = []
@@ -119,7 +127,7 @@ class MatchScheduleState(LivePage, AuthState):
             self.allowed, self.refusal = False, str(error)
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
-            self.is_seated = False
+            self.is_seated = self.all_answered = False
             self._grid()._put(days=[], cells=[], marks=[])
             self.seats, self.options = [], []
             self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
@@ -132,6 +140,7 @@ class MatchScheduleState(LivePage, AuthState):
             self._grid()._put(days=view.days, cells=view.cells if seated else [], marks=view.marks if seated else [])
         self._put(
             seats=[{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats],
+            all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
             options=view.options,
             proposals=view.proposals,
             bookings=view.bookings,
