@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from services.core.models import BotStatus, OutboxEvent
@@ -26,10 +27,18 @@ class BotStatusView:
 
 
 def _row(session: Session) -> BotStatus:
+    """The one status row. Two bot processes starting at once both find it missing: the primary key lets one
+    insert it, the other's savepoint rolls back and it reads the row (it crashed there before)."""
     row = session.get(BotStatus, STATUS_ID)
-    if row is None:
-        row = BotStatus(id=STATUS_ID)
-        session.add(row)
+    if row is not None:
+        return row
+    try:
+        with session.begin_nested():
+            row = BotStatus(id=STATUS_ID)
+            session.add(row)
+            session.flush()
+    except sa.exc.IntegrityError:
+        row = session.get(BotStatus, STATUS_ID, populate_existing=True)
     return row
 
 

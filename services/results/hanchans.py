@@ -36,6 +36,7 @@ from services.results.entry import Entry, ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
 from services.results.entry import parse_entry as parse_entry
 from services.results.repo import seated_player_ids, user_player_in_match
+from services.scheduling.rules import format_kirov
 
 
 def is_staff(user: User) -> bool:
@@ -178,13 +179,18 @@ def enter_hanchan(
         raise ResultsError("Вносить результат могут только участники матча, судья и организатор.")
     if match.status == MatchStatus.REPLAY:
         raise ResultsError("Этот матч заменён переигровкой: результат вносится в матч-переигровку.")
+    now = now or utc_now()
+    if (opens := entry_opens(session, user, match, now)) is not None:
+        raise ResultsError(
+            f"Игровое окно этого матча начнётся {format_kirov(opens)}: результат вносится после сыгранного ханчана."
+        )
     done = effective(session, match.id)
     if len(done) >= match.planned_hanchans:
         raise ResultsError(
             f"Все {match.planned_hanchans} ханчана матча уже внесены; исправить результат может организатор."
         )
     _check(session, match, entry)
-    if not repeat_ok and _is_repeat(session, done[-1] if done else None, entry, user, now or utc_now()):
+    if not repeat_ok and _is_repeat(session, done[-1] if done else None, entry, user, now):
         raise RepeatedResult(REPEAT_MESSAGE)
     number = (done[-1].number if done else 0) + 1
     hanchan = _store(session, match, number, entry, user)
@@ -201,6 +207,17 @@ def enter_hanchan(
         session.add(match)
         _next_playoff_round(session, match, user)
     return hanchan
+
+
+def entry_opens(session: Session, user: User, match: Match, now: datetime) -> datetime | None:
+    """When `user` may enter the match's first result, if not yet: Регламент §2 — every meeting of a match is inside
+    its game window (the tour it was moved to, if any), so nothing has been played before it opens. The organizer
+    is not held to it; a match without a window is not either."""
+    round_ = session.get(Round, match.window_round_id or match.round_id)
+    opens = round_.window_start if round_ is not None else None
+    if user.role == Role.ORGANIZER or opens is None or now >= opens:
+        return None
+    return opens
 
 
 def _next_playoff_round(session: Session, match: Match, user: User) -> None:

@@ -5,15 +5,28 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass, field
+from datetime import datetime
 from fractions import Fraction
 from typing import Any
 
 from sqlmodel import Session, col, select
 
 from services.core.config import settings
-from services.core.models import AuditRecord, Hanchan, JudgeRuling, Match, Penalty, Player, Round, Seat, Stage, User
+from services.core.models import (
+    AuditRecord,
+    Hanchan,
+    JudgeRuling,
+    Match,
+    Penalty,
+    Player,
+    Round,
+    Seat,
+    Stage,
+    User,
+    utc_now,
+)
 from services.results import scoring
-from services.results.hanchans import archived, can_enter, is_staff, season_of
+from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of
 from services.results.repo import (
     current_season_id,
     db_standings,
@@ -22,6 +35,7 @@ from services.results.repo import (
     user_player_in_match,
 )
 from services.results.standings import StandingsRow
+from services.scheduling.rules import format_kirov
 
 TOP = 8  # Регламент §1: восемь лучших выходят в плей-офф
 ACTIONS = {
@@ -96,6 +110,7 @@ class MatchView:
     next_number: int | None
     planned: int  # the match's hanchans: 3, the final 5
     read_only: bool  # a past season: the protocol is shown, nothing is entered
+    entry_opens: str = ""  # the game window has not opened: no result yet (Регламент §2), shown instead of the form
     form_players: list[dict[str, str]] = field(default_factory=list)
 
 
@@ -112,7 +127,7 @@ def _kirov(instant: Any) -> str:
     return instant.astimezone(settings.tz).strftime("%d.%m.%Y %H:%M")
 
 
-def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
+def match_view(session: Session, user: User, match_id: int, now: datetime | None = None) -> MatchView | None:
     match = session.get(Match, match_id)
     if match is None or match.status == "draft":
         return None
@@ -208,6 +223,7 @@ def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
     season = season_of(session, match)
     read_only = season is not None and archived(session, season)
     allowed = can_enter(session, user, match.id) and not read_only
+    opens = entry_opens(session, user, match, now or utc_now())
     done = len(hanchans)
     return MatchView(
         title=f"Матч {match.id}: {place}, стол {match.table}",
@@ -235,6 +251,7 @@ def match_view(session: Session, user: User, match_id: int) -> MatchView | None:
         protocol=protocol,
         rulings=rulings,
         can_enter=allowed,
+        entry_opens=format_kirov(opens) if opens is not None else "",
         participant=not read_only and user_player_in_match(session, user.id, match.id) is not None,
         staff=not read_only and is_staff(user),
         organizer=not read_only and user.role == "organizer",

@@ -4,11 +4,16 @@ told what a sequential caller would be told."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core.db import session_scope
 from services.core.models import (
     Booking,
+    BotStatus,
     Hanchan,
     Match,
     MeetingProposal,
@@ -20,6 +25,7 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.notifier import status as bot_status
 from services.playoff import stage as playoff
 from services.results.hanchans import Entry, enter_hanchan
 from services.results.scoring import TableResult
@@ -222,3 +228,20 @@ def test_two_participants_entering_the_last_hanchan_store_it_once(url: str, mode
         with Session(engine_for(url)) as session:
             numbers = session.exec(select(Hanchan.number).where(Hanchan.match_id == league.match.id)).all()
         assert sorted(numbers) == [1, 2, 3]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_bots_starting_at_once_both_record_their_heartbeat(url: str, mode: str) -> None:
+    """The notifier's one status row: two bot processes started together both found it missing and one crashed on
+    the primary key (tests/bot/test_exactly_once.py failed now and then)."""
+    for n in range(TRIES):
+        with session_scope(engine_for(url)) as session:
+            session.exec(sa.delete(BotStatus))
+        at = NOW + timedelta(minutes=n)
+        calls = [
+            (bot_status.record_heartbeat, {"now": at, "connected": True, "bot_username": f"bot{k}"}) for k in (1, 2)
+        ]
+        assert race(url, mode, calls) == ["ok", "ok"]
+        with Session(engine_for(url)) as session:
+            (row,) = session.exec(select(BotStatus)).all()
+            assert row.connected and row.bot_username in ("bot1", "bot2")

@@ -56,6 +56,7 @@ class MatchState(LivePage, AuthState):
     substitute_options: list[dict[str, str]] = []
     suggestions: list[str] = []
     can_enter: bool = False
+    entry_opens: str = ""  # when the game window opens, while it has not: no result can have been played yet
     read_only: bool = False  # a past season's match: no forms (the server refuses them anyway)
     hanchan_numbers: list[str] = []  # 1 … the match's planned hanchans, for the forms that name one
     participant: bool = False
@@ -102,7 +103,7 @@ class MatchState(LivePage, AuthState):
             view.rulings,
         )
         self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
-        self.read_only = view.read_only
+        self.read_only, self.entry_opens = view.read_only, view.entry_opens
         self.hanchan_numbers = [str(n) for n in range(1, view.planned + 1)]
         self.staff, self.organizer, self.next_number = view.staff, view.organizer, view.next_number or 0
         self.suggestions, (self.penalty_players, self.substitute_options) = hints, others

@@ -145,7 +145,14 @@ def result_forms(state: Any) -> rx.Component:
         on_submit=lambda form: state.ruling(rx.upload_files(upload_id=PHOTOS_ID), form),
     )
     return rx.vstack(
-        rx.cond(state.can_enter & (state.next_number > 0), enter),
+        rx.cond(
+            state.can_enter & (state.next_number > 0),
+            rx.cond(
+                state.entry_opens != "",
+                rx.text(texts.ENTER_NOT_YET, state.entry_opens, ".", color_scheme="gray"),  # Регламент §2
+                enter,
+            ),
+        ),
         rx.cond(state.participant & (state.hanchans.length() > 0), dispute),
         rx.cond(state.staff, ruling),
         spacing="3",
