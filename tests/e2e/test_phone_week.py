@@ -212,11 +212,9 @@ def _run_elsewhere(app: App, code: str) -> None:
     subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env, check=True, timeout=120)
 
 
-def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: list[BrowserContext], app: App) -> None:
-    """Регламент §3, §6.1: «Не смогу» on a booked meeting is asked about first; agreed, the room is released at
-    once and every other open page shows it."""
-    names = list(PLAYERS[0:4])
-    day = kirov_date(utc_now()) + timedelta(days=230)  # an evening no other test books in the club's room
+def _proposed_match(app: App, names: list[str], day) -> tuple[int, str, int, list[int]]:  # noqa: ANN001
+    """A match of these four whose evening `day` all painted and the first proposed: (id, title, proposal, users).
+    Made through the services, as the pages would."""
     evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
     engine = app.engine()
     with session_scope(engine) as session:
@@ -230,6 +228,43 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
         proposal = propose_meeting(session, match_id=match_id, user_id=users[0], start=evening.start,
                                    end=at_kirov(day, 22, 30), hanchans=3, now=utc_now())  # fmt: skip
         proposal_id = proposal.id
+    engine.dispose()
+    return match_id, title, proposal_id, users
+
+
+def test_declining_a_proposal_is_asked_first_and_the_others_see_it(phones: list[BrowserContext], app: App) -> None:
+    """«Отклонить» ends the proposal for all four: asked first, like «Не смогу»; «Назад» changes nothing."""
+    names = list(PLAYERS[8:12])
+    day = kirov_date(utc_now()) + timedelta(days=240)
+    match_id, title, proposal_id, _ = _proposed_match(app, names, day)
+    mine, other = phones[0].new_page(), phones[1].new_page()
+    _schedule(mine, app, names[2], title)
+    _schedule(other, app, names[3], title)
+    decline = mine.get_by_role("button", name="Отклонить", exact=True)
+    decline.tap()
+    dialog = mine.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("перестанет действовать для всех четверых")
+    dialog.get_by_role("button", name="Назад").tap()
+    expect(mine.get_by_role("alertdialog")).to_have_count(0)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        assert session.get(MeetingProposal, proposal_id).status == "open"  # still collecting confirmations
+    decline.tap()
+    mine.get_by_role("alertdialog").get_by_role("button", name="Отклонить").tap()
+    expect(mine.get_by_role("status")).to_contain_text("Вы отклонили предложение.")
+    expect(other.get_by_text(f"Отклонили: {names[2]}")).to_be_visible(timeout=LIVE)  # live, no reload
+    with session_scope(engine) as session:
+        assert session.get(MeetingProposal, proposal_id).status == "declined"
+    engine.dispose()
+
+
+def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: list[BrowserContext], app: App) -> None:
+    """Регламент §3, §6.1: «Не смогу» on a booked meeting is asked about first; agreed, the room is released at
+    once and every other open page shows it."""
+    names = list(PLAYERS[0:4])
+    day = kirov_date(utc_now()) + timedelta(days=230)  # an evening no other test books in the club's room
+    match_id, title, proposal_id, users = _proposed_match(app, names, day)
+    engine = app.engine()
     for user_id in users[1:]:
         with session_scope(engine) as session:
             confirm_meeting(session, proposal_id=proposal_id, user_id=user_id)

@@ -19,6 +19,9 @@ from discard_app.pages.scheduling.match_schedule_state import (
     T_CONFIRM,
     T_COPY,
     T_DECLINE,
+    T_DECLINE_BACK,
+    T_DECLINE_TEXT,
+    T_DECLINE_TITLE,
     T_END,
     T_EVERYONE,
     T_GRID_HINT,
@@ -176,7 +179,7 @@ def _proposal(p: dict) -> rx.Component:
                         size="2",
                         variant="outline",
                         color_scheme="red",
-                        on_click=MatchScheduleState.answer(p["id"], False),
+                        on_click=MatchScheduleState.ask_decline(p["id"]),
                     ),
                 ),
             ),
@@ -218,6 +221,20 @@ def _cannot_dialog() -> rx.Component:
     )
 
 
+def _decline_dialog() -> rx.Component:
+    """A refusal ends the proposal for all four: asked first, like «Не смогу»."""
+    return confirm_dialog(
+        T_DECLINE_TITLE,
+        T_DECLINE_TEXT,
+        confirm=T_DECLINE,
+        on_confirm=MatchScheduleState.confirm_decline,
+        cancel=T_DECLINE_BACK,
+        on_cancel=MatchScheduleState.keep_proposal,
+        is_open=MatchScheduleState.decline_proposal != "",
+        danger=True,
+    )
+
+
 def _content() -> rx.Component:
     return rx.vstack(
         live_updates(MatchScheduleState.tick),
@@ -249,6 +266,7 @@ def _content() -> rx.Component:
             rx.text(T_NO_PROPOSALS, color_scheme="gray"),
         ),
         _messages("proposals"),
+        _decline_dialog(),
         rx.cond(
             MatchScheduleState.everyone.length() > 0,
             rx.vstack(

@@ -59,6 +59,9 @@ T_PROPOSED = "Предложение отправлено, ваше подтве
 T_CONFIRMED = "Подтверждение записано."
 T_BOOKED = "Все четверо подтвердили: помещение забронировано."
 T_DECLINED = "Вы отклонили предложение."
+T_DECLINE_TITLE = "Отклонить предложение?"
+T_DECLINE_TEXT = "Предложение перестанет действовать для всех четверых: время придётся предложить заново."
+T_DECLINE_BACK = "Назад"
 T_RELEASE_TITLE = "Снять бронь?"
 T_RELEASE_WARNING = (
     "Встреча {when} больше не входит в вашу доступность. Если сохранить, бронь помещения будет снята, "
@@ -108,6 +111,7 @@ class MatchScheduleState(LivePage, AuthState):
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
     _pending_grid: str = ""
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
+    decline_proposal: str = ""  # «Отклонить» pressed on this proposal: the dialog asks before ending it for all four
 
     def _match_id(self) -> int | None:
         return routes.id_in_path(self.router.url.path, r"/match/(\d+)/schedule")
@@ -316,7 +320,23 @@ class MatchScheduleState(LivePage, AuthState):
         self._refresh(user, grid=False)
 
     @rx.event
+    def ask_decline(self, proposal_id: str) -> None:
+        self.decline_proposal = proposal_id
+
+    @rx.event
+    def keep_proposal(self) -> None:
+        self.decline_proposal = ""
+
+    @rx.event
+    def confirm_decline(self) -> None:
+        proposal_id, self.decline_proposal = self.decline_proposal, ""
+        self._answer(proposal_id, confirmed=False)
+
+    @rx.event
     def answer(self, proposal_id: str, confirmed: bool) -> None:
+        self._answer(proposal_id, confirmed=confirmed)
+
+    def _answer(self, proposal_id: str, *, confirmed: bool) -> None:
         """Sends the proposal's line and the booking as soon as the answer is stored (the match and its seats as
         the answer read them under the lock, then the proposals and bookings: four statements more). The rest
         of the page (options, the grid's room marks) follows on the live tick within a second: the answer moved
