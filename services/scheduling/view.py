@@ -109,7 +109,7 @@ class MatchPage:
     window: str
     is_organizer: bool
     my_player_id: int | None
-    remaining: int
+    remaining: int  # the match's hanchans no active booking holds yet
     days: list[str] = field(default_factory=list)
     cells: list[list[str]] = field(default_factory=list)  # per day: "1" free, "0" busy, "x" outside the window
     marks: list[list[str]] = field(default_factory=list)  # per day: "m" my other booking, "r" every room taken
@@ -119,6 +119,7 @@ class MatchPage:
     bookings: list[dict] = field(default_factory=list)
     everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
     window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
+    planned: int = 3  # the match's hanchans (the final: 5)
 
 
 def meetings(
@@ -183,7 +184,7 @@ def match_page(
     if over:
         window_text += " — окно закончилось, доступность больше не меняется"
     page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
-    page.window_over = over
+    page.window_over, page.planned = over, info.match.planned_hanchans
     if window is not None and grid:
         days = window_days(window)
         page.days = [f"{_WEEKDAYS[d.weekday()]} {d:%d.%m}" for d in days]

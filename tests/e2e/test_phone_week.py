@@ -212,9 +212,9 @@ def _run_elsewhere(app: App, code: str) -> None:
     subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env, check=True, timeout=120)
 
 
-def _proposed_match(app: App, names: list[str], day) -> tuple[int, str, int, list[int]]:  # noqa: ANN001
-    """A match of these four whose evening `day` all painted and the first proposed: (id, title, proposal, users).
-    Made through the services, as the pages would."""
+def _proposed_match(app: App, names: list[str], day, hanchans: int = 3) -> tuple[int, str, int, list[int]]:  # noqa: ANN001
+    """A match of these four whose evening `day` all painted and the first proposed for `hanchans`: (id, title,
+    proposal, users). Made through the services, as the pages would."""
     evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
     engine = app.engine()
     with session_scope(engine) as session:
@@ -226,7 +226,7 @@ def _proposed_match(app: App, names: list[str], day) -> tuple[int, str, int, lis
             save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening])
     with session_scope(engine) as session:
         proposal = propose_meeting(session, match_id=match_id, user_id=users[0], start=evening.start,
-                                   end=at_kirov(day, 22, 30), hanchans=3, now=utc_now())  # fmt: skip
+                                   end=at_kirov(day, 22, 30), hanchans=hanchans, now=utc_now())  # fmt: skip
         proposal_id = proposal.id
     engine.dispose()
     return match_id, title, proposal_id, users
@@ -263,7 +263,7 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
     once and every other open page shows it."""
     names = list(PLAYERS[0:4])
     day = kirov_date(utc_now()) + timedelta(days=230)  # an evening no other test books in the club's room
-    match_id, title, proposal_id, users = _proposed_match(app, names, day)
+    match_id, title, proposal_id, users = _proposed_match(app, names, day, hanchans=2)
     engine = app.engine()
     for user_id in users[1:]:
         with session_scope(engine) as session:
@@ -275,6 +275,8 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
     _schedule(mine, app, names[2], title)
     _schedule(other, app, names[3], title)
     expect(other.get_by_text("Забронировано: ", exact=False)).to_be_visible()
+    # two of the match's three hanchans: the page says what is left to agree on
+    expect(other.get_by_text("Забронировано 2 ханчана из 3: предложите время для оставшихся (1).")).to_be_visible()
     cannot = mine.get_by_role("button", name="Не смогу", exact=True)
     cannot.tap()
     dialog = mine.get_by_role("alertdialog")

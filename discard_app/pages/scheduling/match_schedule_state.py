@@ -23,6 +23,7 @@ from services.scheduling.intervals import (
     window_days,
 )
 from services.scheduling.repo import SchedulingError, match_info
+from services.scheduling.rules import hanchans_word
 from services.scheduling.view import match_page, meetings
 
 # Page texts (Russian UI).
@@ -45,6 +46,7 @@ T_CONFIRM = "Подтвердить"
 T_DECLINE = "Отклонить"
 T_BOOKINGS = "Бронь"
 T_NO_BOOKINGS = "Пока не забронировано."
+T_PART_BOOKED = "Забронировано {booked} из {planned}: предложите время для оставшихся ({remaining})."
 T_SAVE = "Сохранить доступность"
 T_SAVED = "Доступность сохранена."
 T_UNSAVED = "Есть несохранённые изменения."
@@ -96,6 +98,7 @@ class MatchScheduleState(LivePage, AuthState):
     is_seated: bool = False
     seats: list[dict[str, str]] = []
     all_answered: bool = False
+    part_booked: str = ""  # some of the match's hanchans are booked, not all: what is left to agree on
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
     bookings: list[dict[str, str]] = []
@@ -132,6 +135,7 @@ class MatchScheduleState(LivePage, AuthState):
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = self.all_answered = False
+            self.part_booked = ""
             self._grid()._put(days=[], cells=[], marks=[])
             self.seats, self.options = [], []
             self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
@@ -150,6 +154,11 @@ class MatchScheduleState(LivePage, AuthState):
             bookings=view.bookings,
             everyone=[{"name": n, "text": t} for n, t in view.everyone],
             hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)] or ["0"],
+            part_booked=T_PART_BOOKED.format(
+                booked=hanchans_word(view.planned - view.remaining), planned=view.planned, remaining=view.remaining
+            )
+            if 0 < view.remaining < view.planned
+            else "",
         )
         if view.options and not self.prop_start:
             self.prop_start, self.prop_end = view.options[0]["start"], view.options[0]["end"]
