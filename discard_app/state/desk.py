@@ -35,6 +35,7 @@ class DeskState(AuthState):
     error: str = ""
     error_key: str = ""
     notice: str = ""
+    notice_key: str = ""  # the action the notice answers: "assign" is shown under its form, the rest at the top
     judges: list[dict[str, str]] = []
     rounds: list[dict[str, str]] = []
     matches: list[dict[str, str]] = []
@@ -111,7 +112,7 @@ class DeskState(AuthState):
         except (SchedulingError, ResultsError) as error:
             self.error, self.error_key = str(error), key
             return
-        self.notice = texts.DESK_DONE.format(title=title)
+        self.notice, self.notice_key = texts.DESK_DONE.format(title=title), key
         self._refresh(user, force=True)
 
     @rx.event

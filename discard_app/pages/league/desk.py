@@ -85,6 +85,10 @@ def _assign_judge_form() -> rx.Component:
                 (DeskState.error != "") & (DeskState.error_key == "assign"),
                 rx.callout(DeskState.error, color_scheme="red", role="alert", width="100%"),
             ),
+            rx.cond(
+                (DeskState.notice != "") & (DeskState.notice_key == "assign"),
+                rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
+            ),
             spacing="2",
             wrap="wrap",
             align="end",
@@ -165,7 +169,7 @@ def desk_page() -> rx.Component:
             rx.vstack(
                 rx.text(texts.DESK_INTRO, color_scheme="gray", size="2"),
                 rx.cond(
-                    DeskState.notice != "",
+                    (DeskState.notice != "") & (DeskState.notice_key != "assign"),  # beside the button that caused it
                     rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
                 ),
                 rx.cond(
