@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
@@ -47,7 +48,9 @@ def _device_cookie(scheme: str) -> str:
         sent.append(message)
 
     scope = {"type": "http", "scheme": scheme, "method": "GET", "path": "/", "headers": [(b"host", b"liga")]}
-    asyncio.run(http_guard.security_guard(page)(scope, receive, send))
+    # in a thread of its own: after the browser tests, Playwright's event loop runs in this one
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, http_guard.security_guard(page)(scope, receive, send)).result()
     (cookie,) = [
         v.decode() for k, v in sent[0]["headers"] if k == b"set-cookie" and v.startswith(DEVICE_COOKIE.encode())
     ]
