@@ -293,13 +293,15 @@ def book_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo) 
     return booking
 
 
-def release_booking(session: Session, booking: Booking, info: MatchInfo, *, reason: str) -> None:
+def release_booking(
+    session: Session, booking: Booking, info: MatchInfo, *, reason: str, by_organizer: bool = False
+) -> None:
     """Регламент §6.1: the time is not kept without confirmation; the calendar publishes it as cancelled."""
     booking.active = False
     booking.sequence += 1
     session.add(booking)
     payload = _meeting_payload(info, booking.start_at, booking.end_at, booking.hanchans or 0, booking_id=booking.id)
-    outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, **payload)
+    outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, by_organizer=by_organizer, **payload)
 
 
 def cannot_come(session: Session, *, booking_id: int, user_id: int) -> Booking:

@@ -222,7 +222,7 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
     if booking.match_id is not None:
         info = match_info(session, booking.match_id)
         _require_unplayed(session, info.match, "его бронь не снимают.")
-        release_booking(session, booking, info, reason=reason)
+        release_booking(session, booking, info, reason=reason, by_organizer=True)
         if booking.proposal_id is not None:
             proposal = session.get(MeetingProposal, booking.proposal_id)
             proposal.status = "withdrawn"
@@ -292,7 +292,7 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
         raise SchedulingError("У следующего тура нет игрового окна: сначала задайте его.")
     target = later[0]
     for booking in active_bookings(session, match_id):
-        release_booking(session, booking, info, reason="матч перенесён на следующий тур")
+        release_booking(session, booking, info, reason="матч перенесён на следующий тур", by_organizer=True)
     info.match.window_round_id = target.id
     session.add(info.match)
     record_audit(

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Booking, MatchStatus, Role, Room, Seat, User, utc_now
+from services.core import outbox
+from services.core.models import Booking, MatchStatus, OutboxEvent, Role, Room, Seat, User, utc_now
 from services.scheduling.board import load_board
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
@@ -120,6 +122,7 @@ class MatchPage:
     everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
     window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
     planned: int = 3  # the match's hanchans (the final: 5)
+    booking_news: str = ""  # the room taken away or moved since the last booking, and why (`booking_news`)
 
 
 def meetings(
@@ -162,6 +165,29 @@ def meetings(
     return proposal_rows, booking_rows
 
 
+BOOKING_NEWS = (outbox.BOOKED, outbox.RELEASED, outbox.MOVED)
+
+
+def booking_news(session: Session, match_id: int) -> str:
+    """The match's room released or moved since its last booking, and why — the reason the organizer gave or the
+    player's own step — so the four read on the page what the bot told them; "" after a new booking."""
+    event = session.exec(
+        select(OutboxEvent)
+        .where(OutboxEvent.match_id == match_id, col(OutboxEvent.kind).in_(BOOKING_NEWS))
+        .order_by(col(OutboxEvent.id).desc())
+        .limit(1)
+    ).first()
+    if event is None or event.kind == outbox.BOOKED:
+        return ""
+    data = json.loads(event.payload)
+    reason = f": {data['reason']}" if data.get("reason") else ""
+    if event.kind == outbox.MOVED:
+        who = "Организатор перенёс бронь" if data.get("by_organizer") else "Бронь перенесена"
+        return f"{who} на {data.get('when', '')}{reason}."
+    who = "Организатор снял бронь" if data.get("by_organizer") else "Снята бронь"
+    return f"{who} на {data.get('when', '')}{reason}."
+
+
 def match_page(
     session: Session, *, match_id: int, user: User, now: datetime | None = None, grid: bool = True
 ) -> MatchPage:
@@ -196,6 +222,7 @@ def match_page(
             for d in range(len(days))
         ]
         page.marks = grid_marks(session, info, user.id if seat else None, days, window, booked)
+    page.booking_news = booking_news(session, match_id)
     answered = answered_ids(session, match_id)
     page.seats = [(s.name, s.player_id in answered) for s in info.seats]
     for o in options_for(session, info, free=free):

@@ -18,6 +18,7 @@ from services.scheduling import organizer as scheduling_admin
 from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError, confirmations, match_info, options_for, proposals, state_of
+from services.scheduling.view import booking_news
 from tests import factories as f
 from tests.factories import NOW, kirov
 
@@ -433,8 +434,23 @@ def test_the_organizer_releases_a_booking_with_a_reason(db: sa.Engine) -> None:
         assert state_of(session, match_info(session, league.match.id)) == "options"  # the four agree again
     released = [e for e in events(db, league.match.id) if e.kind == "meeting_released"]
     assert len(released) == 1 and "зал на ремонте" in released[0].payload
+    with Session(db) as session:  # the four read on their page why, not only in the bot's message
+        news = booking_news(session, league.match.id)
+    assert news.startswith("Организатор снял бронь на ") and news.endswith(": зал на ремонте."), news
     with pytest.raises(SchedulingError, match="уже снята"):
         act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="ещё раз")
+    act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=kirov(27, 18), hanchans=3,
+        room_id=league.room.id, actor_user_id=org, now=NOW)  # fmt: skip
+    with Session(db) as session:
+        assert booking_news(session, league.match.id) == ""  # booked again: nothing to explain
+    [again] = [b for b in match_bookings(db, league.match.id) if b.active]
+    act(db, scheduling_admin.move_booking, booking_id=again.id, start=kirov(28, 18), end=kirov(28, 22, 30),
+        actor_user_id=org, reason="просьба игроков", now=NOW)  # fmt: skip
+    with Session(db) as session:
+        assert (
+            booking_news(session, league.match.id)
+            == "Организатор перенёс бронь на сб 28.11.2026 18:00: просьба игроков."
+        )
 
 
 def test_copying_the_previous_tour_moves_my_own_time_by_whole_weeks(db: sa.Engine) -> None:

@@ -290,6 +290,7 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
     expect(mine.get_by_role("status")).to_contain_text("Бронь снята: остальные игроки уже видят это.")
     expect(mine.get_by_text("Пока не забронировано.")).to_be_visible()
     expect(other.get_by_text("Пока не забронировано.")).to_be_visible(timeout=LIVE)  # live, no reload
+    expect(other.get_by_text(re.compile(rf"^Снята бронь на .*: {names[2]} не сможет прийти\.$"))).to_be_visible()
     with session_scope(engine) as session:
         assert not session.get(Booking, booking_id).active
         assert session.get(MeetingProposal, proposal_id).status == "declined"

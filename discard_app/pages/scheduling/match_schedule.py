@@ -250,6 +250,7 @@ def _content() -> rx.Component:
             rx.text(T_NO_BOOKINGS, color_scheme="gray"),
         ),
         rx.cond(MatchScheduleState.part_booked != "", rx.text(MatchScheduleState.part_booked, color_scheme="amber")),
+        rx.cond(MatchScheduleState.booking_news != "", rx.text(MatchScheduleState.booking_news, color_scheme="amber")),
         rx.heading(T_ANSWERED, size="4", as_="h2"),
         rx.foreach(MatchScheduleState.seats, lambda s: rx.text(s["name"], " — ", s["answer"])),
         rx.cond(MatchScheduleState.is_seated, _grid_section()),

@@ -99,6 +99,7 @@ class MatchScheduleState(LivePage, AuthState):
     seats: list[dict[str, str]] = []
     all_answered: bool = False
     part_booked: str = ""  # some of the match's hanchans are booked, not all: what is left to agree on
+    booking_news: str = ""  # the room released or moved since the last booking, and why
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
     bookings: list[dict[str, str]] = []
@@ -135,7 +136,7 @@ class MatchScheduleState(LivePage, AuthState):
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = self.all_answered = False
-            self.part_booked = ""
+            self.part_booked = self.booking_news = ""
             self._grid()._put(days=[], cells=[], marks=[])
             self.seats, self.options = [], []
             self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
@@ -149,6 +150,7 @@ class MatchScheduleState(LivePage, AuthState):
         self._put(
             seats=[{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats],
             all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
+            booking_news=view.booking_news,
             options=view.options,
             proposals=view.proposals,
             bookings=view.bookings,
