@@ -76,7 +76,9 @@ def seed(engine: sa.Engine, players: int, rng: random.Random) -> None:
                     day = r.window_start + timedelta(days=rng.randrange(14))
                     start = day + timedelta(hours=rng.randrange(10, 20))
                     spans.append(Interval(start, start + timedelta(hours=rng.randrange(2, 6))))
-                availability.save_availability(session, match_id=match_id, user_id=user_id, intervals=spans)
+                availability.save_availability(
+                    session, match_id=match_id, user_id=user_id, intervals=spans, now=r.window_start
+                )
         if match_id % 2 == 0:
             start = r.window_start + timedelta(days=rng.randrange(13), hours=rng.choice([10, 14, 18]))
             try:

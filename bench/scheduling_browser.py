@@ -117,7 +117,7 @@ def seed_matches(app: App, count: int, offset: int = 0) -> list[tuple[int, int]]
         evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
         for user in users:
             with session_scope(engine) as session:
-                save_availability(session, match_id=match_id, user_id=user.id, intervals=[evening])
+                save_availability(session, match_id=match_id, user_id=user.id, intervals=[evening], now=utc_now())
         with session_scope(engine) as session:
             proposal = propose_meeting(
                 session,
@@ -130,7 +130,7 @@ def seed_matches(app: App, count: int, offset: int = 0) -> list[tuple[int, int]]
             ).id
         for user in users[:3]:
             with session_scope(engine) as session:
-                confirm_meeting(session, proposal_id=proposal, user_id=user.id)
+                confirm_meeting(session, proposal_id=proposal, user_id=user.id, now=utc_now())
         seeded.append((match_id, proposal))
     engine.dispose()
     return seeded
@@ -213,7 +213,7 @@ def confirm_from_another_process(watcher: Page, app: App, match_id: int, proposa
     open_watching(watcher, app, match_id)
     engine = app.engine()
     with session_scope(engine) as session:
-        confirm_meeting(session, proposal_id=proposal_id, user_id=user_id)
+        confirm_meeting(session, proposal_id=proposal_id, user_id=user_id, now=utc_now())
     committed = time.time() * 1000
     engine.dispose()
     watcher.wait_for_function("window.__seen !== null", timeout=15_000)

@@ -130,7 +130,7 @@ class DeskState(AuthState):
         self._act(
             form.get("key", ""),
             form.get("title", ""),
-            lambda s, u, **kw: scheduling_admin.move_to_next_window(s, actor_user_id=u.id, **kw),
+            lambda s, u, **kw: scheduling_admin.move_to_next_window(s, actor_user_id=u.id, now=utc_now(), **kw),
             Role.ORGANIZER,
             match_id=_digits(form.get("target")),
             reason=form.get("reason", ""),

@@ -18,6 +18,7 @@ from services.core.models import OutboxEvent
 ANSWERED = "availability_answered"
 OPTIONS_FOUND = "options_found"
 OPTIONS_LOST = "options_lost"
+OPTIONS_CHANGED = "options_changed"  # another match's booking or release changed them
 PROPOSED = "meeting_proposed"
 CONFIRMED = "meeting_confirmed"
 DECLINED = "meeting_declined"

@@ -406,7 +406,7 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None) -> 
     season = current_season(session)
     if season is None:
         return Desk(_call_items(session, user, now))
-    board = load_board(session, season_id=season.id)
+    board = load_board(session, now=now, season_id=season.id)
     items = _call_items(session, user, now)
     items += _dispute_items(session, season.id)
     items += _scheduling_items(board, now)

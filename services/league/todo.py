@@ -70,25 +70,26 @@ def _card(
     if match.status == MatchStatus.COMPLETE:
         return "сыгран", f"{_my_result(score, me.player_id if me else None)}: проверьте результат", False, when
     bookings = item.bookings  # active, by start
-    if bookings:
-        first = bookings[0]
+    upcoming = [b for b in bookings if b.end_at > now] or bookings[-1:]
+    if upcoming:
+        first = upcoming[0]
         when = f"{format_kirov(first.start_at)}, {board.rooms.get(first.room_id, '')} (Киров)"
-    done = item.hanchans
-    if done or match.status == MatchStatus.PLAYING or (bookings and bookings[0].start_at <= now):
-        return (
-            f"играется: внесено {done} из {match.planned_hanchans}",
-            f"внесите результат ханчана {done + 1}",
-            True,
-            when,
-        )
+    done, planned = item.hanchans, match.planned_hanchans
+    held = sum(b.hanchans or 0 for b in bookings if b.start_at <= now)
+    if done < held or (match.status == MatchStatus.PLAYING and item.remaining <= 0):
+        return f"играется: внесено {done} из {planned}", f"внесите результат ханчана {done + 1}", True, when
     seats = {s.player_id: s.name for s in info.seats}
-    if item.fully_booked:
-        return "забронировано", "приходите в назначенное время (добавьте в календарь)", False, when
+    if item.remaining <= 0:
+        state = f"сыграно {done} из {planned}, остальное забронировано" if done else "забронировано"
+        return state, "приходите в назначенное время (добавьте в календарь)", False, when
     if window is not None and window.end <= now:  # Регламент §6.1: the fallback or the next tour, the organizer's
         return "игровое окно закончилось", "ждите решения организатора: запасная дата или перенос", False, when
     state, action, mine = _agreeing(board, item, me, seats)
-    if bookings:  # some hanchans booked, the rest still to agree on (Регламент §2: several meetings are allowed)
-        state = f"забронировано {hanchans_word(item.booked_hanchans)} из {match.planned_hanchans}; осталось: {state}"
+    # Регламент §2: a match may take several meetings; the rest is agreed like the first.
+    if done:
+        state = f"сыграно {done} из {planned}; осталось: {state}"
+    elif bookings:
+        state = f"забронировано {hanchans_word(item.booked_hanchans)} из {planned}; осталось: {state}"
     return state, action, mine, when
 
 
@@ -120,7 +121,7 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
     """The user's matches, the current ones first; played and replaced ones marked past.
     Read in a fixed number of statements however many matches the person has (`load_board`)."""
     ids = my_match_ids(session, user.id)
-    board = load_board(session, match_ids=ids)
+    board = load_board(session, now=now, match_ids=ids)
     items = {item.match.id: item for item in board.matches}
     played = {
         i: (it.info.stage_kind, it.info.round.code)

@@ -153,7 +153,7 @@ class Notifier:
 
     async def _deliver_match(self, match_id: int, events: list[OutboxEvent]) -> None:
         with session_scope(self.bind) as session:
-            snap = match_snapshot(session, match_id)
+            snap = match_snapshot(session, match_id, now=self.clock())
             card = session.get(MatchCard, match_id)
         if snap is None:
             return

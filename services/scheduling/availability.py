@@ -13,13 +13,15 @@ from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
     Booking,
+    MeetingProposal,
     ProposalConfirmation,
     Role,
     User,
-    utc_now,
 )
+from services.scheduling import decide
+from services.scheduling.board import MatchBoard, match_board
 from services.scheduling.booking import release_booking
-from services.scheduling.intervals import Interval, clip, covers
+from services.scheduling.intervals import Interval, clip
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
     SchedulingError,
@@ -27,8 +29,6 @@ from services.scheduling.repo import (
     availabilities,
     lock_match,
     match_info,
-    options_for,
-    proposals,
 )
 from services.scheduling.rules import format_kirov
 
@@ -39,27 +39,28 @@ def save_availability(
     match_id: int,
     user_id: int,
     intervals: Sequence[Interval],
-    now: datetime | None = None,
+    now: datetime,
 ) -> list[str]:
     """Replaces the player's intervals (clipped to the window) and marks them answered; returns the notices
-    for what the change withdrew. Only the seated player themself may do it (Регламент §3, §6.4); with `now`,
-    not once the window is over (from then on the organizer decides: Регламент §6.1). Holds the match lock, so a
-    confirmation racing with this repaint sees the withdrawal, or is seen by it."""
+    for what the change withdrew. Only the seated player themself may do it (Регламент §3, §6.4), and not once the
+    window is over (from then on the organizer decides: Регламент §6.1). Holds the match lock, so a confirmation
+    racing with this repaint sees the withdrawal, or is seen by it."""
     lock_match(session, match_id)
-    info = match_info(session, match_id)
+    board, item = match_board(session, match_id, now=now)
+    info = item.info
     seat = info.seat_of(user_id)
     if seat is None:
         raise SchedulingError("Отмечать доступность можно только в своих матчах.")
     window = info.window
     if window is None:
         raise SchedulingError("Игровое окно этого матча ещё не назначено.")
-    if now is not None and window.end <= now:
+    if window.end <= now:
         raise SchedulingError(
             f"Игровое окно закончилось {format_kirov(window.end)}: доступность больше не меняется, "
             "дальше матч решает организатор."
         )
     free = clip(intervals, window)
-    had_options = bool(options_for(session, info))
+    had_options = bool(board.options(item))
     session.exec(
         delete(AvailabilityInterval).where(
             AvailabilityInterval.match_id == match_id, AvailabilityInterval.player_id == seat.player_id
@@ -78,73 +79,93 @@ def save_availability(
             AvailabilityAnswer.match_id == match_id, AvailabilityAnswer.player_id == seat.player_id
         )
     ).first() or AvailabilityAnswer(match_id=match_id, player_id=seat.player_id)
-    answer.answered_at = utc_now()
+    answer.answered_at = now
     session.add(answer)
     session.flush()
-    answered = answered_ids(session, match_id) & {s.player_id for s in info.seats}
+    answered = (item.answered | {seat.player_id}) & item.seat_ids
     outbox.emit(session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats))
-    notices = _withdraw_uncovered(session, info, seat.player_id, seat.name, free)
-    has_options = bool(options_for(session, info))
+    outcome = decide.repaint(free, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
+    _carry_out(session, item, seat.player_id, seat.name, outcome, now)
+    board, item = match_board(session, match_id, now=now)
+    has_options = bool(board.options(item))
     if has_options != had_options:
         outbox.emit(session, outbox.OPTIONS_FOUND if has_options else outbox.OPTIONS_LOST, match_id, match=info.title)
-    return notices
+    return list(outcome.notices)
 
 
-def _withdraw_uncovered(session: Session, info, player_id: int, name: str, free: list[Interval]) -> list[str]:  # noqa: ANN001
+def _open_needs(item: MatchBoard) -> list[int | None]:
+    """The needs that already have an open proposal (begun or not: the database holds one per need)."""
+    return [p.replaces_booking_id for p in [*item.live, *item.expired]]
+
+
+def _confirmed(session: Session, item: MatchBoard, player_id: int) -> list[decide.Confirmed]:
+    """The match's open and booked proposals the player confirmed, with the booking a booked one holds."""
+    rows = session.exec(
+        select(MeetingProposal, Booking.id)
+        .join(ProposalConfirmation, ProposalConfirmation.proposal_id == MeetingProposal.id)
+        .outerjoin(Booking, (Booking.proposal_id == MeetingProposal.id) & Booking.active)
+        .where(
+            MeetingProposal.match_id == item.match.id,
+            MeetingProposal.status.in_([LIVE_PROPOSAL, "booked"]),
+            ProposalConfirmation.player_id == player_id,
+            ProposalConfirmation.confirmed,
+        )
+        .order_by(MeetingProposal.id)
+    ).all()
+    return [
+        decide.Confirmed(
+            p.id,
+            Interval(p.start_at, p.end_at),
+            p.replaces_booking_id,
+            booking_id if p.status == "booked" else None,
+        )
+        for p, booking_id in rows
+        if p.status == LIVE_PROPOSAL or booking_id is not None
+    ]
+
+
+def _carry_out(
+    session: Session, item: MatchBoard, player_id: int, name: str, outcome: decide.Repaint, now: datetime
+) -> None:
     """Регламент §6.1: при изменении доступности назначенное время не считается сохранённым без нового подтверждения."""
-    notices: list[str] = []
-    for proposal in proposals(session, info.match.id, [LIVE_PROPOSAL, "booked"]):
-        meeting = Interval(proposal.start_at, proposal.end_at)
-        confirmation = session.exec(
-            select(ProposalConfirmation).where(
-                ProposalConfirmation.proposal_id == proposal.id,
-                ProposalConfirmation.player_id == player_id,
-                ProposalConfirmation.confirmed,
+    info = item.info
+    for c in [*outcome.withdrawn, *outcome.released]:
+        session.exec(
+            delete(ProposalConfirmation).where(
+                ProposalConfirmation.proposal_id == c.proposal_id, ProposalConfirmation.player_id == player_id
             )
-        ).first()
-        if confirmation is None or covers(free, meeting):
-            continue
-        session.delete(confirmation)
-        when = format_kirov(meeting.start)
-        if proposal.status == "booked":
-            booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id, Booking.active)).first()
-            if booking is not None:
-                release_booking(session, booking, info, reason=f"{name} изменил(а) доступность")
-            proposal.status = LIVE_PROPOSAL
-            session.add(proposal)
-            notices.append(
-                f"Встреча {when} больше не входит в вашу доступность: бронь снята, нужно новое подтверждение."
-            )
-        else:
-            outbox.emit(
-                session, outbox.CONFIRMATION_WITHDRAWN, info.match.id, player=name, when=when, proposal_id=proposal.id
-            )
-            notices.append(f"Ваше подтверждение встречи {when} снято: это время больше не входит в вашу доступность.")
-    session.flush()
-    return notices
+        )
+    for c in outcome.withdrawn:
+        when = format_kirov(c.meeting.start)
+        outbox.emit(
+            session, outbox.CONFIRMATION_WITHDRAWN, info.match.id, player=name, when=when, proposal_id=c.proposal_id
+        )
+    for c in outcome.released:
+        booking = session.get(Booking, c.booking_id)
+        release_booking(session, booking, info, reason=f"{name} изменил(а) доступность", now=now)
+    # Retire first: a reopened proposal may take the need a retired one leaves.
+    for proposal_id, status in [
+        *((p, "withdrawn") for p in outcome.retired),
+        *((p, LIVE_PROPOSAL) for p in outcome.reopened),
+    ]:
+        proposal = session.get(MeetingProposal, proposal_id)
+        proposal.status = status
+        session.add(proposal)
+        session.flush()
 
 
-def bookings_released_by(session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval]) -> list[str]:
+def bookings_released_by(
+    session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval], now: datetime
+) -> list[str]:
     """The booked meetings (their Kirov start) that saving `intervals` would release; changes nothing, so the page
-    can ask first (Регламент §6.1: a booked time no longer covered needs everyone's confirmation again)."""
-    info = match_info(session, match_id)
-    seat = info.seat_of(user_id)
-    if seat is None or info.window is None:
+    can ask first. The same decision `save_availability` carries out (`decide.repaint`)."""
+    _, item = match_board(session, match_id, now=now)
+    seat = item.info.seat_of(user_id)
+    if seat is None or item.info.window is None:
         return []
-    free = clip(intervals, info.window)
-    released = []
-    for proposal in proposals(session, match_id, ["booked"]):
-        meeting = Interval(proposal.start_at, proposal.end_at)
-        confirmed = session.exec(
-            select(ProposalConfirmation).where(
-                ProposalConfirmation.proposal_id == proposal.id,
-                ProposalConfirmation.player_id == seat.player_id,
-                ProposalConfirmation.confirmed,
-            )
-        ).first()
-        if confirmed is not None and not covers(free, meeting):
-            released.append(format_kirov(meeting.start))
-    return released
+    free = clip(intervals, item.info.window)
+    outcome = decide.repaint(free, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
+    return outcome.released_starts
 
 
 def previous_tour_availability(session: Session, *, match_id: int, user_id: int) -> tuple[str, list[Interval]] | None:

@@ -1,7 +1,10 @@
-"""Every match's scheduling data read in a fixed number of statements (no query per match); imports no reflex.
+"""The scheduling read model: for a set of matches, everything any view shows — who answered, remaining hanchans,
+common options, open proposals and who confirmed them, bookings, the state — read in a fixed number of statements
+(no query per match); imports no reflex.
 
-The organizer's overview and desk show all the season's matches at once: reading them one by one costs about ten
-statements per match. Here each table is read once and the rows are grouped in Python.
+The scheduling page, the home to-do list, the Telegram card, the organizer's desk and /schedule all render from it,
+and the scheduling actions decide on it (`decide`): nothing else derives a match's state. Each table is read once
+and the rows are grouped in Python.
 """
 
 from __future__ import annotations
@@ -9,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core.models import (
@@ -28,33 +32,51 @@ from services.core.models import (
     Stage,
     User,
 )
+from services.scheduling.decide import need_options, played_meetings, remaining_hanchans
 from services.scheduling.intervals import Interval, merge, window_slice
-from services.scheduling.repo import LIVE_PROPOSAL, MatchInfo, SeatInfo
+from services.scheduling.repo import LIVE_PROPOSAL, MatchInfo, SchedulingError, SeatInfo
 from services.scheduling.rules import (
     BOOKED,
+    COMPLETE,
+    PLAYING,
+    REPLACED,
     Option,
-    common_options_multi,
     fallback_meeting,
     scheduling_state,
 )
 
 
+@dataclass(frozen=True)
+class Meeting:
+    """A booked meeting one of the players sits in."""
+
+    interval: Interval
+    booking_id: int
+    match_id: int
+
+
 @dataclass
 class MatchBoard:
-    """One match as the organizer sees it: who answered, its live proposals, bookings, recorded hanchans."""
+    """One match's scheduling: who answered, its live proposals, bookings, recorded hanchans."""
 
     info: MatchInfo
     answered: set[int] = field(default_factory=set)
     free: dict[int, list[Interval]] = field(default_factory=dict)  # Регламент §6.4: never to a player's browser
     bookings: list[Booking] = field(default_factory=list)  # active, by start
-    live: list[MeetingProposal] = field(default_factory=list)  # the live proposals, oldest first
-    confirmed: dict[int, set[int]] = field(default_factory=dict)  # live proposal id → seated players who confirmed
+    live: list[MeetingProposal] = field(default_factory=list)  # open proposals not yet begun, oldest first
+    expired: list[MeetingProposal] = field(default_factory=list)  # open proposals whose start has passed
+    confirmed: dict[int, set[int]] = field(default_factory=dict)  # open proposal id → seated players who confirmed
+    declined: dict[int, set[int]] = field(default_factory=dict)  # open proposal id → seated players who declined
     failed: list[MeetingProposal] = field(default_factory=list)  # failed proposals newer than any booking
     hanchans: int = 0  # recorded, not superseded
 
     @property
     def match(self) -> Match:
         return self.info.match
+
+    @property
+    def seat_ids(self) -> set[int]:
+        return {s.player_id for s in self.info.seats}
 
     @property
     def live_confirmations(self) -> list[int]:
@@ -67,19 +89,34 @@ class MatchBoard:
 
     @property
     def remaining(self) -> int:
-        return self.match.planned_hanchans - self.booked_hanchans
+        """Hanchans that still need a meeting (neither booked nor recorded)."""
+        if self.complete:
+            return 0
+        return remaining_hanchans(self.match.planned_hanchans, self.booked_hanchans, self.hanchans)
+
+    @property
+    def complete(self) -> bool:
+        return self.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY)
 
     @property
     def fully_booked(self) -> bool:
-        return bool(self.bookings) and self.remaining <= 0
+        """Nothing left to book: every hanchan has a meeting or a result."""
+        return not self.complete and self.remaining <= 0
+
+    @property
+    def played(self) -> bool:
+        """Settled for scheduling: complete, or every hanchan has its meeting and some are on the table. A split
+        match with hanchans still to book is not: its rest stays visible and actionable everywhere."""
+        return self.complete or (self.hanchans > 0 and self.remaining <= 0)
+
+    def movable(self, now: datetime) -> list[Booking]:
+        """The bookings the organizer may still move or release: not begun, none of their hanchans recorded."""
+        played = played_meetings([(b.id, b.hanchans or 0) for b in self.bookings], self.hanchans)
+        return [b for b in self.bookings if b.id not in played and b.start_at > now]
 
     @property
     def not_answered(self) -> list[str]:
         return [s.name for s in self.info.seats if s.player_id not in self.answered]
-
-    @property
-    def played(self) -> bool:
-        return self.match.status != MatchStatus.SCHEDULING or self.hanchans > 0
 
     def fallback(self) -> Interval | None:
         """Регламент §6.1: the fallback meeting for the hanchans not yet booked, or None when there is none."""
@@ -95,26 +132,53 @@ class MatchBoard:
 @dataclass
 class Board:
     matches: list[MatchBoard]
-    busy_by_room: dict[int, list[Interval]]  # every active booking, per room, merged and sorted
     rooms: dict[int, str]  # room id → name
+    room_bookings: dict[int, list[Meeting]]  # every active booking, per room, by start
+    player_meetings: dict[int, list[Meeting]]  # the loaded matches' players → every meeting they sit in
+    now: datetime | None = None
+    _busy: dict[int, list[Interval]] = field(default_factory=dict)  # per room, merged
 
-    def options(self, item: MatchBoard) -> list[Option]:
-        """Common options of the four (Регламент §3), against the whole calendar read once."""
+    def __post_init__(self) -> None:
+        self._busy = {room: merge(m.interval for m in spans) for room, spans in self.room_bookings.items()}
+
+    def busy_by_room(self, window: Interval, exclude_booking: int | None = None) -> dict[int, list[Interval]]:
+        """Each room's bookings inside the window (bisection over the merged calendar), without `exclude_booking`."""
+        if exclude_booking is None:
+            return {room: list(window_slice(busy, window)) for room, busy in self._busy.items()}
+        return {
+            room: merge(m.interval for m in spans if m.booking_id != exclude_booking and m.interval.overlaps(window))
+            for room, spans in self.room_bookings.items()
+        }
+
+    def meetings_of(self, item: MatchBoard, exclude_booking: int | None = None) -> dict[str, list[Interval]]:
+        """Each seated player's booked meetings (this match's and others'), by name."""
+        return {
+            s.name: [m.interval for m in self.player_meetings.get(s.player_id, []) if m.booking_id != exclude_booking]
+            for s in item.info.seats
+        }
+
+    def options(self, item: MatchBoard, exclude_booking: int | None = None) -> list[Option]:
+        """Common options for the match's remaining hanchans (Регламент §3), or for moving its booking
+        `exclude_booking` (another match's: the calendar as it was without it); none once nothing is left to book."""
         window = item.info.window
-        if window is None or not item.info.seats:
+        moving = exclude_booking is not None and any(b.id == exclude_booking for b in item.bookings)
+        if window is None or not item.info.seats or (not moving and item.remaining < 1):
             return []
-        return common_options_multi(
+        return need_options(
             window,
             [item.free.get(s.player_id, []) for s in item.info.seats],
-            # only the bookings inside the window (bisection): the season's calendar is not rescanned per match
-            {room: window_slice(busy, window) for room, busy in self.busy_by_room.items()},
+            self.busy_by_room(window, exclude_booking),
+            [iv for spans in self.meetings_of(item, exclude_booking).values() for iv in spans],
+            now=self.now,
             hanchan_minutes=item.info.hanchan_minutes,
         )
 
     def state(self, item: MatchBoard) -> str:
-        """A key of STATE_LABELS, as `repo.state_of` computes it for one match."""
-        if item.fully_booked:
-            return BOOKED
+        """A key of STATE_LABELS: the one state every view shows."""
+        if item.complete:
+            return REPLACED if item.match.status == MatchStatus.REPLAY else COMPLETE
+        if item.remaining <= 0:
+            return PLAYING if item.hanchans else BOOKED
         counts = item.live_confirmations
         return scheduling_state(
             [s.player_id in item.answered for s in item.info.seats],
@@ -122,10 +186,19 @@ class Board:
             proposal_confirmations=max(counts) if counts else None,
         )
 
+    def item(self, match_id: int) -> MatchBoard:
+        return next(m for m in self.matches if m.match.id == match_id)
 
-def load_board(session: Session, *, season_id: int | None = None, match_ids: list[int] | None = None) -> Board:
-    """Every non-draft match (of one season, or of `match_ids`, when given) with its scheduling data: a dozen
-    statements in all, however many matches."""
+
+def load_board(
+    session: Session,
+    *,
+    now: datetime | None = None,
+    season_id: int | None = None,
+    match_ids: list[int] | None = None,
+) -> Board:
+    """Every non-draft match (of one season, or of `match_ids`, when given) with its scheduling data as of `now`:
+    about a dozen statements in all, however many matches."""
     stmt = (
         select(Match, Round, Stage)
         .join(Round, col(Round.id) == Match.round_id)
@@ -136,7 +209,7 @@ def load_board(session: Session, *, season_id: int | None = None, match_ids: lis
         stmt = stmt.where(Stage.season_id == season_id)
     if match_ids is not None:
         stmt = stmt.where(col(Match.id).in_(match_ids))
-    rows = session.exec(stmt).all()
+    rows = session.exec(stmt.execution_options(populate_existing=True)).all()
     rounds = {r.id: r for r in session.exec(select(Round)).all()}
     seasons = {s.id: s for s in session.exec(select(Season)).all()}
     ids = [m.id for m, _, _ in rows]
@@ -155,23 +228,56 @@ def load_board(session: Session, *, season_id: int | None = None, match_ids: lis
         window_round = rounds.get(match.window_round_id) if match.window_round_id else round_
         info = MatchInfo(match, round_, window_round or round_, stage.kind, seasons[stage.season_id], ())
         items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
-    _fill(session, items, ids)
-    busy: dict[int, list[Interval]] = {}
-    for room_id, start, end in session.exec(
-        select(Booking.room_id, Booking.start_at, Booking.end_at).where(Booking.active)
+    _fill(session, items, ids, now)
+    rooms = dict(session.exec(select(Room.id, Room.name).order_by(col(Room.id))).all())
+    by_room: dict[int, list[Meeting]] = {room_id: [] for room_id in rooms}
+    for booking_id, room_id, match_id, start, end in session.exec(
+        select(Booking.id, Booking.room_id, Booking.match_id, Booking.start_at, Booking.end_at)
+        .where(Booking.active)
+        .order_by(col(Booking.start_at))
     ):
-        busy.setdefault(room_id, []).append(Interval(start, end))
-    rooms = dict(session.exec(select(Room.id, Room.name)).all())
-    for room_id in rooms:
-        busy.setdefault(room_id, [])
-    return Board(list(items.values()), {room_id: merge(spans) for room_id, spans in busy.items()}, rooms)
+        by_room.setdefault(room_id, []).append(Meeting(Interval(start, end), booking_id, match_id))
+    return Board(list(items.values()), rooms, by_room, _player_meetings(session, seat_rows), now)
+
+
+def neighbour_ids(session: Session, span: Interval, match_id: int | None) -> list[int]:
+    """The matches still being scheduled, other than `match_id`, whose game window crosses `span`."""
+    window_round = sa.func.coalesce(Match.window_round_id, Match.round_id)
+    return list(
+        session.exec(
+            select(Match.id)
+            .join(Round, col(Round.id) == window_round)
+            .where(
+                Match.status == MatchStatus.SCHEDULING,
+                Match.id != (match_id or -1),
+                Round.window_start < span.end,
+                Round.window_end > span.start,
+            )
+        ).all()
+    )
+
+
+def _player_meetings(session: Session, seat_rows: list) -> dict[int, list[Meeting]]:
+    """Every active meeting of every match the loaded players sit in (one statement)."""
+    players = sorted({row[1] for row in seat_rows})
+    out: dict[int, list[Meeting]] = {}
+    if not players:
+        return out
+    for player_id, booking_id, match_id, start, end in session.exec(
+        select(Seat.player_id, Booking.id, Booking.match_id, Booking.start_at, Booking.end_at)
+        .join(Seat, col(Seat.match_id) == Booking.match_id)
+        .where(Booking.active, col(Seat.player_id).in_(players))
+        .order_by(col(Booking.start_at))
+    ):
+        out.setdefault(player_id, []).append(Meeting(Interval(start, end), booking_id, match_id))
+    return out
 
 
 def _with_seats(info: MatchInfo, seats: list[SeatInfo]) -> MatchInfo:
     return MatchInfo(info.match, info.round, info.window_round, info.stage_kind, info.season, tuple(seats))
 
 
-def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int]) -> None:
+def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int], now: datetime | None) -> None:
     for match_id, player_id in session.exec(
         select(AvailabilityAnswer.match_id, AvailabilityAnswer.player_id).where(
             col(AvailabilityAnswer.match_id).in_(ids)
@@ -187,30 +293,55 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int]) -> Non
         items[match_id].free.setdefault(player_id, []).append(Interval(start, end))
     last_booking: dict[int, datetime] = {}
     for b in session.exec(
-        select(Booking).where(col(Booking.match_id).in_(ids), Booking.active).order_by(col(Booking.start_at))
+        select(Booking)
+        .where(col(Booking.match_id).in_(ids), Booking.active)
+        .order_by(col(Booking.start_at))
+        .execution_options(populate_existing=True)
     ).all():
         items[b.match_id].bookings.append(b)
         last_booking[b.match_id] = max(last_booking.get(b.match_id, b.created_at), b.created_at)
-    live: dict[int, MatchBoard] = {}
+    open_: dict[int, MatchBoard] = {}
     for p in session.exec(
         select(MeetingProposal)
         .where(col(MeetingProposal.match_id).in_(ids), col(MeetingProposal.status).in_([LIVE_PROPOSAL, "failed"]))
         .order_by(col(MeetingProposal.id))
+        .execution_options(populate_existing=True)
     ).all():
+        item = items[p.match_id]
         if p.status == LIVE_PROPOSAL:
-            live[p.id] = items[p.match_id]
-            items[p.match_id].live.append(p)
+            open_[p.id] = item
+            (item.expired if now is not None and p.start_at < now else item.live).append(p)
         elif p.match_id not in last_booking or p.created_at > last_booking[p.match_id]:
-            items[p.match_id].failed.append(p)
-    for proposal_id, player_id in session.exec(
-        select(ProposalConfirmation.proposal_id, ProposalConfirmation.player_id).where(
-            col(ProposalConfirmation.proposal_id).in_(list(live)), ProposalConfirmation.confirmed
+            item.failed.append(p)
+    for proposal_id, player_id, yes in session.exec(
+        select(ProposalConfirmation.proposal_id, ProposalConfirmation.player_id, ProposalConfirmation.confirmed).where(
+            col(ProposalConfirmation.proposal_id).in_(list(open_))
         )
     ).all():
-        item = live[proposal_id]
-        if any(s.player_id == player_id for s in item.info.seats):
-            item.confirmed.setdefault(proposal_id, set()).add(player_id)
+        item = open_[proposal_id]
+        if player_id in item.seat_ids:
+            (item.confirmed if yes else item.declined).setdefault(proposal_id, set()).add(player_id)
     for match_id in session.exec(
         select(Hanchan.match_id).where(col(Hanchan.match_id).in_(ids), col(Hanchan.superseded_by_id).is_(None))
     ).all():
         items[match_id].hanchans += 1
+
+
+def match_board(session: Session, match_id: int, *, now: datetime | None) -> tuple[Board, MatchBoard]:
+    """The read model of one match (for its page, its card and the actions on it)."""
+    board = load_board(session, now=now, match_ids=[match_id])
+    if not board.matches:
+        raise SchedulingError("Такого матча нет.")
+    return board, board.matches[0]
+
+
+def options_for(
+    session: Session, match_id: int, *, now: datetime | None, exclude_booking: int | None = None
+) -> list[Option]:
+    board, item = match_board(session, match_id, now=now)
+    return board.options(item, exclude_booking)
+
+
+def state_of(session: Session, match_id: int, *, now: datetime | None) -> str:
+    board, item = match_board(session, match_id, now=now)
+    return board.state(item)

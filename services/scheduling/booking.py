@@ -10,20 +10,19 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core import outbox
-from services.core.models import Booking, MeetingProposal, ProposalConfirmation, utc_now
-from services.scheduling.intervals import Interval, covers
+from services.core.models import Booking, MeetingProposal, ProposalConfirmation
+from services.scheduling import decide
+from services.scheduling.board import Board, MatchBoard, load_board, match_board, neighbour_ids
+from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
     MatchInfo,
     SchedulingError,
-    availabilities,
-    booked_hanchans,
     clashing_booking,
     describe_booking,
     lock_match,
     match_info,
     open_proposal_for,
-    options_for,
 )
 from services.scheduling.rules import format_kirov, validate_proposal
 
@@ -103,28 +102,34 @@ def propose_meeting(
     """Any of the four proposes a meeting inside a common option; rescheduling names the booking it moves.
     One open proposal per need (the remaining hanchans, or moving one booking): the database refuses a second."""
     lock_match(session, match_id)
-    info = match_info(session, match_id)
+    board, item = match_board(session, match_id, now=now)
+    info = item.info
     seat = _seat(info, user_id)
     if info.window is None:
         raise SchedulingError("Игровое окно этого матча ещё не назначено.")
+    old = None
     if replaces_booking_id is not None:
-        old = session.get(Booking, replaces_booking_id)
-        if old is None or old.match_id != match_id or not old.active:
+        old = next((b for b in item.bookings if b.id == replaces_booking_id), None)
+        if old is None:
             raise SchedulingError("Переносить можно только действующую бронь этого матча.")
-    options = options_for(session, info, exclude_booking=replaces_booking_id)
+    options = board.options(item, replaces_booking_id)
     errors = validate_proposal(
         start,
         end,
         hanchans,
         window=info.window,
         option_intervals=[o.interval for o in options],
-        hanchans_remaining=info.match.planned_hanchans - booked_hanchans(session, match_id, replaces_booking_id),
+        hanchans_remaining=_remaining(item, old),
         is_final=info.is_final,
         hanchan_minutes=info.hanchan_minutes,
         now=now,
     )
     if errors:
         raise SchedulingError(" ".join(errors))
+    for stale in item.expired:  # a proposal whose time has begun no longer holds its need (Регламент §3)
+        if stale.replaces_booking_id == replaces_booking_id:
+            _fail(session, stale, info, decide.BEGUN)
+    session.flush()
     if open_proposal_for(session, match_id, replaces_booking_id) is not None:
         raise SchedulingError(OPEN_PROPOSAL_EXISTS)
     meeting = Interval(start, end)
@@ -137,6 +142,7 @@ def propose_meeting(
         end_at=meeting.end,
         hanchans=hanchans,
         replaces_booking_id=replaces_booking_id,
+        created_at=now,
     )
     try:
         with session.begin_nested():
@@ -146,10 +152,18 @@ def propose_meeting(
         raise SchedulingError(OPEN_PROPOSAL_EXISTS) from error
     # Регламент §3: proposing a time is agreeing to it — the proposer's confirmation is recorded with the proposal
     # (the time lies inside a common option, so inside the proposer's own availability).
-    _answer(session, proposal, seat.player_id, True)
+    _answer(session, proposal, seat.player_id, True, now)
     payload = _meeting_payload(info, meeting.start, meeting.end, hanchans, by=seat.name, proposal_id=proposal.id)
     outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload)
     return proposal
+
+
+def _remaining(item: MatchBoard, moving: Booking | None) -> int:
+    """The hanchans a new meeting may hold: the match's remaining ones, or those of the booking being moved."""
+    if moving is None:
+        return item.remaining
+    booked = item.booked_hanchans - (moving.hanchans or 0)
+    return decide.remaining_hanchans(item.match.planned_hanchans, booked, item.hanchans)
 
 
 def _locked_proposal(session: Session, proposal_id: int) -> MeetingProposal:
@@ -171,12 +185,14 @@ def _locked_proposal(session: Session, proposal_id: int) -> MeetingProposal:
     return proposal
 
 
-def _answer(session: Session, proposal: MeetingProposal, player_id: int, confirmed: bool) -> dict[int, bool]:
+def _answer(
+    session: Session, proposal: MeetingProposal, player_id: int, confirmed: bool, now: datetime
+) -> dict[int, bool]:
     """Stores one player's answer; returns every answer to the proposal (player id -> confirmed), this one included."""
     rows = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal.id)).all()
     row = next((r for r in rows if r.player_id == player_id), None)
     row = row or ProposalConfirmation(proposal_id=proposal.id, player_id=player_id, confirmed=confirmed)
-    row.confirmed, row.at = confirmed, utc_now()
+    row.confirmed, row.at = confirmed, now
     session.add(row)
     session.flush()
     return {**{r.player_id: r.confirmed for r in rows}, player_id: confirmed}
@@ -191,39 +207,41 @@ class Answered:
     info: MatchInfo
 
 
-def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirmed: bool) -> Answered:
+def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirmed: bool, now: datetime) -> Answered:
     """A seated player confirms or declines a live proposal (§3). The fourth confirmation books the room at once,
-    in this transaction; a refusal ends the proposal."""
+    in this transaction; a refusal ends the proposal. A time that has begun is not confirmed into a booking."""
     proposal = _locked_proposal(session, proposal_id)
-    info = match_info(session, proposal.match_id)
+    board, item = match_board(session, proposal.match_id, now=now)
+    info = item.info
     seat = _seat(info, user_id)
     if proposal.status != LIVE_PROPOSAL:
         raise SchedulingError("Это предложение уже не действует: обновите страницу.")
     meeting = Interval(proposal.start_at, proposal.end_at)
+    refusal = decide.answer_refusal(meeting, now=now, own_free=item.free.get(seat.player_id, []), confirmed=confirmed)
+    if refusal is not None:
+        raise SchedulingError(refusal)
     payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, by=seat.name)
+    answers = _answer(session, proposal, seat.player_id, confirmed, now)
     if not confirmed:
-        _answer(session, proposal, seat.player_id, False)
         proposal.status = "declined"
         session.add(proposal)
         outbox.emit(session, outbox.DECLINED, info.match.id, proposal_id=proposal.id, **payload)
         return Answered(proposal, info)
-    if not covers(availabilities(session, info.match.id).get(seat.player_id, []), meeting):
-        raise SchedulingError("Это время не входит в вашу доступность: сначала отметьте его свободным и сохраните.")
-    answers = _answer(session, proposal, seat.player_id, True)
-    seat_ids = {s.player_id for s in info.seats}
-    count = sum(1 for p, ok in answers.items() if ok and p in seat_ids)
-    outbox.emit(session, outbox.CONFIRMED, info.match.id, confirmed=count, of=SEATS, proposal_id=proposal.id, **payload)
-    if count >= SEATS:
-        book_proposal(session, proposal, info)
+    yes = [p for p, ok in answers.items() if ok and p in item.seat_ids]
+    outbox.emit(
+        session, outbox.CONFIRMED, info.match.id, confirmed=len(yes), of=SEATS, proposal_id=proposal.id, **payload
+    )
+    if decide.fully_confirmed(yes, item.seat_ids):
+        book_proposal(session, proposal, board, item, now=now)
     return Answered(proposal, info)
 
 
-def confirm_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
-    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=True).proposal
+def confirm_meeting(session: Session, *, proposal_id: int, user_id: int, now: datetime) -> MeetingProposal:
+    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=True, now=now).proposal
 
 
-def decline_meeting(session: Session, *, proposal_id: int, user_id: int) -> MeetingProposal:
-    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=False).proposal
+def decline_meeting(session: Session, *, proposal_id: int, user_id: int, now: datetime) -> MeetingProposal:
+    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=False, now=now).proposal
 
 
 def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str) -> None:
@@ -233,37 +251,29 @@ def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: 
     outbox.emit(session, outbox.BOOKING_FAILED, info.match.id, proposal_id=proposal.id, **payload)
 
 
-def _no_longer_needed(session: Session, proposal: MeetingProposal, info: MatchInfo) -> str | None:
-    """Регламент §3: a match is booked for its planned hanchans once; re-checked at the moment of booking
-    (the caller holds the match lock), since the organizer may have assigned a time meanwhile."""
-    planned = info.match.planned_hanchans
-    booked = booked_hanchans(session, info.match.id, proposal.replaces_booking_id)
-    if proposal.hanchans <= planned - booked:
-        return None
-    if booked >= planned:
-        return "Все ханчаны матча уже забронированы (встреча назначена раньше). Это предложение не забронировано."
-    return (
-        f"Матчу осталось {planned - booked} ханч. из {planned}, а предложено {proposal.hanchans}: "
-        "бронь не создана, предложите время заново."
-    )
-
-
-def book_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo) -> Booking | None:
-    """Books the room for a fully confirmed proposal, or marks it failed with the reason; no one else approves.
-    The caller holds the match lock (`lock_match`)."""
+def book_proposal(
+    session: Session, proposal: MeetingProposal, board: Board, item: MatchBoard, *, now: datetime
+) -> Booking | None:
+    """Books a room for a fully confirmed proposal, or marks it failed with the reason; no one else approves. The
+    confirmed room if it is still free, else another free room (the four agreed on the time, not the table). The
+    caller holds the match lock (`lock_match`) and read `board` after it."""
+    info = item.info
     meeting = Interval(proposal.start_at, proposal.end_at)
-    unneeded = _no_longer_needed(session, proposal, info)
-    if unneeded is not None:
-        _fail(session, proposal, info, unneeded)
-        return None
     booking = None
     if proposal.replaces_booking_id is not None:
         booking = session.get(Booking, proposal.replaces_booking_id)
+    moving = booking is not None and booking.active
+    refusal = decide.booking_refusal(
+        proposal.hanchans, remaining=_remaining(item, booking if moving else None), planned=info.match.planned_hanchans
+    ) or decide.busy_refusal(meeting, board.meetings_of(item, proposal.replaces_booking_id))
+    if refusal is not None:
+        _fail(session, proposal, info, refusal)
+        return None
     if booking is None:  # a proposal booked before and released keeps its booking row (stable calendar UID)
         booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id)).first()
-    moving = booking is not None and booking.active
-    # The confirmed room only: if it was taken meanwhile nobody is booked and the players pick again (§3).
-    room = proposal.room_id
+    busy = board.busy_by_room(meeting, proposal.replaces_booking_id)
+    room = proposal.room_id if decide.free_room(meeting, {proposal.room_id: busy.get(proposal.room_id, [])}) else None
+    room = room or decide.free_room(meeting, busy) or proposal.room_id
     old_proposal_id = booking.proposal_id if booking else None
     changes = {
         "room_id": room,
@@ -273,7 +283,7 @@ def book_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo) 
         "title": f"Матч: {info.title}",
     }
     if booking is None:
-        booking = Booking(kind="match", start_at=meeting.start, end_at=meeting.end, **changes)
+        booking = Booking(kind="match", start_at=meeting.start, end_at=meeting.end, created_at=now, **changes)
     else:
         changes["sequence"] = booking.sequence + 1  # every change of a published event raises SEQUENCE (RFC 5545)
     clash = store_booking(session, booking, meeting, **changes)
@@ -290,11 +300,12 @@ def book_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo) 
     kind = outbox.MOVED if moving else outbox.BOOKED
     payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, booking_id=booking.id)
     outbox.emit(session, kind, info.match.id, room=booking.room_id, **payload)
+    tell_neighbours(session, booking, now=now)
     return booking
 
 
 def release_booking(
-    session: Session, booking: Booking, info: MatchInfo, *, reason: str, by_organizer: bool = False
+    session: Session, booking: Booking, info: MatchInfo, *, reason: str, now: datetime, by_organizer: bool = False
 ) -> None:
     """Регламент §6.1: the time is not kept without confirmation; the calendar publishes it as cancelled."""
     booking.active = False
@@ -302,9 +313,10 @@ def release_booking(
     session.add(booking)
     payload = _meeting_payload(info, booking.start_at, booking.end_at, booking.hanchans or 0, booking_id=booking.id)
     outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, by_organizer=by_organizer, **payload)
+    tell_neighbours(session, booking, now=now)
 
 
-def cannot_come(session: Session, *, booking_id: int, user_id: int) -> Booking:
+def cannot_come(session: Session, *, booking_id: int, user_id: int, now: datetime) -> Booking:
     """A seated player cannot come to a booked meeting: the room is released at once and the meeting's proposal
     counts as declined, so the four agree on another time (Регламент §3, §6.1: no time is kept without all four)."""
     booking = session.get(Booking, booking_id)
@@ -314,12 +326,34 @@ def cannot_come(session: Session, *, booking_id: int, user_id: int) -> Booking:
     session.refresh(booking)
     if not booking.active:
         raise SchedulingError("Этой брони уже нет: обновите страницу.")
+    if booking.start_at <= now:
+        raise SchedulingError("Встреча уже началась: снять её бронь может только организатор.")
     info = match_info(session, booking.match_id)
     seat = _seat(info, user_id)
-    release_booking(session, booking, info, reason=f"{seat.name} не сможет прийти")
+    release_booking(session, booking, info, reason=f"{seat.name} не сможет прийти", now=now)
     proposal = session.get(MeetingProposal, booking.proposal_id) if booking.proposal_id else None
     if proposal is not None:
-        _answer(session, proposal, seat.player_id, False)
+        _answer(session, proposal, seat.player_id, False, now)
         proposal.status = "declined"
         session.add(proposal)
     return booking
+
+
+def tell_neighbours(session: Session, booking: Booking, *, now: datetime) -> None:
+    """A booking made or released changes the options of the other matches whose window it crosses: each whose
+    options (as they are without this booking) touch its time gets an event, so its card and open pages follow
+    (Регламент §3: one calendar for every match)."""
+    span = Interval(booking.start_at, booking.end_at)
+    session.flush()
+    ids = neighbour_ids(session, span, booking.match_id)
+    if not ids:
+        return
+    board = load_board(session, now=now, match_ids=ids)
+    for item in board.matches:
+        if item.remaining < 1 or not item.seat_ids <= item.answered:
+            continue
+        if not any(o.interval.overlaps(span) for o in board.options(item, booking.id)):
+            continue
+        after = board.options(item)
+        kind = outbox.OPTIONS_CHANGED if after else outbox.OPTIONS_LOST
+        outbox.emit(session, kind, item.match.id, match=item.info.title, options=len(after))

@@ -4,21 +4,20 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Booking, Hanchan, Match, MatchStatus, MeetingProposal, Room, Round, utc_now
-from services.scheduling.booking import clash_text, release_booking, store_booking
+from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round
+from services.scheduling import decide
+from services.scheduling.board import Board, MatchBoard, match_board
+from services.scheduling.booking import clash_text, release_booking, store_booking, tell_neighbours
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
     MatchInfo,
     SchedulingError,
-    active_bookings,
-    booked_hanchans,
     lock_for_write,
     lock_match,
-    match_info,
 )
 from services.scheduling.rules import fallback_meeting, format_kirov, hanchans_word, meeting_end, too_short
 
@@ -45,10 +44,10 @@ def _room(session: Session, room_id: int | None) -> Room:
     return room
 
 
-def _meeting(start: datetime, end: datetime, now: datetime | None = None) -> Interval:
+def _meeting(start: datetime, end: datetime, now: datetime) -> Interval:
     if not start < end:
         raise SchedulingError("Окончание должно быть позже начала.")
-    if start < (now or utc_now()):
+    if start < now:
         raise SchedulingError("Нельзя назначить встречу на прошедшее время.")
     return Interval(start, end)
 
@@ -66,17 +65,37 @@ def _require_in_window(info: MatchInfo, meeting: Interval) -> None:
         )
 
 
-def _require_unplayed(session: Session, match: Match, refused: str) -> None:
-    """Nothing moves a match once it is played or being played: its results stay where they were recorded."""
+def _require_unplayed(match: Match, refused: str) -> None:
+    """Nothing moves a played match: its results stay where they were recorded."""
     if match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY):
         raise SchedulingError(f"Матч уже сыгран: {refused}")
-    recorded = session.exec(
-        select(func.count())
-        .select_from(Hanchan)
-        .where(Hanchan.match_id == match.id, col(Hanchan.superseded_by_id).is_(None))
-    ).one()
-    if recorded:
-        raise SchedulingError(f"В матче уже сыграны ханчаны: {refused}")
+
+
+def _require_movable(item: MatchBoard, booking: Booking, now: datetime, refused: str) -> None:
+    """A meeting that has begun, or whose hanchans are recorded, stays where it is: its results were played there
+    (a split match's later meetings are still the organizer's to move)."""
+    if booking in item.movable(now):
+        return
+    if booking.start_at <= now:
+        raise SchedulingError(f"Встреча {format_kirov(booking.start_at)} уже началась: {refused}")
+    raise SchedulingError(f"В этой встрече уже сыграны ханчаны: {refused}")
+
+
+def _room_for(
+    board: Board, item: MatchBoard, meeting: Interval, room_id: int | None, exclude: int | None = None
+) -> int:
+    """The room the organizer named, or the first one free for the whole meeting; refused when one of the four
+    already sits in another meeting then (one person, one table)."""
+    if (busy := decide.busy_refusal(meeting, board.meetings_of(item, exclude))) is not None:
+        raise SchedulingError(busy)
+    if not board.rooms:
+        raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
+    if room_id is not None:
+        if room_id not in board.rooms:
+            raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
+        return room_id
+    free = decide.free_room(meeting, board.busy_by_room(meeting, exclude))
+    return free if free is not None else min(board.rooms)  # taken everywhere: the store names the clash
 
 
 def _store_or_refuse(session: Session, booking: Booking, meeting: Interval, refused: str, **changes: object) -> None:
@@ -93,18 +112,19 @@ def assign_meeting(
     start: datetime,
     hanchans: int,
     actor_user_id: int,
+    now: datetime,
     room_id: int | None = None,
     end: datetime | None = None,
     reason: str = "",
-    now: datetime | None = None,
 ) -> Booking:
     """Регламент §3: организатор вправе назначить матч без подтверждений игроков, проверив занятость помещения.
-    The match lock makes two simultaneous assignments queue: the second sees the first one's hanchans."""
+    Without a room, the first one free for the whole meeting. The match lock makes two simultaneous assignments
+    queue: the second sees the first one's hanchans."""
     lock_match(session, match_id)
-    info = match_info(session, match_id)
-    if info.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY):
-        raise SchedulingError("Матч уже сыгран: назначать встречу не нужно.")
-    remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
+    board, item = match_board(session, match_id, now=now)
+    info = item.info
+    _require_unplayed(info.match, "назначать встречу не нужно.")
+    remaining = item.remaining
     if remaining < 1:
         raise SchedulingError(ALL_BOOKED)
     if not 1 <= hanchans <= remaining:
@@ -113,9 +133,8 @@ def assign_meeting(
     _require_in_window(info, meeting)
     if (short := too_short(meeting, hanchans, info.hanchan_minutes)) is not None:
         raise SchedulingError(short)
-    room = _room(session, room_id)
     booking = Booking(
-        room_id=room.id,
+        room_id=_room_for(board, item, meeting, room_id),
         kind="match",
         title=f"Матч: {info.title}",
         start_at=meeting.start,
@@ -123,6 +142,7 @@ def assign_meeting(
         match_id=match_id,
         hanchans=hanchans,
         created_by_user_id=actor_user_id,
+        created_at=now,
     )
     _store_or_refuse(session, booking, meeting, "Встреча не назначена.")
     record_audit(
@@ -146,6 +166,7 @@ def assign_meeting(
         booking_id=booking.id,
         by_organizer=True,
     )
+    tell_neighbours(session, booking, now=now)
     return booking
 
 
@@ -156,8 +177,8 @@ def move_booking(
     start: datetime,
     end: datetime,
     actor_user_id: int,
+    now: datetime,
     reason: str = "",
-    now: datetime | None = None,
 ) -> Booking:
     """Moves a booking (match or activity) keeping its calendar UID; SEQUENCE grows; a clash is refused by name."""
     if not booking_id:
@@ -170,9 +191,13 @@ def move_booking(
         raise SchedulingError("Время брони не изменилось: укажите новое начало или окончание.")
     reason = " ".join(reason.split())
     if booking.match_id is not None:
-        info = match_info(session, booking.match_id)
-        _require_unplayed(session, info.match, "его встречу не переносят.")
+        board, item = match_board(session, booking.match_id, now=now)
+        info = item.info
+        _require_unplayed(info.match, "его встречу не переносят.")
+        _require_movable(item, booking, now, "её не переносят.")
         _require_in_window(info, meeting)
+        if (busy := decide.busy_refusal(meeting, board.meetings_of(item, booking.id))) is not None:
+            raise SchedulingError(busy)
         if (short := too_short(meeting, booking.hanchans or 0, info.hanchan_minutes)) is not None:
             raise SchedulingError(short)
         if not reason:  # Регламент §3: the four agreed on the old time; the organizer decides with a reason
@@ -207,10 +232,11 @@ def move_booking(
             by_organizer=True,
             reason=reason,
         )
+    tell_neighbours(session, booking, now=now)
     return booking
 
 
-def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, reason: str) -> Booking:
+def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, reason: str, now: datetime) -> Booking:
     """The organizer releases a booking with a reason; a match's players are told and agree on a time again
     (Регламент §3: nothing is kept without all four; §6.1: the organizer decides with a reason)."""
     reason = " ".join(reason.split())
@@ -220,9 +246,11 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
     if booking is None or not booking.active:
         raise SchedulingError("Эта бронь уже снята.")
     if booking.match_id is not None:
-        info = match_info(session, booking.match_id)
-        _require_unplayed(session, info.match, "его бронь не снимают.")
-        release_booking(session, booking, info, reason=reason, by_organizer=True)
+        _, item = match_board(session, booking.match_id, now=now)
+        info = item.info
+        _require_unplayed(info.match, "его бронь не снимают.")
+        _require_movable(item, booking, now, "её бронь не снимают.")
+        release_booking(session, booking, info, reason=reason, now=now, by_organizer=True)
         if booking.proposal_id is not None:
             proposal = session.get(MeetingProposal, booking.proposal_id)
             proposal.status = "withdrawn"
@@ -230,6 +258,7 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
     else:
         booking.active, booking.sequence = False, booking.sequence + 1
         session.add(booking)
+        tell_neighbours(session, booking, now=now)
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -241,58 +270,66 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
     return booking
 
 
-def fallback_for(session: Session, match_id: int) -> Interval:
+def fallback_for(session: Session, match_id: int, *, now: datetime | None = None) -> Interval:
     """Регламент §6.1: последнее воскресенье игрового окна, 18:00 по Кирову, на оставшиеся ханчаны."""
-    info = match_info(session, match_id)
-    if info.window is None:
+    return _fallback(match_board(session, match_id, now=now)[1])
+
+
+def _fallback(item: MatchBoard) -> Interval:
+    if item.info.window is None:
         raise SchedulingError("Игровое окно этого матча ещё не назначено.")
-    remaining = info.match.planned_hanchans - booked_hanchans(session, match_id)
-    if remaining < 1:
+    if item.remaining < 1:
         raise SchedulingError("Все ханчаны матча уже забронированы.")
     try:
-        return fallback_meeting(info.window, remaining, info.hanchan_minutes)
+        return fallback_meeting(item.info.window, item.remaining, item.info.hanchan_minutes)
     except ValueError as error:
         raise SchedulingError(str(error)) from error
 
 
-def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: datetime | None = None) -> Booking:
-    """Shows and books the §6.1 fallback meeting in one action; only before it, for a match that is not played."""
+def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: datetime) -> Booking:
+    """Shows and books the §6.1 fallback meeting for the match's remaining hanchans in one action, in a free room;
+    only before it, for a match that is not played (a split match's rest included)."""
     lock_match(session, match_id)
-    info = match_info(session, match_id)
-    _require_unplayed(session, info.match, "запасная дата ему не нужна.")
-    meeting = fallback_for(session, match_id)
-    if meeting.start < (now or utc_now()):
+    _, item = match_board(session, match_id, now=now)
+    _require_unplayed(item.match, "запасная дата ему не нужна.")
+    meeting = _fallback(item)
+    if meeting.start < now:
         raise SchedulingError(
             f"Запасная дата ({format_kirov(meeting.start)}) уже прошла: назначьте встречу или перенесите матч "
             "на следующий тур."
         )
-    hanchans = info.match.planned_hanchans - booked_hanchans(session, match_id)
     return assign_meeting(
         session,
         match_id=match_id,
         start=meeting.start,
         end=meeting.end,
-        hanchans=hanchans,
+        hanchans=item.remaining,
         actor_user_id=actor_user_id,
         reason="Регламент §6.1: запасная дата",
         now=now,
     )
 
 
-def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, reason: str) -> Round:
-    """Регламент §6.1: при уважительной причине организатор переносит матч на период следующего тура."""
+def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, reason: str, now: datetime) -> Round:
+    """Регламент §6.1: при уважительной причине организатор переносит матч на период следующего тура. What was
+    played stays; the meetings not yet begun are released, and the rest is agreed in the new window."""
     if not reason.strip():
         raise SchedulingError("Укажите уважительную причину переноса.")
     lock_match(session, match_id)
-    info = match_info(session, match_id)
-    _require_unplayed(session, info.match, "на следующий тур его не переносят.")
+    _, item = match_board(session, match_id, now=now)
+    info = item.info
+    _require_unplayed(info.match, "на следующий тур его не переносят.")
+    if item.played:
+        raise SchedulingError(
+            "В матче уже сыграны ханчаны, остальные забронированы: на следующий тур его не переносят."
+        )
     rounds = session.exec(select(Round).where(Round.stage_id == info.round.stage_id).order_by(col(Round.id))).all()
     later = [r for r in rounds if r.id > info.window_round.id]
     if not later or later[0].window_start is None or later[0].window_end is None:
         raise SchedulingError("У следующего тура нет игрового окна: сначала задайте его.")
     target = later[0]
-    for booking in active_bookings(session, match_id):
-        release_booking(session, booking, info, reason="матч перенесён на следующий тур", by_organizer=True)
+    for booking in item.movable(now):
+        release_booking(session, booking, info, reason="матч перенесён на следующий тур", now=now, by_organizer=True)
     info.match.window_round_id = target.id
     session.add(info.match)
     record_audit(
@@ -333,7 +370,14 @@ def add_room(session: Session, *, name: str, actor_user_id: int) -> Room:
 
 
 def book_activity(
-    session: Session, *, title: str, start: datetime, end: datetime, actor_user_id: int, room_id: int | None = None
+    session: Session,
+    *,
+    title: str,
+    start: datetime,
+    end: datetime,
+    actor_user_id: int,
+    now: datetime,
+    room_id: int | None = None,
 ) -> Booking:
     """Another club activity (D&D and others) in the same calendar: no overlap with anything in the room (§3)."""
     title = " ".join(title.split())
@@ -349,8 +393,10 @@ def book_activity(
         start_at=meeting.start,
         end_at=meeting.end,
         created_by_user_id=actor_user_id,
+        created_at=now,
     )
     _store_or_refuse(session, booking, meeting, "Занятие не добавлено.")
+    tell_neighbours(session, booking, now=now)
     record_audit(
         session,
         actor_user_id=actor_user_id,

@@ -26,7 +26,7 @@ from services.core.models import (
     User,
 )
 from services.scheduling.intervals import Interval
-from services.scheduling.rules import Option, common_options_multi, format_kirov, scheduling_state
+from services.scheduling.rules import format_kirov
 
 LIVE_PROPOSAL = "open"  # a proposal still collecting confirmations
 
@@ -131,19 +131,6 @@ def answered_ids(session: Session, match_id: int) -> set[int]:
     return set(rows.all())
 
 
-def busy_by_room(session: Session, span: Interval, exclude: Iterable[int] = ()) -> dict[int, list[Interval]]:
-    """Every room with its active bookings overlapping `span` (a room with none maps to [])."""
-    skip = {i for i in exclude if i is not None}
-    out: dict[int, list[Interval]] = {room_id: [] for room_id in session.exec(select(Room.id)).all()}
-    rows = session.exec(
-        select(Booking).where(Booking.active, Booking.start_at < span.end, Booking.end_at > span.start)
-    ).all()
-    for b in rows:
-        if b.id not in skip:
-            out.setdefault(b.room_id, []).append(Interval(b.start_at, b.end_at))
-    return out
-
-
 def clashing_booking(session: Session, room_id: int, meeting: Interval, exclude: int | None = None) -> Booking | None:
     rows = session.exec(
         select(Booking).where(
@@ -183,26 +170,6 @@ def open_proposal_for(session: Session, match_id: int, replaces_booking_id: int 
     return session.exec(stmt.execution_options(populate_existing=True)).first()
 
 
-def options_for(
-    session: Session,
-    info: MatchInfo,
-    exclude_booking: int | None = None,
-    free: dict[int, list[Interval]] | None = None,
-) -> list[Option]:
-    """Common options of the four seated players in the match's window (Регламент §3); `free` is the match's
-    `availabilities` when the caller has read them already."""
-    window = info.window
-    if window is None or not info.seats:
-        return []
-    free = availabilities(session, info.match.id) if free is None else free
-    return common_options_multi(
-        window,
-        [free.get(s.player_id, []) for s in info.seats],
-        busy_by_room(session, window, [exclude_booking] if exclude_booking else []),
-        hanchan_minutes=info.hanchan_minutes,
-    )
-
-
 def proposals(session: Session, match_id: int, statuses: Iterable[str] | None = None) -> list[MeetingProposal]:
     stmt = select(MeetingProposal).where(MeetingProposal.match_id == match_id)
     if statuses is not None:
@@ -226,21 +193,3 @@ def match_confirmations(session: Session, match_id: int) -> dict[int, dict[int, 
     for r in rows:
         out.setdefault(r.proposal_id, {})[r.player_id] = r.confirmed
     return out
-
-
-def state_of(session: Session, info: MatchInfo) -> str:
-    """A key of STATE_LABELS for the organizer's overview."""
-    answered = answered_ids(session, info.match.id)
-    booked = bool(active_bookings(session, info.match.id))
-    booked = booked and booked_hanchans(session, info.match.id) >= info.match.planned_hanchans
-    seat_ids = {s.player_id for s in info.seats}
-    counts = [
-        sum(1 for p, ok in confirmations(session, p.id).items() if ok and p in seat_ids)
-        for p in proposals(session, info.match.id, [LIVE_PROPOSAL])
-    ]
-    return scheduling_state(
-        [s.player_id in answered for s in info.seats],
-        options_count=len(options_for(session, info)) if not booked else 0,
-        proposal_confirmations=max(counts) if counts else None,
-        booked=booked,
-    )

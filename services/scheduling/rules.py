@@ -257,7 +257,10 @@ WAITING = "waiting"  # some of the four answered
 NO_COMMON_TIME = "no_common_time"  # all answered, no option: §3 — обновить доступность, писать организатору
 OPTIONS = "options"
 PROPOSED = "proposed"  # a proposal nobody confirmed yet; "confirmed_k" once k of 4 did
-BOOKED = "booked"
+BOOKED = "booked"  # every remaining hanchan has its meeting
+PLAYING = "playing"  # every hanchan has its meeting, some are on the table
+COMPLETE = "complete"
+REPLACED = "replay"  # replaced by a replay (Регламент §6.1)
 
 STATE_LABELS: dict[str, str] = {
     NOBODY_ANSWERED: "Никто не ответил",
@@ -270,6 +273,9 @@ STATE_LABELS: dict[str, str] = {
     "confirmed_3": "Подтвердили 3 из 4",
     "confirmed_4": "Подтвердили 4 из 4",
     BOOKED: "Забронировано",
+    PLAYING: "Играется",
+    COMPLETE: "Сыгран",
+    REPLACED: "Заменён переигровкой",
 }
 
 

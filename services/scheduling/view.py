@@ -9,8 +9,8 @@ from datetime import datetime, time, timedelta
 from sqlmodel import Session, col, select
 
 from services.core import outbox
-from services.core.models import Booking, MatchStatus, OutboxEvent, Role, Room, Seat, User, utc_now
-from services.scheduling.board import load_board
+from services.core.models import Booking, OutboxEvent, Role, Room, User
+from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
     Interval,
@@ -25,12 +25,7 @@ from services.scheduling.repo import (
     MatchInfo,
     SchedulingError,
     active_bookings,
-    answered_ids,
-    availabilities,
-    busy_by_room,
     match_confirmations,
-    match_info,
-    options_for,
     proposals,
 )
 from services.scheduling.rules import STATE_LABELS, format_duration, format_kirov, hanchans_word
@@ -42,6 +37,7 @@ PROPOSAL_LABELS = {
     "failed": "не удалось забронировать",
     "withdrawn": "заменено",
 }
+BEGUN_LABEL = "время прошло, не забронировано"
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 
 
@@ -61,30 +57,13 @@ def span_text(start: datetime, end: datetime) -> str:
     return f"{format_kirov(start)} — {format_kirov(end)}"
 
 
-def grid_marks(
-    session: Session, info: MatchInfo, user_id: int | None, days: list, window: Interval, booked: list[Booking]
-) -> list[list[str]]:
-    """Per cell: "m" my booking of another match, "r" every room already taken by others, "" otherwise; `booked`
-    are this match's active bookings. Only the viewer's own bookings and the club's room occupancy: nothing of
-    another player's availability."""
-    taken = busy_by_room(session, window, exclude=[b.id for b in booked])
-    mine: list[Interval] = []
-    if user_id is not None:
-        seat = info.seat_of(user_id)
-        mine = [
-            Interval(b.start_at, b.end_at)
-            for b in session.exec(
-                select(Booking)
-                .join(Seat, col(Seat.match_id) == Booking.match_id)
-                .where(
-                    Booking.active,
-                    Booking.match_id != info.match.id,
-                    Seat.player_id == (seat.player_id if seat else -1),
-                    Booking.start_at < window.end,
-                    Booking.end_at > window.start,
-                )
-            ).all()
-        ]
+def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) -> list[list[str]]:
+    """Per cell: "m" my meeting of another match, "r" every room already taken by others, "" otherwise. Only the
+    viewer's own meetings and the club's room occupancy: nothing of another player's availability."""
+    match_id = item.match.id
+    taken = {room: [m.interval for m in spans if m.match_id != match_id] for room, spans in board.room_bookings.items()}
+    seat = item.info.seat_of(user_id) if user_id is not None else None
+    mine = [m.interval for m in board.player_meetings.get(seat.player_id, []) if m.match_id != match_id] if seat else []
     marks = []
     for day in days:
         row = []
@@ -126,10 +105,16 @@ class MatchPage:
 
 
 def meetings(
-    session: Session, info: MatchInfo, my_player_id: int | None, booked: list[Booking] | None = None
+    session: Session,
+    info: MatchInfo,
+    my_player_id: int | None,
+    booked: list[Booking] | None = None,
+    *,
+    now: datetime | None = None,
 ) -> tuple[list[dict], list[dict]]:
     """The match's proposals (newest first, with who confirmed) and its active bookings, as the page shows them:
-    all that a proposal, a confirmation or a booking changes. `booked`: the active bookings, when already read."""
+    all that a proposal, a confirmation or a booking changes. `booked`: the active bookings, when already read. A
+    proposal whose time has begun is no longer answered (Регламент §3: no booking in the past)."""
     booked = active_bookings(session, info.match.id) if booked is None else booked
     names = {s.player_id: s.name for s in info.seats}
     answers_by_proposal = match_confirmations(session, info.match.id)
@@ -139,17 +124,18 @@ def meetings(
         yes = [names[pid] for pid, ok in answers.items() if ok and pid in names]
         no = [names[pid] for pid, ok in answers.items() if not ok and pid in names]
         mine = answers.get(my_player_id) if my_player_id is not None else None
+        begun = now is not None and p.status == LIVE_PROPOSAL and p.start_at < now
         proposal_rows.append(
             {
                 "id": str(p.id),
                 "text": f"{format_kirov(p.start_at)} — {to_kirov(p.end_at):%H:%M}, {hanchans_word(p.hanchans)}",
-                "status": PROPOSAL_LABELS.get(p.status, p.status)
+                "status": (BEGUN_LABEL if begun else PROPOSAL_LABELS.get(p.status, p.status))
                 + (", перенос брони" if p.replaces_booking_id else ""),
                 "confirmed": f"Подтвердили {len(yes)} из {len(info.seats)}" + (f": {', '.join(yes)}" if yes else ""),
                 "declined": f"Отклонили: {', '.join(no)}" if no else "",
                 "reason": p.failure_reason or "",
                 "can_answer": "1"
-                if my_player_id is not None and p.status == LIVE_PROPOSAL and mine is not True
+                if my_player_id is not None and p.status == LIVE_PROPOSAL and mine is not True and not begun
                 else "",
             }
         )
@@ -188,25 +174,24 @@ def booking_news(session: Session, match_id: int) -> str:
     return f"{who} на {data.get('when', '')}{reason}."
 
 
-def match_page(
-    session: Session, *, match_id: int, user: User, now: datetime | None = None, grid: bool = True
-) -> MatchPage:
+def match_page(session: Session, *, match_id: int, user: User, now: datetime, grid: bool = True) -> MatchPage:
     """The page for a seated player (their own grid) or the organizer (everyone's times); others are refused.
-    `grid=False` leaves out the viewer's grid and its marks (`days`, `cells`, `marks` stay empty): a proposal, a
-    confirmation or a released booking of this match changes neither, and they are most of the page's work."""
-    info = match_info(session, match_id)
+    Rendered from the read model (`board`), as the card, the home page and the desk are. `grid=False` leaves out
+    the viewer's grid and its marks (`days`, `cells`, `marks` stay empty): a proposal, a confirmation or a
+    released booking of this match changes neither, and they are most of the page's work."""
+    board, item = match_board(session, match_id, now=now)
+    info = item.info
     seat = info.seat_of(user.id)
     organizer = user.role == Role.ORGANIZER
     if seat is None and not organizer:
         raise SchedulingError("Согласование матча доступно только его игрокам и организатору.")
     window = info.window
-    free = availabilities(session, match_id)
-    booked = active_bookings(session, match_id)
-    remaining = info.match.planned_hanchans - sum(b.hanchans or 0 for b in booked)
+    free = item.free
+    remaining = item.remaining
     window_text = (
         f"{format_kirov(window.start)} — {format_kirov(window.end)} (Киров)" if window else "игровое окно не назначено"
     )
-    over = window is not None and now is not None and window.end <= now
+    over = window is not None and window.end <= now
     if over:
         window_text += " — окно закончилось, доступность больше не меняется"
     page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
@@ -221,11 +206,10 @@ def match_page(
             ["x" if not enabled[d][s] else ("1" if free_cells[d][s] else "0") for s in range(SLOTS_PER_DAY)]
             for d in range(len(days))
         ]
-        page.marks = grid_marks(session, info, user.id if seat else None, days, window, booked)
+        page.marks = grid_marks(board, item, user.id if seat else None, days)
     page.booking_news = booking_news(session, match_id)
-    answered = answered_ids(session, match_id)
-    page.seats = [(s.name, s.player_id in answered) for s in info.seats]
-    for o in options_for(session, info, free=free):
+    page.seats = [(s.name, s.player_id in item.answered) for s in info.seats]
+    for o in board.options(item):
         page.options.append(
             {
                 "text": span_text(o.start, o.end),
@@ -236,23 +220,15 @@ def match_page(
                 "hanchans": str(max(min(o.hanchans_fit, remaining), 1)),
             }
         )
-    page.proposals, page.bookings = meetings(session, info, seat.player_id if seat else None, booked)
+    page.proposals, page.bookings = meetings(session, info, seat.player_id if seat else None, item.bookings, now=now)
     if organizer:  # Регламент §6.4: the organizer alone sees everyone's times
         for s in info.seats:
             spans = sorted(free.get(s.player_id, []))
             text = "; ".join(span_text(iv.start, iv.end) for iv in spans)
             page.everyone.append(
-                (s.name, text or ("нет свободного времени" if s.player_id in answered else "не ответил"))
+                (s.name, text or ("нет свободного времени" if s.player_id in item.answered else "не ответил"))
             )
     return page
-
-
-# Once hanchans are on the table, how the time was agreed no longer matters to the organizer.
-PLAYED_LABELS = {
-    MatchStatus.PLAYING: "Играется",
-    MatchStatus.COMPLETE: "Сыгран",
-    MatchStatus.REPLAY: "Заменён переигровкой",
-}
 
 
 def window_text(window: Interval | None) -> str:
@@ -265,11 +241,10 @@ def window_text(window: Interval | None) -> str:
     return f"{start:%d.%m %H:%M} — {end:%d.%m %H:%M}"
 
 
-def overview(session: Session, *, now: datetime | None = None) -> list[dict]:
-    """Every match that is being scheduled, with its state (Регламент §3) and the §6.1 fallback date; the reads are
-    batched (`load_board`), so the number of statements does not grow with the number of matches."""
-    now = now or utc_now()
-    board = load_board(session)
+def overview(session: Session, *, now: datetime) -> list[dict]:
+    """Every match that is being scheduled, with its state (Регламент §3) and the §6.1 fallback date for its
+    remaining hanchans; rendered from the read model (`load_board`), in a fixed number of statements."""
+    board = load_board(session, now=now)
     rows = []
     for item in board.matches:
         info, m = item.info, item.match
@@ -277,12 +252,11 @@ def overview(session: Session, *, now: datetime | None = None) -> list[dict]:
         over = window is not None and window.end <= now
         fallback = item.fallback()
         played = item.played
-        if played:
-            state = PLAYED_LABELS.get(m.status, "Играется")
-        elif over and not item.fully_booked:
-            state = "Окно закончилось: " + STATE_LABELS[board.state(item)].lower()
-        else:
-            state = STATE_LABELS[board.state(item)]
+        state = STATE_LABELS[board.state(item)]
+        if item.bookings and item.remaining > 0:
+            state = f"Забронировано {item.booked_hanchans} из {m.planned_hanchans}; остальные: {state.lower()}"
+        if over and item.remaining > 0:
+            state = "Окно закончилось: " + state[0].lower() + state[1:]
         rows.append(
             {
                 "id": str(m.id),
@@ -294,11 +268,11 @@ def overview(session: Session, *, now: datetime | None = None) -> list[dict]:
                 # for the filter: played, booked, over (window ended, not booked), open
                 "group": "played" if played else "booked" if item.fully_booked else "over" if over else "open",
                 "booking": "; ".join(f"{format_kirov(b.start_at)}" for b in item.bookings) or "—",
-                "fallback": format_kirov(fallback.start) if fallback and not played else "—",
-                "can_fallback": "1" if fallback and not played and fallback.start > now else "",
-                "can_assign": "" if played or item.remaining < 1 else "1",
-                "can_move": "1" if item.bookings and not played else "",
-                "can_next_window": "" if played else "1",
+                "fallback": format_kirov(fallback.start) if fallback else "—",
+                "can_fallback": "1" if fallback and fallback.start > now else "",
+                "can_assign": "1" if item.remaining > 0 else "",
+                "can_move": "1" if item.movable(now) and not item.complete else "",
+                "can_next_window": "" if item.played else "1",
             }
         )
     return rows

@@ -81,6 +81,7 @@ def answer(session: Session, league: League, index: int, *spans: tuple[datetime,
         match_id=league.match_id,
         user_id=league.user_ids[index],
         intervals=[Interval(s, e) for s, e in spans],
+        now=PROPOSED_AT,
     )
     session.commit()
 
@@ -101,7 +102,7 @@ def propose(session: Session, league: League, start: datetime, hanchans: int = 3
 
 def confirm(session: Session, league: League, proposal_id: int, index: int) -> None:
     """The fourth confirmation books the room (the service does it, as on the site)."""
-    booking.confirm_meeting(session, proposal_id=proposal_id, user_id=league.user_ids[index])
+    booking.confirm_meeting(session, proposal_id=proposal_id, user_id=league.user_ids[index], now=PROPOSED_AT)
     session.commit()
 
 

@@ -80,13 +80,13 @@ async def test_sunday_job_names_exactly_the_players_still_to_act(
     application: Application, fake_api: FakeBotApi, session: Session
 ):
     waiting, proposed, booked = make_league(session, tables=3)
-    answer(session, waiting, 0, (kirov(12, 13), kirov(12, 20)))
-    answer(session, waiting, 1, (kirov(12, 13), kirov(12, 20)))
+    answer(session, waiting, 0, (kirov(14, 13), kirov(14, 20)))
+    answer(session, waiting, 1, (kirov(14, 13), kirov(14, 20)))
     link(session, waiting, 2, 5002, "vera_s", private=False)
     for index in range(4):
-        answer(session, proposed, index, (kirov(12, 13), kirov(12, 20)))
+        answer(session, proposed, index, (kirov(14, 13), kirov(14, 20)))
         answer(session, booked, index, (kirov(19, 13), kirov(19, 20)))
-    proposal = propose(session, proposed, kirov(12, 13))
+    proposal = propose(session, proposed, kirov(14, 13))
     confirm(session, proposed, proposal, 0)
     confirm(session, proposed, proposal, 1)
     done = propose(session, booked, kirov(19, 13))
@@ -176,15 +176,15 @@ async def test_linked_players_get_private_messages_about_their_own_matches(
     link(session, league, 0, 7001, "anna_i", private=True)
     link(session, league, 1, 7002, None, private=False)  # linked, but private messages switched off
     for index in range(4):
-        answer(session, league, index, (kirov(12, 13), kirov(12, 20)))
+        answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
     # The third player proposes (proposing counts as their confirmation): the first is asked to confirm.
-    proposal = propose(session, league, kirov(12, 13), index=2)
+    proposal = propose(session, league, kirov(14, 13), index=2)
     outbox = _job(application, OUTBOX_JOB)
 
     await outbox.run(application)
 
     (waiting,) = _texts_to(fake_api, 7001)
-    assert "Вам предложено время встречи: сб 12.12.2026 13:00–17:30" in waiting
+    assert "Вам предложено время встречи: пн 14.12.2026 13:00–17:30" in waiting
     assert _texts_to(fake_api, 7002) == []
 
     for index in (0, 1, 3):
@@ -192,7 +192,7 @@ async def test_linked_players_get_private_messages_about_their_own_matches(
     await outbox.run(application)
 
     booked = _texts_to(fake_api, 7001)[-1]
-    assert "Встреча забронирована" in booked and "сб 12.12.2026 13:00–17:30, Большой зал, 3 ханчана" in booked
+    assert "Встреча забронирована" in booked and "пн 14.12.2026 13:00–17:30, Большой зал, 3 ханчана" in booked
     assert len(_texts_to(fake_api, 7001)) == 2 and _texts_to(fake_api, 7002) == []
     (card_id,) = {k for k in fake_api.messages if k[0] == CHAT}
     assert "Состояние: <b>Забронировано</b>" in fake_api.messages[card_id]["text"]
@@ -203,26 +203,26 @@ async def test_no_text_ever_contains_a_players_personal_intervals(
 ):
     (league,) = make_league(session)
     link(session, league, 0, 7001, "anna_i", private=True)
-    # Common time is 12.12 13:00–20:00; every other boundary below is one player's own.
-    answer(session, league, 0, (kirov(12, 8), kirov(12, 23)), (kirov(15, 7, 30), kirov(15, 9, 30)))
-    answer(session, league, 1, (kirov(12, 10), kirov(12, 22)))
-    answer(session, league, 2, (kirov(12, 12), kirov(12, 21)), (kirov(17, 14), kirov(17, 16)))
-    answer(session, league, 3, (kirov(12, 13), kirov(12, 20)))
+    # Common time is 14.12 13:00–20:00; every other boundary below is one player's own.
+    answer(session, league, 0, (kirov(14, 8), kirov(14, 23)), (kirov(15, 7, 30), kirov(15, 9, 30)))
+    answer(session, league, 1, (kirov(14, 10), kirov(14, 22)))
+    answer(session, league, 2, (kirov(14, 12), kirov(14, 21)), (kirov(17, 14), kirov(17, 16)))
+    answer(session, league, 3, (kirov(14, 13), kirov(14, 20)))
     outbox = _job(application, OUTBOX_JOB)
     await outbox.run(application)
-    proposal = propose(session, league, kirov(12, 13))
+    proposal = propose(session, league, kirov(14, 13))
     await outbox.run(application)
     await _job(application, REMINDER_JOB).run(application)
     for index in range(4):
         confirm(session, league, proposal, index)
     await outbox.run(application)
-    answer(session, league, 3, (kirov(12, 13), kirov(12, 16, 30)))  # no longer free: the booking is released
+    answer(session, league, 3, (kirov(14, 13), kirov(14, 16, 30)))  # no longer free: the booking is released
     await outbox.run(application)
     await application.process_update(_command(application, "/matches", user_id=7001))
 
     sent = [c.params["text"] for c in fake_api.accepted() if "text" in c.params]
     assert len(sent) >= 6  # card, edits, private messages, reminder, /matches reply
-    assert any("Общие варианты: 1" in t and "сб 12.12.2026 13:00–20:00" in t for t in sent)
+    assert any("Общие варианты: 1" in t and "пн 14.12.2026 13:00–20:00" in t for t in sent)
     for text in sent:
         for personal in ("08:00", "23:00", "10:00", "22:00", "12:00", "21:00", "07:30", "09:30", "15.12", "17.12"):
             assert personal not in text, f"{personal!r} leaked into: {text}"

@@ -15,9 +15,10 @@ from services.core.db import session_scope
 from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
+from services.scheduling.board import options_for, state_of
 from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics
 from services.scheduling.intervals import Interval
-from services.scheduling.repo import SchedulingError, confirmations, match_info, options_for, proposals, state_of
+from services.scheduling.repo import SchedulingError, confirmations, match_info, proposals
 from services.scheduling.view import booking_news
 from tests import factories as f
 from tests.factories import NOW, kirov
@@ -35,6 +36,7 @@ def paint(db: sa.Engine, league: f.League, who: int, *spans: Interval, match_id:
         match_id=match_id or league.match.id,
         user_id=league.users[who].id,
         intervals=list(spans),
+        now=NOW,
     )
 
 
@@ -63,7 +65,7 @@ def proposed(db: sa.Engine, league: f.League, start, end, hanchans: int = 3, who
 
 def confirm(db: sa.Engine, league: f.League, proposal_id: int, *who: int) -> None:
     for n in who:
-        act(db, booking.confirm_meeting, proposal_id=proposal_id, user_id=league.users[n].id)
+        act(db, booking.confirm_meeting, proposal_id=proposal_id, user_id=league.users[n].id, now=NOW)
 
 
 def match_bookings(db: sa.Engine, match_id: int) -> list[Booking]:
@@ -88,22 +90,22 @@ def test_fourth_confirmation_books_the_room_and_writes_the_outbox(db: sa.Engine)
         paint(db, league, n, evening(20), Interval(kirov(22, 10), kirov(22, 16)))
     with Session(db, expire_on_commit=False) as session:
         info = match_info(session, league.match.id)
-        assert options_for(session, info) == []  # the fourth has not answered
-        assert state_of(session, info) == "waiting"
+        assert options_for(session, info.match.id, now=NOW) == []  # the fourth has not answered
+        assert state_of(session, info.match.id, now=NOW) == "waiting"
     paint(db, league, 3, Interval(kirov(20, 18), kirov(20, 23, 30)), Interval(kirov(22, 9), kirov(22, 14)))
     with Session(db, expire_on_commit=False) as session:
         info = match_info(session, league.match.id)
-        options = options_for(session, info)
+        options = options_for(session, info.match.id, now=NOW)
         assert [(o.start, o.end, o.hanchans_fit) for o in options] == [
             (kirov(20, 18), kirov(20, 23), 3),
             (kirov(22, 10), kirov(22, 14), 2),
         ]
-        assert state_of(session, info) == "options"
+        assert state_of(session, info.match.id, now=NOW) == "options"
     p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30), who=1)
     confirm(db, league, p.id, 0, 1, 2)
     assert match_bookings(db, league.match.id) == []
     with Session(db, expire_on_commit=False) as session:
-        assert state_of(session, match_info(session, league.match.id)) == "confirmed_3"
+        assert state_of(session, league.match.id, now=NOW) == "confirmed_3"
     confirm(db, league, p.id, 3)
     [row] = match_bookings(db, league.match.id)
     # the proposal's room: the first free one (on the shared PostgreSQL database other tests' rooms exist too)
@@ -112,7 +114,7 @@ def test_fourth_confirmation_books_the_room_and_writes_the_outbox(db: sa.Engine)
     )  # fmt: skip
     with Session(db, expire_on_commit=False) as session:
         assert session.get(MeetingProposal, p.id).status == "booked"
-        assert state_of(session, match_info(session, league.match.id)) == "booked"
+        assert state_of(session, league.match.id, now=NOW) == "booked"
     kinds = [e.kind for e in events(db, league.match.id)]
     assert kinds.count("availability_answered") == 4
     assert kinds.count("meeting_confirmed") == 4
@@ -167,7 +169,7 @@ def test_room_taken_meanwhile_fails_the_proposal_and_books_nobody(db: sa.Engine)
     p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30))
     confirm(db, league, p.id, 0, 1, 2)
     act(db, scheduling_admin.book_activity, title="D&D", start=kirov(20, 21), end=kirov(20, 23),
-        actor_user_id=league.organizer.id, room_id=p.room_id)  # fmt: skip
+        actor_user_id=league.organizer.id, room_id=p.room_id, now=NOW)  # fmt: skip
     confirm(db, league, p.id, 3)
     assert match_bookings(db, league.match.id) == []
     with Session(db, expire_on_commit=False) as session:
@@ -175,7 +177,7 @@ def test_room_taken_meanwhile_fails_the_proposal_and_books_nobody(db: sa.Engine)
         assert failed.status == "failed"
         assert "Помещение уже занято: «D&D»" in failed.failure_reason
         meeting = Interval(kirov(20, 18), kirov(20, 22, 30))
-        options = options_for(session, match_info(session, league.match.id))
+        options = options_for(session, league.match.id, now=NOW)
         assert not any(p.room_id in o.rooms and o.interval.contains(meeting) for o in options)  # options refreshed
 
 
@@ -203,7 +205,7 @@ def test_organizer_assigns_moves_and_applies_the_fallback(db: sa.Engine) -> None
         session.commit()
     org = league.organizer.id
     dnd = act(db, scheduling_admin.book_activity, title="D&D", start=kirov(29, 17), end=kirov(29, 20),
-              actor_user_id=org)  # fmt: skip
+              actor_user_id=org, now=NOW)  # fmt: skip
     with Session(db, expire_on_commit=False) as session:
         fallback = scheduling_admin.fallback_for(session, league.match.id)
     assert (fallback.start, fallback.end) == (kirov(29, 18), kirov(29, 22, 30))  # Регламент §6.1
@@ -216,7 +218,9 @@ def test_organizer_assigns_moves_and_applies_the_fallback(db: sa.Engine) -> None
     with pytest.raises(SchedulingError, match="Помещение занято: «Матч: Тур 1, стол 1»"):
         act(db, scheduling_admin.assign_meeting, match_id=second.id, start=kirov(29, 19), hanchans=3,
             actor_user_id=org, now=NOW)  # fmt: skip
-    target = act(db, scheduling_admin.move_to_next_window, match_id=second.id, actor_user_id=org, reason="болезнь")
+    target = act(
+        db, scheduling_admin.move_to_next_window, match_id=second.id, actor_user_id=org, reason="болезнь", now=NOW
+    )
     with Session(db, expire_on_commit=False) as session:
         info = match_info(session, second.id)
         assert info.window == f.window(f.WINDOW_START + timedelta(days=14)) and target.code == "2"
@@ -252,7 +256,9 @@ def test_the_organizer_meets_only_inside_the_window(db: sa.Engine) -> None:
             act(db, scheduling_admin.move_booking, booking_id=booked.id, start=start, end=end, actor_user_id=org,
                 reason=reason, now=NOW)  # fmt: skip
     assert match_bookings(db, league.match.id)[0].start_at == kirov(27, 18)
-    act(db, scheduling_admin.move_to_next_window, match_id=league.match.id, actor_user_id=org, reason="болезнь")
+    act(
+        db, scheduling_admin.move_to_next_window, match_id=league.match.id, actor_user_id=org, reason="болезнь", now=NOW
+    )
     with pytest.raises(SchedulingError, match="На 3 ханчана нужно не меньше"):
         act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=after, end=after + timedelta(hours=2),
             hanchans=3, actor_user_id=org, now=NOW)  # fmt: skip
@@ -285,7 +291,7 @@ def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int
     with Session(db) as session:  # the repaint reopened yesterday's booked proposal: one open per need
         reopened = [x.id for x in proposals(session, league.match.id, ["open"])]
     for proposal_id in reopened:
-        act(db, booking.decline_meeting, proposal_id=proposal_id, user_id=league.users[0].id)
+        act(db, booking.decline_meeting, proposal_id=proposal_id, user_id=league.users[0].id, now=NOW)
     p = proposed(db, league, kirov(day, 18), kirov(day, 22, 30))
     confirm(db, league, p.id, 0, 1)
     barrier = threading.Barrier(3)
@@ -301,7 +307,9 @@ def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int
             errors.append(error)
 
     threads = [
-        threading.Thread(target=run, args=(booking.confirm_meeting,), kwargs={"proposal_id": p.id, "user_id": u.id})
+        threading.Thread(
+            target=run, args=(booking.confirm_meeting,), kwargs={"proposal_id": p.id, "user_id": u.id, "now": NOW}
+        )
         for u in league.users[2:4]
     ]
     threads.append(
@@ -309,6 +317,7 @@ def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int
             target=run,
             args=(scheduling_admin.assign_meeting,),
             kwargs={
+                "now": NOW,
                 "match_id": second_id,
                 "start": kirov(day, 19),
                 "hanchans": 1,
@@ -382,7 +391,7 @@ def test_the_proposal_counts_as_the_proposers_confirmation(db: sa.Engine) -> Non
     p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30), who=1)
     with Session(db, expire_on_commit=False) as session:
         assert confirmations(session, p.id) == {league.players[1].id: True}
-        assert state_of(session, match_info(session, league.match.id)) == "confirmed_1"
+        assert state_of(session, league.match.id, now=NOW) == "confirmed_1"
     confirm(db, league, p.id, 0, 2)
     assert match_bookings(db, league.match.id) == []
     confirm(db, league, p.id, 3)  # the fourth of the others books: the proposer never pressed «Подтвердить»
@@ -393,8 +402,8 @@ def test_the_proposal_counts_as_the_proposers_confirmation(db: sa.Engine) -> Non
 def test_saving_is_asked_about_first_when_it_would_release_a_booking(db: sa.Engine) -> None:
     league, p = booked_league(db)
     kwargs = {"match_id": league.match.id, "user_id": league.users[1].id}
-    assert act(db, availability.bookings_released_by, intervals=[evening(20), evening(21)], **kwargs) == []
-    [when] = act(db, availability.bookings_released_by, intervals=[evening(21)], **kwargs)
+    assert act(db, availability.bookings_released_by, intervals=[evening(20), evening(21)], now=NOW, **kwargs) == []
+    [when] = act(db, availability.bookings_released_by, intervals=[evening(21)], now=NOW, **kwargs)
     assert when.endswith("18:00")
     [row] = match_bookings(db, league.match.id)
     assert row.active  # asking changed nothing
@@ -407,16 +416,16 @@ def test_cannot_come_releases_the_booking_for_all_four(db: sa.Engine) -> None:
     league, p = booked_league(db)
     [row] = match_bookings(db, league.match.id)
     with pytest.raises(SchedulingError):
-        act(db, booking.cannot_come, booking_id=row.id, user_id=league.organizer.id)
-    act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id)
+        act(db, booking.cannot_come, booking_id=row.id, user_id=league.organizer.id, now=NOW)
+    act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id, now=NOW)
     [row] = match_bookings(db, league.match.id)
     assert not row.active
     with Session(db, expire_on_commit=False) as session:
         assert session.get(MeetingProposal, p.id).status == "declined"
-        assert state_of(session, match_info(session, league.match.id)) == "options"
+        assert state_of(session, league.match.id, now=NOW) == "options"
     assert "meeting_released" in [e.kind for e in events(db, league.match.id)]
     with pytest.raises(SchedulingError, match="уже нет"):
-        act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id)
+        act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id, now=NOW)
 
 
 def test_the_organizer_releases_a_booking_with_a_reason(db: sa.Engine) -> None:
@@ -424,21 +433,21 @@ def test_the_organizer_releases_a_booking_with_a_reason(db: sa.Engine) -> None:
     [row] = match_bookings(db, league.match.id)
     org = league.organizer.id
     with pytest.raises(SchedulingError, match="Укажите причину"):
-        act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="  ")
+        act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="  ", now=NOW)
     assert match_bookings(db, league.match.id)[0].active  # refused: nothing changed
-    act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="зал на ремонте")
+    act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="зал на ремонте", now=NOW)
     [row] = match_bookings(db, league.match.id)
     assert not row.active and row.sequence == 1  # the calendars publish the cancellation
     with Session(db, expire_on_commit=False) as session:
         assert session.get(MeetingProposal, p.id).status == "withdrawn"
-        assert state_of(session, match_info(session, league.match.id)) == "options"  # the four agree again
+        assert state_of(session, league.match.id, now=NOW) == "options"  # the four agree again
     released = [e for e in events(db, league.match.id) if e.kind == "meeting_released"]
     assert len(released) == 1 and "зал на ремонте" in released[0].payload
     with Session(db) as session:  # the four read on their page why, not only in the bot's message
         news = booking_news(session, league.match.id)
     assert news.startswith("Организатор снял бронь на ") and news.endswith(": зал на ремонте."), news
     with pytest.raises(SchedulingError, match="уже снята"):
-        act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="ещё раз")
+        act(db, scheduling_admin.cancel_booking, booking_id=row.id, actor_user_id=org, reason="ещё раз", now=NOW)
     act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=kirov(27, 18), hanchans=3,
         room_id=league.room.id, actor_user_id=org, now=NOW)  # fmt: skip
     with Session(db) as session:

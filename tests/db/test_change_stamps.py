@@ -38,7 +38,14 @@ def test_a_match_stamp_moves_for_its_match_the_rooms_and_the_league_only(db: sa.
     evening = Interval(kirov(20, 17), kirov(20, 23))
 
     def paint(match_id: int, seat: int) -> None:
-        act(db, availability.save_availability, match_id=match_id, user_id=league.users[seat].id, intervals=[evening])
+        act(
+            db,
+            availability.save_availability,
+            match_id=match_id,
+            user_id=league.users[seat].id,
+            intervals=[evening],
+            now=NOW,
+        )
 
     league0, mine0, theirs0 = stamps(db, mine, theirs)
     paint(theirs, 4)  # another match's availability: the league moved, my match did not
@@ -60,10 +67,10 @@ def test_a_match_stamp_moves_for_its_match_the_rooms_and_the_league_only(db: sa.
     proposal = act(db, booking.propose_meeting, match_id=theirs, user_id=league.users[4].id, start=kirov(20, 18),
                    end=kirov(20, 22, 30), hanchans=3, now=NOW)  # fmt: skip
     for seat in range(4, 7):
-        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id)
+        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id, now=NOW)
     _, mine4, _ = stamps(db, mine, theirs)
     assert mine4 == mine3  # proposals and confirmations of another match are its own business
-    act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[7].id)
+    act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[7].id, now=NOW)
     _, mine5, _ = stamps(db, mine, theirs)
     assert mine5 != mine4
 
@@ -83,7 +90,14 @@ def test_the_grid_part_moves_for_rooms_and_the_viewers_own_answer_not_for_the_ot
     evening = Interval(kirov(20, 17), kirov(20, 23))
 
     def paint(match_id: int, seat: int) -> str:
-        act(db, availability.save_availability, match_id=match_id, user_id=league.users[seat].id, intervals=[evening])
+        act(
+            db,
+            availability.save_availability,
+            match_id=match_id,
+            user_id=league.users[seat].id,
+            intervals=[evening],
+            now=NOW,
+        )
         with Session(db) as session:
             return match_stamp(session, mine, viewer)
 
@@ -98,7 +112,7 @@ def test_the_grid_part_moves_for_rooms_and_the_viewers_own_answer_not_for_the_ot
     proposal = act(db, booking.propose_meeting, match_id=other.id, user_id=league.users[4].id, start=kirov(20, 18),
                    end=kirov(20, 22, 30), hanchans=3, now=NOW)  # fmt: skip
     for seat in range(4, 8):
-        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id)
+        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id, now=NOW)
     with Session(db) as session:
         after_booking = match_stamp(session, mine, viewer)
     assert grid_moved(after_own, after_booking)  # the room is taken now: "every room taken" marks may change
@@ -116,9 +130,16 @@ def test_a_home_page_stamp_moves_for_the_persons_own_matches_and_the_club(db: sa
             return player_stamp(session, league.users[seat].id)
 
     before = home(0)
-    act(db, availability.save_availability, match_id=other.id, user_id=league.users[4].id, intervals=[evening])
+    act(db, availability.save_availability, match_id=other.id, user_id=league.users[4].id, intervals=[evening], now=NOW)
     assert home(0) == before  # another table's news
-    act(db, availability.save_availability, match_id=league.match.id, user_id=league.users[1].id, intervals=[evening])
+    act(
+        db,
+        availability.save_availability,
+        match_id=league.match.id,
+        user_id=league.users[1].id,
+        intervals=[evening],
+        now=NOW,
+    )
     mine = home(0)
     assert mine != before  # a table-mate answered in the person's own match
     act(db, scheduling_admin.add_room, name="Веранда", actor_user_id=league.organizer.id)

@@ -18,8 +18,9 @@ from services.results.hanchans import dispute_hanchan, enter_hanchan, resolve_di
 from services.results.scoring import TableResult
 from services.scheduling import availability
 from services.scheduling import organizer as scheduling_admin
+from services.scheduling.board import state_of
 from services.scheduling.intervals import Interval, at_kirov
-from services.scheduling.repo import SchedulingError, answered_ids, match_info, state_of
+from services.scheduling.repo import SchedulingError, answered_ids, match_info
 from services.scheduling.view import overview
 from tests import factories as f
 from tests.db.statements import statements
@@ -38,6 +39,7 @@ def paint(db: sa.Engine, league: f.League, who: int, *spans: Interval, match_id:
         match_id=match_id or league.match.id,
         user_id=league.users[who].id,
         intervals=list(spans),
+        now=NOW,
     )
 
 
@@ -99,7 +101,7 @@ def test_an_overdue_match_is_settled_by_moving_it_to_the_next_tour(db: sa.Engine
     with pytest.raises(SchedulingError, match="уже прошла"):
         act(db, scheduling_admin.apply_fallback, match_id=league.match.id, actor_user_id=league.organizer.id, now=after)
     act(db, scheduling_admin.move_to_next_window, match_id=league.match.id, actor_user_id=league.organizer.id,
-        reason="болезнь")  # fmt: skip
+        reason="болезнь", now=NOW)  # fmt: skip
     assert f"over-{league.match.id}" not in desk_keys(db, after)
 
 
@@ -132,7 +134,14 @@ def test_a_played_match_is_never_moved(db: sa.Engine) -> None:
     with session_scope(db) as session:
         enter_hanchan(session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]))
     with pytest.raises(SchedulingError, match="уже сыграны"):
-        act(db, scheduling_admin.move_to_next_window, match_id=league.match.id, actor_user_id=org, reason="болезнь")
+        act(
+            db,
+            scheduling_admin.move_to_next_window,
+            match_id=league.match.id,
+            actor_user_id=org,
+            reason="болезнь",
+            now=NOW,
+        )
     with pytest.raises(SchedulingError, match="уже сыграны"):
         act(db, scheduling_admin.move_booking, booking_id=booked.id, start=kirov(21, 18), end=kirov(21, 22, 30),
             actor_user_id=org, now=NOW)  # fmt: skip
@@ -182,7 +191,7 @@ def test_overview_reads_do_not_grow_with_the_matches_and_agree_with_one_by_one(d
         build_desk(session, now=NOW)
     assert len(many) == len(few) < 40  # about a dozen for the overview, two dozen for the desk
     with Session(db, expire_on_commit=False) as session:
-        one_by_one = [state_of(session, match_info(session, int(r["id"]))) for r in rows]
+        one_by_one = [state_of(session, int(r["id"]), now=NOW) for r in rows]
     labels = {"no_common_time": "Нет общего времени", "waiting": "Ждём ответов", "nobody_answered": "Никто не ответил"}
     assert [r["state"] for r in rows] == [labels[s] for s in one_by_one]
     assert one_by_one[:2] == ["no_common_time", "waiting"]

@@ -40,6 +40,7 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
                 match_id=league.match.id,
                 user_id=league.users[n].id,
                 intervals=[Interval(kirov(20, 17), kirov(20, 23))],
+                now=NOW,
             )
 
     paint(0)
@@ -63,7 +64,7 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
     assert mine.mine and mine.action == "подтвердите время пт 20.11.2026 18:00, 3 ханчана"
     for n in (0, 2, 3):
         with session_scope(engine) as session:
-            booking.confirm_meeting(session, proposal_id=proposal, user_id=league.users[n].id)
+            booking.confirm_meeting(session, proposal_id=proposal, user_id=league.users[n].id, now=NOW)
     booked = card(engine, league, 3)
     assert (booked.state, booked.mine, booked.booked) == ("забронировано", False, True)
     assert booked.when == f"пт 20.11.2026 18:00, {league.room.name} (Киров)"
@@ -72,7 +73,7 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
             TableResult(p.id, pts, 0) for p, pts in zip(league.players, [40000, 30000, 30000, 20000], strict=True)
         )
         enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0))
-    playing = card(engine, league, 2)
+    playing = card(engine, league, 2, kirov(20, 19, 40))  # the meeting is on: its first hanchan is in
     assert (playing.state, playing.action, playing.mine) == (
         "играется: внесено 1 из 3",
         "внесите результат ханчана 2",

@@ -58,7 +58,7 @@ def week_of_matches(db: sa.Engine, league: f.League, tours: range) -> None:
                     enter_hanchan(session, session.merge(league.organizer), mine, Entry(results, 0))
             continue
         for user in league.users[:4]:
-            act(db, availability.save_availability, match_id=mine, user_id=user.id, intervals=[evening])
+            act(db, availability.save_availability, match_id=mine, user_id=user.id, intervals=[evening], now=NOW)
         if state == 0:  # painted by all four: common options, nobody proposed
             continue
         proposal = act(db, booking.propose_meeting, match_id=mine, user_id=league.users[1].id,
@@ -66,7 +66,7 @@ def week_of_matches(db: sa.Engine, league: f.League, tours: range) -> None:
                        hanchans=3, now=NOW).id  # fmt: skip
         if state == 2:  # booked: the other three confirm
             for user in (league.users[0], league.users[2], league.users[3]):
-                act(db, booking.confirm_meeting, proposal_id=proposal, user_id=user.id)
+                act(db, booking.confirm_meeting, proposal_id=proposal, user_id=user.id, now=NOW)
 
 
 def reads(db: sa.Engine, league: f.League) -> dict[str, int]:

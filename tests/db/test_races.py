@@ -57,7 +57,7 @@ def _league(url: str, *days: int) -> f.League:
         league = f.league(session)
     for n in range(4):
         _ok(url, availability.save_availability, match_id=league.match.id, user_id=league.users[n].id,
-            intervals=[evening(d) for d in days])  # fmt: skip
+            intervals=[evening(d) for d in days], now=NOW)  # fmt: skip
     return league
 
 
@@ -78,7 +78,7 @@ def _proposal(url: str, league: f.League, day: int, confirmed: int) -> int:
         )
         session.commit()
     for n in range(confirmed):
-        _ok(url, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[n].id)
+        _ok(url, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[n].id, now=NOW)
     return proposal.id
 
 
@@ -118,7 +118,7 @@ def test_fourth_confirmation_and_the_organizers_assignment_book_the_match_once(u
     for _ in range(TRIES):
         league = _league(url, 20)
         proposal_id = _proposal(url, league, 20, confirmed=3)
-        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id})
+        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW})
         outcomes = race(url, mode, [confirm, _assign(league, 22)])
         [only] = _active_bookings(url, league.match.id)  # 3 hanchans, not 6
         assert only.hanchans == 3
@@ -146,8 +146,8 @@ def test_a_confirmation_withdrawn_by_a_repaint_never_leaves_a_booking(url: str, 
         league = _league(url, 20, 21)
         proposal_id = _proposal(url, league, 20, confirmed=3)
         repaint = (availability.save_availability, {"match_id": league.match.id, "user_id": league.users[0].id,
-                                                    "intervals": [evening(21)]})  # fmt: skip
-        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id})
+                                                    "intervals": [evening(21)], "now": NOW})  # fmt: skip
+        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW})
         assert race(url, mode, [repaint, confirm]) == ["ok", "ok"]
         assert _active_bookings(url, league.match.id) == []
         with Session(engine_for(url)) as session:

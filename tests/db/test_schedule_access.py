@@ -29,7 +29,7 @@ def _painted_league(engine: sa.Engine) -> tuple[f.League, MeetingProposal]:
             spans.append(Interval(kirov(21, 9), kirov(21, 11)))
         with session_scope(engine) as session:
             availability.save_availability(
-                session, match_id=league.match.id, user_id=league.users[n].id, intervals=spans
+                session, match_id=league.match.id, user_id=league.users[n].id, intervals=spans, now=NOW
             )
     with session_scope(engine) as session:
         proposal = booking.propose_meeting(
@@ -49,11 +49,11 @@ def test_only_the_organizer_sees_another_players_times(engine: sa.Engine) -> Non
     league, _ = _painted_league(engine)
     private = format_kirov(kirov(21, 9))  # player 1's own morning, in no common option
     with Session(engine) as session:
-        mine = match_page(session, match_id=league.match.id, user=league.users[0])
-        theirs = match_page(session, match_id=league.match.id, user=league.users[1])
-        organizer = match_page(session, match_id=league.match.id, user=league.organizer)
+        mine = match_page(session, match_id=league.match.id, user=league.users[0], now=NOW)
+        theirs = match_page(session, match_id=league.match.id, user=league.users[1], now=NOW)
+        organizer = match_page(session, match_id=league.match.id, user=league.organizer, now=NOW)
         with pytest.raises(SchedulingError, match="только его игрокам и организатору"):
-            match_page(session, match_id=league.match.id, user=league.users[4])
+            match_page(session, match_id=league.match.id, user=league.users[4], now=NOW)
     # Регламент §6.4: a seated player gets their own grid and the common options, never a fellow player's times.
     assert mine.everyone == [] and private not in str(asdict(mine))
     assert sum(row.count("1") for row in mine.cells) < sum(row.count("1") for row in theirs.cells)
@@ -65,7 +65,7 @@ def test_a_stranger_can_neither_confirm_nor_decline_a_proposal(engine: sa.Engine
     stranger = league.users[4].id
     for action in (booking.confirm_meeting, booking.decline_meeting):
         with pytest.raises(SchedulingError, match="только игроки этого матча"), session_scope(engine) as session:
-            action(session, proposal_id=proposal.id, user_id=stranger)
+            action(session, proposal_id=proposal.id, user_id=stranger, now=NOW)
     with Session(engine) as session:
         answers = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal.id))
         assert {a.player_id for a in answers} <= {league.players[0].id}

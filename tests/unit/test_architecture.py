@@ -22,6 +22,7 @@ PURE_MODULES = {
     "services.league.roster_csv",
     "services.scheduling.intervals",
     "services.scheduling.rules",
+    "services.scheduling.decide",
     "services.scheduling.ics",
     "services.results.scoring",
     "services.results.standings",

@@ -300,7 +300,7 @@ def test_scheduling_state(answered, kw, state):
 
 def test_state_labels_are_russian_and_complete():
     assert STATE_LABELS["confirmed_2"] == "Подтвердили 2 из 4"
-    assert len(STATE_LABELS) == 10
+    assert len(STATE_LABELS) == 13
     with pytest.raises(ValueError):
         scheduling_state([True] * 4, options_count=1, proposal_confirmations=5)
 

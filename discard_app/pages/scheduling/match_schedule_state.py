@@ -223,15 +223,16 @@ class MatchScheduleState(LivePage, AuthState):
                     raise SchedulingError("Игровое окно этого матча ещё не назначено.")
                 days = window_days(window)
                 intervals = _parse_grid(painted, days, window)
+                now = utc_now()
                 released = availability.bookings_released_by(
-                    session, match_id=match_id, user_id=user.id, intervals=intervals
+                    session, match_id=match_id, user_id=user.id, intervals=intervals, now=now
                 )
                 if released and not release_ok:
                     self._pending_grid = painted
                     self.drop_warning = T_RELEASE_WARNING.format(when=", ".join(released))
                     return None
                 notices = availability.save_availability(
-                    session, match_id=match_id, user_id=user.id, intervals=intervals, now=utc_now()
+                    session, match_id=match_id, user_id=user.id, intervals=intervals, now=now
                 )
         except SchedulingError as error:
             self.error = str(error)
@@ -278,7 +279,7 @@ class MatchScheduleState(LivePage, AuthState):
         self.msg_at = "top"
         try:
             with session_scope() as session:
-                booking.cannot_come(session, booking_id=int(booking_id), user_id=user.id)
+                booking.cannot_come(session, booking_id=int(booking_id), user_id=user.id, now=utc_now())
         except SchedulingError as error:
             self.error = str(error)
         else:
@@ -360,8 +361,9 @@ class MatchScheduleState(LivePage, AuthState):
         self.msg_at = "proposals"
         try:
             with session_scope() as session:
+                now = utc_now()
                 answered = booking.answer_meeting(
-                    session, proposal_id=int(proposal_id), user_id=user.id, confirmed=confirmed
+                    session, proposal_id=int(proposal_id), user_id=user.id, confirmed=confirmed, now=now
                 )
                 session.commit()
                 proposal, info = answered.proposal, answered.info
@@ -372,7 +374,7 @@ class MatchScheduleState(LivePage, AuthState):
                     self.notice = T_BOOKED if booked else (T_CONFIRMED if confirmed else T_DECLINED)
                 if proposal.match_id == self._match_id():
                     seat = info.seat_of(user.id)
-                    proposal_rows, booking_rows = meetings(session, info, seat.player_id if seat else None)
+                    proposal_rows, booking_rows = meetings(session, info, seat.player_id if seat else None, now=now)
                     self._put(proposals=proposal_rows, bookings=booking_rows)
         except SchedulingError as error:
             self.error = str(error)

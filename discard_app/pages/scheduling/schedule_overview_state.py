@@ -156,7 +156,7 @@ class ScheduleOverviewState(OrganizerPage, AuthState):
         if self.dialog == FALLBACK:
             return scheduling_admin.apply_fallback, {"match_id": match_id, "now": utc_now()}
         if self.dialog == NEXT_WINDOW:
-            return scheduling_admin.move_to_next_window, {"match_id": match_id, "reason": self.reason}
+            return scheduling_admin.move_to_next_window, {"match_id": match_id, "reason": self.reason, "now": utc_now()}
         if self.dialog == ASSIGN:
             return scheduling_admin.assign_meeting, {
                 "match_id": match_id,
@@ -168,7 +168,11 @@ class ScheduleOverviewState(OrganizerPage, AuthState):
         if not self.booking_id.isdigit():
             raise SchedulingError(texts.CHOOSE_BOOKING.capitalize() + ".")
         if self.dialog == RELEASE:
-            return scheduling_admin.cancel_booking, {"booking_id": int(self.booking_id), "reason": self.reason}
+            return scheduling_admin.cancel_booking, {
+                "booking_id": int(self.booking_id),
+                "reason": self.reason,
+                "now": utc_now(),
+            }
         return scheduling_admin.move_booking, {
             "booking_id": int(self.booking_id),
             "start": parse_kirov(self.start, "Новое начало"),
@@ -227,4 +231,5 @@ class ScheduleOverviewState(OrganizerPage, AuthState):
             start=start,
             end=end,
             room_id=int(room) if room.isdigit() else None,
+            now=utc_now(),
         )

@@ -22,6 +22,7 @@ def seed_demo_schedule(session: Session, season: Season, organizer: User, today:
     matches = session.exec(select(Match).where(Match.round_id == tour.id).order_by(col(Match.table))).all()
     if len(matches) < 3:
         return
+    now = at_kirov(today)
     monday = kirov_date(tour.window_start)
     booked_day, dnd_day = monday + timedelta(days=9), monday + timedelta(days=10)
     booked, apart, waiting = (match_info(session, m.id) for m in matches[:3])
@@ -34,6 +35,7 @@ def seed_demo_schedule(session: Session, season: Season, organizer: User, today:
                 Interval(at_kirov(booked_day, 17), at_kirov(booked_day, 23)),
                 Interval(at_kirov(booked_day + timedelta(days=2), 12), at_kirov(booked_day + timedelta(days=2), 18)),
             ],
+            now=now,
         )
     proposal = booking.propose_meeting(
         session,
@@ -42,10 +44,10 @@ def seed_demo_schedule(session: Session, season: Season, organizer: User, today:
         start=at_kirov(booked_day, 18),
         end=at_kirov(booked_day, 22, 30),
         hanchans=3,
-        now=at_kirov(today),
+        now=now,
     )
     for seat in booked.seats:
-        booking.confirm_meeting(session, proposal_id=proposal.id, user_id=seat.user_id)
+        booking.confirm_meeting(session, proposal_id=proposal.id, user_id=seat.user_id, now=now)
     for n, seat in enumerate(apart.seats):  # everyone answered, but on different days: no common time
         day = monday + timedelta(days=7 + n)
         availability.save_availability(
@@ -53,6 +55,7 @@ def seed_demo_schedule(session: Session, season: Season, organizer: User, today:
             match_id=apart.match.id,
             user_id=seat.user_id,
             intervals=[Interval(at_kirov(day, 18), at_kirov(day, 22))],
+            now=now,
         )
     for seat in waiting.seats[:2]:
         availability.save_availability(
@@ -60,6 +63,7 @@ def seed_demo_schedule(session: Session, season: Season, organizer: User, today:
             match_id=waiting.match.id,
             user_id=seat.user_id,
             intervals=[Interval(at_kirov(dnd_day, 12), at_kirov(dnd_day, 23))],
+            now=now,
         )
     scheduling_admin.book_activity(
         session,
@@ -67,4 +71,5 @@ def seed_demo_schedule(session: Session, season: Season, organizer: User, today:
         start=at_kirov(dnd_day, 19),
         end=at_kirov(dnd_day, 23),
         actor_user_id=organizer.id,
+        now=now,
     )

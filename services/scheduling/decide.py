@@ -1,0 +1,179 @@
+"""The scheduling decisions: from what the read model (`board`) holds and one action, what must happen. Pure: no
+database, no clock (`now` is passed in), no reflex or telegram.
+
+The database modules (`availability`, `booking`, `organizer`) load the read model under the match's lock, ask
+here, and carry the answer out; a question the page asks first («Снять бронь?») is the same decision without
+carrying it out, so the question and the action cannot drift apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from services.scheduling.intervals import Interval, ceil_to_grid, covers, subtract
+from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, Option, common_options_multi, format_kirov
+
+SEATS = 4
+
+
+def remaining_hanchans(planned: int, booked: int, recorded: int) -> int:
+    """The hanchans that still need a meeting. Регламент §2: a match may be played over several meetings; a hanchan
+    is covered by a booking or by its recorded result (a result entered without a booking needs no meeting)."""
+    return max(planned - max(booked, recorded), 0)
+
+
+def played_meetings(bookings: Sequence[tuple[int, int]], recorded: int) -> set[int]:
+    """The meetings (booking ids, given with their hanchans in the order they are held) that hold recorded hanchans:
+    results fill the meetings in order. Such a meeting is not moved or released: its results stay where recorded."""
+    touched, before = set(), 0
+    for booking_id, hanchans in bookings:
+        if recorded > before:
+            touched.add(booking_id)
+        before += hanchans
+    return touched
+
+
+def bookable_from(now: datetime) -> datetime:
+    """The first instant a new meeting may start: the next half hour of the grid (a begun half hour is gone)."""
+    return ceil_to_grid(now)
+
+
+def need_options(
+    window: Interval,
+    availabilities: Sequence[Sequence[Interval]],
+    busy_by_room: Mapping[int, Sequence[Interval]],
+    meetings: Iterable[Interval],
+    *,
+    now: datetime | None,
+    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+) -> list[Option]:
+    """Common options for a match's remaining hanchans (Регламент §3): where all four are free, none of the four is
+    in a meeting (this match's or another's, in any room: one person sits at one table), a room is free, and the time
+    has not begun. `meetings` are the four players' booked meetings, without the one being moved."""
+    if now is not None:
+        start = max(window.start, bookable_from(now))
+        if start >= window.end:
+            return []
+        window = Interval(start, window.end)
+    if not availabilities or not busy_by_room:
+        return []
+    not_sitting = subtract([window], meetings)
+    return common_options_multi(window, [*availabilities, not_sitting], busy_by_room, hanchan_minutes=hanchan_minutes)
+
+
+def busy_players(meeting: Interval, meetings_by_name: Mapping[str, Iterable[Interval]]) -> list[str]:
+    """The players (by name) already sitting in another meeting that overlaps `meeting`."""
+    return [name for name, spans in meetings_by_name.items() if any(iv.overlaps(meeting) for iv in spans)]
+
+
+def busy_refusal(meeting: Interval, meetings_by_name: Mapping[str, Iterable[Interval]]) -> str | None:
+    """Why nobody may be booked at `meeting`: one of the four already has a meeting then (any match, any room)."""
+    busy = busy_players(meeting, meetings_by_name)
+    if not busy:
+        return None
+    who = ", ".join(busy)
+    verb = "уже играет" if len(busy) == 1 else "уже играют"
+    return f"В это время {who} {verb} в другой встрече: выберите другое время."
+
+
+def free_room(meeting: Interval, busy_by_room: Mapping[int, Sequence[Interval]]) -> int | None:
+    """The first room (ascending id) with nothing booked during the meeting, or None."""
+    return next((r for r in sorted(busy_by_room) if not any(b.overlaps(meeting) for b in busy_by_room[r])), None)
+
+
+# --- confirmations -----------------------------------------------------------------------------------------
+
+
+BEGUN = "Время этого предложения уже наступило: бронь не создана, предложите новое время."
+
+
+def answer_refusal(meeting: Interval, *, now: datetime, own_free: Sequence[Interval], confirmed: bool) -> str | None:
+    """Why a seated player's answer to a live proposal is refused, or None. A refusal may always be given; a
+    confirmation only before the meeting starts (no booking in the past) and inside the player's own time."""
+    if not confirmed:
+        return None
+    if meeting.start < now:
+        return BEGUN
+    if not covers(own_free, meeting):
+        return "Это время не входит в вашу доступность: сначала отметьте его свободным и сохраните."
+    return None
+
+
+def booking_refusal(hanchans: int, *, remaining: int, planned: int) -> str | None:
+    """Регламент §3: a match is booked for its planned hanchans once; re-checked when the fourth confirms, since the
+    organizer may have assigned a time meanwhile. None when the proposal may be booked."""
+    if hanchans <= remaining:
+        return None
+    if remaining <= 0:
+        return "Все ханчаны матча уже забронированы (встреча назначена раньше). Это предложение не забронировано."
+    return (
+        f"Матчу осталось {remaining} ханч. из {planned}, а предложено {hanchans}: "
+        "бронь не создана, предложите время заново."
+    )
+
+
+def fully_confirmed(confirmed: Iterable[int], seat_ids: Iterable[int]) -> bool:
+    """All four seated players confirmed (answers of players no longer seated do not count)."""
+    seats = set(seat_ids)
+    return len(seats & set(confirmed)) >= min(SEATS, len(seats)) > 0
+
+
+# --- repainting ----------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Confirmed:
+    """A proposal the repainting player confirmed: still collecting confirmations, or booked (`booking_id`)."""
+
+    proposal_id: int
+    meeting: Interval
+    need: int | None  # the need it answers: None = the match's remaining hanchans, else the booking it moves
+    booking_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Repaint:
+    """What saving new availability withdraws (Регламент §6.1: при изменении доступности назначенное время не
+    считается сохранённым без нового подтверждения)."""
+
+    withdrawn: tuple[Confirmed, ...] = ()  # open proposals: the player's confirmation is taken back
+    released: tuple[Confirmed, ...] = ()  # booked: the room is released, the player's confirmation taken back
+    reopened: tuple[int, ...] = ()  # released proposals that collect confirmations again (the other three stand)
+    retired: tuple[int, ...] = ()  # released proposals that end: their need has another open proposal, or begun
+    notices: tuple[str, ...] = field(default=())
+
+    @property
+    def released_starts(self) -> list[str]:
+        """The released meetings' Kirov starts, for the «Снять бронь?» question."""
+        return [format_kirov(c.meeting.start) for c in self.released]
+
+
+def repaint(
+    free: Sequence[Interval], confirmed: Sequence[Confirmed], *, open_needs: Iterable[int | None], now: datetime
+) -> Repaint:
+    """Which of the player's confirmations the new free time no longer covers, and what becomes of them. A released
+    booking's proposal collects confirmations again, unless its need already has an open proposal (one per need)
+    or its time has begun: then it ends, and the four propose anew."""
+    taken = set(open_needs)
+    withdrawn, released, reopened, retired, notices = [], [], [], [], []
+    for c in sorted(confirmed, key=lambda c: c.meeting.start):
+        if covers(free, c.meeting):
+            continue
+        when = format_kirov(c.meeting.start)
+        if c.booking_id is None:
+            withdrawn.append(c)
+            notices.append(f"Ваше подтверждение встречи {when} снято: это время больше не входит в вашу доступность.")
+            continue
+        released.append(c)
+        if c.need in taken or c.meeting.start < now:
+            retired.append(c.proposal_id)
+            notices.append(f"Встреча {when} больше не входит в вашу доступность: бронь снята, предложите новое время.")
+        else:
+            taken.add(c.need)
+            reopened.append(c.proposal_id)
+            notices.append(
+                f"Встреча {when} больше не входит в вашу доступность: бронь снята, нужно новое подтверждение."
+            )
+    return Repaint(tuple(withdrawn), tuple(released), tuple(reopened), tuple(retired), tuple(notices))
