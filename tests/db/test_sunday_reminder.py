@@ -8,9 +8,11 @@ import json
 import uuid
 from datetime import date, datetime, time, timedelta
 
+import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from services.core import db as core_db
 from services.core.models import MatchStatus, OutboxEvent
 from services.notifier.reminders import queue_due_reminder, reminder_key
 from services.scheduling.intervals import KIROV, at_kirov
@@ -86,3 +88,30 @@ def test_nothing_is_written_when_no_match_in_the_window_needs_scheduling(db: sa.
         session.commit()
         assert queue(session, at(sunday, 19, 30)) is None
         assert reminders(session, sunday) == []
+
+
+def test_discard_reminders_writes_it_when_due_and_not_before(
+    sqlite_url: str, session: Session, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
+) -> None:
+    from services.commands import reminders as command
+    from services.commands.cli import main
+
+    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
+    core_db.engine.cache_clear()
+    try:
+        _, sunday = sunday_league(session)
+        clock = iter([at(sunday, 18, 30), at(sunday, 19, 10), at(sunday, 19, 20), at(sunday, 8, days=1)])
+        monkeypatch.setattr(command, "utc_now", lambda: next(clock))
+        assert main(["reminders"]) == 0  # Sunday 18:30: not due
+        assert capsys.readouterr().out.strip() == command.NOT_DUE
+        assert reminders(session, sunday) == []
+        assert main(["reminders"]) == 0  # 19:10: the timer's run writes it
+        assert (
+            capsys.readouterr().out.strip() == f"Напоминание с воскресенья {sunday:%d.%m.%Y} поставлено в очередь бота."
+        )
+        assert main(["reminders"]) == 0 and main(["reminders"]) == 0  # later runs, Monday included: nothing more
+        assert capsys.readouterr().out.split("\n")[:2] == [command.NOT_DUE] * 2
+        (event,) = reminders(session, sunday)
+        assert event.delivered_at is None  # waits for the bot
+    finally:
+        core_db.engine.cache_clear()
