@@ -4,6 +4,8 @@ On SQLite and PostgreSQL (the races: tests/db/test_races.py)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import uuid
 from datetime import date, datetime, time, timedelta
@@ -113,5 +115,31 @@ def test_discard_reminders_writes_it_when_due_and_not_before(
         assert capsys.readouterr().out.split("\n")[:2] == [command.NOT_DUE] * 2
         (event,) = reminders(session, sunday)
         assert event.delivered_at is None  # waits for the bot
+    finally:
+        core_db.engine.cache_clear()
+
+
+@pytest.mark.asyncio
+async def test_the_sites_lifespan_task_writes_it_with_the_bot_down(
+    sqlite_url: str, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The site's loop, as Reflex runs it for the app's lifetime: one check a minute (here: at once, then stopped)."""
+    from discard_app import sunday_reminder as site
+
+    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
+    core_db.engine.cache_clear()
+    try:
+        _, sunday = sunday_league(session)
+        monkeypatch.setattr(site, "utc_now", lambda: at(sunday, 19))
+        loop = asyncio.create_task(site.sunday_reminder_loop())
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if reminders(session, sunday):
+                break
+        loop.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await loop
+        (event,) = reminders(session, sunday)
+        assert json.loads(event.payload)["late"] is False
     finally:
         core_db.engine.cache_clear()
