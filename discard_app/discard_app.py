@@ -34,6 +34,7 @@ from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState
 from discard_app.session_cookie import OTHER_TABS_SCRIPT
 from discard_app.state.desk import DeskState
 from discard_app.state.session_binding import SessionBinding
+from discard_app.sunday_reminder import sunday_reminder_loop
 from services.core.files import keep_files_private
 
 keep_files_private()  # the state files, the database and the uploads: readable by this account only
@@ -53,6 +54,8 @@ app = rx.App(
     backend_exception_handler=unexpected_error,  # in Russian, not Reflex's «An error occurred»
 )
 app.add_middleware(SessionBinding(), index=0)  # every event acts as the session that sent it
+# Регламент §3: the Sunday reminder is written by whichever process sees its moment first, the site included.
+app.register_lifespan_task(sunday_reminder_loop)
 # Reflex's own overlay says "Cannot connect to server: websocket error…" in English: ours says it in Russian.
 app.app_wraps[(5, "Overlay")] = connection_overlay
 # (page, route, title, on_load): every page of the site, its browser title ends with the league's name.

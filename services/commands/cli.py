@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "services.commands.regulation",
     "services.commands.playoff",
     "services.commands.bot",
+    "services.commands.reminders",
     "services.commands.pantheon",
     "services.commands.health",
 )

@@ -26,6 +26,7 @@ from services.notifier import linking as telegram_link
 from services.notifier import status as bot_status
 from services.notifier.outbox import Notifier, Target
 from services.notifier.snapshot import user_match_snapshots
+from services.notifier.sunday import reminder_time_of
 from services.notifier.telegram import TelegramGateway
 from services.pantheon.schedule import sync_current_season
 
@@ -33,7 +34,6 @@ log = logging.getLogger(__name__)
 OUTBOX_JOB = "outbox"
 REMINDER_JOB = "sunday_reminder"
 PANTHEON_JOB = "pantheon_sync"
-SUNDAY = 0  # python-telegram-bot's JobQueue counts days from Sunday = 0
 MAX_PAUSE = 300.0  # seconds between passes at most while Telegram stays unreachable
 
 
@@ -46,6 +46,7 @@ class BotConfig:
     poll_seconds: float = 5.0
     pantheon_sync_minutes: float | None = None  # None: no scheduled Pantheon import
     claim_seconds: float = 120.0  # a claim on outbox events; a killed process's events wait this long at most
+    reminder_check_seconds: float = 60.0  # how often the bot asks whether the Sunday reminder is due (cheap)
 
 
 def config_from_settings(settings: Settings) -> BotConfig:
@@ -54,12 +55,11 @@ def config_from_settings(settings: Settings) -> BotConfig:
         raise ValueError("TELEGRAM_BOT_TOKEN не задан: бот не запускается, сайт работает без него.")
     if settings.chat_id is None:
         raise ValueError("TELEGRAM_CHAT_ID не задан: боту некуда публиковать карточки матчей.")
-    hour, _, minute = settings.reminder_time.partition(":")
     return BotConfig(
         token=settings.bot_token,
         api_url=settings.bot_api_url,
         target=Target(settings.chat_id, settings.schedule_thread_id, settings.announcements_thread_id),
-        reminder_time=time(int(hour), int(minute or 0), tzinfo=settings.tz),
+        reminder_time=reminder_time_of(settings),
         pantheon_sync_minutes=settings.pantheon_sync_minutes,
         claim_seconds=settings.claim_seconds,
     )
@@ -93,11 +93,20 @@ async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
     notifier.heartbeat(connected=True)
 
 
-async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
+async def _queue_due_reminder(application: Application) -> None:
     # Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании».
-    # Written to the outbox once a week; the outbox poll delivers it (and retries it when Telegram fails).
-    queued = _notifier(context).queue_reminder()
-    log.info("Sunday reminder %s", "queued" if queued else "already queued by another process")
+    # Asked at start and every minute, not only at 19:00 on Sunday: a bot that was down on Sunday catches up (a late
+    # reminder, while the windows it is about are open), and the site or `discard reminders` may have written it
+    # first (services/notifier/reminders.py). The outbox poll delivers it and retries it when Telegram fails.
+    notifier: Notifier = application.bot_data["notifier"]
+    reminder_time = application.bot_data["config"].reminder_time
+    # The database read computes the pending matches' common options: off the event loop.
+    if await asyncio.to_thread(notifier.queue_reminder, reminder_time):
+        log.info("Sunday reminder queued")
+
+
+async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
+    await _queue_due_reminder(context.application)
 
 
 async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -156,6 +165,8 @@ async def _post_init(application: Application) -> None:
     username = application.bot.username  # initialize() called getMe
     application.bot_data["notifier"].heartbeat(connected=True, bot_username=username)
     log.info("connected to Telegram as @%s", username)
+    # At start, before the first poll: a Sunday missed while the bot was down is sent now (late), not in a minute.
+    await _queue_due_reminder(application)
 
 
 async def _post_shutdown(application: Application) -> None:
@@ -184,7 +195,7 @@ def build_application(
     application.add_handler(CommandHandler("matches", matches_command))
     jobs = application.job_queue
     jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
-    jobs.run_daily(sunday_reminder, time=config.reminder_time, days=(SUNDAY,), name=REMINDER_JOB)
+    jobs.run_repeating(sunday_reminder, interval=config.reminder_check_seconds, first=1, name=REMINDER_JOB)
     if config.pantheon_sync_minutes:
         jobs.run_repeating(pantheon_sync, interval=config.pantheon_sync_minutes * 60, first=10, name=PANTHEON_JOB)
     return application

@@ -133,8 +133,18 @@ def still_to_act(snap: MatchSnapshot) -> tuple[str, list[SeatView]]:
     return "", []
 
 
-def reminder_texts(snaps: Sequence[MatchSnapshot]) -> list[str]:
-    """The Sunday reminder, split into messages under Telegram's limit; empty when nothing is pending."""
+def reminder_heading(late_from: datetime | None = None) -> str:
+    """Регламент §3: the Sunday reminder's heading; a late one (the bot, or every process, was down on Sunday
+    evening) says which Sunday it is from."""
+    what = "согласование времени не завершено"
+    if late_from is None:
+        return f"<b>Напоминание: {what}</b>"
+    return f"<b>Напоминание с воскресенья {to_kirov(late_from):%d.%m}, с опозданием: {what}</b>"
+
+
+def reminder_texts(snaps: Sequence[MatchSnapshot], *, late_from: datetime | None = None) -> list[str]:
+    """The Sunday reminder, split into messages under Telegram's limit; empty when nothing is pending. `late_from`:
+    the Sunday's reminder moment when it is sent after that Sunday is over."""
     blocks = []
     for snap in snaps:
         action, seats = still_to_act(snap)
@@ -142,7 +152,7 @@ def reminder_texts(snaps: Sequence[MatchSnapshot]) -> list[str]:
             blocks.append(f"<b>{match_title(snap)}</b>: нужно {action} — {_names(seats, mention=True)}")
     if not blocks:
         return []
-    header = "<b>Напоминание: согласование времени не завершено</b>"
+    header = reminder_heading(late_from)
     messages: list[str] = []
     current = header
     for block in blocks:

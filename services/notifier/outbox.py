@@ -20,7 +20,7 @@ import socket
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 from functools import partial
 from typing import Protocol
 
@@ -33,8 +33,9 @@ from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramS
 from services.notifier import cards
 from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
-from services.notifier.snapshot import MatchSnapshot, match_snapshot, window_matches
-from services.scheduling.intervals import KIROV
+from services.notifier.reminders import pending_matches, queue_due_reminder
+from services.notifier.snapshot import MatchSnapshot, match_snapshot
+from services.notifier.sunday import is_late
 
 log = logging.getLogger(__name__)
 
@@ -233,7 +234,7 @@ class Notifier:
             if announcement is not None:
                 await self._announce(event.id, cards.announcement_text(announcement.text))
         elif event.kind == kinds.REMINDER:
-            await self._remind(event.id, datetime.fromisoformat(payload["at"]))
+            await self._remind(event.id, datetime.fromisoformat(payload["at"]), late=bool(payload.get("late")))
         elif event.kind == kinds.JUDGE_CALLED:
             await self._judge_called(event.id, payload)
         else:
@@ -250,22 +251,23 @@ class Notifier:
         if chat_id is not None:
             await self.send_once(event_id, chat_id, cards.judge_call_text(payload))
 
-    async def _remind(self, event_id: int, at: datetime) -> None:
-        """Регламент §3: the matches of the window current at the reminder time, as they stand now."""
+    async def _remind(self, event_id: int, at: datetime, *, late: bool = False) -> None:
+        """Регламент §3: the matches of the window current at the reminder time, as they stand now, if that window
+        is still open; a reminder written or sent after its Sunday says it is late (`services/notifier/reminders`)."""
+        now = self.clock()
         with session_scope(self.bind) as session:
-            snaps = window_matches(session, at)
-        for part, text in enumerate(cards.reminder_texts(snaps)):
+            snaps = pending_matches(session, at=at, now=now)
+        late_from = at if late or is_late(at, now) else None
+        for part, text in enumerate(cards.reminder_texts(snaps, late_from=late_from)):
             await self.send_once(
                 event_id, self.target.chat_id, text, part=part, thread_id=self.target.schedule_thread_id
             )
 
-    def queue_reminder(self, now: datetime | None = None) -> bool:
-        """Регламент §3: on Sunday evening, the reminder is written to the outbox once for the week (whichever
-        bot process comes first) and delivered like any other event, retried until Telegram accepts it."""
-        at = now or self.clock()
+    def queue_reminder(self, reminder_time: time) -> bool:
+        """Регламент §3: the due Sunday's reminder written to the outbox unless a process (the site, another bot,
+        `discard reminders`) already did; delivered like any other event, retried until Telegram accepts it."""
         with session_scope(self.bind) as session:
-            week = at.astimezone(KIROV).date().isoformat()
-            return kinds.emit_once(session, kinds.REMINDER, f"{kinds.REMINDER}:{week}", at=at.isoformat()) is not None
+            return queue_due_reminder(session, now=self.clock(), reminder_time=reminder_time) is not None
 
     def heartbeat(self, *, connected: bool, bot_username: str | None = None) -> None:
         with session_scope(self.bind) as session:

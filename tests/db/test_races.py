@@ -26,14 +26,17 @@ from services.core.models import (
     User,
 )
 from services.notifier import status as bot_status
+from services.notifier.reminders import queue_due_reminder
 from services.playoff import stage as playoff
 from services.results.hanchans import Entry, enter_hanchan
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
+from services.scheduling.repo import SchedulingError
 from tests import factories as f
 from tests.db.race import attempt, engine_for, race
+from tests.db.test_sunday_reminder import AT_19, at, reminders, sunday_league
 from tests.factories import NOW, kirov
 
 TRIES = 20
@@ -245,3 +248,28 @@ def test_two_bots_starting_at_once_both_record_their_heartbeat(url: str, mode: s
         with Session(engine_for(url)) as session:
             (row,) = session.exec(select(BotStatus)).all()
             assert row.connected and row.bot_username in ("bot1", "bot2")
+
+
+NOT_WRITTEN = "already written"
+
+
+def _queue_reminder(session: Session, **kwargs) -> None:  # noqa: ANN003
+    """queue_due_reminder, telling the race whether this caller wrote the event (a SchedulingError: it did not)."""
+    if queue_due_reminder(session, **kwargs) is None:
+        raise SchedulingError(NOT_WRITTEN)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_site_the_bot_and_the_timer_write_one_sunday_reminder(url: str, mode: str) -> None:
+    """Регламент §3: every process that sees Sunday's reminder moment pass writes it, at the same instant (four
+    threads, or two processes): exactly one of them writes it, the others are told it exists, none fails."""
+    writers = 4 if mode == "thread" else 2
+    for _ in range(TRIES // 2):
+        with Session(engine_for(url), expire_on_commit=False) as session:
+            _, sunday = sunday_league(session)
+        call = (_queue_reminder, {"now": at(sunday, 19, 1), "reminder_time": AT_19})
+        assert sorted(race(url, mode, [call] * writers)) == sorted(["ok"] + [NOT_WRITTEN] * (writers - 1))
+        late = (_queue_reminder, {"now": at(sunday, 9, days=1), "reminder_time": AT_19})  # and bots on Monday
+        assert race(url, mode, [late, late]) == [NOT_WRITTEN] * 2
+        with Session(engine_for(url)) as session:
+            assert len(reminders(session, sunday)) == 1

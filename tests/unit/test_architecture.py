@@ -32,6 +32,7 @@ PURE_MODULES = {
     "services.pantheon.games",
     "services.pantheon.names",
     "services.pantheon.reconstruct",
+    "services.notifier.sunday",
 }
 VIEW_MODULES = {
     "services.scheduling.view",
