@@ -30,7 +30,7 @@ def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app:
         session.add(room)
         session.flush()
         scheduling_admin.assign_meeting(session, match_id=match_id, start=utc_now() + timedelta(minutes=5), hanchans=3,
-                                        room_id=room.id, actor_user_id=organizer.id)  # fmt: skip
+                                        room_id=room.id, actor_user_id=organizer.id, now=utc_now())  # fmt: skip
     judge_context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **DESKTOP)
     player_context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
     judge, player = judge_context.new_page(), player_context.new_page()

@@ -109,7 +109,11 @@ def test_desk_lists_what_needs_a_decision_and_each_action_settles_it(browser: Br
         for n, user_id in enumerate(users):  # all four answered, never at the same time: no common time
             day = at_kirov(later + timedelta(days=2 + n), 18)
             save_availability(
-                session, match_id=apart_id, user_id=user_id, intervals=[Interval(day, day + timedelta(hours=3))]
+                session,
+                match_id=apart_id,
+                user_id=user_id,
+                intervals=[Interval(day, day + timedelta(hours=3))],
+                now=utc_now(),
             )
         seated = _players(session, table)
         # entered by the organizer: the window has not opened, a player could not yet (Регламент §2)

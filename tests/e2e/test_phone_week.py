@@ -223,7 +223,7 @@ def _proposed_match(app: App, names: list[str], day, hanchans: int = 3) -> tuple
         users = [session.exec(select(User).where(User.display_name == n)).one().id for n in names]
     for user_id in users:
         with session_scope(engine) as session:
-            save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening])
+            save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening], now=utc_now())
     with session_scope(engine) as session:
         proposal = propose_meeting(session, match_id=match_id, user_id=users[0], start=evening.start,
                                    end=at_kirov(day, 22, 30), hanchans=hanchans, now=utc_now())  # fmt: skip
@@ -267,7 +267,7 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
     engine = app.engine()
     for user_id in users[1:]:
         with session_scope(engine) as session:
-            confirm_meeting(session, proposal_id=proposal_id, user_id=user_id)
+            confirm_meeting(session, proposal_id=proposal_id, user_id=user_id, now=utc_now())
     with session_scope(engine) as session:
         (booking,) = session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all()
         booking_id = booking.id
@@ -308,7 +308,7 @@ def test_a_change_made_by_another_process_reaches_an_open_page(phones: list[Brow
         f"""
         from sqlmodel import select
         from services.core.db import session_scope
-        from services.core.models import User
+        from services.core.models import User, utc_now
         from services.scheduling.availability import save_availability
         from services.scheduling.intervals import Interval, at_kirov
         from datetime import date
@@ -316,7 +316,7 @@ def test_a_change_made_by_another_process_reaches_an_open_page(phones: list[Brow
             user = session.exec(select(User).where(User.display_name == {names[1]!r})).one()
             day = date.fromisoformat({day.isoformat()!r})
             save_availability(session, match_id={match_id}, user_id=user.id,
-                              intervals=[Interval(at_kirov(day, 18), at_kirov(day, 23))])
+                              intervals=[Interval(at_kirov(day, 18), at_kirov(day, 23))], now=utc_now())
         """,
     )
     expect(page.get_by_text(f"{names[1]} — ответил", exact=True)).to_be_visible(timeout=LIVE)
@@ -362,7 +362,7 @@ def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: l
             organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
             today = kirov_date(utc_now())
             book_activity(session, title={title!r}, start=at_kirov(today, 5), end=at_kirov(today, 6),
-                          actor_user_id=organizer.id)
+                          actor_user_id=organizer.id, now=utc_now())
         """,
     )
     expect(page.get_by_text(title)).to_be_visible(timeout=LIVE)

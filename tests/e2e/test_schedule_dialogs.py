@@ -35,10 +35,11 @@ def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app
         room = session.exec(select(Room)).first()
         start = at_kirov(base + timedelta(days=2), 18)
         meeting = scheduling_admin.assign_meeting(session, match_id=booked_id, start=start, hanchans=3,
-                                                  room_id=room.id, actor_user_id=organizer.id)  # fmt: skip
+                                                  room_id=room.id, actor_user_id=organizer.id,
+                                                  now=utc_now())  # fmt: skip
         busy = at_kirov(base + timedelta(days=3), 18)
         scheduling_admin.book_activity(session, title="D&D", start=busy, end=busy + timedelta(hours=4), room_id=room.id,
-                                       actor_user_id=organizer.id)  # fmt: skip
+                                       actor_user_id=organizer.id, now=utc_now())  # fmt: skip
         seated = _players(session, table)
         points = zip(seated, [40000, 30000, 30000, 20000], strict=True)
         # by the organizer: the window has not opened, a player could not enter it yet (Регламент §2)

@@ -110,7 +110,7 @@ def test_a_players_browser_never_receives_another_players_intervals(page: Page, 
     secret = Interval(at_kirov(day, 3), at_kirov(day, 5, 30))  # a time nobody else marks
     with session_scope(engine) as session:
         other = session.exec(select(User).where(User.display_name == names[1])).one()
-        availability.save_availability(session, match_id=match_id, user_id=other.id, intervals=[secret])
+        availability.save_availability(session, match_id=match_id, user_id=other.id, intervals=[secret], now=utc_now())
     frames: list[str] = []
     page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(str(data))))
     _open(page, app, names[0], match_id)

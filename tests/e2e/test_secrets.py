@@ -96,7 +96,7 @@ def _match_with_secret(app: App, names: list[str]) -> tuple[int, str]:
         ).id
         other = session.exec(select(User).where(User.display_name == names[1])).one()
         secret = Interval(at_kirov(day, 1, 30), at_kirov(day, 4))
-        availability.save_availability(session, match_id=match_id, user_id=other.id, intervals=[secret])
+        availability.save_availability(session, match_id=match_id, user_id=other.id, intervals=[secret], now=utc_now())
     engine.dispose()
     return match_id, "01:30"
 

@@ -157,13 +157,15 @@ def test_a_confirmation_on_one_worker_reaches_the_scheduling_page_open_on_the_ot
         match_id = factories.match_for_names(session, list(names), window, table="9").id
         users = [p.user_id for p in _players(session, names)]
         for user_id in users:
-            availability.save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening])
+            availability.save_availability(
+                session, match_id=match_id, user_id=user_id, intervals=[evening], now=utc_now()
+            )
         proposal = booking.propose_meeting(
             session, match_id=match_id, user_id=users[0], start=evening.start,
             end=evening.start + timedelta(hours=4, minutes=30), hanchans=3, now=utc_now(),
         )  # fmt: skip
         for user_id in users[1:3]:
-            booking.confirm_meeting(session, proposal_id=proposal.id, user_id=user_id)
+            booking.confirm_meeting(session, proposal_id=proposal.id, user_id=user_id, now=utc_now())
     engine.dispose()
 
     watcher = _tab(browser, prod_app, names[0], f"/match/{match_id}/schedule")
@@ -197,14 +199,16 @@ def test_the_last_confirmations_race_from_both_workers_and_the_room_is_booked_on
             match = factories.match_for_names(session, list(names), window, table=str(n + 1))
             users = [p.user_id for p in _players(session, names)]
             for user_id in users:
-                availability.save_availability(session, match_id=match.id, user_id=user_id, intervals=[evening])
+                availability.save_availability(
+                    session, match_id=match.id, user_id=user_id, intervals=[evening], now=utc_now()
+                )
             proposal = booking.propose_meeting(
                 session, match_id=match.id, user_id=users[0], start=evening.start,
                 end=evening.start + timedelta(hours=4, minutes=30), hanchans=3, now=utc_now(),
             )  # fmt: skip
             for user_id in users[:3]:
                 if not _confirmed(session, proposal.id, user_id):
-                    booking.confirm_meeting(session, proposal_id=proposal.id, user_id=user_id)
+                    booking.confirm_meeting(session, proposal_id=proposal.id, user_id=user_id, now=utc_now())
             match_ids.append(match.id)
             proposal_ids.append(proposal.id)
     engine.dispose()
