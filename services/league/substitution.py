@@ -7,6 +7,8 @@ standings (the scoring core leaves every non-main player out). The replaced play
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
@@ -69,6 +71,7 @@ def seat_substitute(
     substitute_player_id: int | None = None,
     new_name: str = "",
     reason: str,
+    now: datetime,
 ) -> Seat:
     """Регламент §6.1: the organizer seats a technical substitute only to complete the table.
 
@@ -114,7 +117,12 @@ def seat_substitute(
     else:
         try:
             substitute, _ = add_player(
-                session, session.get(Season, season_id), name, status=RosterStatus.SUBSTITUTE, actor_user_id=user.id
+                session,
+                session.get(Season, season_id),
+                name,
+                status=RosterStatus.SUBSTITUTE,
+                actor_user_id=user.id,
+                now=now,
             )
         except AccountError as e:
             raise ResultsError(str(e)) from e
@@ -135,5 +143,6 @@ def seat_substitute(
         before={"player": replaced},
         after={"player": substitute.id, "substitute_for": original, "seed": seat.seed},
         reason=reason.strip(),
+        now=now,
     )
     return seat

@@ -195,7 +195,9 @@ class Notifier:
         self._hold()
         message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
         with session_scope(self.bind) as session:
-            session.add(TelegramSend(event_id=event_id, chat_id=chat_id, part=part, message_id=message_id))
+            session.add(
+                TelegramSend(event_id=event_id, chat_id=chat_id, part=part, message_id=message_id, sent_at=self.clock())
+            )
 
     async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the
@@ -265,7 +267,8 @@ class Notifier:
         at = now or self.clock()
         with session_scope(self.bind) as session:
             week = at.astimezone(KIROV).date().isoformat()
-            return kinds.emit_once(session, kinds.REMINDER, f"{kinds.REMINDER}:{week}", at=at.isoformat()) is not None
+            key = f"{kinds.REMINDER}:{week}"
+            return kinds.emit_once(session, kinds.REMINDER, key, now=at, at=at.isoformat()) is not None
 
     def heartbeat(self, *, connected: bool, bot_username: str | None = None) -> None:
         with session_scope(self.bind) as session:
