@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Hanchan, Match, MatchStatus, Player, RosterStatus, Round, Season, Seat, Stage, User
 from services.league.accounts import AccountError
@@ -78,7 +79,7 @@ def seat_substitute(
     The substitute is chosen from the season's substitutes or registered by name with status `substitute`.
     Only before the first hanchan is entered: a hanchan's four players must be the match's four seats, and how
     already played hanchans count after a replacement is the organizer's separate decision (Регламент §6.1) —
-    a correction or a replay of the match.
+    a correction or a replay of the match. The match's card and open pages follow through the outbox event.
     """
     require_organizer(user)
     match = get_match(session, match_id)
@@ -144,5 +145,16 @@ def seat_substitute(
         after={"player": substitute.id, "substitute_for": original, "seed": seat.seed},
         reason=reason.strip(),
         now=now,
+    )
+    names = dict(_named(session, [replaced, substitute.id]))
+    outbox.emit(
+        session,
+        outbox.SUBSTITUTE_SEATED,
+        match.id,
+        now=now,
+        replaced_player_id=replaced,
+        replaced=names[replaced],
+        substitute_player_id=substitute.id,
+        substitute=names[substitute.id],
     )
     return seat
