@@ -13,6 +13,8 @@ from services.scheduling.intervals import Interval, at_kirov
 
 WINDOW_START = date(2026, 11, 16)  # a Monday; the window runs two weeks, to Monday 30.11 00:00 Kirov
 NOW = at_kirov(date(2026, 11, 10), 12)  # before the window: proposals are not "in the past"
+# Inside the window (a hanchan may be entered) and far from the real clock: what a service stores comes from it.
+PLAYED = at_kirov(date(2026, 11, 18), 15)
 
 
 def kirov(day: int, hour: int = 0, minute: int = 0, month: int = 11) -> datetime:

@@ -141,7 +141,7 @@ class DeskState(AuthState):
         self._act(
             form.get("key", ""),
             form.get("title", ""),
-            lambda s, u, **kw: resolve_dispute(s, u, **kw),
+            lambda s, u, **kw: resolve_dispute(s, u, now=utc_now(), **kw),
             Role.ORGANIZER,
             hanchan_id=_digits(form.get("target")),
             decision=form.get("reason", ""),
@@ -170,7 +170,7 @@ class DeskState(AuthState):
         self._act(
             "assign",
             texts.DESK_ASSIGNED,
-            lambda s, u, **kw: assign_judge(s, u, **kw),
+            lambda s, u, **kw: assign_judge(s, u, now=utc_now(), **kw),
             Role.ORGANIZER,
             judge_user_id=_digits(form.get("judge")),
             match_id=_digits(form.get("match")) or None,

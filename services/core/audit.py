@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session
@@ -24,8 +25,10 @@ def record_audit(
     before: Any = None,
     after: Any = None,
     reason: str = "",
+    now: datetime | None = None,
 ) -> AuditRecord:
-    """Adds the record to the caller's transaction: it commits or rolls back with the change."""
+    """Adds the record to the caller's transaction: it commits or rolls back with the change. `now` is the change's
+    instant (the column's own default only until every caller passes it)."""
     row = AuditRecord(
         actor_user_id=actor_user_id,
         action=action,
@@ -35,5 +38,7 @@ def record_audit(
         after=_json(after),
         reason=reason,
     )
+    if now is not None:
+        row.at = now
     session.add(row)
     return row

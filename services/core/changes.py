@@ -76,7 +76,9 @@ def match_stamp(session: Session, match_id: int, user_id: int | None = None) -> 
 def player_stamp(session: Session, user_id: int) -> str:
     """What a person's home page depends on: the news of the matches they sit in and what every match depends on.
     Another table's save does not reload it."""
-    mine = select(Seat.match_id).join(Player, col(Player.id) == Seat.player_id).where(Player.user_id == user_id)
+    # A seat a substitute took still counts as the replaced person's (Регламент §6.1): their page follows it too.
+    seated = (col(Player.id) == Seat.player_id) | (col(Player.id) == Seat.substitute_for_player_id)
+    mine = select(Seat.match_id).join(Player, seated).where(Player.user_id == user_id)
     parts = session.exec(
         select(
             _newest(OutboxEvent, col(OutboxEvent.match_id).in_(mine)),

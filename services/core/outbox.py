@@ -7,6 +7,7 @@ and the tests generate them through the services.
 from __future__ import annotations
 
 import json
+from datetime import datetime
 from typing import Any
 
 import sqlalchemy as sa
@@ -34,26 +35,35 @@ DRAW_APPROVED = "draw_approved"
 ANNOUNCEMENT = "announcement"
 REMINDER = "sunday_reminder"
 JUDGE_CALLED = "judge_called"  # Регламент §6.2: a private message to the judge (no match_id: not a card change)
+# Регламент §6.1: a technical substitute took a seat; the match's card and open pages show the new four.
+SUBSTITUTE_SEATED = "substitute_seated"
 
 
-def emit(session: Session, kind: str, match_id: int | None = None, **payload: Any) -> OutboxEvent:
-    """Adds the event to the caller's transaction: it is sent only if the change commits.
+def emit(
+    session: Session, kind: str, match_id: int | None = None, *, now: datetime | None = None, **payload: Any
+) -> OutboxEvent:
+    """Adds the event to the caller's transaction: it is sent only if the change commits; `now` is the change's
+    instant (the column's own default only until every caller passes it).
     Регламент §6.4: payloads carry names, counts and meeting times, never personal intervals."""
     event = OutboxEvent(
         kind=kind,
         match_id=match_id,
         payload=json.dumps(payload, ensure_ascii=False, default=str, sort_keys=True),
     )
+    if now is not None:
+        event.created_at = now
     session.add(event)
     return event
 
 
-def emit_once(session: Session, kind: str, once_key: str, **payload: Any) -> OutboxEvent | None:
+def emit_once(
+    session: Session, kind: str, once_key: str, *, now: datetime | None = None, **payload: Any
+) -> OutboxEvent | None:
     """Adds an event that must exist once (the key is unique in the database); None when it already does,
     however many processes tried at the same moment."""
     try:
         with session.begin_nested():
-            event = emit(session, kind, **payload)
+            event = emit(session, kind, now=now, **payload)
             event.once_key = once_key
             session.flush()
     except sa.exc.IntegrityError:

@@ -62,8 +62,10 @@ def create_user(
     login_name: str | None = None,
     password: str | None = None,
     actor_user_id: int | None = None,
+    now: datetime | None = None,
 ) -> tuple[User, str]:
-    """Creates a user with a generated (or given) password; returns the password once."""
+    """Creates a user with a generated (or given) password; returns the password once. `now`: the instant it is
+    recorded at (the column's default until every caller passes it)."""
     display_name = clean_display_name(display_name)
     if role not in set(Role):
         raise AccountError(f"Неизвестная роль: {role}.")
@@ -77,6 +79,8 @@ def create_user(
         password_hash=security.hash_password(password),
         role=Role(role),
     )
+    if now is not None:
+        user.created_at = now
     session.add(user)
     session.flush()
     record_audit(
@@ -86,6 +90,7 @@ def create_user(
         entity="user",
         entity_id=user.id,
         after={"display_name": display_name, "role": str(role)},
+        now=now,
     )
     return user, password
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
@@ -14,18 +15,20 @@ from services.league.accounts import AccountError
 MAX_LENGTH = 3500  # the Telegram message adds a heading and must stay within 4096 characters
 
 
-def publish_announcement(session: Session, season: Season, text: str, *, author_user_id: int) -> Announcement:
+def publish_announcement(
+    session: Session, season: Season, text: str, *, author_user_id: int, now: datetime
+) -> Announcement:
     """Регламент §6.4: official information goes to the site and the announcements topic."""
     text = text.strip()
     if not text:
         raise AccountError("Напишите текст объявления.")
     if len(text) > MAX_LENGTH:
         raise AccountError(f"Объявление длиннее {MAX_LENGTH} символов: сократите его.")
-    announcement = Announcement(season_id=season.id, text=text, author_user_id=author_user_id)
+    announcement = Announcement(season_id=season.id, text=text, author_user_id=author_user_id, created_at=now)
     session.add(announcement)
     session.flush()
     # Same transaction as the announcement: the bot posts it even if it is off right now.
-    outbox.emit(session, outbox.ANNOUNCEMENT, announcement_id=announcement.id)
+    outbox.emit(session, outbox.ANNOUNCEMENT, now=now, announcement_id=announcement.id)
     record_audit(
         session,
         actor_user_id=author_user_id,
@@ -33,6 +36,7 @@ def publish_announcement(session: Session, season: Season, text: str, *, author_
         entity="announcement",
         entity_id=announcement.id,
         after={"text": text},
+        now=now,
     )
     return announcement
 

@@ -78,6 +78,7 @@ def publish(
                 f"Изменение регламента от {local:%d.%m.%Y %H:%M} (действует с момента объявления): {reason}. "
                 "Полный текст — на странице «Регламент».",
                 author_user_id=author_user_id,
+                now=now,
             )
     record_audit(
         session,
@@ -86,5 +87,6 @@ def publish(
         entity="regulationversion",
         entity_id=version.id,
         reason=version.reason,
+        now=now,
     )
     return version

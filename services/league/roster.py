@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, func, select
 
@@ -60,11 +61,12 @@ def add_player(
     status: RosterStatus | None = None,
     actor_user_id: int | None,
     password: str | None = None,
+    now: datetime | None = None,
 ) -> tuple[Player, str]:
     """Registers a new person for the season (by default: `default_status`); registration order is kept (§1)."""
     status = status or default_status(season)
     user, password = create_user(
-        session, display_name=display_name, role=Role.PLAYER, password=password, actor_user_id=actor_user_id
+        session, display_name=display_name, role=Role.PLAYER, password=password, actor_user_id=actor_user_id, now=now
     )
     last = session.exec(select(func.max(Player.registration_order)).where(Player.season_id == season.id)).one()
     player = Player(season_id=season.id, user_id=user.id, status=status, registration_order=(last or 0) + 1)
@@ -77,11 +79,20 @@ def add_player(
         entity="player",
         entity_id=player.id,
         after={"name": user.display_name, "status": str(status), "order": player.registration_order},
+        now=now,
     )
     return player, password
 
 
-def set_status(session: Session, player: Player, status: str, *, reason: str, actor_user_id: int | None) -> None:
+def set_status(
+    session: Session,
+    player: Player,
+    status: str,
+    *,
+    reason: str,
+    actor_user_id: int | None,
+    now: datetime | None = None,
+) -> None:
     """Changes a roster status; withdrawal needs a reason (Регламент §6.1)."""
     if status not in set(RosterStatus):
         raise AccountError(f"Неизвестный статус: {status}.")
@@ -101,4 +112,5 @@ def set_status(session: Session, player: Player, status: str, *, reason: str, ac
         before={"status": str(before)},
         after={"status": str(status)},
         reason=reason.strip(),
+        now=now,
     )

@@ -7,8 +7,11 @@ standings (the scoring core leaves every non-main player out). The replaced play
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Hanchan, Match, MatchStatus, Player, RosterStatus, Round, Season, Seat, Stage, User
 from services.league.accounts import AccountError
@@ -69,13 +72,14 @@ def seat_substitute(
     substitute_player_id: int | None = None,
     new_name: str = "",
     reason: str,
+    now: datetime,
 ) -> Seat:
     """Регламент §6.1: the organizer seats a technical substitute only to complete the table.
 
     The substitute is chosen from the season's substitutes or registered by name with status `substitute`.
     Only before the first hanchan is entered: a hanchan's four players must be the match's four seats, and how
     already played hanchans count after a replacement is the organizer's separate decision (Регламент §6.1) —
-    a correction or a replay of the match.
+    a correction or a replay of the match. The match's card and open pages follow through the outbox event.
     """
     require_organizer(user)
     match = get_match(session, match_id)
@@ -114,7 +118,12 @@ def seat_substitute(
     else:
         try:
             substitute, _ = add_player(
-                session, session.get(Season, season_id), name, status=RosterStatus.SUBSTITUTE, actor_user_id=user.id
+                session,
+                session.get(Season, season_id),
+                name,
+                status=RosterStatus.SUBSTITUTE,
+                actor_user_id=user.id,
+                now=now,
             )
         except AccountError as e:
             raise ResultsError(str(e)) from e
@@ -135,5 +144,17 @@ def seat_substitute(
         before={"player": replaced},
         after={"player": substitute.id, "substitute_for": original, "seed": seat.seed},
         reason=reason.strip(),
+        now=now,
+    )
+    names = dict(_named(session, [replaced, substitute.id]))
+    outbox.emit(
+        session,
+        outbox.SUBSTITUTE_SEATED,
+        match.id,
+        now=now,
+        replaced_player_id=replaced,
+        replaced=names[replaced],
+        substitute_player_id=substitute.id,
+        substitute=names[substitute.id],
     )
     return seat

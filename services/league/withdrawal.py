@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
@@ -69,6 +70,7 @@ def mark_for_replay(
     reason: str,
     participants_agreed: bool,
     actor_user_id: int | None,
+    now: datetime,
 ) -> list[Match]:
     """Orders played matches of a withdrawn player replayed; the replays' results replace theirs.
 
@@ -101,6 +103,7 @@ def mark_for_replay(
                 match_id,
                 reason=reason,
                 decision=f"переигровка после раннего снятия: {name}; все участники матча согласны",
+                now=now,
             )
         except ResultsError as error:
             raise WithdrawalError(str(error)) from error
@@ -115,6 +118,7 @@ def withdraw_player(
     *,
     reason: str,
     actor_user_id: int | None,
+    now: datetime,
     replay_match_ids: Iterable[int] = (),
     participants_agreed: bool = False,
 ) -> list[Match]:
@@ -125,7 +129,7 @@ def withdraw_player(
     if player.status == RosterStatus.WITHDRAWN:
         raise WithdrawalError("Участник уже снят.")
     try:
-        set_status(session, player, RosterStatus.WITHDRAWN, reason=reason, actor_user_id=actor_user_id)
+        set_status(session, player, RosterStatus.WITHDRAWN, reason=reason, actor_user_id=actor_user_id, now=now)
     except AccountError as error:
         raise WithdrawalError(str(error)) from error
     return mark_for_replay(
@@ -135,4 +139,5 @@ def withdraw_player(
         reason=reason,
         participants_agreed=participants_agreed,
         actor_user_id=actor_user_id,
+        now=now,
     )

@@ -196,7 +196,9 @@ class Notifier:
         self._hold()
         message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
         with session_scope(self.bind) as session:
-            session.add(TelegramSend(event_id=event_id, chat_id=chat_id, part=part, message_id=message_id))
+            session.add(
+                TelegramSend(event_id=event_id, chat_id=chat_id, part=part, message_id=message_id, sent_at=self.clock())
+            )
 
     async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the

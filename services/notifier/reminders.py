@@ -50,4 +50,4 @@ def queue_due_reminder(session: Session, *, now: datetime, reminder_time: time |
         return None
     # The unique index on once_key decides between racing processes (emit_once catches the loser's IntegrityError
     # inside a savepoint, so the caller's transaction goes on).
-    return kinds.emit_once(session, kinds.REMINDER, key, at=at.isoformat(), late=is_late(at, now))
+    return kinds.emit_once(session, kinds.REMINDER, key, now=now, at=at.isoformat(), late=is_late(at, now))

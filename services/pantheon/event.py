@@ -10,7 +10,7 @@ from urllib.parse import urlparse
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
-from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User, utc_now
+from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User
 from services.league.matches import seated_names
 from services.pantheon import placement
 from services.pantheon.games import PlayerInfo
@@ -41,6 +41,7 @@ def save_settings(
     event_id: str,
     admin_person_id: str = "",
     admin_token: str = "",
+    now: datetime,
 ) -> PantheonSettings:
     """Check and store the event link. An empty token keeps the one stored; the token is never in the audit."""
     _organizer(user)
@@ -63,7 +64,7 @@ def save_settings(
         row = PantheonSettings(season_id=season_id, api_url=url, event_id=int(event))
     elif row.event_id != int(event):
         row.synced_through = None  # another event: read it from the start
-    row.api_url, row.event_id, row.updated_at = url, int(event), utc_now()
+    row.api_url, row.event_id, row.updated_at = url, int(event), now
     row.admin_person_id = int(person) if person else row.admin_person_id
     if admin_token.strip():
         row.admin_token = admin_token.strip()
@@ -77,6 +78,7 @@ def save_settings(
         entity_id=season_id,
         before=before,
         after=after,
+        now=now,
     )
     return row
 
@@ -186,7 +188,7 @@ def _pending_game(session: Session, season_id: int, game_id: int) -> PantheonGam
     return row
 
 
-def assign_game(session: Session, user: User, season_id: int, game_id: int, match_id: int) -> None:
+def assign_game(session: Session, user: User, season_id: int, game_id: int, match_id: int, *, now: datetime) -> None:
     """The organizer places a listed game into a match by hand (its window and order do not stop them)."""
     _organizer(user)
     row = _pending_game(session, season_id, game_id)
@@ -204,10 +206,10 @@ def assign_game(session: Session, user: User, season_id: int, game_id: int, matc
         match = get_match(session, match_id)
     except ResultsError as e:
         raise SetupError(str(e)) from None
-    reason = placement.enter(session, row, match, table, mapping, user, status=ASSIGNED)
+    reason = placement.enter(session, row, match, table, mapping, user, now=now, status=ASSIGNED)
     if reason:
         raise SetupError(reason)
-    row.decided_by_user_id, row.decided_at = user.id, utc_now()
+    row.decided_by_user_id, row.decided_at = user.id, now
     record_audit(
         session,
         actor_user_id=user.id,
@@ -215,14 +217,15 @@ def assign_game(session: Session, user: User, season_id: int, game_id: int, matc
         entity="match",
         entity_id=match_id,
         after={"game": row.session_hash, "hanchan_id": row.hanchan_id},
+        now=now,
     )
 
 
-def ignore_game(session: Session, user: User, season_id: int, game_id: int, note: str = "") -> None:
+def ignore_game(session: Session, user: User, season_id: int, game_id: int, note: str = "", *, now: datetime) -> None:
     """The organizer decides a listed game is not the league's; the decision is recorded."""
     _organizer(user)
     row = _pending_game(session, season_id, game_id)
-    row.status, row.decided_by_user_id, row.decided_at = IGNORED, user.id, utc_now()
+    row.status, row.decided_by_user_id, row.decided_at = IGNORED, user.id, now
     row.reason = f"{row.reason} — пропущена организатором{': ' + note.strip() if note.strip() else ''}"
     session.add(row)
     record_audit(
@@ -233,6 +236,7 @@ def ignore_game(session: Session, user: User, season_id: int, game_id: int, note
         entity_id=season_id,
         after={"game": row.session_hash},
         reason=note.strip() or "пропущена",
+        now=now,
     )
 
 

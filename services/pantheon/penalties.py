@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from sqlmodel import Session, select
 
-from services.core.models import PantheonGame, User, utc_now
+from services.core.models import PantheonGame, User
 from services.pantheon.games import _bool, _int, _list, _obj, _str
 from services.pantheon.placement import IGNORED, IMPORTED, PENDING, PLACED
 from services.results import penalties as league_penalties
@@ -84,6 +85,8 @@ def apply_penalty(
     mapping: dict[int, int],
     titles: dict[int, str],
     actor: User,
+    *,
+    now: datetime,
 ) -> str:
     """Record one Pantheon penalty once; returns added | known | pending."""
     key = f"{KEY_PREFIX}{p.id}"
@@ -95,13 +98,20 @@ def apply_penalty(
     if p.cancelled:
         return "known"
     row = row or PantheonGame(season_id=season_id, session_hash=key, status=PENDING)
-    row.updated_at = utc_now()
+    row.updated_at = now
     game, problem = _where(session, season_id, p, mapping)
     if game is not None:
         violation = f"{p.reason or 'нарушение'} [Pantheon, штраф #{p.id}]"
         try:
             league_penalties.add_conduct_penalty(
-                session, actor, game.match_id, mapping[p.person_id], amount=p.amount, violation=violation, basis=BASIS
+                session,
+                actor,
+                game.match_id,
+                mapping[p.person_id],
+                amount=p.amount,
+                violation=violation,
+                basis=BASIS,
+                now=now,
             )
         except ResultsError as e:
             problem = str(e)

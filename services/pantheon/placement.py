@@ -117,6 +117,8 @@ def enter(
     game: TableGame,
     mapping: dict[int, int],
     actor: User,
+    *,
+    now: datetime,
     status: str = IMPORTED,
 ) -> str | None:
     """Store the game as the match's next hanchan; the reason it cannot be stored otherwise (nothing is written)."""
@@ -128,7 +130,7 @@ def enter(
         return f"В матче {match.id} уже {len(done)} ханчана из {match.planned_hanchans}: лишний ханчан"
     if twin is None:
         try:
-            twin = results.enter_hanchan(session, actor, match.id, entry)
+            twin = results.enter_hanchan(session, actor, match.id, entry, now=now)
         except results.ResultsError as e:
             return str(e)
     _mark(twin, game, mapping)
@@ -136,7 +138,7 @@ def enter(
     row.match_id, row.hanchan_id, row.reason, row.status = match.id, twin.id, "", status
     session.add(row)
     session.flush()
-    renumber(session, match.id, actor)
+    renumber(session, match.id, actor, now=now)
     return None
 
 
@@ -150,7 +152,9 @@ def current_hanchan(session: Session, hanchan_id: int) -> Hanchan:
     return hanchan
 
 
-def replace(session: Session, row: PantheonGame, game: TableGame, mapping: dict[int, int], actor: User) -> str | None:
+def replace(
+    session: Session, row: PantheonGame, game: TableGame, mapping: dict[int, int], actor: User, *, now: datetime
+) -> str | None:
     """A placed game changed in Pantheon: correct its hanchan (the original stays, Регламент §6.2), or say why not."""
     unknown = unknown_players(game, mapping, {})
     seats = set(session.exec(select(Seat.player_id).where(Seat.match_id == row.match_id)).all())
@@ -169,6 +173,7 @@ def replace(session: Session, row: PantheonGame, game: TableGame, mapping: dict[
                 entry,
                 reason=CHANGED_REASON,
                 decision=f"Импорт новой версии игры Pantheon {game.session_hash}",
+                now=now,
             )
         except results.ResultsError as e:
             return f"{CHANGED_REASON}: {e}"
@@ -176,11 +181,11 @@ def replace(session: Session, row: PantheonGame, game: TableGame, mapping: dict[
     session.add(new)
     row.hanchan_id = new.id
     session.flush()
-    renumber(session, row.match_id, actor)
+    renumber(session, row.match_id, actor, now=now)
     return None
 
 
-def renumber(session: Session, match_id: int, actor: User) -> None:
+def renumber(session: Session, match_id: int, actor: User, *, now: datetime) -> None:
     """Number the match's hanchans by Pantheon's end time (an older game may be read after a newer one).
 
     Only when every hanchan standing in the match came from Pantheon: hand-entered numbers are left as they are.
@@ -217,4 +222,5 @@ def renumber(session: Session, match_id: int, actor: User) -> None:
         before=before,
         after={h.id: h.number for h in standing},
         reason="Порядок ханчанов по времени окончания в Pantheon",
+        now=now,
     )

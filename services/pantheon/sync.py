@@ -64,6 +64,7 @@ class SyncSummary:
 
 
 Progress = Callable[[SyncSummary], None]
+Clock = Callable[[], datetime]
 
 
 def _mapping(session: Session, season_id: int) -> tuple[dict[int, int], dict[int, str]]:
@@ -91,6 +92,8 @@ def apply_game(
     mapping: dict[int, int],
     titles: dict[int, str],
     actor: User,
+    *,
+    now: datetime,
 ) -> str:
     """Upsert one game by its hash; returns imported | updated | unchanged | pending."""
     table: TableGame | None
@@ -107,7 +110,7 @@ def apply_game(
     elif row.data == data and row.status != PENDING:
         return "unchanged"
     was_placed = row.status in PLACED
-    row.data, row.ended_at, row.updated_at = data, _end(game, config), utc_now()
+    row.data, row.ended_at, row.updated_at = data, _end(game, config), now
     session.add(row)
     session.flush()
     if row.status == IGNORED:
@@ -116,9 +119,9 @@ def apply_game(
         prefix = f"{placement.CHANGED_REASON}: " if was_placed else ""
         return _pending(row, prefix + problem)
     if was_placed:
-        reason = placement.replace(session, row, table, mapping, actor)
+        reason = placement.replace(session, row, table, mapping, actor, now=now)
         return _pending(row, reason) if reason else "updated"
-    return place(session, season_id, row, table, mapping, titles, actor)
+    return place(session, season_id, row, table, mapping, titles, actor, now=now)
 
 
 def place(
@@ -129,10 +132,12 @@ def place(
     mapping: dict[int, int],
     titles: dict[int, str],
     actor: User,
+    *,
+    now: datetime,
 ) -> str:
     match, reason = placement.find_match(session, season_id, table, mapping, titles)
     if match is not None:
-        reason = placement.enter(session, row, match, table, mapping, actor) or ""
+        reason = placement.enter(session, row, match, table, mapping, actor, now=now) or ""
     return _pending(row, reason) if reason else "imported"
 
 
@@ -149,10 +154,14 @@ def run_sync(
     bind: sa.Engine | None = None,
     page_size: int = PAGE_SIZE,
     progress: Progress | None = None,
+    clock: Clock = utc_now,
 ) -> SyncSummary:
-    """Import the season's Pantheon event; the summary carries a Russian error instead of raising mid-way."""
+    """Import the season's Pantheon event; the summary carries a Russian error instead of raising mid-way.
+
+    A long job of many transactions, so it takes a clock, not one instant (like the notifier): each game, the
+    lease and each penalty read it once, and what they store comes from that reading."""
     owner = f"{os.getpid()}:{uuid.uuid4().hex[:8]}"
-    _take_lease(season_id, owner, bind)
+    _take_lease(season_id, owner, bind, now=clock())
     try:
         with session_scope(bind) as session:
             actor = session.get(User, actor_user_id)
@@ -167,17 +176,16 @@ def run_sync(
             settings.api_url, admin_token=settings.admin_token, admin_person_id=settings.admin_person_id
         )
         try:
-            return _sync(season_id, settings, actor, client, mapping, titles, bind, page_size, progress, owner)
+            return _sync(season_id, settings, actor, client, mapping, titles, bind, page_size, progress, owner, clock)
         finally:
             if own:
                 client.close()
     finally:
-        _lease(season_id, owner, bind, release=True)
+        _lease(season_id, owner, bind, now=clock(), release=True)
 
 
-def _take_lease(season_id: int, owner: str, bind: sa.Engine | None) -> None:
+def _take_lease(season_id: int, owner: str, bind: sa.Engine | None, *, now: datetime) -> None:
     """One conditional UPDATE: the database lets exactly one of two simultaneous imports have it."""
-    now = utc_now()
     with session_scope(bind) as session:
         taken = session.execute(
             sa.update(PantheonSettings)
@@ -196,12 +204,12 @@ def _take_lease(season_id: int, owner: str, bind: sa.Engine | None) -> None:
     raise SyncError(RUNNING.format(since=since))
 
 
-def _lease(season_id: int, owner: str, bind: sa.Engine | None, *, release: bool = False) -> None:
+def _lease(season_id: int, owner: str, bind: sa.Engine | None, *, now: datetime, release: bool = False) -> None:
     with session_scope(bind) as session:
         session.execute(
             sa.update(PantheonSettings)
             .where(PantheonSettings.season_id == season_id, PantheonSettings.sync_owner == owner)
-            .values(sync_owner=None if release else owner, sync_until=None if release else utc_now() + LEASE)
+            .values(sync_owner=None if release else owner, sync_until=None if release else now + LEASE)
         )
 
 
@@ -216,6 +224,7 @@ def _sync(
     page_size: int,
     progress: Progress | None,
     owner: str,
+    clock: Clock,
 ) -> SyncSummary:
     summary = SyncSummary()
     seen: set[str] = set()
@@ -225,7 +234,7 @@ def _sync(
         config = client.get_game_config(settings.event_id)
         offset = 0
         while True:
-            _lease(season_id, owner, bind)
+            _lease(season_id, owner, bind, now=clock())
             page = client.get_last_games(settings.event_id, limit=page_size, offset=offset)
             names = {**{p.id: p.title for p in page.players}, **titles}
             batch = []
@@ -241,7 +250,7 @@ def _sync(
             for game in sorted(batch, key=lambda g: g.date):
                 summary.read += 1
                 with session_scope(bind) as session:
-                    outcome = apply_game(session, season_id, game, config, mapping, names, actor)
+                    outcome = apply_game(session, season_id, game, config, mapping, names, actor, now=clock())
                 _count(summary, outcome)
                 if progress:
                     progress(summary)
@@ -254,9 +263,9 @@ def _sync(
     except sa.exc.SQLAlchemyError:
         log.exception("Pantheon import stopped by a database error")
         summary.error = "Ошибка базы данных, импорт остановлен. Повторите импорт."
-    retry_pending(season_id, actor, seen, summary, bind)
+    retry_pending(season_id, actor, seen, summary, bind, clock=clock)
     if client.has_admin:  # the admin credentials are optional: without them penalties are entered by hand
-        import_penalties(season_id, settings.event_id, actor, client, summary, bind)
+        import_penalties(season_id, settings.event_id, actor, client, summary, bind, clock=clock)
     with session_scope(bind) as session:
         row = session.get(PantheonSettings, season_id)
         if complete and newest is not None:
@@ -272,7 +281,9 @@ def _sync(
     return summary
 
 
-def retry_pending(season_id: int, actor: User, seen: set[str], summary: SyncSummary, bind: sa.Engine | None) -> None:
+def retry_pending(
+    season_id: int, actor: User, seen: set[str], summary: SyncSummary, bind: sa.Engine | None, *, clock: Clock
+) -> None:
     """Games waiting on the list are tried again: the organizer may have mapped a player or fixed a window."""
     with session_scope(bind) as session:
         ids = session.exec(
@@ -287,13 +298,21 @@ def retry_pending(season_id: int, actor: User, seen: set[str], summary: SyncSumm
         with session_scope(bind) as session:
             mapping, titles = _mapping(session, season_id)
             row = session.get(PantheonGame, game_id)
-            outcome = place(session, season_id, row, placement.table_from_json(row.data), mapping, titles, actor)
+            table = placement.table_from_json(row.data)
+            outcome = place(session, season_id, row, table, mapping, titles, actor, now=clock())
         if outcome == IMPORTED:
             summary.imported += 1
 
 
 def import_penalties(
-    season_id: int, event_id: int, actor: User, client: PantheonClient, summary: SyncSummary, bind: sa.Engine | None
+    season_id: int,
+    event_id: int,
+    actor: User,
+    client: PantheonClient,
+    summary: SyncSummary,
+    bind: sa.Engine | None,
+    *,
+    clock: Clock,
 ) -> None:
     """Регламент §6.3: Pantheon's penalties become conduct penalties of their matches, each once.
 
@@ -304,7 +323,7 @@ def import_penalties(
         for item in items:
             with session_scope(bind) as session:
                 mapping, titles = _mapping(session, season_id)
-                outcome = apply_penalty(session, season_id, item, mapping, titles, actor)
+                outcome = apply_penalty(session, season_id, item, mapping, titles, actor, now=clock())
             summary.penalties += int(outcome == "added")
     except PantheonError as e:
         _add_error(summary, f"штрафы из Pantheon не прочитаны: {e}")

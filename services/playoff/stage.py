@@ -204,7 +204,7 @@ def advance_playoff(
 
 
 def decide_match_tie(
-    session: Session, season: Season, match_id: int, ordered: list[int], *, reason: str, actor: User
+    session: Session, season: Season, match_id: int, ordered: list[int], *, reason: str, actor: User, now: datetime
 ) -> None:
     """Регламент §4: equal total and average place in a playoff match — the organizer orders the group (recorded).
 
@@ -230,6 +230,7 @@ def decide_match_tie(
             ordered_player_ids=",".join(map(str, ordered)),
             reason=reason.strip(),
             decided_by_user_id=actor.id,
+            decided_at=now,
         )
     )
     record_audit(
@@ -240,6 +241,7 @@ def decide_match_tie(
         entity_id=match_id,
         after={"order": ordered, "round": table.round},
         reason=reason.strip(),
+        now=now,
     )
     session.flush()
     advance_playoff(session, season, actor_user_id=actor.id, after_change=True)  # the places may complete a table

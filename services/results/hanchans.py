@@ -28,7 +28,6 @@ from services.core.models import (
     Stage,
     StageKind,
     User,
-    utc_now,
 )
 from services.playoff.stage import advance_playoff
 from services.results import scoring
@@ -101,11 +100,18 @@ def _check(session: Session, match: Match, entry: Entry) -> None:
         raise ResultsError(problems)
 
 
-def _store(session: Session, match: Match, number: int, entry: Entry, user: User, revision: int = 0) -> Hanchan:
+def _store(
+    session: Session, match: Match, number: int, entry: Entry, user: User, *, now: datetime, revision: int = 0
+) -> Hanchan:
     """The database refuses a second row of one (match, number, revision): the loser of a race that slipped
     past the lock is told what a later caller would be told."""
     hanchan = Hanchan(
-        match_id=match.id, number=number, revision=revision, riichi_left=entry.riichi_left, entered_by_user_id=user.id
+        match_id=match.id,
+        number=number,
+        revision=revision,
+        riichi_left=entry.riichi_left,
+        entered_by_user_id=user.id,
+        entered_at=now,
     )
     try:
         with session.begin_nested():
@@ -166,20 +172,20 @@ def _is_repeat(session: Session, previous: Hanchan | None, entry: Entry, user: U
 
 
 def enter_hanchan(
-    session: Session, user: User, match_id: int, entry: Entry, *, repeat_ok: bool = True, now: datetime | None = None
+    session: Session, user: User, match_id: int, entry: Entry, *, now: datetime, repeat_ok: bool = True
 ) -> Hanchan:
     """Store the next hanchan of the match; the number follows the effective ones. A form a person submits passes
     `repeat_ok=False` unless they ticked "the same scores again": then the same scores as the previous hanchan by
     the same user within a minute are refused (a double submit must not count twice). Imports and files, which
     carry real repeats, keep the default. Holds the match lock: of two participants entering the last hanchan at
-    once, the second is told it is in."""
+    once, the second is told it is in. `now` is the entry's instant: the window, the double-submit check and the
+    stored `entered_at` all use it."""
     lock_row(session, Match, match_id)
     match = get_match(session, match_id)
     if not can_enter(session, user, match.id):
         raise ResultsError("Вносить результат могут только участники матча, судья и организатор.")
     if match.status == MatchStatus.REPLAY:
         raise ResultsError("Этот матч заменён переигровкой: результат вносится в матч-переигровку.")
-    now = now or utc_now()
     if (opens := entry_opens(session, user, match, now)) is not None:
         raise ResultsError(
             f"Игровое окно этого матча начнётся {format_kirov(opens)}: результат вносится после сыгранного ханчана."
@@ -193,7 +199,7 @@ def enter_hanchan(
     if not repeat_ok and _is_repeat(session, done[-1] if done else None, entry, user, now):
         raise RepeatedResult(REPEAT_MESSAGE)
     number = (done[-1].number if done else 0) + 1
-    hanchan = _store(session, match, number, entry, user)
+    hanchan = _store(session, match, number, entry, user, now=now)
     record_audit(
         session,
         actor_user_id=user.id,
@@ -201,6 +207,7 @@ def enter_hanchan(
         entity="match",
         entity_id=match.id,
         after=_entry_json(entry, number, hanchan.id),
+        now=now,
     )
     if number >= match.planned_hanchans:
         match.status = MatchStatus.COMPLETE
@@ -247,7 +254,15 @@ def _hanchan_of_match(session: Session, hanchan_id: int) -> tuple[Hanchan, Match
 
 
 def _set_disputed(
-    session: Session, user: User, hanchan: Hanchan, match: Match, disputed: bool, *, reason: str, **extra: str
+    session: Session,
+    user: User,
+    hanchan: Hanchan,
+    match: Match,
+    disputed: bool,
+    *,
+    reason: str,
+    now: datetime,
+    **extra: str,
 ) -> None:
     hanchan.disputed = disputed
     session.add(hanchan)
@@ -259,26 +274,27 @@ def _set_disputed(
         entity_id=match.id,
         after={"hanchan_id": hanchan.id, "number": hanchan.number, **extra},
         reason=reason,
+        now=now,
     )
 
 
-def dispute_hanchan(session: Session, user: User, hanchan_id: int, note: str) -> None:
+def dispute_hanchan(session: Session, user: User, hanchan_id: int, note: str, *, now: datetime) -> None:
     """A participant flags a result for the organizer (Регламент §6.2); the note says what is wrong."""
     hanchan, match = _hanchan_of_match(session, hanchan_id)
     if user_player_in_match(session, user.id, match.id) is None:
         raise ResultsError("Оспорить результат может только участник этого матча.")
     if not note.strip():
         raise ResultsError("Опишите, что не так с результатом.")
-    _set_disputed(session, user, hanchan, match, True, reason=note.strip())
+    _set_disputed(session, user, hanchan, match, True, reason=note.strip(), now=now)
 
 
-def resolve_dispute(session: Session, user: User, hanchan_id: int, decision: str) -> None:
+def resolve_dispute(session: Session, user: User, hanchan_id: int, decision: str, *, now: datetime) -> None:
     """The organizer keeps the result as it is and records why (a correction resolves a dispute too)."""
     require_organizer(user)
     hanchan, match = _hanchan_of_match(session, hanchan_id)
     if not decision.strip():
         raise ResultsError("Укажите решение по спору.")
-    _set_disputed(session, user, hanchan, match, False, reason=decision.strip(), decision=decision.strip())
+    _set_disputed(session, user, hanchan, match, False, reason=decision.strip(), now=now, decision=decision.strip())
 
 
 def _require_reason_and_decision(reason: str, decision: str) -> None:
@@ -291,7 +307,15 @@ def _require_reason_and_decision(reason: str, decision: str) -> None:
 
 
 def correct_hanchan(
-    session: Session, user: User, hanchan_id: int, entry: Entry, *, reason: str, decision: str, replay: bool = False
+    session: Session,
+    user: User,
+    hanchan_id: int,
+    entry: Entry,
+    *,
+    reason: str,
+    decision: str,
+    now: datetime,
+    replay: bool = False,
 ) -> Hanchan:
     """Регламент §6.2: a correction or a replay keeps the original row, the reason and the decision.
 
@@ -306,7 +330,7 @@ def correct_hanchan(
     _require_reason_and_decision(reason, decision)
     _check(session, match, entry)
     before = _snapshot(session, old)
-    new = _store(session, match, old.number, entry, user, revision=old.revision + 1)
+    new = _store(session, match, old.number, entry, user, now=now, revision=old.revision + 1)
     old.superseded_by_id = new.id
     session.add(old)
     record_audit(
@@ -318,11 +342,12 @@ def correct_hanchan(
         before=before,
         after={**_entry_json(entry, old.number, new.id), "decision": decision.strip()},
         reason=reason.strip(),
+        now=now,
     )
     return new
 
 
-def replay_match(session: Session, user: User, match_id: int, *, reason: str, decision: str) -> Match:
+def replay_match(session: Session, user: User, match_id: int, *, reason: str, decision: str, now: datetime) -> Match:
     """Регламент §6.1: the organizer orders a match replayed; the new match replaces it in the standings.
 
     The original keeps its hanchans for the record and gets status `replay`; the new match has the same tour,
@@ -365,5 +390,6 @@ def replay_match(session: Session, user: User, match_id: int, *, reason: str, de
             entity_id=entity_id,
             after={"original_match_id": original.id, "replay_match_id": new.id, "decision": decision.strip()},
             reason=reason.strip(),
+            now=now,
         )
     return new

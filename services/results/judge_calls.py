@@ -39,6 +39,7 @@ def assign_judge(
     match_id: int | None = None,
     round_id: int | None = None,
     day: str | None = None,
+    now: datetime,
 ) -> JudgeAssignment:
     """Регламент §6.3: the organizer assigns a judge to exactly one of a match, a day (YYYY-MM-DD, Kirov) or a round."""
     require_organizer(user)
@@ -67,6 +68,7 @@ def assign_judge(
         round_id=round_id or None,
         day=day or None,
         assigned_by_user_id=user.id,
+        assigned_at=now,
     )
     session.add(row)
     session.flush()
@@ -77,6 +79,7 @@ def assign_judge(
         entity="judgeassignment",
         entity_id=row.id,
         after={"judge": judge.display_name, "match": match_id, "round": round_id, "day": day},
+        now=now,
     )
     return row
 
@@ -140,6 +143,7 @@ def call_judge(
         entity_id=match.id,
         after={"call": call.id, "hanchan": hanchan_number, "judge": judge.display_name if judge else None},
         reason=description,
+        now=now,
     )
     if judge is not None:
         # No match id: the event is a private message, not a change of the match's card.
@@ -147,6 +151,7 @@ def call_judge(
             session,
             outbox.JUDGE_CALLED,
             None,
+            now=now,
             judge_user_id=judge.id,
             call_match_id=match.id,
             match=match_info(session, match.id).title,
@@ -179,7 +184,7 @@ def answer_call(session: Session, user: User, call_id: int, *, now: datetime) ->
         call.answered_at, call.answered_by_user_id = now, user.id
         session.add(call)
         record_audit(session, actor_user_id=user.id, action="judge.answer", entity="match", entity_id=call.match_id,
-                     after={"call": call.id})  # fmt: skip
+                     after={"call": call.id}, now=now)  # fmt: skip
     return call
 
 
@@ -197,13 +202,14 @@ def close_call(
         actions=actions,
         disagreement=disagreement,
         decision=decision,
+        now=now,
     )
     if call.answered_at is None:
         call.answered_at, call.answered_by_user_id = now, user.id
     call.ruling_id, call.closed_at = ruling.id, now
     session.add(call)
     record_audit(session, actor_user_id=user.id, action="judge.close", entity="match", entity_id=call.match_id,
-                 after={"call": call.id, "ruling_id": ruling.id}, reason=ruling.decision)  # fmt: skip
+                 after={"call": call.id, "ruling_id": ruling.id}, reason=ruling.decision, now=now)  # fmt: skip
     return ruling
 
 

@@ -7,6 +7,7 @@ is only offered as a suggestion text.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 
 from sqlmodel import Session, col, func, select
 
@@ -64,7 +65,7 @@ def _player_of_match(session: Session, match: Match, player_id: int) -> Player:
     return player
 
 
-def _audit_penalty(session: Session, user: User, match: Match, penalty: Penalty, note: str) -> None:
+def _audit_penalty(session: Session, user: User, match: Match, penalty: Penalty, note: str, *, now: datetime) -> None:
     session.flush()
     record_audit(
         session,
@@ -80,10 +81,13 @@ def _audit_penalty(session: Session, user: User, match: Match, penalty: Penalty,
             "warning": penalty.warning,
         },
         reason=note,
+        now=now,
     )
 
 
-def add_no_show(session: Session, user: User, match_id: int, player_id: int, reason: str = "") -> Penalty:
+def add_no_show(
+    session: Session, user: User, match_id: int, player_id: int, reason: str = "", *, now: datetime
+) -> Penalty:
     """Регламент §5: the first no-show without warning — a warning and −80 000 for the match."""
     require_organizer(user)
     match = get_match(session, match_id)
@@ -102,14 +106,23 @@ def add_no_show(session: Session, user: User, match_id: int, player_id: int, rea
         warning=True,
         reason=reason.strip() or NO_SHOW_REASON,
         decided_by_user_id=user.id,
+        decided_at=now,
     )
     session.add(penalty)
-    _audit_penalty(session, user, match, penalty, penalty.reason)
+    _audit_penalty(session, user, match, penalty, penalty.reason, now=now)
     return penalty
 
 
 def add_conduct_penalty(
-    session: Session, user: User, match_id: int, player_id: int, *, amount: int | None, violation: str, basis: str
+    session: Session,
+    user: User,
+    match_id: int,
+    player_id: int,
+    *,
+    amount: int | None,
+    violation: str,
+    basis: str,
+    now: datetime,
 ) -> Penalty:
     """Регламент §6.3: the violation, the amount and the basis go into the match protocol.
 
@@ -141,9 +154,10 @@ def add_conduct_penalty(
         warning=amount == 0,
         reason=f"{violation.strip()}. Основание: {basis.strip()}",
         decided_by_user_id=user.id,
+        decided_at=now,
     )
     session.add(penalty)
-    _audit_penalty(session, user, match, penalty, penalty.reason)
+    _audit_penalty(session, user, match, penalty, penalty.reason, now=now)
     return penalty
 
 
@@ -156,6 +170,7 @@ def add_ruling(
     actions: str,
     disagreement: str,
     decision: str,
+    now: datetime,
     photos: Sequence[str] = (),
 ) -> JudgeRuling:
     """Регламент §6.2 «Порядок обращения к судье»: the judge (or the organizer) records a ruling."""
@@ -182,6 +197,7 @@ def add_ruling(
         decision=decision.strip(),
         photos="\n".join(photos),  # paths inside the upload directory (services.results.ruling_photos)
         judge_user_id=user.id,
+        at=now,
     )
     session.add(ruling)
     session.flush()
@@ -193,6 +209,7 @@ def add_ruling(
         entity_id=match.id,
         after={"ruling_id": ruling.id, "hanchan": hanchan_number, "photos": len(photos)},
         reason=ruling.decision,
+        now=now,
     )
     return ruling
 
@@ -206,7 +223,9 @@ def unresolved_ties(session: Session, season_id: int) -> list[tuple[int, list[tu
     return sorted(groups.items())
 
 
-def decide_tie(session: Session, user: User, season_id: int, ordered: list[int], reason: str) -> TieDecision:
+def decide_tie(
+    session: Session, user: User, season_id: int, ordered: list[int], reason: str, *, now: datetime
+) -> TieDecision:
     """Регламент §4: still equal after average place — the organizer decides; the order must name one
     currently unresolved group of the standings exactly, best first."""
     require_organizer(user)
@@ -223,6 +242,7 @@ def decide_tie(session: Session, user: User, season_id: int, ordered: list[int],
         ordered_player_ids=",".join(map(str, ordered)),
         reason=reason.strip(),
         decided_by_user_id=user.id,
+        decided_at=now,
     )
     session.add(decision)
     session.flush()
@@ -234,5 +254,6 @@ def decide_tie(session: Session, user: User, season_id: int, ordered: list[int],
         entity_id=season_id,
         after={"order": ordered},
         reason=reason.strip(),
+        now=now,
     )
     return decision

@@ -29,6 +29,7 @@ from tests.bot.league import (
     make_league,
     propose,
 )
+from tests.factories import PLAYED
 
 pytestmark = pytest.mark.asyncio
 
@@ -234,7 +235,11 @@ async def test_announcement_is_posted_to_the_announcements_topic(
     session.add(organizer)
     session.commit()
     publish_announcement(
-        session, session.get(Season, league.season_id), "Итоги тура 1 & <новое> расписание", author_user_id=organizer.id
+        session,
+        session.get(Season, league.season_id),
+        "Итоги тура 1 & <новое> расписание",
+        author_user_id=organizer.id,
+        now=PLAYED,
     )
     session.commit()
 

@@ -26,6 +26,7 @@ from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, link, make_league, propose
 from tests.bot.test_process import ROOT, _env
 from tests.conftest import fresh_postgres_database
+from tests.factories import PLAYED
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -100424242, 5, 6
 PRIVATE = (7101, 7102)  # the Telegram ids of the two players who want private messages
@@ -90,7 +91,9 @@ def _league_with_everything(session: Session) -> None:
     organizer = User(login_name="org", display_name="Богдан Бойко", password_hash="x", role="organizer")
     session.add(organizer)
     session.commit()
-    publish_announcement(session, session.get(Season, first.season_id), "Тур 2 открыт", author_user_id=organizer.id)
+    publish_announcement(
+        session, session.get(Season, first.season_id), "Тур 2 открыт", author_user_id=organizer.id, now=PLAYED
+    )
     session.commit()
 
 

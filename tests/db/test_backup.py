@@ -20,6 +20,7 @@ from services.core.db import make_engine, migrate
 from services.core.models import Announcement, OutboxEvent, Role, Season, User
 from services.league.announcements import publish_announcement
 from tests.conftest import PG_ADMIN_URL
+from tests.factories import PLAYED
 
 WRITTEN = {"announcement", "outboxevent", "auditrecord"}  # what the writer adds while the copy is taken
 NOW = datetime(2027, 1, 10, 3, 0, tzinfo=UTC)
@@ -48,7 +49,7 @@ def _write_during(engine: sa.Engine, started: threading.Event, stop: threading.E
         season = session.exec(select(Season)).first()
         organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
         while not stop.is_set() or count < 5:
-            publish_announcement(session, season, f"Объявление {count}", author_user_id=organizer.id)
+            publish_announcement(session, season, f"Объявление {count}", author_user_id=organizer.id, now=PLAYED)
             session.commit()
             count += 1
             if count == 5:

@@ -16,7 +16,7 @@ from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
 from tests import factories as f
-from tests.factories import NOW, kirov
+from tests.factories import NOW, PLAYED, kirov
 
 
 def stamps(db: sa.Engine, *match_ids: int) -> tuple[str, ...]:
@@ -54,7 +54,7 @@ def test_a_match_stamp_moves_for_its_match_the_rooms_and_the_league_only(db: sa.
 
     with Session(db, expire_on_commit=False) as session:
         organizer = session.get(type(league.organizer), league.organizer.id)
-    act(db, penalties.add_no_show, user=organizer, match_id=theirs, player_id=league.players[5].id)
+    act(db, penalties.add_no_show, user=organizer, match_id=theirs, player_id=league.players[5].id, now=PLAYED)
     _, mine2, theirs2 = stamps(db, mine, theirs)  # another match's result (an audit row): still not mine
     assert theirs2 != theirs1 and mine2 == mine1
 

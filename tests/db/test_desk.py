@@ -24,7 +24,7 @@ from services.scheduling.repo import SchedulingError, answered_ids, match_info
 from services.scheduling.view import overview
 from tests import factories as f
 from tests.db.statements import statements
-from tests.factories import NOW, kirov
+from tests.factories import NOW, PLAYED, kirov
 
 
 def act(db: sa.Engine, fn: Callable, **kwargs):  # noqa: ANN201
@@ -108,14 +108,16 @@ def test_an_overdue_match_is_settled_by_moving_it_to_the_next_tour(db: sa.Engine
 def test_a_dispute_is_listed_until_the_organizer_decides(db: sa.Engine) -> None:
     with session_scope(db) as session:
         league = f.league(session)
-        hanchan = enter_hanchan(session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]))
-        dispute_hanchan(session, league.users[1], hanchan.id, "очки второго и третьего перепутаны")
+        hanchan = enter_hanchan(
+            session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]), now=PLAYED
+        )
+        dispute_hanchan(session, league.users[1], hanchan.id, "очки второго и третьего перепутаны", now=PLAYED)
         hanchan_id = hanchan.id
     with Session(db, expire_on_commit=False) as session:
         [item] = [i for i in build_desk(session, now=NOW).items if i.group == "disputes"]
     assert item.title == "Тур 1, стол 1, ханчан 1" and "перепутаны" in item.detail
     with session_scope(db) as session:
-        resolve_dispute(session, league.organizer, hanchan_id, "проверено по Pantheon")
+        resolve_dispute(session, league.organizer, hanchan_id, "проверено по Pantheon", now=PLAYED)
     assert [g for g in desk_keys(db, NOW).values() if g == "disputes"] == []
 
 
@@ -132,7 +134,9 @@ def test_a_played_match_is_never_moved(db: sa.Engine) -> None:
     booked = act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=kirov(20, 18), hanchans=3,
                  room_id=league.room.id, actor_user_id=org, now=NOW)  # fmt: skip
     with session_scope(db) as session:
-        enter_hanchan(session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]))
+        enter_hanchan(
+            session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]), now=PLAYED
+        )
     with pytest.raises(SchedulingError, match="уже сыграны"):
         act(
             db,

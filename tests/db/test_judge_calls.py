@@ -15,7 +15,7 @@ from services.results.judge_calls import answer_call, assign_judge, call_judge, 
 from services.results.view import match_view
 from services.scheduling import organizer as scheduling_admin
 from tests import factories as f
-from tests.factories import NOW, kirov
+from tests.factories import NOW, PLAYED, kirov
 
 DURING = kirov(20, 19)  # the meeting is 20.11 18:00–22:30
 
@@ -45,9 +45,13 @@ def test_the_assigned_judge_gets_the_call_first_then_the_organizer_after_ten_min
     league, (first, second) = _league(db)
     with session_scope(db) as session:
         with pytest.raises(ResultsError):
-            assign_judge(session, league.users[0], judge_user_id=second.id, match_id=league.match.id)  # not organizer
-        assign_judge(session, league.organizer, judge_user_id=first.id, round_id=league.rounds[0].id)
-        assign_judge(session, league.organizer, judge_user_id=second.id, match_id=league.match.id)  # the match wins
+            assign_judge(
+                session, league.users[0], judge_user_id=second.id, match_id=league.match.id, now=PLAYED
+            )  # not organizer
+        assign_judge(session, league.organizer, judge_user_id=first.id, round_id=league.rounds[0].id, now=PLAYED)
+        assign_judge(
+            session, league.organizer, judge_user_id=second.id, match_id=league.match.id, now=PLAYED
+        )  # the match wins
         call = call_judge(session, league.users[1], league.match.id, hanchan_number=2,
                           description="спор о фуритене", now=DURING)  # fmt: skip
         call_id = call.id

@@ -22,7 +22,7 @@ from services.scheduling.calendar_feed import week_entries
 from services.scheduling.intervals import Interval, at_kirov
 from tests import factories as f
 from tests.db.statements import statements
-from tests.factories import NOW
+from tests.factories import NOW, PLAYED
 
 FIRST = date(2027, 1, 4)  # a Monday; tours of two weeks after it, far from other tests' rooms on PostgreSQL
 TOURS = 8
@@ -55,7 +55,7 @@ def week_of_matches(db: sa.Engine, league: f.League, tours: range) -> None:
             )
             for _ in range(3):
                 with session_scope(db) as session:
-                    enter_hanchan(session, session.merge(league.organizer), mine, Entry(results, 0))
+                    enter_hanchan(session, session.merge(league.organizer), mine, Entry(results, 0), now=PLAYED)
             continue
         for user in league.users[:4]:
             act(db, availability.save_availability, match_id=mine, user_id=user.id, intervals=[evening], now=NOW)

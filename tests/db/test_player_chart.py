@@ -8,6 +8,7 @@ from services.results.hanchans import enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.view import player_view
 from tests.db.test_results import League, entry
+from tests.factories import PLAYED
 
 
 def _lines(view: dict) -> dict[str, list[int | None]]:
@@ -19,14 +20,14 @@ def test_tours_not_played_have_no_point_for_the_player_and_the_leaders(session: 
     p = league.players
     org = league.organizer
     # Tour 1: both tables play one hanchan. p0 +25 000; p4 +20 000, p5 0, p7 −20 000.
-    enter_hanchan(session, org, league.match(1, 1, p[:4]), entry(p[:4], [40000, 30000, 30000, 20000]))
-    enter_hanchan(session, org, league.match(1, 2, p[4:]), entry(p[4:], [35000, 30000, 30000, 25000]))
+    enter_hanchan(session, org, league.match(1, 1, p[:4]), entry(p[:4], [40000, 30000, 30000, 20000]), now=PLAYED)
+    enter_hanchan(session, org, league.match(1, 2, p[4:]), entry(p[4:], [35000, 30000, 30000, 25000]), now=PLAYED)
     # Tour 2: p0–p3 play to an all-equal hanchan (0 each: the total stays the same but the tour was played);
     # p4–p7's match is not played, only p7's no-show penalty counts there (Регламент §5).
-    enter_hanchan(session, org, league.match(2, 1, p[:4]), entry(p[:4], [30000, 30000, 30000, 30000]))
-    add_no_show(session, org, league.match(2, 2, p[4:]), p[7])
+    enter_hanchan(session, org, league.match(2, 1, p[:4]), entry(p[:4], [30000, 30000, 30000, 30000]), now=PLAYED)
+    add_no_show(session, org, league.match(2, 2, p[4:]), p[7], now=PLAYED)
     # Tour 3: only p4–p7 play. p4 +25 000, p5 +10 000, p7 −25 000.
-    enter_hanchan(session, org, league.match(3, 2, p[4:]), entry(p[4:], [40000, 35000, 25000, 20000]))
+    enter_hanchan(session, org, league.match(3, 2, p[4:]), entry(p[4:], [40000, 35000, 25000, 20000]), now=PLAYED)
     session.commit()
 
     view = player_view(session, p[4])

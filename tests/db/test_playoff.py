@@ -35,6 +35,7 @@ from services.results.entry import ResultsError
 from services.results.hanchans import Entry, enter_hanchan
 from services.results.penalties import decide_tie
 from services.results.scoring import TableResult
+from tests.factories import PLAYED
 
 IN_ORDER = [45000, 35000, 25000, 15000]
 LEVEL = [30000] * 4
@@ -71,7 +72,7 @@ class League:
         """Enter hanchans through the real results service, seats given as player numbers 1..12."""
         for pts in points:
             results = tuple(TableResult(self.p[s], x) for s, x in zip(seats, pts, strict=True))
-            enter_hanchan(self.session, self.organizer, match_id, Entry(results, 0))
+            enter_hanchan(self.session, self.organizer, match_id, Entry(results, 0), now=PLAYED)
 
     def regular(self, *tables: tuple[list[int], list[list[int]]]) -> None:
         for number, (seats, points) in enumerate(tables, start=1):
@@ -121,7 +122,7 @@ def test_closing_is_refused_for_a_tie_in_the_top_eight_and_for_a_player(league: 
 
 def test_a_whole_playoff(league: League, session: Session) -> None:
     p = league.p
-    decide_tie(session, league.organizer, league.season.id, [p[8], p[6], p[5], p[7]], reason="жребий")
+    decide_tie(session, league.organizer, league.season.id, [p[8], p[6], p[5], p[7]], reason="жребий", now=PLAYED)
     # Standings: 1, 9 (winners), 2, 10 (seconds), 8, 6, 5, 7 (decided), then 3, 11, 4, 12.
     preview = league.bracket()
     assert not preview.started and league.numbers(preview.bracket.seeds) == [1, 9, 2, 10, 8, 6, 5, 7]
@@ -158,9 +159,11 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
     assert any("«Участник 07», «Участник 05»" in reason for reason in league.bracket().bracket.pending)
     with pytest.raises(playoff.PlayoffError, match="ровно всех"):
         playoff.decide_match_tie(
-            session, league.season, ids["2U"], [p[7], p[6]], reason="жребий", actor=league.organizer
+            session, league.season, ids["2U"], [p[7], p[6]], reason="жребий", actor=league.organizer, now=PLAYED
         )
-    playoff.decide_match_tie(session, league.season, ids["2U"], [p[5], p[7]], reason="жребий", actor=league.organizer)
+    playoff.decide_match_tie(
+        session, league.season, ids["2U"], [p[5], p[7]], reason="жребий", actor=league.organizer, now=PLAYED
+    )
     assert session.exec(select(TieDecision).where(TieDecision.match_id == ids["2U"])).one().ordered_player_ids
     assert "3" in league.bracket().match_ids  # the decision completed round 2: round 3 is there
     assert playoff.advance_playoff(session, league.season) == []
@@ -200,7 +203,7 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
 
 def test_winds_are_drawn_only_by_the_table_or_staff(league: League, session: Session) -> None:
     p = league.p
-    decide_tie(session, league.organizer, league.season.id, [p[8], p[6], p[5], p[7]], reason="жребий")
+    decide_tie(session, league.organizer, league.season.id, [p[8], p[6], p[5], p[7]], reason="жребий", now=PLAYED)
     playoff.close_regular_stage(session, league.season, actor=league.organizer)
     match_id = league.bracket().match_ids["1B"]
     user_a = session.get(User, session.get(Player, p[1]).user_id)  # seated at table A, not B

@@ -37,7 +37,7 @@ from services.scheduling.repo import SchedulingError
 from tests import factories as f
 from tests.db.race import attempt, engine_for, race
 from tests.db.test_sunday_reminder import AT_19, at, reminders, sunday_league
-from tests.factories import NOW, kirov
+from tests.factories import NOW, PLAYED, kirov
 
 TRIES = 20
 MODES = ["thread", "process"]
@@ -171,7 +171,7 @@ def _play(session: Session, organizer: User, match_id: int, points: list[int], t
     seats = session.exec(select(Seat.player_id).where(Seat.match_id == match_id).order_by(col(Seat.seed))).all()
     for _ in range(times):
         entry = Entry(tuple(TableResult(p, x) for p, x in zip(seats, points, strict=True)), 0)
-        enter_hanchan(session, organizer, match_id, entry)
+        enter_hanchan(session, organizer, match_id, entry, now=PLAYED)
 
 
 def _playoff_round_one_all_but_last(url: str) -> tuple[Season, User, list[int]]:
@@ -225,7 +225,8 @@ def test_two_participants_entering_the_last_hanchan_store_it_once(url: str, mode
         seats = [p.id for p in league.players]
         entry = Entry(tuple(TableResult(p, x) for p, x in zip(seats, _points(1), strict=True)), 0)
         calls = [
-            (enter_hanchan, {"user": league.users[n], "match_id": league.match.id, "entry": entry}) for n in (0, 1)
+            (enter_hanchan, {"user": league.users[n], "match_id": league.match.id, "entry": entry, "now": PLAYED})
+            for n in (0, 1)
         ]
         assert sorted(race(url, mode, calls)) == sorted(["ok", LAST_ENTERED])
         with Session(engine_for(url)) as session:

@@ -43,7 +43,7 @@ from services.results.scoring import TableResult, score_match
 from services.results.season_file import dump_season, parse_season
 from services.results.standings import compute_standings
 from services.results.view import match_view
-from tests.factories import kirov
+from tests.factories import PLAYED, kirov
 
 
 class League:
@@ -90,8 +90,8 @@ def entry(players: list[int], points: list[int], riichi: int = 0, chombo: dict[i
 def test_participant_enters_and_numbers_follow(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
-    first = enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]))
-    second = enter_hanchan(session, league.judge, mid, entry(table, [25000, 25000, 35000, 34000], riichi=1))
+    first = enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
+    second = enter_hanchan(session, league.judge, mid, entry(table, [25000, 25000, 35000, 34000], riichi=1), now=PLAYED)
     session.commit()
     assert (first.number, second.number) == (1, 2)
     assert second.entered_by_user_id == league.judge.id
@@ -106,7 +106,7 @@ def test_non_participant_player_is_refused_and_nothing_stored(session: Session, 
     mid = league.match(1, 1, table)
     outsider = league.users[league.players[5]]
     with pytest.raises(ResultsError, match="только участники матча"):
-        enter_hanchan(session, outsider, mid, entry(table, [40000, 30000, 30000, 20000]))
+        enter_hanchan(session, outsider, mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
     assert session.exec(select(Hanchan)).all() == []
 
 
@@ -114,14 +114,16 @@ def test_wrong_sum_says_exactly_what_is_wrong_and_stores_nothing(session: Sessio
     table = league.players[:4]
     mid = league.match(1, 1, table)
     with pytest.raises(ResultsError) as error:
-        enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000], riichi=1))
+        enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000], riichi=1), now=PLAYED)
     assert error.value.problems == ["сумма очков 120 000 + 1 палочка = 121 000, должно быть 120 000"]
     with pytest.raises(ResultsError) as error:
-        enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 10000]))
+        enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 10000]), now=PLAYED)
     assert error.value.problems == ["сумма очков 110 000, должно быть 120 000"]
     outsider = league.players[4]
     with pytest.raises(ResultsError, match="ровно для четырёх игроков этого матча"):
-        enter_hanchan(session, league.organizer, mid, entry([*table[:3], outsider], [40000, 30000, 30000, 20000]))
+        enter_hanchan(
+            session, league.organizer, mid, entry([*table[:3], outsider], [40000, 30000, 30000, 20000]), now=PLAYED
+        )
     assert session.exec(select(Hanchan)).all() == []
     assert session.exec(select(AuditRecord).where(AuditRecord.action == "hanchan.enter")).all() == []
 
@@ -191,19 +193,19 @@ def test_all_hanchans_entered_completes_the_match_and_refuses_a_fourth(session: 
     table = league.players[:4]
     mid = league.match(1, 1, table)
     for _ in range(3):
-        enter_hanchan(session, league.users[table[1]], mid, entry(table, [40000, 30000, 30000, 20000]))
+        enter_hanchan(session, league.users[table[1]], mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
     assert session.get(Match, mid).status == MatchStatus.COMPLETE
     with pytest.raises(ResultsError, match="уже внесены"):
-        enter_hanchan(session, league.users[table[1]], mid, entry(table, [40000, 30000, 30000, 20000]))
+        enter_hanchan(session, league.users[table[1]], mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
 
 
 def test_the_same_scores_again_within_a_minute_need_an_explicit_yes(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
     scores = [40000, 30000, 30000, 20000]
-    first = enter_hanchan(session, league.users[table[0]], mid, entry(table, scores), repeat_ok=False)
+    first = enter_hanchan(session, league.users[table[0]], mid, entry(table, scores), repeat_ok=False, now=PLAYED)
     with pytest.raises(RepeatedResult, match="повторное нажатие"):  # a second tap on «Сохранить результат»
-        enter_hanchan(session, league.users[table[0]], mid, entry(table, scores), repeat_ok=False)
+        enter_hanchan(session, league.users[table[0]], mid, entry(table, scores), repeat_ok=False, now=PLAYED)
     assert len(effective(session, mid)) == 1
     # Other scores, another user, or a minute later are no repeat; an explicit yes stores the same scores.
     enter_hanchan(session, league.users[table[1]], mid, entry(table, scores), repeat_ok=False, now=first.entered_at)
@@ -211,8 +213,12 @@ def test_the_same_scores_again_within_a_minute_need_an_explicit_yes(session: Ses
     enter_hanchan(session, league.users[table[1]], mid, entry(table, scores), repeat_ok=False, now=later)
     assert [h.number for h in effective(session, mid)] == [1, 2, 3]
     other = league.match(1, 2, league.players[4:8])
-    enter_hanchan(session, league.users[league.players[4]], other, entry(league.players[4:8], scores), repeat_ok=False)
-    enter_hanchan(session, league.users[league.players[4]], other, entry(league.players[4:8], scores), repeat_ok=True)
+    enter_hanchan(
+        session, league.users[league.players[4]], other, entry(league.players[4:8], scores), repeat_ok=False, now=PLAYED
+    )
+    enter_hanchan(
+        session, league.users[league.players[4]], other, entry(league.players[4:8], scores), repeat_ok=True, now=PLAYED
+    )
     assert len(effective(session, other)) == 2
 
 
@@ -230,18 +236,32 @@ def test_points_must_be_multiples_of_100() -> None:
 def test_dispute_by_participant_then_correction_keeps_the_original(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
-    original = enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]))
+    original = enter_hanchan(
+        session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED
+    )
     with pytest.raises(ResultsError, match="только участник"):
-        dispute_hanchan(session, league.users[league.players[6]], original.id, "не согласен")
-    dispute_hanchan(session, league.users[table[3]], original.id, "у меня было 25 000, а не 20 000")
+        dispute_hanchan(session, league.users[league.players[6]], original.id, "не согласен", now=PLAYED)
+    dispute_hanchan(session, league.users[table[3]], original.id, "у меня было 25 000, а не 20 000", now=PLAYED)
     assert session.get(Hanchan, original.id).disputed
     with pytest.raises(ResultsError, match="только организатор"):
         correct_hanchan(
-            session, league.judge, original.id, entry(table, [35000, 30000, 30000, 25000]), reason="x", decision="y"
+            session,
+            league.judge,
+            original.id,
+            entry(table, [35000, 30000, 30000, 25000]),
+            reason="x",
+            decision="y",
+            now=PLAYED,
         )
     with pytest.raises(ResultsError) as error:
         correct_hanchan(
-            session, league.organizer, original.id, entry(table, [35000, 30000, 30000, 25000]), reason="", decision=""
+            session,
+            league.organizer,
+            original.id,
+            entry(table, [35000, 30000, 30000, 25000]),
+            reason="",
+            decision="",
+            now=PLAYED,
         )
     assert error.value.problems == ["укажите причину", "укажите решение"]
     fixed = correct_hanchan(
@@ -251,6 +271,7 @@ def test_dispute_by_participant_then_correction_keeps_the_original(session: Sess
         entry(table, [35000, 30000, 30000, 25000]),
         reason="ошибка подсчёта руки",
         decision="по протоколу Pantheon: 35 000 / 25 000",
+        now=PLAYED,
     )
     session.commit()
     old = session.get(Hanchan, original.id)
@@ -264,17 +285,17 @@ def test_dispute_by_participant_then_correction_keeps_the_original(session: Sess
     (match,) = season.matches
     assert [r.points for r in match.hanchans[0].results] == [35000, 30000, 30000, 25000]
     with pytest.raises(ResultsError, match="уже заменён"):
-        dispute_hanchan(session, league.users[table[3]], original.id, "ещё раз")
+        dispute_hanchan(session, league.users[table[3]], original.id, "ещё раз", now=PLAYED)
 
 
 def test_resolving_a_dispute_is_organizer_only_and_recorded(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
-    h = enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]))
-    dispute_hanchan(session, league.users[table[2]], h.id, "проверьте")
+    h = enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
+    dispute_hanchan(session, league.users[table[2]], h.id, "проверьте", now=PLAYED)
     with pytest.raises(ResultsError):
-        resolve_dispute(session, league.users[table[0]], h.id, "всё верно")
-    resolve_dispute(session, league.organizer, h.id, "сверено с Pantheon, верно")
+        resolve_dispute(session, league.users[table[0]], h.id, "всё верно", now=PLAYED)
+    resolve_dispute(session, league.organizer, h.id, "сверено с Pantheon, верно", now=PLAYED)
     assert not session.get(Hanchan, h.id).disputed
     actions = session.exec(
         select(AuditRecord.action).where(AuditRecord.entity == "match", AuditRecord.entity_id == mid)
@@ -285,7 +306,7 @@ def test_resolving_a_dispute_is_organizer_only_and_recorded(session: Session, le
 def test_hanchan_replay_replaces_instead_of_adding(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
-    h = enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]))
+    h = enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
     correct_hanchan(
         session,
         league.organizer,
@@ -294,6 +315,7 @@ def test_hanchan_replay_replaces_instead_of_adding(session: Session, league: Lea
         reason="нарушение порядка",
         decision="переиграть ханчан",
         replay=True,
+        now=PLAYED,
     )
     rows = {r.player: r for r in results_repo.db_standings(session, league.season.id)}
     # Only the replay counts: table[3] first (+25 000), table[0] last (−25 000).
@@ -305,19 +327,21 @@ def test_match_replay_replaces_the_match_and_keeps_its_penalties(session: Sessio
     table = league.players[:4]
     mid = league.match(1, 1, table)
     for _ in range(3):
-        enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]))
+        enter_hanchan(session, league.users[table[0]], mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
     add_conduct_penalty(
-        session, league.organizer, mid, table[1], amount=2000, violation="кручение тайлов", basis="RRC 2.0"
+        session, league.organizer, mid, table[1], amount=2000, violation="кручение тайлов", basis="RRC 2.0", now=PLAYED
     )
-    new = replay_match(session, league.organizer, mid, reason="снятие участника", decision="переиграть матч")
+    new = replay_match(
+        session, league.organizer, mid, reason="снятие участника", decision="переиграть матч", now=PLAYED
+    )
     assert session.get(Match, mid).status == MatchStatus.REPLAY
     assert sorted(results_repo.seated_player_ids(session, new.id)) == sorted(table)
     rows = {r.player: r for r in results_repo.db_standings(session, league.season.id)}
     assert rows[table[0]].matches == 0 and rows[table[0]].total == 0
     assert rows[table[1]].total == -2000  # the conduct penalty carries over to the replay
     with pytest.raises(ResultsError, match="переигровку"):
-        enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000]))
-    enter_hanchan(session, league.users[table[2]], new.id, entry(table, [20000, 30000, 40000, 30000]))
+        enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
+    enter_hanchan(session, league.users[table[2]], new.id, entry(table, [20000, 30000, 40000, 30000]), now=PLAYED)
     rows = {r.player: r for r in results_repo.db_standings(session, league.season.id)}
     assert rows[table[2]].total == 25000 and rows[table[2]].hanchans == 1
 
@@ -326,24 +350,30 @@ def test_penalties_are_organizer_only_and_count(session: Session, league: League
     table = league.players[:4]
     mid = league.match(1, 1, table)
     with pytest.raises(ResultsError, match="только организатор"):
-        add_no_show(session, league.judge, mid, table[0])
+        add_no_show(session, league.judge, mid, table[0], now=PLAYED)
     with pytest.raises(ResultsError, match="не участвует"):
-        add_no_show(session, league.organizer, mid, league.players[7])
-    p = add_no_show(session, league.organizer, mid, table[0])
+        add_no_show(session, league.organizer, mid, league.players[7], now=PLAYED)
+    p = add_no_show(session, league.organizer, mid, table[0], now=PLAYED)
     assert (p.points, p.warning, p.kind) == (-80000, True, "no_show")
     with pytest.raises(ResultsError, match="уже назначен"):
-        add_no_show(session, league.organizer, mid, table[0])
+        add_no_show(session, league.organizer, mid, table[0], now=PLAYED)
     with pytest.raises(ResultsError) as error:
-        add_conduct_penalty(session, league.organizer, mid, table[1], amount=-5, violation="", basis="")
+        add_conduct_penalty(session, league.organizer, mid, table[1], amount=-5, violation="", basis="", now=PLAYED)
     assert len(error.value.problems) == 3
     # Not a number, or beyond any real penalty (it would not even fit the database's integers): refused, said so.
     for amount, said in ((None, "целое число очков"), (10**20, "от 0 до 1 000 000 очков")):
         with pytest.raises(ResultsError, match=said):
-            add_conduct_penalty(session, league.organizer, mid, table[1], amount=amount, violation="x", basis="§5")
-    warning = add_conduct_penalty(session, league.organizer, mid, table[1], amount=0, violation="телефон", basis="§5")
+            add_conduct_penalty(
+                session, league.organizer, mid, table[1], amount=amount, violation="x", basis="§5", now=PLAYED
+            )
+    warning = add_conduct_penalty(
+        session, league.organizer, mid, table[1], amount=0, violation="телефон", basis="§5", now=PLAYED
+    )
     assert warning.warning and warning.points == 0
     assert "10 очков" not in ema_suggestion(1) and "5 очков" in ema_suggestion(1)
-    add_conduct_penalty(session, league.organizer, mid, table[1], amount=3000, violation="затягивание", basis="§5")
+    add_conduct_penalty(
+        session, league.organizer, mid, table[1], amount=3000, violation="затягивание", basis="§5", now=PLAYED
+    )
     rows = {r.player: r for r in results_repo.db_standings(session, league.season.id)}
     assert rows[table[0]].total == -80000 and rows[table[1]].total == -3000
     assert session.exec(select(AuditRecord).where(AuditRecord.action == "penalty.add")).all()
@@ -354,13 +384,27 @@ def test_judge_ruling_is_recorded(session: Session, league: League) -> None:
     mid = league.match(1, 1, league.players[:4])
     with pytest.raises(ResultsError):
         add_ruling(
-            session, league.users[league.players[0]], mid, hanchan_number=1, actions="a", disagreement="b", decision="c"
+            session,
+            league.users[league.players[0]],
+            mid,
+            hanchan_number=1,
+            actions="a",
+            disagreement="b",
+            decision="c",
+            now=PLAYED,
         )
     with pytest.raises(ResultsError) as error:
-        add_ruling(session, league.judge, mid, hanchan_number=7, actions="", disagreement="b", decision="c")
+        add_ruling(session, league.judge, mid, hanchan_number=7, actions="", disagreement="b", decision="c", now=PLAYED)
     assert error.value.problems == ["номер ханчана должен быть от 1 до 3", "укажите последовательность действий"]
     ruling = add_ruling(
-        session, league.judge, mid, hanchan_number=2, actions="пон, затем рон", disagreement="приоритет", decision="рон"
+        session,
+        league.judge,
+        mid,
+        hanchan_number=2,
+        actions="пон, затем рон",
+        disagreement="приоритет",
+        decision="рон",
+        now=PLAYED,
     )
     assert ruling.judge_user_id == league.judge.id
 
@@ -368,14 +412,14 @@ def test_judge_ruling_is_recorded(session: Session, league: League) -> None:
 def test_tie_decision_settles_an_unresolved_tie(session: Session, league: League) -> None:
     a, b, c, d = league.players[:4]
     mid = league.match(1, 1, [a, b, c, d])
-    enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [35000, 35000, 25000, 25000]))
+    enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [35000, 35000, 25000, 25000]), now=PLAYED)
     rows = results_repo.db_standings(session, league.season.id)
     assert [(r.player, r.place, r.unresolved_tie) for r in rows[:2]] == [(a, 1, True), (b, 1, True)]
     with pytest.raises(ResultsError, match="неразрешённого"):
-        decide_tie(session, league.organizer, league.season.id, [a, c], "жребий")
+        decide_tie(session, league.organizer, league.season.id, [a, c], "жребий", now=PLAYED)
     with pytest.raises(ResultsError, match="только организатор"):
-        decide_tie(session, league.judge, league.season.id, [b, a], "жребий")
-    decide_tie(session, league.organizer, league.season.id, [b, a], "жребий при свидетелях")
+        decide_tie(session, league.judge, league.season.id, [b, a], "жребий", now=PLAYED)
+    decide_tie(session, league.organizer, league.season.id, [b, a], "жребий при свидетелях", now=PLAYED)
     rows = results_repo.db_standings(session, league.season.id)
     assert [(r.player, r.place, r.unresolved_tie) for r in rows[:2]] == [(b, 1, False), (a, 2, False)]
 
@@ -386,12 +430,16 @@ def test_standings_from_the_database_equal_those_from_the_exported_file(session:
     m2 = league.match(1, 2, p[4:])
     m3 = league.match(2, 1, [p[0], p[4], p[1], p[5]])
     for _ in range(3):
-        enter_hanchan(session, league.organizer, m1, entry(p[:4], [41000, 29000, 30000, 19000], riichi=1))
-        enter_hanchan(session, league.organizer, m2, entry(p[4:], [30000, 30000, 30000, 30000]))
+        enter_hanchan(session, league.organizer, m1, entry(p[:4], [41000, 29000, 30000, 19000], riichi=1), now=PLAYED)
+        enter_hanchan(session, league.organizer, m2, entry(p[4:], [30000, 30000, 30000, 30000]), now=PLAYED)
     enter_hanchan(
-        session, league.organizer, m3, entry([p[0], p[4], p[1], p[5]], [50000, 10000, 30000, 30000], chombo={p[4]: 1})
+        session,
+        league.organizer,
+        m3,
+        entry([p[0], p[4], p[1], p[5]], [50000, 10000, 30000, 30000], chombo={p[4]: 1}),
+        now=PLAYED,
     )
-    add_no_show(session, league.organizer, m2, p[7])
+    add_no_show(session, league.organizer, m2, p[7], now=PLAYED)
     session.commit()
     from_db = results_repo.db_standings(session, league.season.id)
     document = json.loads(json.dumps(dump_season(results_repo.load_season(session, league.season.id))))

@@ -18,6 +18,7 @@ from services.results.penalties import add_no_show
 from services.results.season_file import SeasonFileError
 from services.results.season_io import export_season, import_season
 from tests.db.test_results import League, entry
+from tests.factories import PLAYED
 
 
 @pytest.fixture(autouse=True)
@@ -40,9 +41,11 @@ def _played(session: Session) -> League:
     m1 = league.match(1, 1, p[:4])
     m2 = league.match(1, 2, p[4:])
     for _ in range(3):
-        enter_hanchan(session, league.organizer, m1, entry(p[:4], [41000, 29000, 30000, 19000], riichi=1))
-    enter_hanchan(session, league.organizer, m2, entry(p[4:], [50000, 10000, 30000, 30000], chombo={p[5]: 1}))
-    add_no_show(session, league.organizer, m2, p[7])
+        enter_hanchan(session, league.organizer, m1, entry(p[:4], [41000, 29000, 30000, 19000], riichi=1), now=PLAYED)
+    enter_hanchan(
+        session, league.organizer, m2, entry(p[4:], [50000, 10000, 30000, 30000], chombo={p[5]: 1}), now=PLAYED
+    )
+    add_no_show(session, league.organizer, m2, p[7], now=PLAYED)
     session.commit()
     return league
 

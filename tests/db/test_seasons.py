@@ -35,6 +35,7 @@ from services.results.repo import db_standings
 from services.results.view import match_view
 from tests.conftest import PG_ADMIN_URL
 from tests.db.test_results import League, entry
+from tests.factories import PLAYED
 
 TODAY = date(2027, 1, 10)
 
@@ -42,7 +43,7 @@ TODAY = date(2027, 1, 10)
 def _played(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
-    enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+    enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
     session.commit()
 
 
@@ -212,14 +213,14 @@ def test_two_organizers_start_seasons_at_once_postgresql(own_pg_engine: sa.Engin
 def test_a_past_season_is_read_only(session: Session, league: League) -> None:
     table = league.players[:4]
     mid = league.match(1, 1, table)
-    enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+    enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
     session.commit()
     running = match_view(session, league.judge, mid)
     assert running.can_enter and running.staff and not running.read_only
     create_season(session, "Лига 2027", actor_user_id=None)
     session.commit()
     with pytest.raises(ResultsError, match="в архиве: его протоколы только для чтения"):
-        enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]))
+        enter_hanchan(session, league.judge, mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
     # The page shows the protocol and no form the server would refuse.
     for user in (league.judge, league.organizer, session.get(User, session.get(Player, table[0]).user_id)):
         past = match_view(session, user, mid)

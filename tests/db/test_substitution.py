@@ -15,6 +15,7 @@ from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.scoring import score_match
 from tests.db.test_results import League, entry
+from tests.factories import PLAYED
 
 
 def _seats(session: Session, match_id: int) -> list[tuple[int, int | None]]:
@@ -27,7 +28,9 @@ def test_new_substitute_by_name_plays_counts_in_the_match_but_not_in_the_standin
 ) -> None:
     a, b, c, d = league.players[:4]
     mid = league.match(1, 1, [a, b, c, d])
-    seat = seat_substitute(session, league.organizer, mid, d, new_name="  Замена   Заменова ", reason="не пришёл")
+    seat = seat_substitute(
+        session, league.organizer, mid, d, new_name="  Замена   Заменова ", reason="не пришёл", now=PLAYED
+    )
     sub = session.get(Player, seat.player_id)
     assert sub.status == RosterStatus.SUBSTITUTE and sub.season_id == league.season.id
     assert session.get(User, sub.user_id).display_name == "Замена Заменова"
@@ -37,8 +40,8 @@ def test_new_substitute_by_name_plays_counts_in_the_match_but_not_in_the_standin
     assert json.loads(audit.before) == {"player": d}
 
     # The substitute wins the hanchan: in the match results, not in the standings; the no-show keeps his penalty.
-    enter_hanchan(session, league.organizer, mid, entry([a, b, c, sub.id], [20000, 30000, 30000, 40000]))
-    add_no_show(session, league.organizer, mid, d)
+    enter_hanchan(session, league.organizer, mid, entry([a, b, c, sub.id], [20000, 30000, 30000, 40000]), now=PLAYED)
+    add_no_show(session, league.organizer, mid, d, now=PLAYED)
     assert [pid for pid, _ in penalty_candidates(session, mid)] == [a, b, c, sub.id, d]
     season, scores = results_repo.season_scores(session, league.season.id)
     assert {line.player for line in scores[0].lines} == {a, b, c, sub.id, d}
@@ -55,9 +58,11 @@ def test_substitute_from_the_roster_and_replaced_again_keeps_the_original(sessio
     s1, _ = add_player(session, league.season, "Запасной Один", status=RosterStatus.SUBSTITUTE, actor_user_id=None)
     s2, _ = add_player(session, league.season, "Запасной Два", status=RosterStatus.SUBSTITUTE, actor_user_id=None)
     assert substitute_candidates(session, mid) == [(s1.id, "Запасной Один"), (s2.id, "Запасной Два")]
-    seat_substitute(session, league.organizer, mid, b, substitute_player_id=s1.id, reason="болезнь")
+    seat_substitute(session, league.organizer, mid, b, substitute_player_id=s1.id, reason="болезнь", now=PLAYED)
     assert substitute_candidates(session, mid) == [(s2.id, "Запасной Два")]
-    seat_substitute(session, league.organizer, mid, s1.id, substitute_player_id=s2.id, reason="тоже заболел")
+    seat_substitute(
+        session, league.organizer, mid, s1.id, substitute_player_id=s2.id, reason="тоже заболел", now=PLAYED
+    )
     assert _seats(session, mid) == [(a, None), (s2.id, b), (c, None), (d, None)]
 
 
@@ -69,25 +74,27 @@ def test_refusals_change_nothing(session: Session, league: League) -> None:
     users_before = len(session.exec(select(User)).all())
 
     with pytest.raises(ResultsError, match="только организатор"):
-        seat_substitute(session, league.judge, mid, d, new_name="Кто-то", reason="x")
+        seat_substitute(session, league.judge, mid, d, new_name="Кто-то", reason="x", now=PLAYED)
     with pytest.raises(ResultsError) as error:
-        seat_substitute(session, league.organizer, mid, main_player, reason=" ")
+        seat_substitute(session, league.organizer, mid, main_player, reason=" ", now=PLAYED)
     assert error.value.problems == [
         "выберите игрока этого матча, которого заменяют",
         "выберите техническую замену из списка или введите имя нового игрока",
         "укажите причину замены",
     ]
     with pytest.raises(ResultsError, match="но не то и другое"):
-        seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, new_name="X", reason="r")
+        seat_substitute(
+            session, league.organizer, mid, d, substitute_player_id=main_player, new_name="X", reason="r", now=PLAYED
+        )
     with pytest.raises(ResultsError, match="не числится технической заменой"):
-        seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, reason="r")
+        seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, reason="r", now=PLAYED)
     with pytest.raises(ResultsError, match="уже есть"):
-        seat_substitute(session, league.organizer, mid, d, new_name="Игрок 6", reason="r")
+        seat_substitute(session, league.organizer, mid, d, new_name="Игрок 6", reason="r", now=PLAYED)
 
-    enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [40000, 30000, 30000, 20000]))
+    enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [40000, 30000, 30000, 20000]), now=PLAYED)
     session.commit()
     with pytest.raises(ResultsError, match="уже внесены ханчаны"):
-        seat_substitute(session, league.organizer, mid, d, new_name="Поздняя Замена", reason="ушёл")
+        seat_substitute(session, league.organizer, mid, d, new_name="Поздняя Замена", reason="ушёл", now=PLAYED)
     session.rollback()
     assert _seats(session, mid) == [(a, None), (b, None), (c, None), (d, None)]
     assert len(session.exec(select(User)).all()) == users_before

@@ -19,6 +19,7 @@ from services.notifier.linking import (
     set_private_messages,
     unlink,
 )
+from tests.factories import PLAYED
 
 NOW = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
 
@@ -71,13 +72,13 @@ def test_an_announcement_is_kept_and_queued_in_one_transaction(session: Session)
     session.add(season)
     session.commit()
     with pytest.raises(AccountError):
-        publish_announcement(session, season, "   ", author_user_id=organizer.id)
+        publish_announcement(session, season, "   ", author_user_id=organizer.id, now=PLAYED)
     with pytest.raises(AccountError):
-        publish_announcement(session, season, "я" * 3501, author_user_id=organizer.id)
+        publish_announcement(session, season, "я" * 3501, author_user_id=organizer.id, now=PLAYED)
     assert session.exec(select(OutboxEvent)).all() == []
 
-    first = publish_announcement(session, season, "Тур 1 начинается", author_user_id=organizer.id)
-    publish_announcement(session, season, "Итоги тура 1", author_user_id=organizer.id)
+    first = publish_announcement(session, season, "Тур 1 начинается", author_user_id=organizer.id, now=PLAYED)
+    publish_announcement(session, season, "Итоги тура 1", author_user_id=organizer.id, now=PLAYED)
     session.commit()
     events = session.exec(select(OutboxEvent).order_by(OutboxEvent.id)).all()
     assert [e.kind for e in events] == ["announcement", "announcement"]

@@ -24,6 +24,7 @@ from services.league.draw_season import approve_draw, make_draft
 from services.league.tour_windows import set_windows
 from services.league.withdrawal import WithdrawalError, affected_played_matches, mark_for_replay, withdraw_player
 from tests.db.test_draw_season import WINDOWS, _league
+from tests.factories import PLAYED
 
 
 def _approved(session: Session) -> tuple[Season, User]:
@@ -53,10 +54,10 @@ def test_withdrawal_needs_a_reason_and_is_recorded(session: Session) -> None:
     season, organizer = _approved(session)
     player = session.exec(select(Player)).first()
     with pytest.raises(WithdrawalError, match="укажите причину"):
-        withdraw_player(session, player, reason="  ", actor_user_id=organizer.id)
+        withdraw_player(session, player, reason="  ", actor_user_id=organizer.id, now=PLAYED)
     session.rollback()
     assert session.get(Player, player.id).status == RosterStatus.MAIN
-    assert withdraw_player(session, player, reason="переезд", actor_user_id=organizer.id) == []
+    assert withdraw_player(session, player, reason="переезд", actor_user_id=organizer.id, now=PLAYED) == []
     session.commit()
     assert session.get(Player, player.id).status == RosterStatus.WITHDRAWN
     audit = session.exec(select(AuditRecord).where(AuditRecord.action == "player.status")).one()
@@ -64,7 +65,7 @@ def test_withdrawal_needs_a_reason_and_is_recorded(session: Session) -> None:
     # played results stay in history: the matches and seats are untouched
     assert len(_matches_of(session, player)) == 4
     with pytest.raises(WithdrawalError, match="уже снят"):
-        withdraw_player(session, player, reason="ещё раз", actor_user_id=organizer.id)
+        withdraw_player(session, player, reason="ещё раз", actor_user_id=organizer.id, now=PLAYED)
 
 
 def test_early_withdrawal_orders_the_played_matches_replayed(session: Session) -> None:
@@ -82,6 +83,7 @@ def test_early_withdrawal_orders_the_played_matches_replayed(session: Session) -
         actor_user_id=organizer.id,
         replay_match_ids=[first.id],
         participants_agreed=True,
+        now=PLAYED,
     )
     session.commit()
     assert session.get(Match, first.id).status == MatchStatus.REPLAY
@@ -93,7 +95,13 @@ def test_early_withdrawal_orders_the_played_matches_replayed(session: Session) -
     assert replay_audit.reason == "травма в первую неделю" and replay_audit.actor_user_id == organizer.id
     # decided later for the other match, once everyone agreed
     mark_for_replay(
-        session, player, [second.id], reason="все согласны", participants_agreed=True, actor_user_id=organizer.id
+        session,
+        player,
+        [second.id],
+        reason="все согласны",
+        participants_agreed=True,
+        actor_user_id=organizer.id,
+        now=PLAYED,
     )
     assert session.get(Match, second.id).status == MatchStatus.REPLAY
     assert affected_played_matches(session, player) == []
@@ -126,6 +134,7 @@ def test_refused_replay_leaves_the_player_and_matches_as_they_were(
             actor_user_id=organizer.id,
             replay_match_ids=[target.id],
             participants_agreed=agreed,
+            now=PLAYED,
         )
     session.rollback()
     assert session.get(Player, player.id).status == RosterStatus.MAIN
@@ -140,9 +149,15 @@ def test_replay_needs_a_withdrawn_player_and_an_organizer(session: Session) -> N
     match.status = MatchStatus.COMPLETE
     session.commit()
     with pytest.raises(WithdrawalError, match="только после снятия"):
-        mark_for_replay(session, player, [match.id], reason="x", participants_agreed=True, actor_user_id=organizer.id)
-    withdraw_player(session, player, reason="переезд", actor_user_id=organizer.id)
+        mark_for_replay(
+            session, player, [match.id], reason="x", participants_agreed=True, actor_user_id=organizer.id, now=PLAYED
+        )
+    withdraw_player(session, player, reason="переезд", actor_user_id=organizer.id, now=PLAYED)
     with pytest.raises(WithdrawalError, match="только организатор"):
-        mark_for_replay(session, player, [match.id], reason="x", participants_agreed=True, actor_user_id=None)
+        mark_for_replay(
+            session, player, [match.id], reason="x", participants_agreed=True, actor_user_id=None, now=PLAYED
+        )
     with pytest.raises(WithdrawalError, match="основание"):
-        mark_for_replay(session, player, [match.id], reason=" ", participants_agreed=True, actor_user_id=organizer.id)
+        mark_for_replay(
+            session, player, [match.id], reason=" ", participants_agreed=True, actor_user_id=organizer.id, now=PLAYED
+        )

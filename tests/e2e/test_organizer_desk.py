@@ -120,9 +120,9 @@ def test_desk_lists_what_needs_a_decision_and_each_action_settles_it(browser: Br
         organizer = session.get(User, _users(app, (ORGANIZER,))[0])
         points = zip(seated, [40000, 30000, 30000, 20000], strict=True)
         hanchan = enter_hanchan(
-            session, organizer, disputed_id, Entry(tuple(TableResult(p.id, n) for p, n in points), 0)
+            session, organizer, disputed_id, Entry(tuple(TableResult(p.id, n) for p, n in points), 0), now=utc_now()
         )
-        dispute_hanchan(session, session.get(User, users[1]), hanchan.id, "перепутаны очки")
+        dispute_hanchan(session, session.get(User, users[1]), hanchan.id, "перепутаны очки", now=utc_now())
         hanchan_id = hanchan.id
     context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **device)
     page = context.new_page()
@@ -151,7 +151,9 @@ def test_desk_lists_what_needs_a_decision_and_each_action_settles_it(browser: Br
         # Settled by another process: the organizer's open desk drops it within two seconds, without a reload.
         page.evaluate("window.__stillTheSamePage = true")
         with session_scope(engine) as session:
-            resolve_dispute(session, session.get(User, _users(app, (ORGANIZER,))[0]), hanchan_id, "проверено")
+            resolve_dispute(
+                session, session.get(User, _users(app, (ORGANIZER,))[0]), hanchan_id, "проверено", now=utc_now()
+            )
         expect(dispute).to_have_count(0, timeout=2_500)
         assert page.evaluate("window.__stillTheSamePage") is True
         with session_scope(engine) as session:

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import col, select
 
 from services.core.db import session_scope
-from services.core.models import Match, MatchStatus, Round, Seat, Stage, StageKind, User
+from services.core.models import Match, MatchStatus, Round, Seat, Stage, StageKind, User, utc_now
 from services.core.models import Season as SeasonRow
 from services.league.roster import add_player
 from services.playoff import stage as playoff
@@ -54,7 +54,7 @@ def _league(app: App) -> tuple[int, list[str], dict[str, str]]:
                 session.add(Seat(match_id=match.id, player_id=ids[name], seed=seed))
             for _ in range(3):
                 entry = Entry(tuple(TableResult(ids[n], x) for n, x in zip(seats, points, strict=True)), 0)
-                enter_hanchan(session, organizer, match.id, entry)
+                enter_hanchan(session, organizer, match.id, entry, now=utc_now())
         playoff.close_regular_stage(session, season, actor=organizer)
         view = playoff.load_bracket(session, season)
         for round_ in ("1A", "1B"):
@@ -63,7 +63,7 @@ def _league(app: App) -> tuple[int, list[str], dict[str, str]]:
             ).all()
             for _ in range(3):  # seats finish in seat order: the two best seeds go up
                 results = tuple(TableResult(p, x) for p, x in zip(seats, IN_ORDER, strict=True))
-                enter_hanchan(session, organizer, view.match_ids[round_], Entry(results, 0))
+                enter_hanchan(session, organizer, view.match_ids[round_], Entry(results, 0), now=utc_now())
         season_id = season.id
     engine.dispose()
     return season_id, names, passwords

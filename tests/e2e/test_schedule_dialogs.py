@@ -43,7 +43,9 @@ def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app
         seated = _players(session, table)
         points = zip(seated, [40000, 30000, 30000, 20000], strict=True)
         # by the organizer: the window has not opened, a player could not enter it yet (Регламент §2)
-        enter_hanchan(session, organizer, played_id, Entry(tuple(TableResult(p.id, n) for p, n in points), 0))
+        enter_hanchan(
+            session, organizer, played_id, Entry(tuple(TableResult(p.id, n) for p, n in points), 0), now=utc_now()
+        )
         booking_id, original = meeting.id, (meeting.start_at, meeting.end_at)
     context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **device)
     page = context.new_page()

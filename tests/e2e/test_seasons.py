@@ -14,7 +14,7 @@ from playwright.sync_api import Browser, Page, expect
 from sqlmodel import Session, select
 
 from services.core.config import ROOT
-from services.core.models import MatchStatus, Player, Registration, User
+from services.core.models import MatchStatus, Player, Registration, User, utc_now
 from services.league.roster import current_season
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
@@ -46,7 +46,7 @@ def _play_one_hanchan(app: App, names: tuple[str, ...]) -> None:
         entry = Entry(
             tuple(TableResult(p.id, x, 0) for p, x in zip(players, (40_000, 30_000, 30_000, 20_000), strict=True)), 0
         )
-        enter_hanchan(session, session.get(User, players[0].user_id), match.id, entry)
+        enter_hanchan(session, session.get(User, players[0].user_id), match.id, entry, now=utc_now())
         session.commit()
     engine.dispose()
 

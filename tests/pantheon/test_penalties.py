@@ -14,6 +14,7 @@ from services.pantheon.placement import IGNORED, IMPORTED, PENDING
 from services.pantheon.sync import run_sync
 from services.results import penalties as league_penalties
 from tests import factories
+from tests.factories import PLAYED
 from tests.pantheon.fake_pantheon import EVENT, FakePantheon
 from tests.pantheon.test_sync import SEATS, h, league, three_games  # noqa: F401 (league is a fixture)
 
@@ -34,6 +35,7 @@ def setup(session: Session, lg: factories.League, fake: FakePantheon, person: st
         event_id=str(EVENT),
         admin_person_id=person,
         admin_token=token,
+        now=PLAYED,
     )
     for p, player in zip(SEATS, lg.players, strict=False):
         event.map_player(session, lg.organizer, lg.season.id, p, player.id, f"Person {p}")
@@ -81,7 +83,7 @@ def test_penalties_are_recorded_once_and_unplaceable_ones_are_listed(
     assert "admin-secret" not in caplog.text
 
     # A rerun adds nothing; a penalty the organizer skipped stays skipped.
-    event.ignore_game(session, league.organizer, league.season.id, rows["penalty:9"].id, "решено на месте")
+    event.ignore_game(session, league.organizer, league.season.id, rows["penalty:9"].id, "решено на месте", now=PLAYED)
     session.commit()
     again = run_sync(league.season.id, league.organizer.id, bind=engine)
     assert again.error is None and again.penalties == 0 and again.pending == 1

@@ -16,6 +16,7 @@ from services.pantheon.sync import SyncError, SyncSummary, run_sync
 from services.results import repo as results_repo
 from services.results import scoring
 from tests import factories
+from tests.factories import PLAYED
 from tests.pantheon.fake_pantheon import EVENT, FakePantheon, make_game
 
 SEATS = [101, 102, 103, 104]
@@ -34,7 +35,7 @@ def league(session: Session) -> factories.League:
 
 
 def setup(session: Session, lg: factories.League, fake: FakePantheon, persons: list[int] = SEATS) -> None:
-    event.save_settings(session, lg.organizer, lg.season.id, api_url=fake.url, event_id=str(EVENT))
+    event.save_settings(session, lg.organizer, lg.season.id, api_url=fake.url, event_id=str(EVENT), now=PLAYED)
     for person, player in zip(persons, lg.players, strict=False):
         event.map_player(session, lg.organizer, lg.season.id, person, player.id, f"Person {person}")
     session.commit()
@@ -189,20 +190,20 @@ def test_games_that_cannot_be_placed_go_to_the_organizers_list(
 
     # The organizer assigns the out-of-window game by hand and ignores the others, with a record.
     second = [m for m in session.exec(select(factories.Match)) if m.table == "2"][0]
-    event.assign_game(session, league.organizer, league.season.id, rows[h(7)].id, second.id)
-    event.ignore_game(session, league.organizer, league.season.id, rows[h(6)].id, "тренировочная игра")
+    event.assign_game(session, league.organizer, league.season.id, rows[h(7)].id, second.id, now=PLAYED)
+    event.ignore_game(session, league.organizer, league.season.id, rows[h(6)].id, "тренировочная игра", now=PLAYED)
     session.commit()
     assert [x.pantheon_hash for x in standing(session, second.id)] == [h(7)]
     with pytest.raises(event.SetupError, match="уже принято"):
-        event.ignore_game(session, league.organizer, league.season.id, rows[h(6)].id)
+        event.ignore_game(session, league.organizer, league.season.id, rows[h(6)].id, now=PLAYED)
     with pytest.raises(event.SetupError, match="Неизвестный игрок"):
-        event.assign_game(session, league.organizer, league.season.id, rows[h(5)].id, league.match.id)
+        event.assign_game(session, league.organizer, league.season.id, rows[h(5)].id, league.match.id, now=PLAYED)
     session.rollback()
     actions = [a.action for a in session.exec(select(AuditRecord).order_by(col(AuditRecord.id)))]
     assert "pantheon.assign" in actions and "pantheon.ignore" in actions
     player = factories.user(session, role=Role.PLAYER)
     with pytest.raises(event.SetupError, match="только организатор"):
-        event.ignore_game(session, player, league.season.id, rows[h(4)].id)
+        event.ignore_game(session, player, league.season.id, rows[h(4)].id, now=PLAYED)
     session.rollback()
 
     again = sync(league, engine, pantheon)
@@ -230,10 +231,16 @@ def test_only_the_organizer_imports_and_settings_are_checked(
     with pytest.raises(SyncError, match="адрес API"):
         sync(league, engine, pantheon)
     with pytest.raises(event.SetupError, match="http.*номер события"):
-        event.save_settings(session, league.organizer, league.season.id, api_url="ftp://x", event_id="abc")
+        event.save_settings(session, league.organizer, league.season.id, api_url="ftp://x", event_id="abc", now=PLAYED)
     session.rollback()
     event.save_settings(
-        session, league.organizer, league.season.id, api_url=pantheon.url, event_id="42", admin_token="s3cret"
+        session,
+        league.organizer,
+        league.season.id,
+        api_url=pantheon.url,
+        event_id="42",
+        admin_token="s3cret",
+        now=PLAYED,
     )
     session.commit()
     assert "s3cret" not in (

@@ -65,7 +65,7 @@ class AnnouncementsState(LivePage, AuthState):
                 season = roster.current_season(session)
                 if season is None:
                     raise AccountError(texts.NO_SEASON)
-                publish_announcement(session, season, form.get("text", ""), author_user_id=user.id)
+                publish_announcement(session, season, form.get("text", ""), author_user_id=user.id, now=utc_now())
         except AccountError as error:
             self.error = str(error)
             return

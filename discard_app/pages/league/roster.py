@@ -14,7 +14,7 @@ from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Player, RosterStatus, User
+from services.core.models import Player, RosterStatus, User, utc_now
 from services.league import fees, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 
@@ -110,6 +110,7 @@ class RosterState(OrganizerPage, AuthState):
                     reason=form.get("reason", ""),
                     participants_agreed=form.get("agreed") == "on",
                     actor_user_id=user.id,
+                    now=utc_now(),
                 )
         except withdrawal.WithdrawalError as error:
             self.error = str(error)
@@ -221,9 +222,13 @@ class RosterState(OrganizerPage, AuthState):
                 status = form.get("status", "")
                 if status == RosterStatus.WITHDRAWN:
                     # Регламент §6.1: снятие — действие организатора с причиной
-                    withdrawal.withdraw_player(session, player, reason=form.get("reason", ""), actor_user_id=user.id)
+                    withdrawal.withdraw_player(
+                        session, player, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
+                    )
                 else:
-                    roster.set_status(session, player, status, reason=form.get("reason", ""), actor_user_id=user.id)
+                    roster.set_status(
+                        session, player, status, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
+                    )
                 if dry_run:
                     session.rollback()
         except (AccountError, withdrawal.WithdrawalError) as error:

@@ -11,6 +11,7 @@ import reflex as rx
 from discard_app import texts
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
+from services.core.models import utc_now
 from services.pantheon import event
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import PlayerInfo
@@ -155,6 +156,7 @@ class PantheonState(OrganizerPage, AuthState):
                     event_id=form.get("event_id", ""),
                     admin_person_id=form.get("admin_person_id", ""),
                     admin_token=form.get("admin_token", ""),
+                    now=utc_now(),
                 )
         except event.SetupError as e:
             self.error = str(e)
@@ -203,7 +205,7 @@ class PantheonState(OrganizerPage, AuthState):
             return
         try:
             with session_scope() as session:
-                event.assign_game(session, user, self._season_id, int(game), int(match))
+                event.assign_game(session, user, self._season_id, int(game), int(match), now=utc_now())
         except event.SetupError as e:
             self.error = str(e)
             return
@@ -218,7 +220,7 @@ class PantheonState(OrganizerPage, AuthState):
         self.error = self.notice = ""
         try:
             with session_scope() as session:
-                event.ignore_game(session, user, self._season_id, int(game_id))
+                event.ignore_game(session, user, self._season_id, int(game_id), now=utc_now())
         except event.SetupError as e:
             self.error = str(e)
             return

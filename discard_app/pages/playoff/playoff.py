@@ -12,7 +12,7 @@ from discard_app.components.live import LivePage, live_updates, start_live_updat
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role, Season, User
+from services.core.models import Role, Season, User, utc_now
 from services.league import roster
 from services.league.tour_windows import WindowError, parse_kirov
 from services.playoff import stage as playoff
@@ -143,7 +143,9 @@ class PlayoffState(LivePage, AuthState):
             order = [by_name.get(part.strip().casefold()) for part in form.get("order", "").split(",") if part.strip()]
             if match_id is None or None in order:
                 raise playoff.PlayoffError("Выберите матч и перечислите имена равных игроков через запятую.")
-            playoff.decide_match_tie(session, season, match_id, order, reason=form.get("reason", ""), actor=user)
+            playoff.decide_match_tie(
+                session, season, match_id, order, reason=form.get("reason", ""), actor=user, now=utc_now()
+            )
 
         self._act(action, texts.PLAYOFF_TIE_SAVED, Role.ORGANIZER)
 

@@ -159,7 +159,7 @@ class MatchState(LivePage, AuthState):
         try:
             await self._act(
                 lambda s, u: results.enter_hanchan(
-                    s, u, match_id, results.parse_entry(form, self._players()), repeat_ok=repeat_ok
+                    s, u, match_id, results.parse_entry(form, self._players()), repeat_ok=repeat_ok, now=utc_now()
                 ),
                 texts.ENTER_SAVED,
             )
@@ -195,7 +195,7 @@ class MatchState(LivePage, AuthState):
         hanchan_id = _int(form.get("hanchan_id"))
         try:
             await self._act(
-                lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", ""))),
+                lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", "")), now=utc_now()),
                 texts.DISPUTE_SAVED,
             )
         finally:
@@ -205,7 +205,7 @@ class MatchState(LivePage, AuthState):
     async def resolve(self, form: dict[str, Any]) -> None:
         hanchan_id = _int(form.get("hanchan_id"))
         await self._act(
-            lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", ""))),
+            lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", "")), now=utc_now()),
             texts.RESOLVE_SAVED,
             Role.ORGANIZER,
         )
@@ -222,6 +222,7 @@ class MatchState(LivePage, AuthState):
                 results.parse_entry(form, self._players()),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
+                now=utc_now(),
                 replay=replay,
             ),
             texts.CORRECT_SAVED,
@@ -261,7 +262,12 @@ class MatchState(LivePage, AuthState):
         match_id = self._id() or 0
         await self._act(
             lambda s, u: results.replay_match(
-                s, u, match_id, reason=str(form.get("reason", "")), decision=str(form.get("decision", ""))
+                s,
+                u,
+                match_id,
+                reason=str(form.get("reason", "")),
+                decision=str(form.get("decision", "")),
+                now=utc_now(),
             ),
             lambda new: texts.REPLAY_SAVED.format(id=new.id),
             Role.ORGANIZER,

@@ -14,7 +14,7 @@ from sqlmodel import Session
 
 from discard_app import texts
 from discard_app.pages.results.match_forms import _area, _field, _labelled, _section
-from services.core.models import User
+from services.core.models import User, utc_now
 from services.league import substitution
 from services.results import hanchans as results
 from services.results import penalties, ruling_photos
@@ -40,7 +40,7 @@ def lists(session: Session, match_id: int) -> tuple[list[dict[str, str]], list[d
 
 def no_show(match_id: int, form: dict[str, Any]) -> Action:
     # Регламент §5: a player replaced by a substitute can still get the no-show penalty for this match.
-    return lambda s, u: penalties.add_no_show(s, u, match_id, _id(form, "player_id") or 0)
+    return lambda s, u: penalties.add_no_show(s, u, match_id, _id(form, "player_id") or 0, now=utc_now())
 
 
 def conduct(match_id: int, form: dict[str, Any]) -> Action:
@@ -52,6 +52,7 @@ def conduct(match_id: int, form: dict[str, Any]) -> Action:
         amount=_id(form, "amount"),  # None when not a number: refused, saying what the field takes
         violation=_text(form, "violation"),
         basis=_text(form, "basis"),
+        now=utc_now(),
     )
 
 
@@ -77,6 +78,7 @@ def ruling(match_id: int, form: dict[str, Any], photos: list[tuple[str, bytes]],
             disagreement=_text(form, "disagreement"),
             decision=_text(form, "decision"),
             photos=paths,
+            now=utc_now(),
         )
         # Written inside the transaction: a failed write rolls the ruling back.
         ruling_photos.store_photos(directory, paths, photos)
@@ -94,6 +96,7 @@ def substitute(match_id: int, form: dict[str, Any]) -> Action:
         substitute_player_id=_id(form, "substitute_id"),
         new_name=_text(form, "new_name"),
         reason=_text(form, "reason"),
+        now=utc_now(),
     )
 
 

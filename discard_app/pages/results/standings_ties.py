@@ -11,7 +11,7 @@ from discard_app.pages.results.match_forms import _field, _labelled
 from discard_app.pages.results.standings_state import publish_standings
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role
+from services.core.models import Role, utc_now
 from services.results import hanchans as results
 from services.results import penalties
 from services.results.repo import current_season_id
@@ -74,7 +74,12 @@ class TieState(AuthState):
                 if season_id is None:
                     raise results.ResultsError("Сезон не найден.")
                 penalties.decide_tie(
-                    session, user, season_id, [p for p in order if p is not None], str(form.get("reason", ""))
+                    session,
+                    user,
+                    season_id,
+                    [p for p in order if p is not None],
+                    str(form.get("reason", "")),
+                    now=utc_now(),
                 )
         except results.ResultsError as e:
             self.problems = e.problems

@@ -3,6 +3,8 @@ no reflex."""
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel import Session, col, select
 
 from services.core.models import Match, Round, Season, Stage, StageKind, User
@@ -23,7 +25,7 @@ DEMO_HANCHANS = (
 PLAN = (3, 3, 1)  # tour 1: two complete matches and one begun
 
 
-def seed_demo_results(session: Session, season: Season, organizer: User) -> None:
+def seed_demo_results(session: Session, season: Season, organizer: User, *, now: datetime) -> None:
     """Enter the demo hanchans through the same service the match page uses."""
     matches = session.exec(
         select(Match)
@@ -38,4 +40,4 @@ def seed_demo_results(session: Session, season: Season, organizer: User) -> None
         for _ in range(count):
             points, sticks = next(rows)
             results = tuple(TableResult(p, x) for p, x in zip(seats, points, strict=True))
-            enter_hanchan(session, organizer, match.id, Entry(results, sticks))
+            enter_hanchan(session, organizer, match.id, Entry(results, sticks), now=now)
