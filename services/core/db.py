@@ -51,13 +51,15 @@ def session_scope(bind: sa.Engine | None = None) -> Iterator[Session]:
 def lock_row(session: Session, table: type, row_id: int) -> None:
     """Serialises a read-decide-write on one row: SQLite takes the database write lock before the first read
     (BEGIN IMMEDIATE), PostgreSQL locks the row (SELECT … FOR UPDATE). A second caller waits, then reads what
-    the first committed. Call it before reading what the decision depends on."""
+    the first committed. Call it before reading what the decision depends on. FOR NO KEY UPDATE, not FOR UPDATE:
+    rows that merely point at the locked one (an outbox event for another match, written by that match's lock
+    holder) are not blocked by it, so two matches' transactions telling each other cannot deadlock."""
     connection = session.connection()
     if connection.dialect.name == "sqlite":
         if not connection.connection.dbapi_connection.in_transaction:
             connection.exec_driver_sql("BEGIN IMMEDIATE")
         return
-    session.exec(sa.select(table.id).where(table.id == row_id).with_for_update()).first()
+    session.exec(sa.select(table.id).where(table.id == row_id).with_for_update(key_share=True)).first()
 
 
 def migrate(url: str | None = None) -> None:

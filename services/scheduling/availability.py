@@ -83,13 +83,17 @@ def save_availability(
     session.add(answer)
     session.flush()
     answered = (item.answered | {seat.player_id}) & item.seat_ids
-    outbox.emit(session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats))
+    outbox.emit(
+        session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats), now=now
+    )
     outcome = decide.repaint(free, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
     _carry_out(session, item, seat.player_id, seat.name, outcome, now)
     board, item = match_board(session, match_id, now=now)
     has_options = bool(board.options(item))
     if has_options != had_options:
-        outbox.emit(session, outbox.OPTIONS_FOUND if has_options else outbox.OPTIONS_LOST, match_id, match=info.title)
+        outbox.emit(
+            session, outbox.OPTIONS_FOUND if has_options else outbox.OPTIONS_LOST, match_id, match=info.title, now=now
+        )
     return list(outcome.notices)
 
 
@@ -138,7 +142,13 @@ def _carry_out(
     for c in outcome.withdrawn:
         when = format_kirov(c.meeting.start)
         outbox.emit(
-            session, outbox.CONFIRMATION_WITHDRAWN, info.match.id, player=name, when=when, proposal_id=c.proposal_id
+            session,
+            outbox.CONFIRMATION_WITHDRAWN,
+            info.match.id,
+            player=name,
+            when=when,
+            proposal_id=c.proposal_id,
+            now=now,
         )
     for c in outcome.released:
         booking = session.get(Booking, c.booking_id)

@@ -128,7 +128,7 @@ def propose_meeting(
         raise SchedulingError(" ".join(errors))
     for stale in item.expired:  # a proposal whose time has begun no longer holds its need (Регламент §3)
         if stale.replaces_booking_id == replaces_booking_id:
-            _fail(session, stale, info, decide.BEGUN)
+            _fail(session, stale, info, decide.BEGUN, now)
     session.flush()
     if open_proposal_for(session, match_id, replaces_booking_id) is not None:
         raise SchedulingError(OPEN_PROPOSAL_EXISTS)
@@ -154,7 +154,7 @@ def propose_meeting(
     # (the time lies inside a common option, so inside the proposer's own availability).
     _answer(session, proposal, seat.player_id, True, now)
     payload = _meeting_payload(info, meeting.start, meeting.end, hanchans, by=seat.name, proposal_id=proposal.id)
-    outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload)
+    outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload, now=now)
     return proposal
 
 
@@ -225,11 +225,18 @@ def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirme
     if not confirmed:
         proposal.status = "declined"
         session.add(proposal)
-        outbox.emit(session, outbox.DECLINED, info.match.id, proposal_id=proposal.id, **payload)
+        outbox.emit(session, outbox.DECLINED, info.match.id, proposal_id=proposal.id, **payload, now=now)
         return Answered(proposal, info)
     yes = [p for p, ok in answers.items() if ok and p in item.seat_ids]
     outbox.emit(
-        session, outbox.CONFIRMED, info.match.id, confirmed=len(yes), of=SEATS, proposal_id=proposal.id, **payload
+        session,
+        outbox.CONFIRMED,
+        info.match.id,
+        confirmed=len(yes),
+        of=SEATS,
+        proposal_id=proposal.id,
+        **payload,
+        now=now,
     )
     if decide.fully_confirmed(yes, item.seat_ids):
         book_proposal(session, proposal, board, item, now=now)
@@ -244,11 +251,11 @@ def decline_meeting(session: Session, *, proposal_id: int, user_id: int, now: da
     return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=False, now=now).proposal
 
 
-def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str) -> None:
+def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str, now: datetime) -> None:
     proposal.status, proposal.failure_reason = "failed", reason
     session.add(proposal)
     payload = _meeting_payload(info, proposal.start_at, proposal.end_at, proposal.hanchans, reason=reason)
-    outbox.emit(session, outbox.BOOKING_FAILED, info.match.id, proposal_id=proposal.id, **payload)
+    outbox.emit(session, outbox.BOOKING_FAILED, info.match.id, proposal_id=proposal.id, **payload, now=now)
 
 
 def book_proposal(
@@ -267,7 +274,7 @@ def book_proposal(
         proposal.hanchans, remaining=_remaining(item, booking if moving else None), planned=info.match.planned_hanchans
     ) or decide.busy_refusal(meeting, board.meetings_of(item, proposal.replaces_booking_id))
     if refusal is not None:
-        _fail(session, proposal, info, refusal)
+        _fail(session, proposal, info, refusal, now)
         return None
     if booking is None:  # a proposal booked before and released keeps its booking row (stable calendar UID)
         booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id)).first()
@@ -289,7 +296,7 @@ def book_proposal(
     clash = store_booking(session, booking, meeting, **changes)
     if clash is not None:
         reason = f"Помещение уже занято: {clash_text(session, clash)}. Бронь не создана; выберите другой общий вариант."
-        _fail(session, proposal, info, reason)
+        _fail(session, proposal, info, reason, now)
         return None
     proposal.status = "booked"
     session.add(proposal)
@@ -299,7 +306,7 @@ def book_proposal(
         session.add(old)
     kind = outbox.MOVED if moving else outbox.BOOKED
     payload = _meeting_payload(info, meeting.start, meeting.end, proposal.hanchans, booking_id=booking.id)
-    outbox.emit(session, kind, info.match.id, room=booking.room_id, **payload)
+    outbox.emit(session, kind, info.match.id, room=booking.room_id, **payload, now=now)
     tell_neighbours(session, booking, now=now)
     return booking
 
@@ -312,7 +319,7 @@ def release_booking(
     booking.sequence += 1
     session.add(booking)
     payload = _meeting_payload(info, booking.start_at, booking.end_at, booking.hanchans or 0, booking_id=booking.id)
-    outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, by_organizer=by_organizer, **payload)
+    outbox.emit(session, outbox.RELEASED, info.match.id, reason=reason, by_organizer=by_organizer, **payload, now=now)
     tell_neighbours(session, booking, now=now)
 
 
@@ -356,4 +363,4 @@ def tell_neighbours(session: Session, booking: Booking, *, now: datetime) -> Non
             continue
         after = board.options(item)
         kind = outbox.OPTIONS_CHANGED if after else outbox.OPTIONS_LOST
-        outbox.emit(session, kind, item.match.id, match=item.info.title, options=len(after))
+        outbox.emit(session, kind, item.match.id, match=item.info.title, options=len(after), now=now)

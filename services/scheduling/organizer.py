@@ -153,6 +153,7 @@ def assign_meeting(
         entity_id=booking.id,
         after={"match": match_id, "start": meeting.start, "end": meeting.end},
         reason=reason,
+        now=now,
     )
     outbox.emit(
         session,
@@ -165,6 +166,7 @@ def assign_meeting(
         hanchans=hanchans,
         booking_id=booking.id,
         by_organizer=True,
+        now=now,
     )
     tell_neighbours(session, booking, now=now)
     return booking
@@ -218,6 +220,7 @@ def move_booking(
         before=before,
         after={"start": meeting.start, "end": meeting.end},
         reason=reason,
+        now=now,
     )
     if booking.match_id is not None:
         outbox.emit(
@@ -231,6 +234,7 @@ def move_booking(
             booking_id=booking.id,
             by_organizer=True,
             reason=reason,
+            now=now,
         )
     tell_neighbours(session, booking, now=now)
     return booking
@@ -266,6 +270,7 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
         entity="booking",
         entity_id=booking.id,
         reason=reason,
+        now=now,
     )
     return booking
 
@@ -341,6 +346,7 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
         before={"window_round": info.window_round.code},
         after={"window_round": target.code},
         reason=reason,
+        now=now,
     )
     outbox.emit(
         session,
@@ -350,11 +356,12 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
         to_tour=target.code,
         window_start=target.window_start.isoformat(),
         window_end=target.window_end.isoformat(),
+        now=now,
     )
     return target
 
 
-def add_room(session: Session, *, name: str, actor_user_id: int) -> Room:
+def add_room(session: Session, *, name: str, actor_user_id: int, now: datetime | None = None) -> Room:
     name = " ".join(name.split())
     if not name:
         raise SchedulingError("Укажите название помещения.")
@@ -364,7 +371,13 @@ def add_room(session: Session, *, name: str, actor_user_id: int) -> Room:
     session.add(room)
     session.flush()
     record_audit(
-        session, actor_user_id=actor_user_id, action="room.add", entity="room", entity_id=room.id, after={"name": name}
+        session,
+        actor_user_id=actor_user_id,
+        action="room.add",
+        entity="room",
+        entity_id=room.id,
+        after={"name": name},
+        now=now,
     )
     return room
 
@@ -404,5 +417,6 @@ def book_activity(
         entity="booking",
         entity_id=booking.id,
         after={"title": title, "start": meeting.start, "end": meeting.end},
+        now=now,
     )
     return booking
