@@ -9,6 +9,7 @@ from discard_app.components.confirm import confirm_dialog
 from discard_app.components.live import live_updates
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.match_schedule_state import (
+    T_ALL_BOOKED,
     T_ANSWERED,
     T_BOOKINGS,
     T_CANNOT,
@@ -256,11 +257,15 @@ def _content() -> rx.Component:
         rx.cond(MatchScheduleState.is_seated, _grid_section()),
         rx.heading(T_OPTIONS, size="4", as_="h2"),
         rx.cond(
-            MatchScheduleState.options.length() > 0,
-            rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
-            rx.text(rx.cond(MatchScheduleState.all_answered, T_NO_COMMON_TIME, T_NO_OPTIONS), color_scheme="gray"),
+            MatchScheduleState.nothing_to_book,
+            rx.text(T_ALL_BOOKED, color_scheme="gray"),
+            rx.cond(
+                MatchScheduleState.options.length() > 0,
+                rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
+                rx.text(rx.cond(MatchScheduleState.all_answered, T_NO_COMMON_TIME, T_NO_OPTIONS), color_scheme="gray"),
+            ),
         ),
-        rx.cond(MatchScheduleState.is_seated, _propose_section()),
+        rx.cond(MatchScheduleState.is_seated & ~MatchScheduleState.nothing_to_book, _propose_section()),
         rx.heading(T_PROPOSALS, size="4", as_="h2"),
         rx.cond(
             MatchScheduleState.proposals.length() > 0,

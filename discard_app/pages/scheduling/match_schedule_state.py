@@ -34,6 +34,10 @@ T_NO_COMMON_TIME = (
     "Все четверо ответили, но общего свободного времени нет (или помещение в это время занято): "
     "добавьте свободное время в свою доступность и сохраните."
 )
+T_ALL_BOOKED = (
+    "Все ханчаны матча забронированы или сыграны: новое время не нужно. Не сможете прийти — нажмите «Не смогу» "
+    "у брони, и время согласуется заново."
+)
 T_PROPOSE = "Предложить встречу"
 T_START = "Начало"
 T_END = "Окончание"
@@ -98,6 +102,7 @@ class MatchScheduleState(LivePage, AuthState):
     is_seated: bool = False
     seats: list[dict[str, str]] = []
     all_answered: bool = False
+    nothing_to_book: bool = False  # every hanchan has its meeting or result: no options, no proposal form
     part_booked: str = ""  # some of the match's hanchans are booked, not all: what is left to agree on
     booking_news: str = ""  # the room released or moved since the last booking, and why
     options: list[dict[str, str]] = []
@@ -135,7 +140,7 @@ class MatchScheduleState(LivePage, AuthState):
             self.allowed, self.refusal = False, str(error)
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
-            self.is_seated = self.all_answered = False
+            self.is_seated = self.all_answered = self.nothing_to_book = False
             self.part_booked = self.booking_news = ""
             self._grid()._put(days=[], cells=[], marks=[])
             self.seats, self.options = [], []
@@ -150,12 +155,13 @@ class MatchScheduleState(LivePage, AuthState):
         self._put(
             seats=[{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats],
             all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
+            nothing_to_book=view.remaining <= 0,
             booking_news=view.booking_news,
             options=view.options,
             proposals=view.proposals,
             bookings=view.bookings,
             everyone=[{"name": n, "text": t} for n, t in view.everyone],
-            hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)] or ["0"],
+            hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)],
             part_booked=T_PART_BOOKED.format(
                 booked=hanchans_word(view.planned - view.remaining), planned=view.planned, remaining=view.remaining
             )
