@@ -1,0 +1,92 @@
+"""The scheduling decisions without a database (services/scheduling/decide.py)."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from services.scheduling import decide
+from services.scheduling.intervals import Interval, at_kirov
+
+
+def k(day: int, hour: int = 0, minute: int = 0) -> object:
+    return at_kirov(date(2026, 11, day), hour, minute)
+
+
+WINDOW = Interval(k(16), k(30))
+EVENING = Interval(k(20, 17), k(20, 23))
+
+
+def test_remaining_hanchans_count_bookings_or_results_whichever_is_more() -> None:
+    assert decide.remaining_hanchans(3, booked=0, recorded=0) == 3
+    assert decide.remaining_hanchans(3, booked=2, recorded=2) == 1  # a split match: the third still needs time
+    assert decide.remaining_hanchans(3, booked=0, recorded=3) == 0  # results entered without a booking
+    assert decide.remaining_hanchans(3, booked=3, recorded=1) == 0
+    assert decide.remaining_hanchans(5, booked=6, recorded=0) == 0  # never negative
+
+
+def test_options_leave_out_any_time_one_of_the_four_sits_in_a_meeting() -> None:
+    four = [[EVENING]] * 4
+    rooms = {1: [], 2: []}
+    [whole] = decide.need_options(WINDOW, four, rooms, [], now=None)
+    assert (whole.start, whole.end, whole.rooms) == (k(20, 17), k(20, 23), (1, 2))
+    # one player's meeting (of this match or another, in any room) takes the time out of every room
+    options = decide.need_options(WINDOW, four, rooms, [Interval(k(20, 18), k(20, 21))], now=None)
+    assert [(o.start, o.end) for o in options] == [(k(20, 21), k(20, 23))]
+
+
+def test_options_that_have_begun_are_not_offered() -> None:
+    four = [[EVENING]] * 4
+    [late] = decide.need_options(WINDOW, four, {1: []}, [], now=k(20, 19, 10))
+    assert (late.start, late.end) == (k(20, 19, 30), k(20, 23))  # the next half hour of the grid
+    assert decide.need_options(WINDOW, four, {1: []}, [], now=k(30)) == []  # the window is over
+    assert decide.need_options(WINDOW, four, {}, [], now=None) == []  # no room at all
+
+
+def test_a_busy_player_is_named_and_a_free_room_is_found() -> None:
+    meeting = Interval(k(29, 18), k(29, 22, 30))
+    busy = {"Анна": [Interval(k(29, 20), k(29, 23))], "Борис": [], "Вера": [Interval(k(28, 18), k(28, 22))]}
+    assert decide.busy_players(meeting, busy) == ["Анна"]
+    assert "Анна уже играет" in decide.busy_refusal(meeting, busy)
+    assert decide.busy_refusal(meeting, {"Борис": []}) is None
+    assert decide.free_room(meeting, {1: [Interval(k(29, 17), k(29, 19))], 2: []}) == 2
+    assert decide.free_room(meeting, {1: [meeting], 2: [meeting]}) is None
+
+
+def test_a_confirmation_is_refused_once_the_time_has_begun_or_outside_ones_own_time() -> None:
+    meeting = Interval(k(20, 18), k(20, 22, 30))
+    assert decide.answer_refusal(meeting, now=k(19), own_free=[EVENING], confirmed=True) is None
+    assert decide.answer_refusal(meeting, now=k(20, 18, 1), own_free=[EVENING], confirmed=True) == decide.BEGUN
+    assert "доступность" in decide.answer_refusal(meeting, now=k(19), own_free=[], confirmed=True)
+    assert decide.answer_refusal(meeting, now=k(21), own_free=[], confirmed=False) is None  # a refusal always goes
+
+
+def test_a_booking_is_refused_when_the_match_no_longer_needs_it() -> None:
+    assert decide.booking_refusal(3, remaining=3, planned=3) is None
+    assert "уже забронированы" in decide.booking_refusal(3, remaining=0, planned=3)
+    assert "осталось 1" in decide.booking_refusal(2, remaining=1, planned=3)
+    assert decide.fully_confirmed([1, 2, 3, 4], [1, 2, 3, 4])
+    assert not decide.fully_confirmed([1, 2, 3, 9], [1, 2, 3, 4])  # a confirmation of a player no longer seated
+
+
+def test_recorded_hanchans_fill_the_meetings_in_order() -> None:
+    assert decide.played_meetings([(7, 2), (8, 1)], recorded=0) == set()
+    assert decide.played_meetings([(7, 2), (8, 1)], recorded=2) == {7}
+    assert decide.played_meetings([(7, 2), (8, 1)], recorded=3) == {7, 8}
+
+
+def test_a_repaint_withdraws_what_it_no_longer_covers_and_reopens_one_proposal_per_need() -> None:
+    first = decide.Confirmed(1, Interval(k(20, 18), k(20, 21)), None, booking_id=11)
+    second = decide.Confirmed(2, Interval(k(21, 18), k(21, 19, 30)), None, booking_id=12)
+    open_one = decide.Confirmed(3, Interval(k(22, 18), k(22, 19, 30)), None)
+    kept = decide.repaint([EVENING], [first, second, open_one], open_needs=[], now=k(19))
+    assert [c.proposal_id for c in kept.released] == [2] and [c.proposal_id for c in kept.withdrawn] == [3]
+    assert kept.reopened == (2,) and kept.retired == ()
+    # nothing painted: both bookings go; only one may collect confirmations again (one open proposal per need)
+    gone = decide.repaint([], [first, second], open_needs=[], now=k(19))
+    assert gone.reopened == (1,) and gone.retired == (2,)
+    assert gone.released_starts == ["пт 20.11.2026 18:00", "сб 21.11.2026 18:00"]
+    # the need already has an open proposal: the released one ends instead of crashing on the unique index
+    taken = decide.repaint([], [first], open_needs=[None], now=k(19))
+    assert taken.reopened == () and taken.retired == (1,)
+    begun = decide.repaint([], [first], open_needs=[], now=k(20, 19))
+    assert begun.retired == (1,)
