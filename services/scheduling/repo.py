@@ -87,8 +87,14 @@ def lock_for_write(session: Session) -> None:
 def lock_match(session: Session, match_id: int) -> None:
     """Serialises every read-decide-write on one match's scheduling: SQLite takes the write lock (BEGIN
     IMMEDIATE), PostgreSQL locks the match row, so a second caller waits, then reads what the first wrote.
-    Call it before the first read of the match; afterwards re-read (populate_existing) what was loaded before."""
+    Call it before the first read of the match; afterwards re-read (populate_existing) what was loaded before.
+    The four seated players' rows are locked too (in id order: no deadlock): one person sits in one meeting at a
+    time, so two matches sharing a player book one after the other and the second sees the first's meeting."""
     lock_row(session, Match, match_id)
+    if session.connection().dialect.name != "sqlite":  # SQLite's write lock already serialises every writer
+        seated = select(Seat.player_id).where(Seat.match_id == match_id)
+        players = select(Player.id).where(col(Player.id).in_(seated)).order_by(col(Player.id))
+        session.exec(players.with_for_update(key_share=True)).all()
 
 
 def match_info(session: Session, match_id: int) -> MatchInfo:

@@ -4,6 +4,7 @@ told what a sequential caller would be told."""
 
 from __future__ import annotations
 
+import uuid
 from datetime import timedelta
 
 import pytest
@@ -18,6 +19,7 @@ from services.core.models import (
     Match,
     MeetingProposal,
     ProposalConfirmation,
+    Room,
     Round,
     Season,
     Seat,
@@ -94,6 +96,29 @@ def _assign(league: f.League, day: int) -> tuple:
     kwargs = {"match_id": league.match.id, "start": kirov(day, 18), "hanchans": 3,
               "actor_user_id": league.organizer.id, "room_id": league.room.id, "now": NOW}  # fmt: skip
     return (scheduling_admin.assign_meeting, kwargs)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_two_matches_sharing_a_player_are_not_booked_at_one_hour(url: str, mode: str) -> None:
+    """One person sits at one table: the organizer assigns two matches that share a player at the same hour in two
+    rooms at once; one is booked, the other is refused naming the player (each match's lock holds its players)."""
+    for _ in range(TRIES // 2):
+        with Session(engine_for(url), expire_on_commit=False) as session:
+            league = f.league(session, players=7)
+            other = f.match(session, league.rounds[0], [league.players[0], *league.players[4:7]], table="2")
+            second_room = Room(name=f"Малый зал {uuid.uuid4().hex[:6]}")
+            session.add(second_room)
+            session.commit()
+        calls = [
+            (scheduling_admin.assign_meeting, {"match_id": match_id, "start": kirov(22, 18), "hanchans": 3,
+                                               "actor_user_id": league.organizer.id, "room_id": room_id, "now": NOW})
+            for match_id, room_id in ((league.match.id, league.room.id), (other.id, second_room.id))
+        ]  # fmt: skip
+        outcomes = race(url, mode, calls)
+        [refused] = [o for o in outcomes if o != "ok"]
+        assert outcomes.count("ok") == 1 and league.users[0].display_name in refused, outcomes
+        booked = _active_bookings(url, league.match.id) + _active_bookings(url, other.id)
+        assert len(booked) == 1
 
 
 @pytest.mark.parametrize("mode", MODES)
