@@ -29,6 +29,7 @@ BOOKING_FAILED = "meeting_failed"
 RELEASED = "meeting_released"
 MOVED = "meeting_moved"
 MATCH_MOVED = "match_moved"
+WINDOW_CHANGED = "window_changed"  # the organizer set or changed the game window the match plays in
 # Written by the draw's approval (no match_id: one message for the whole season).
 DRAW_APPROVED = "draw_approved"
 # Without a match: the organizer's announcement; the Sunday reminder (one a week, `once_key`).

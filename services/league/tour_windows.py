@@ -5,10 +5,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Round, Season, Stage, StageKind
+from services.core.models import Match, MatchStatus, Round, Season, Stage, StageKind
 from services.scheduling.intervals import KIROV
 from services.scheduling.rules import format_kirov
 
@@ -111,4 +113,20 @@ def set_windows(session: Session, season: Season, windows: Sequence[Window], *, 
             before=before,
             after={"tour": round_.code, "start": start, "end": end},
         )
+        tell_window_changed(session, round_)
     session.flush()
+
+
+def tell_window_changed(session: Session, round_: Round) -> None:
+    """Every match playing in the round's window (moved ones included) gets an event: its card and open pages show
+    the new window and what it changes (Регламент §2: every meeting falls inside it). Drafts have no card yet."""
+    window_round = sa.func.coalesce(Match.window_round_id, Match.round_id)
+    ids = session.exec(select(Match.id).where(window_round == round_.id, Match.status != MatchStatus.DRAFT)).all()
+    for match_id in ids:
+        outbox.emit(
+            session,
+            outbox.WINDOW_CHANGED,
+            match_id,
+            start=round_.window_start.isoformat(),
+            end=round_.window_end.isoformat(),
+        )

@@ -17,6 +17,7 @@ from sqlmodel import Session
 from services.core.audit import record_audit
 from services.core.db import lock_row
 from services.core.models import Match, MatchStatus, Role, Round, Season, Seat, Stage, StageKind, TieDecision, User
+from services.league.tour_windows import tell_window_changed
 from services.playoff.bracket import Bracket, Table, build_bracket
 from services.playoff.repo import (
     ROUND_CODES,
@@ -163,6 +164,7 @@ def set_round_window(
         before=before,
         after={"playoff_round": code, "start": start, "end": end},
     )
+    tell_window_changed(session, round_row)
     session.flush()
 
 

@@ -11,6 +11,7 @@ tests' bookings never reach into it, but their rooms exist too (a test never ass
 
 from __future__ import annotations
 
+import json
 import re
 import uuid
 from collections.abc import Callable
@@ -35,6 +36,7 @@ from services.core.models import (
 from services.league.desk import build_desk
 from services.league.substitution import seat_substitute
 from services.league.todo import HomeCard, home_cards
+from services.league.tour_windows import set_windows
 from services.notifier.cards import card_text, format_span
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
 from services.results.entry import Entry
@@ -772,3 +774,20 @@ def test_no_match_is_left_with_two_active_bookings_at_once_by_any_path(db: sa.En
         break
     spans = sorted((b.start_at, b.end_at) for b in active(db, sc.league.match.id))
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:], strict=False)), spans
+
+
+def test_a_changed_window_is_news_for_every_match_playing_in_it(db: sa.Engine) -> None:
+    """Item 5 of the issue: a window change changes what a card and a page show, so it writes an event per match
+    (the match moved into that window included, drafts excluded)."""
+    sc = scene(db, 23, players=8)
+    moved = second_match(db, sc, [4, 5, 6, 7])
+    act(db, scheduling_admin.move_to_next_window, match_id=moved, actor_user_id=sc.league.organizer.id,
+        reason="болезнь", now=NOW)  # fmt: skip
+    windows = [f.window(sc.start + timedelta(days=14 * k)) for k in range(4)]
+    windows[1] = f.window(sc.start + timedelta(days=14), days=10)  # tour 2 shortened
+    with session_scope(db) as session:
+        set_windows(session, session.merge(sc.league.season), [(w.start, w.end) for w in windows],
+                    actor_user_id=sc.league.organizer.id)  # fmt: skip
+    changed = [e for e in rows(db, OutboxEvent, match_id=moved) if e.kind == outbox.WINDOW_CHANGED]
+    assert len(changed) == 1 and datetime.fromisoformat(json.loads(changed[0].payload)["end"]) == windows[1].end
+    assert not [e for e in rows(db, OutboxEvent, match_id=sc.league.match.id) if e.kind == outbox.WINDOW_CHANGED]
