@@ -1,0 +1,274 @@
+"""Benchmark: a whole regular stage through the services on a simulated clock, then the league's invariants.
+
+N players with uneven weekly availability (some busy, some answering only after the Sunday reminder), 1 or 3
+rooms, the bot off for tour 2, one no-show and one dispute a tour, the organizer's fallback at each window's end
+(bench/season_sim.py, bench/season_people.py). It prints the share of matches the players booked alone, the share
+whose four had any common time (the ceiling), the share played, days from a window's opening to a booking,
+organizer actions, SQL statements per match and wall time; then checks the invariants (bench/season_checks.py)
+and exits 1 listing every one that broke. Seeded and deterministic; imports no reflex or telegram.
+
+    .venv/bin/python bench/season.py --players 16 --rooms 1 --seed 1
+    .venv/bin/python bench/season.py --all            # N ∈ {16, 48, 200} × rooms ∈ {1, 3}: one markdown table
+    .venv/bin/python bench/season.py --database-url postgresql+psycopg://…/empty_db
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from sqlmodel import col, func, select  # noqa: E402
+
+from bench import season_checks as checks  # noqa: E402
+from bench.season_sim import Simulation  # noqa: E402
+from services.core.models import (  # noqa: E402
+    Booking,
+    Hanchan,
+    Match,
+    MatchCard,
+    MatchStatus,
+    OutboxEvent,
+    Round,
+    Seat,
+    TelegramSend,
+)
+from services.results.repo import db_standings  # noqa: E402
+from services.scheduling.repo import availabilities  # noqa: E402
+from services.scheduling.rules import players_free  # noqa: E402
+
+HANCHAN = timedelta(minutes=90)  # the season's planning length of a hanchan
+
+CHECKS = (
+    "no room double-booked",
+    "no player in two meetings at once",
+    "no match over its hanchans",
+    "no meeting outside its window",
+    "standings equal an independent sum",
+    "every outbox event delivered exactly once",
+    "services raised only their domain errors",
+)
+
+
+@dataclass
+class Report:
+    players: int
+    rooms: int
+    seed: int
+    matches: int = 0
+    alone: int = 0
+    ceiling: int = 0
+    alone_of_ceiling: int = 0
+    whole: int = 0  # their four had common time for all three hanchans (in one meeting or several)
+    alone_of_whole: int = 0
+    played: int = 0
+    days: list[float] = field(default_factory=list)
+    organizer_actions: int = 0
+    statements: int = 0
+    seconds: float = 0.0
+    violations: dict[str, list[str]] = field(default_factory=dict)
+    checked: list[str] = field(default_factory=list)
+    sim: Simulation | None = None
+
+    def share(self, n: int, of: int | None = None) -> str:
+        of = self.matches if of is None else of
+        return f"{100 * n / of:.0f} % ({n}/{of})" if of else "—"
+
+    def quantile(self, q: float) -> str:
+        if not self.days:
+            return "—"
+        ordered = sorted(self.days)
+        return f"{ordered[min(len(ordered) - 1, int(q * len(ordered)))]:.1f}"
+
+    @property
+    def broken(self) -> list[str]:
+        return [name for name in self.checked if self.violations.get(name)]
+
+
+def check(sim: Simulation) -> dict[str, list[str]]:
+    """Reads back what the services stored and runs every invariant; each name maps to its violations."""
+    with sim.session() as s:
+        meetings = sim.active_meetings(s)
+        seats: dict[int, list[int]] = {}
+        for match_id, player_id in s.exec(select(Seat.match_id, Seat.player_id)).all():
+            seats.setdefault(match_id, []).append(player_id)
+        rounds = {r.id: r for r in s.exec(select(Round)).all()}
+        windows, planned = {}, {}
+        for m in s.exec(select(Match)).all():
+            r = rounds[m.window_round_id or m.round_id]
+            windows[m.id], planned[m.id] = (r.window_start, r.window_end), m.planned_hanchans
+        played = dict(
+            s.exec(
+                select(Hanchan.match_id, func.count())
+                .where(col(Hanchan.superseded_by_id).is_(None))
+                .group_by(col(Hanchan.match_id))
+            ).all()
+        )
+        db_totals = {int(row.player): row.total for row in db_standings(s, sim.season_id)}
+        events = s.exec(select(func.count()).select_from(OutboxEvent)).one()
+        undelivered = s.exec(
+            select(func.count()).select_from(OutboxEvent).where(col(OutboxEvent.delivered_at).is_(None))
+        ).one()
+        recorded = list(s.exec(select(MatchCard.message_id)).all()) + list(
+            s.exec(select(TelegramSend.message_id)).all()
+        )
+    independent = checks.independent_totals(
+        {st.id: ([p.player_id for p in st.seats], st.hanchans, st.penalties, 3) for st in sim.states.values()}
+    )
+    return {
+        CHECKS[0]: checks.room_double_bookings(meetings),
+        CHECKS[1]: checks.player_clashes(meetings, seats),
+        CHECKS[2]: checks.over_hanchans(meetings, planned, played),
+        CHECKS[3]: checks.outside_window(meetings, windows),
+        CHECKS[4]: checks.standings_mismatch(db_totals, independent),
+        CHECKS[5]: checks.outbox_violations(
+            events=events,
+            undelivered=undelivered,
+            delivered_by_passes=sim.stats.delivered,
+            sent_ids=[m[0] for m in sim.gateway.sent],
+            recorded_ids=recorded,
+        ),
+        CHECKS[6]: list(sim.stats.failures),
+    }
+
+
+def measure(sim: Simulation, report: Report) -> None:
+    """The figures: who booked each match, whether its four ever shared time, whether it was played."""
+    with sim.session() as s:
+        by_match: dict[int, list[Booking]] = {}
+        for b in s.exec(select(Booking).where(Booking.active, col(Booking.match_id).is_not(None))).all():
+            by_match.setdefault(b.match_id, []).append(b)
+        status = dict(s.exec(select(Match.id, Match.status)).all())
+        for state in sim.states.values():
+            own = by_match.get(state.id, [])
+            alone = bool(own) and all(b.proposal_id is not None for b in own) and sum(b.hanchans or 0 for b in own) >= 3
+            free = availabilities(s, state.id)
+            common = players_free(state.window, [free.get(p.player_id, []) for p in state.seats])
+            shared = any(iv.duration >= HANCHAN for iv in common)
+            whole = sum(iv.duration // HANCHAN for iv in common) >= 3
+            report.alone += alone
+            report.ceiling += shared
+            report.alone_of_ceiling += alone and shared
+            report.whole += whole
+            report.alone_of_whole += alone and whole
+            report.played += status.get(state.id) == MatchStatus.COMPLETE
+    report.matches = len(sim.states)
+
+
+def run_season(
+    players: int, rooms: int, seed: int, *, days: int | None = None, database_url: str | None = None
+) -> Report:
+    began = time.perf_counter()
+    report = Report(players, rooms, seed)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = database_url or f"sqlite:///{Path(tmp) / 'season.db'}"
+        sim = Simulation(players, rooms, seed, url=url)
+        sim.setup()
+        sim.run(days=days)
+        measure(sim, report)
+        report.violations = check(sim)
+        report.checked = list(report.violations)
+        sim.engine.dispose()
+    report.days = sim.stats.booking_days
+    report.organizer_actions = sum(v for k, v in sim.stats.organizer.items() if not k.startswith("left"))
+    report.statements = sim.stats.statements
+    report.seconds = time.perf_counter() - began
+    report.sim = sim
+    return report
+
+
+def print_report(r: Report) -> None:
+    st = r.sim.stats
+    print(f"\n{r.players} players, {r.rooms} room(s), seed {r.seed}: {r.matches} matches")
+    print(f"booked by the players alone:          {r.share(r.alone)}")
+    print(f"their four had any common time:       {r.share(r.ceiling)}  (the ceiling)")
+    print(f"players alone, of those with time:    {r.share(r.alone_of_ceiling, r.ceiling)}")
+    print(f"common time for all three hanchans:   {r.share(r.whole)}; of those booked by the players alone: "
+          f"{r.share(r.alone_of_whole, r.whole)}")  # fmt: skip
+    print(f"played (all three hanchans):          {r.share(r.played)}")
+    print(f"days from a window's opening to a players' booking: median {r.quantile(0.5)}, p90 {r.quantile(0.9)}"
+          f" ({len(r.days)} bookings)")  # fmt: skip
+    print(f"organizer actions needed:             {r.organizer_actions}  {dict(sorted(st.organizer.items()))}")
+    print(f"SQL statements per match:             {r.statements / max(r.matches, 1):.0f}"
+          f" ({r.statements} while playing; setup {st.setup_seconds:.1f} s)")  # fmt: skip
+    print(
+        f"outbox: {st.delivered} events delivered, {len(r.sim.gateway.sent)} messages sent, {r.sim.gateway.edits} edits"
+    )
+    print(f"wall time:                            {r.seconds:.1f} s (playing {st.play_seconds:.1f} s)")
+    print(f"domain errors the people met ({sum(st.domain_errors.values())}):")
+    for what, n in st.domain_errors.most_common():
+        print(f"  {n:5d} × {what}")
+    for what, examples in st.findings.items():
+        print(f"found: {what}: {len(examples)}, e.g. {examples[0]}")
+    for name in r.checked:
+        bad = r.violations[name]
+        print(f"[{'BROKEN' if bad else 'ok'}] {name}" + (f": {len(bad)}" if bad else ""))
+        for line in first_of_each_kind(bad):
+            print(f"    e.g. {line}")
+
+
+def first_of_each_kind(violations: list[str]) -> list[str]:
+    """The first violation of each kind (the words in parentheses, when there are any)."""
+    seen: dict[str, str] = {}
+    for line in violations:
+        kind = line.split("(", 1)[1].split(")", 1)[0] if "(" in line else ""
+        seen.setdefault(kind, line)
+    return list(seen.values())[:3]
+
+
+def table(reports: list[Report]) -> str:
+    head = (
+        "| players | rooms | players alone | ceiling (any common time) | alone of ceiling | alone of time for 3 "
+        "| played | days median | days p90 | organizer actions | SQL / match | wall s | broken invariants |"
+    )
+    lines = [head, "|" + "---|" * 13]
+    for r in reports:
+        lines.append(
+            f"| {r.players} | {r.rooms} | {r.share(r.alone)} | {r.share(r.ceiling)} | "
+            f"{r.share(r.alone_of_ceiling, r.ceiling)} | {r.share(r.alone_of_whole, r.whole)} | "
+            f"{r.share(r.played)} | {r.quantile(0.5)} | "
+            f"{r.quantile(0.9)} | {r.organizer_actions} | {r.statements / max(r.matches, 1):.0f} | "
+            f"{r.seconds:.0f} | {', '.join(r.broken) or 'none'} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, default=16)
+    parser.add_argument("--rooms", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--days", type=int, default=None, help="stop the clock after this many days")
+    parser.add_argument("--all", action="store_true", help="N ∈ {16, 48, 200} × rooms ∈ {1, 3}")
+    parser.add_argument("--database-url", default=None, help="an empty database to migrate (default: SQLite)")
+    args = parser.parse_args(argv)
+    if args.all and args.database_url:
+        parser.error("--database-url takes one run (an empty database each time): not with --all")
+    runs = [(n, k) for n in (16, 48, 200) for k in (1, 3)] if args.all else [(args.players, args.rooms)]
+    reports = []
+    for players, rooms in runs:
+        report = run_season(players, rooms, args.seed, days=args.days, database_url=args.database_url)
+        print_report(report)
+        reports.append(report)
+    if args.all:
+        print("\n" + table(reports))
+    broken = [(r, name) for r in reports for name in r.broken]
+    if broken:
+        print("\nBROKEN INVARIANTS:", file=sys.stderr)
+        for r, name in broken:
+            bad = r.violations[name]
+            print(f"  {r.players} players, {r.rooms} room(s): {name} — {len(bad)}:", file=sys.stderr)
+            for line in first_of_each_kind(bad):
+                print(f"    {line}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,72 @@
+"""The season bench's people (bench/season.py): weekly availability, who is busy, who answers only after the Sunday
+reminder, how quickly each confirms, and the scores a table writes down. Pure and seeded; imports no database."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from services.scheduling.intervals import Interval, at_kirov, kirov_date
+
+HALF_HOUR = timedelta(minutes=30)
+
+
+@dataclass
+class Person:
+    player_id: int
+    user_id: int
+    busy: bool  # a few free half-hours in a whole window
+    late: bool  # answers only after the Sunday reminder (or when they notice the site, without the bot)
+    confirm_chance: float  # of looking at a waiting proposal in one half-day step
+    # Kirov weekday (0 = Monday) -> (start hour, end hour) of the evening or the weekend day they are usually free.
+    week: dict[int, tuple[float, float]] = field(default_factory=dict)
+
+
+def make_person(rng: random.Random, player_id: int, user_id: int) -> Person:
+    busy = rng.random() < 0.08
+    late = rng.random() < 0.15
+    person = Person(player_id, user_id, busy, late, rng.uniform(0.6, 0.95) * (0.7 if late else 1.0))
+    evenings = rng.uniform(0.5, 0.95)  # uneven: some people are free most evenings, others one or two
+    weekends = rng.uniform(0.85, 1.0)
+    for day in range(7):
+        if day < 5 and rng.random() < evenings:
+            start = rng.choice((17.0, 18.0, 18.0, 18.5, 19.0))
+            person.week[day] = (start, min(24.0, start + rng.choice((4.5, 5.0, 5.5, 6.0))))
+        elif day >= 5 and rng.random() < weekends:
+            start = rng.choice((10.0, 11.0, 12.0, 12.0, 13.0))
+            person.week[day] = (start, min(24.0, start + rng.choice((8.0, 9.0, 10.0, 12.0))))
+    return person
+
+
+def _at(day, hour: float):  # noqa: ANN001, ANN202
+    return at_kirov(day, int(hour), int(round((hour % 1) * 60)))
+
+
+def free_time(rng: random.Random, person: Person, window: Interval, since: datetime) -> list[Interval]:
+    """The person's free time in a window from `since` on (nobody marks days already gone): their usual week with
+    some days dropped (this week's plans), or, when busy, three or four short spans somewhere in it."""
+    first, last = kirov_date(window.start), kirov_date(window.end - HALF_HOUR)
+    days = [first + timedelta(days=k) for k in range((last - first).days + 1)]
+    spans: list[Interval] = []
+    if person.busy:
+        for day in rng.sample(days, k=min(len(days), rng.choice((3, 4)))):
+            start = rng.choice((12.0, 14.0, 17.0, 18.0, 19.0))
+            spans.append(Interval(_at(day, start), _at(day, min(24.0, start + rng.choice((3.0, 4.0, 5.0, 6.0))))))
+    else:
+        for day in days:
+            usual = person.week.get(day.weekday())
+            if usual is not None and rng.random() > 0.12:
+                spans.append(Interval(_at(day, usual[0]), _at(day, usual[1])))
+    return sorted(s for s in spans if s.start >= since)
+
+
+def table_points(rng: random.Random, sticks: int) -> list[int]:
+    """Four distinct final scores in hundreds summing to 120 000 with the sticks left on the table."""
+    while True:
+        first = [rng.randrange(100, 550) * 100 for _ in range(3)]
+        last = 120_000 - sticks * 1_000 - sum(first)
+        points = [*first, last]
+        if -20_000 <= last <= 80_000 and len(set(points)) == 4:
+            rng.shuffle(points)
+            return points

@@ -1,0 +1,536 @@
+"""The season bench's simulation (bench/season.py): a regular stage played through the services on a simulated
+clock. Players answer, propose and confirm; tables enter results; the organizer penalises a no-show, settles a
+dispute and applies the fallback; the bot delivers the outbox except during one tour. Imports no reflex."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from functools import cache
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from bench.season_checks import HanchanRecord, Meeting
+from bench.season_people import Person, free_time, make_person, table_points
+from services.core import security
+from services.core.db import make_engine, migrate, session_scope
+from services.core.models import Booking, Match, Player, Role, Round, Seat, User
+from services.league.accounts import create_user
+from services.league.closing import ClosingMethod, close_registration
+from services.league.draw_season import approve_draw, make_draft
+from services.league.roster import add_player
+from services.league.seasons import create_season
+from services.league.tour_windows import set_windows
+from services.notifier.outbox import Notifier, Target
+from services.results.entry import Entry
+from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
+from services.results.penalties import add_no_show
+from services.results.scoring import TableResult
+from services.scheduling import availability, booking
+from services.scheduling import organizer as org
+from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, to_kirov
+from services.scheduling.repo import (
+    booked_hanchans,
+    busy_by_room,
+    confirmations,
+    match_info,
+    open_proposal_for,
+    options_for,
+)
+from services.scheduling.rules import fallback_slot, free_rooms
+
+SEASON_START = date(2026, 10, 19)  # a Monday; four two-week windows, as the demo league has
+TOUR_DAYS = 14
+STEP = timedelta(hours=12)  # the clock's step: 09:00 and 21:00 Kirov, when people look at the site
+LEAD = timedelta(hours=24)  # people propose a meeting a day or two ahead, so the others can confirm
+NO_SHOW = -80_000  # Регламент §5: первая неявка — −80 000 за матч
+HANCHAN = timedelta(minutes=90)
+
+
+@cache
+def _accepts_now(fn: Callable[..., Any]) -> bool:
+    return "now" in inspect.signature(fn).parameters
+
+
+def call(fn: Callable[..., Any], *args: Any, now: datetime, **kwargs: Any) -> Any:
+    """Calls a service with the simulated clock when it takes one (more of them will: the bench follows)."""
+    return fn(*args, **({"now": now} if _accepts_now(fn) else {}), **kwargs)
+
+
+def done(result: Any) -> bool:
+    """What `Simulation._try` returned was the service's result, not the error the person read."""
+    return not isinstance(result, Exception)
+
+
+@contextmanager
+def cheap_passwords():
+    """Accounts are not what is measured: argon2 costs ~0.1 s a user, so setup hashes with a stub."""
+    real = security.hash_password
+    security.hash_password = lambda password: f"bench:{len(password)}"
+    try:
+        yield
+    finally:
+        security.hash_password = real
+
+
+class RecordingGateway:
+    """A Telegram that accepts everything and remembers what was sent: no network."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[int, int, int | None, str]] = []
+        self.edits = 0
+
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+        self.sent.append((len(self.sent) + 1, chat_id, thread_id, text))
+        return len(self.sent)
+
+    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+        self.edits += 1
+
+
+@dataclass
+class MatchState:
+    id: int
+    tour: int
+    seats: list[Person]
+    window: Interval
+    answer_at: dict[int, datetime | None] = field(default_factory=dict)
+    answered: set[int] = field(default_factory=set)
+    proposal: int | None = None
+    proposal_span: Interval | None = None
+    waiting: set[int] = field(default_factory=set)
+    pending: list[tuple[int, Interval, int]] = field(default_factory=list)  # booked meetings not played yet
+    hanchans: dict[int, HanchanRecord] = field(default_factory=dict)
+    penalties: list[tuple[int, int]] = field(default_factory=list)
+    moves: int = 0
+    refused: list[Interval] = field(default_factory=list)  # times someone declined: not proposed again
+
+    @property
+    def complete(self) -> bool:
+        return len(self.hanchans) >= 3
+
+
+@dataclass
+class Stats:
+    domain_errors: Counter = field(default_factory=Counter)
+    failures: list[str] = field(default_factory=list)  # exceptions other than a service's domain error
+    organizer: Counter = field(default_factory=Counter)
+    findings: dict[str, list[str]] = field(default_factory=dict)
+    booking_days: list[float] = field(default_factory=list)
+    delivered: int = 0
+    statements: int = 0
+    setup_seconds: float = 0.0
+    play_seconds: float = 0.0
+
+    def find(self, what: str, example: str) -> None:
+        self.findings.setdefault(what, []).append(example)
+
+    def refused(self, fn: Callable[..., Any], error: Exception) -> None:
+        self.domain_errors[f"{fn.__name__}: {str(error)[:70]}"] += 1
+
+
+class Simulation:
+    def __init__(self, players: int, rooms: int, seed: int, *, url: str, bot_off_tour: int = 2) -> None:
+        self.rng = random.Random(seed)
+        self.players, self.rooms, self.seed, self.bot_off_tour = players, rooms, seed, bot_off_tour
+        migrate(url)
+        self.engine = make_engine(url)
+        self.stats = Stats()
+        self.gateway = RecordingGateway()
+        self.now = at_kirov(SEASON_START - timedelta(days=7), 12)
+        self.notifier = Notifier(self.gateway, Target(-1001, 2, 3), bind=self.engine, clock=lambda: self.now)
+        self.states: dict[int, MatchState] = {}
+        self.people: dict[int, Person] = {}
+        self.meetings: dict[int, dict[int, Interval]] = {}  # player id -> booking id -> meeting (what they know)
+        self.windows: list[Interval] = []
+        self.no_show_done: set[int] = set()
+        self.dispute_done: set[int] = set()
+        self.disputes: list[tuple[MatchState, int, int]] = []
+        self.fallback_done: set[int] = set()
+        self._booking_match: dict[int, int] = {}  # booking id -> its match, for the people's own calendars
+        sa.event.listen(self.engine, "before_cursor_execute", self._count)
+        self._counting = False
+
+    def _count(self, *args: Any) -> None:
+        if self._counting:
+            self.stats.statements += 1
+
+    def session(self):  # noqa: ANN201
+        return session_scope(self.engine)
+
+    # --- the season, through the league's services ---------------------------------------------------------
+
+    def setup(self) -> None:
+        began = time.perf_counter()
+        with cheap_passwords(), self.session() as s:
+            organizer, _ = create_user(s, display_name="Богдан Бойко", role=Role.ORGANIZER)
+            self.organizer_id = organizer.id
+            season = create_season(s, "Бенчмарк сезона", actor_user_id=organizer.id)
+            for room in range(self.rooms):
+                org.add_room(s, name=f"Зал {room + 1}", actor_user_id=organizer.id)
+            for n in range(self.players):
+                add_player(s, season, f"Игрок {n + 1:03d}", actor_user_id=organizer.id, password="bench-password")
+            close_registration(s, season, ClosingMethod.AS_IS, actor_user_id=organizer.id)
+            make_draft(s, season, seed=self.seed, actor_user_id=organizer.id)
+            starts = [at_kirov(SEASON_START + timedelta(days=TOUR_DAYS * k)) for k in range(season.tours + 1)]
+            self.windows = [Interval(a, b) for a, b in zip(starts, starts[1:], strict=False)]
+            set_windows(s, season, [(w.start, w.end) for w in self.windows], actor_user_id=organizer.id)
+            approve_draw(s, season, actor_user_id=organizer.id, now=self.now)
+            self.season_id = season.id
+            rows = s.exec(
+                select(Seat.match_id, Seat.player_id, Round.code, col(User.id))
+                .join(Match, col(Match.id) == Seat.match_id)
+                .join(Round, col(Round.id) == Match.round_id)
+                .join(Player, col(Player.id) == Seat.player_id)
+                .join(User, col(User.id) == Player.user_id)
+                .order_by(col(Seat.match_id), col(Seat.seed))
+            ).all()
+        for match_id, player_id, code, user_id in rows:
+            person = self.people.get(player_id) or make_person(self.rng, player_id, user_id)
+            self.people[player_id] = person
+            tour = int(code)
+            state = self.states.get(match_id) or MatchState(match_id, tour, [], self.windows[tour - 1])
+            self.states[match_id] = state
+            state.seats.append(person)
+        for state in self.states.values():
+            self._reset_answers(state, state.window.start)
+        self.stats.setup_seconds = time.perf_counter() - began
+
+    def _reset_answers(self, state: MatchState, since: datetime) -> None:
+        state.answered.clear()
+        for p in state.seats:
+            delay = timedelta(hours=self.rng.uniform(9, 24 * 4))
+            # Without a reminder a late player notices the match on the site in the second week.
+            state.answer_at[p.player_id] = since + (timedelta(days=9.5) if p.late else delay)
+
+    # --- the clock ---------------------------------------------------------------------------------------------
+
+    def run(self, days: int | None = None) -> None:
+        began = time.perf_counter()
+        self._counting = True
+        self.now = self.windows[0].start + timedelta(hours=9)
+        end = self.windows[-1].end + timedelta(days=2)
+        if days is not None:
+            end = min(end, self.windows[0].start + timedelta(days=days))
+        while self.now <= end:
+            self.step()
+            self.now += STEP
+        self.deliver(force=True)  # the bot is on at the end: everything is caught up
+        self._counting = False
+        self.stats.play_seconds = time.perf_counter() - began
+
+    def bot_on(self) -> bool:
+        off = self.windows[self.bot_off_tour - 1] if 0 < self.bot_off_tour <= len(self.windows) else None
+        return off is None or not off.contains_instant(self.now)
+
+    def step(self) -> None:
+        local = to_kirov(self.now)
+        if self.bot_on():
+            sunday_evening = local.weekday() == 6 and local.hour >= 18  # Регламент §3: the Sunday reminder
+            if sunday_evening and self.notifier.queue_reminder(self.now):
+                self._reminded()
+            self.deliver()
+        for state in self.states.values():
+            for meeting in [m for m in state.pending if m[1].end <= self.now]:
+                self.play(state, *meeting)
+        for state, hanchan_id, number in self.disputes:
+            self.settle(state, hanchan_id, number)
+        self.disputes.clear()
+        for state in self.states.values():
+            if state.window.contains_instant(self.now) and not state.complete:
+                self.schedule(state)
+        for number, window in enumerate(self.windows, start=1):
+            if number not in self.fallback_done and self.now >= fallback_slot(window) - timedelta(hours=21):
+                self.fallback_done.add(number)
+                self.fallback(window)
+
+    def deliver(self, force: bool = False) -> None:
+        if not force and not self.bot_on():
+            return
+        while True:
+            result = asyncio.run(self.notifier.deliver_pending())
+            self.stats.delivered += result.delivered
+            if result.delivered == 0 and result.failed == 0:
+                return
+
+    def _reminded(self) -> None:
+        for state in self.states.values():
+            if state.window.contains_instant(self.now):
+                for p in state.seats:
+                    if p.late and p.player_id not in state.answered:
+                        state.answer_at[p.player_id] = self.now + timedelta(hours=self.rng.uniform(10, 36))
+
+    # --- players --------------------------------------------------------------------------------------------
+
+    def _try(self, fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """One action in its own transaction, as a page's handler does; a domain error is what a person reads."""
+        try:
+            with self.session() as s:
+                return call(fn, s, *args, now=self.now, **kwargs)
+        except ValueError as error:  # SchedulingError, ResultsError, …: the person reads it and reacts
+            self.stats.refused(fn, error)
+            return error
+        except Exception as error:  # noqa: BLE001 - anything else is a failure of the service: recorded, the run goes on
+            detail = " ".join(str(getattr(error, "orig", None) or error).split())[:160]
+            named = ", ".join(f"{k}={v}" for k, v in kwargs.items() if k.endswith("_id"))
+            self.stats.failures.append(
+                f"{fn.__name__}({named}) at {to_kirov(self.now):%d.%m %H:%M}: {type(error).__name__}: {detail}"
+            )
+            return error
+
+    def schedule(self, state: MatchState) -> None:
+        for p in state.seats:
+            due = state.answer_at.get(p.player_id)
+            if p.player_id not in state.answered and due is not None and due <= self.now:
+                spans = free_time(self.rng, p, state.window, self.now)
+                saved = self._try(availability.save_availability, match_id=state.id, user_id=p.user_id, intervals=spans)
+                if done(saved):
+                    state.answered.add(p.player_id)
+        if len(state.answered) < len(state.seats):
+            return
+        if state.proposal is not None:
+            self.answer(state)
+        else:
+            self.propose(state)
+
+    def _clashes(self, person: Person, span: Interval, match_id: int) -> bool:
+        """The person's own calendar: a meeting of another match at that time (the home page lists them)."""
+        own = self.meetings.get(person.player_id, {})
+        return any(iv.overlaps(span) for bid, iv in own.items() if self._booking_match.get(bid) != match_id)
+
+    def propose(self, state: MatchState) -> None:
+        with self.session() as s:
+            remaining = 3 - booked_hanchans(s, state.id)
+            if remaining < 1:
+                return
+            options = options_for(s, match_info(s, state.id))  # the options the match page lists
+        begun = [o for o in options if o.start < self.now]
+        if begun:
+            self.stats.find(
+                "options offered that have already begun",
+                f"match {state.id} at {to_kirov(self.now):%d.%m %H:%M}: "
+                f"an option from {to_kirov(begun[0].start):%d.%m %H:%M}",
+            )
+        proposer = self.rng.choice(state.seats)
+        earliest = ceil_to_grid(self.now + LEAD)
+        choices = []
+        for o in options:
+            start = max(o.start, earliest)
+            fit = min(remaining, (o.end - start) // HANCHAN) if o.end > start else 0
+            if fit < 1:
+                continue
+            span = Interval(start, start + fit * HANCHAN)
+            if not self._clashes(proposer, span, state.id) and not any(r.overlaps(span) for r in state.refused):
+                choices.append((fit < remaining, -fit, start, span))
+        if not choices:
+            return
+        _, fit, _, span = min(
+            choices
+        )  # the whole match if it fits, else its biggest part, earliest first (Регламент §2)
+        fit = -fit
+        made = self._try(
+            booking.propose_meeting,
+            match_id=state.id,
+            user_id=proposer.user_id,
+            start=span.start,
+            end=span.end,
+            hanchans=fit,
+        )
+        if done(made):
+            state.proposal, state.proposal_span = made.id, span
+            state.waiting = {p.player_id for p in state.seats if p is not proposer}
+        elif str(made) == booking.OPEN_PROPOSAL_EXISTS:
+            self.adopt_open_proposal(state)
+
+    def adopt_open_proposal(self, state: MatchState) -> None:
+        """The page shows a proposal still open: the four answer it (it may be one from before the match moved)."""
+        with self.session() as s:
+            live = open_proposal_for(s, state.id, None)
+            if live is None:
+                return
+            answered = set(confirmations(s, live.id))
+        span = Interval(live.start_at, live.end_at)
+        if not state.window.contains(span):
+            self.stats.find(
+                "an open proposal outlives its match's move to the next window",
+                f"match {state.id}: proposal {live.id} for {to_kirov(span.start):%d.%m %H:%M}, "
+                f"window now from {to_kirov(state.window.start):%d.%m}",
+            )
+        state.proposal, state.proposal_span = live.id, span
+        state.waiting = {p.player_id for p in state.seats if p.player_id not in answered}
+
+    def answer(self, state: MatchState) -> None:
+        for p in state.seats:
+            if p.player_id not in state.waiting or state.proposal is None:
+                continue
+            if self.rng.random() > p.confirm_chance:
+                continue  # has not looked yet
+            span = state.proposal_span
+            stale = span.start < self.now + timedelta(hours=1) or not state.window.contains(span)
+            ok = not stale and not self._clashes(p, span, state.id)
+            answered = self._try(booking.answer_meeting, proposal_id=state.proposal, user_id=p.user_id, confirmed=ok)
+            state.waiting.discard(p.player_id)
+            if not ok:
+                state.refused.append(span)
+            if not done(answered):
+                state.proposal = None
+                return
+            status = answered.proposal.status
+            if status == "booked":
+                with self.session() as s:
+                    row = s.exec(select(Booking).where(Booking.proposal_id == state.proposal, Booking.active)).first()
+                self._booked(state, row.id, Interval(row.start_at, row.end_at), row.hanchans or 0)
+                self.stats.booking_days.append((self.now - state.window.start) / timedelta(days=1))
+            if status != "open":
+                state.proposal = None
+                return
+
+    def _booked(self, state: MatchState, booking_id: int, span: Interval, hanchans: int) -> None:
+        state.pending.append((booking_id, span, hanchans))
+        self._booking_match[booking_id] = state.id
+        for p in state.seats:
+            self.meetings.setdefault(p.player_id, {})[booking_id] = span
+
+    def _released(self, state: MatchState, booking_id: int) -> None:
+        state.pending = [m for m in state.pending if m[0] != booking_id]
+        for p in state.seats:
+            self.meetings.get(p.player_id, {}).pop(booking_id, None)
+
+    # --- the table and the organizer ---------------------------------------------------------------------------
+
+    def play(self, state: MatchState, booking_id: int, span: Interval, hanchans: int) -> None:
+        state.pending = [m for m in state.pending if m[0] != booking_id]
+        with self.session() as s:
+            if not s.get(Booking, booking_id).active:
+                return
+            organizer = s.get(User, self.organizer_id)
+        if state.tour not in self.no_show_done and not state.hanchans:
+            self.no_show_done.add(state.tour)  # one no-show a tour: penalised, the meeting did not happen
+            absent = self.rng.choice(state.seats)
+            if done(self._try(add_no_show, organizer, state.id, absent.player_id)):
+                self.stats.organizer["no-show penalty"] += 1
+                state.penalties.append((absent.player_id, NO_SHOW))
+            reason = "неявка без предупреждения: встреча не состоялась"
+            cancelled = self._try(
+                org.cancel_booking, booking_id=booking_id, actor_user_id=self.organizer_id, reason=reason
+            )
+            if done(cancelled):
+                self.stats.organizer["cancel after no-show"] += 1
+                self._released(state, booking_id)
+            return
+        for _ in range(hanchans):
+            sticks = self.rng.choice((0, 0, 0, 1, 1, 2))
+            points = table_points(self.rng, sticks)
+            chombo = {p.player_id: int(self.rng.random() < 0.01) for p in state.seats}
+            results = tuple(
+                TableResult(p.player_id, pts, chombo[p.player_id]) for p, pts in zip(state.seats, points, strict=True)
+            )
+            with self.session() as s:
+                enterer = s.get(User, state.seats[0].user_id)
+            hanchan = self._try(enter_hanchan, enterer, state.id, Entry(results, sticks))
+            if not done(hanchan):
+                continue
+            by_player = {p.player_id: pts for p, pts in zip(state.seats, points, strict=True)}
+            state.hanchans[hanchan.number] = HanchanRecord(by_player, chombo, sticks)
+            if state.tour not in self.dispute_done:
+                self.dispute_done.add(state.tour)
+                with self.session() as s:
+                    disputer = s.get(User, state.seats[1].user_id)
+                note = "очки третьего игрока записаны неверно"
+                if done(self._try(dispute_hanchan, disputer, hanchan.id, note)):
+                    self.disputes.append((state, hanchan.id, hanchan.number))
+
+    def settle(self, state: MatchState, hanchan_id: int, number: int) -> None:
+        """The organizer keeps the result in even tours and corrects it in odd ones (Регламент §6.2)."""
+        with self.session() as s:
+            organizer = s.get(User, self.organizer_id)
+        if state.tour % 2 == 0:
+            if done(self._try(resolve_dispute, organizer, hanchan_id, "результат верен")):
+                self.stats.organizer["dispute kept"] += 1
+            return
+        old = state.hanchans[number]
+        a, b = list(old.points)[2:4]
+        points = {**old.points, a: old.points[b], b: old.points[a]}
+        results = tuple(TableResult(p, points[p], old.chombo.get(p, 0)) for p in points)
+        fixed = self._try(
+            correct_hanchan,
+            organizer,
+            hanchan_id,
+            Entry(results, old.sticks),
+            reason="перепутаны очки двух игроков",
+            decision="исправлено по протоколу",
+        )
+        if done(fixed):
+            self.stats.organizer["dispute corrected"] += 1
+            state.hanchans[number] = HanchanRecord(points, old.chombo, old.sticks)
+
+    def fallback(self, window: Interval) -> None:
+        """Регламент §6.1 at the window's last Saturday evening: every match still not booked gets the fallback."""
+        for state in self.states.values():
+            if state.window != window or state.complete:
+                continue
+            with self.session() as s:
+                remaining = 3 - booked_hanchans(s, state.id)
+            if remaining < 1:
+                continue
+            made = self._try(org.apply_fallback, match_id=state.id, actor_user_id=self.organizer_id)
+            if done(made):
+                self.stats.organizer["fallback"] += 1
+                self._booked(state, made.id, Interval(made.start_at, made.end_at), made.hanchans or 0)
+                continue
+            with self.session() as s:
+                slot = fallback_slot(window)
+                meeting = Interval(slot, slot + remaining * HANCHAN)
+                rooms = free_rooms(meeting, busy_by_room(s, meeting))
+            example = f"match {state.id}, {to_kirov(slot):%d.%m %H:%M}: «{made}» (free rooms then: {rooms})"
+            if "уже сыграны" in str(made):
+                self.stats.find("fallback refuses the rest of a split match", example)
+            elif "Помещение занято" in str(made) and rooms:
+                self.stats.find("fallback takes the first room though another is free", example)
+            if rooms:  # the organizer books the same time in a free room by hand
+                assigned = self._try(
+                    org.assign_meeting,
+                    match_id=state.id,
+                    start=meeting.start,
+                    end=meeting.end,
+                    hanchans=remaining,
+                    room_id=rooms[0],
+                    actor_user_id=self.organizer_id,
+                    reason="Регламент §6.1: запасная дата",
+                )
+                if done(assigned):
+                    self.stats.organizer["assign at the fallback time"] += 1
+                    self._booked(state, assigned.id, meeting, remaining)
+                    continue
+            self.move(state)
+
+    def move(self, state: MatchState) -> None:
+        later = [w for w in self.windows if w.start >= state.window.end]
+        if not later:
+            self.stats.organizer["left unplayed (no later window)"] += 1
+            return
+        reason = "нет свободного помещения в запасное время"
+        moved = self._try(org.move_to_next_window, match_id=state.id, actor_user_id=self.organizer_id, reason=reason)
+        if not done(moved):
+            self.stats.organizer["left unplayed (move refused)"] += 1
+            return
+        self.stats.organizer["move to the next window"] += 1
+        for booking_id, *_ in list(state.pending):
+            self._released(state, booking_id)
+        state.window, state.moves, state.proposal = later[0], state.moves + 1, None
+        self._reset_answers(state, max(self.now, later[0].start))
+
+    # --- what the checks read back ----------------------------------------------------------------------------
+
+    def active_meetings(self, s: Session) -> list[Meeting]:
+        rows = s.exec(select(Booking).where(Booking.active)).all()
+        return [Meeting(b.id, b.match_id, b.room_id, b.start_at, b.end_at, b.hanchans or 0) for b in rows]

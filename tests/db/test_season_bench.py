@@ -1,0 +1,85 @@
+"""The season bench (bench/season.py): its invariant checks catch what they are for, and a short run through the
+services completes and runs every one of them."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bench import season_checks as checks
+from bench.season import CHECKS, run_season
+from bench.season_sim import call
+
+T0 = datetime(2026, 10, 20, 15, 0, tzinfo=UTC)
+
+
+def meeting(booking_id: int, match_id: int | None, room: int, start_h: float, end_h: float, hanchans: int = 3):
+    return checks.Meeting(
+        booking_id, match_id, room, T0 + timedelta(hours=start_h), T0 + timedelta(hours=end_h), hanchans
+    )
+
+
+def test_double_booking_is_reported_and_touching_bookings_are_not() -> None:
+    overlapping = [meeting(1, 10, 1, 0, 4.5), meeting(2, 11, 1, 4, 8)]
+    assert len(checks.room_double_bookings(overlapping)) == 1
+    assert checks.room_double_bookings([meeting(1, 10, 1, 0, 4.5), meeting(2, 11, 1, 4.5, 9)]) == []
+    assert checks.room_double_bookings([meeting(1, 10, 1, 0, 4.5), meeting(2, 11, 2, 0, 4.5)]) == []
+
+
+def test_a_player_in_two_meetings_at_once_is_reported() -> None:
+    seats = {10: [1, 2, 3, 4], 11: [4, 5, 6, 7]}
+    clash = checks.player_clashes([meeting(1, 10, 1, 0, 4.5), meeting(2, 11, 2, 3, 6)], seats)
+    assert clash and "player 4" in clash[0] and "two matches" in clash[0]
+    twice = checks.player_clashes([meeting(1, 10, 1, 0, 3, 2), meeting(2, 10, 2, 0, 1.5, 1)], seats)
+    assert len(twice) == 4 and "one match booked twice at once" in twice[0]
+    assert checks.player_clashes([meeting(1, 10, 1, 0, 3), meeting(2, 11, 2, 0, 3)], {10: [1], 11: [2]}) == []
+
+
+def test_over_hanchans_and_outside_window_are_reported() -> None:
+    assert checks.over_hanchans([meeting(1, 10, 1, 0, 4.5, 3), meeting(2, 10, 2, 5, 6.5, 1)], {10: 3}, {}) != []
+    assert checks.over_hanchans([], {10: 3}, {10: 4}) != []
+    assert checks.over_hanchans([meeting(1, 10, 1, 0, 4.5, 3)], {10: 3}, {10: 3}) == []
+    window = {10: (T0, T0 + timedelta(hours=4))}
+    assert checks.outside_window([meeting(1, 10, 1, 0, 4.5)], window) != []
+    assert checks.outside_window([meeting(1, 10, 1, 0, 4)], window) == []
+
+
+def test_the_independent_sum_scores_and_catches_a_wrong_total() -> None:
+    record = checks.HanchanRecord({1: 40_000, 2: 30_000, 3: 27_000, 4: 22_000}, {4: 1}, sticks=1)
+    assert checks.hanchan_scores(record) == {1: 26_000, 2: 5_000, 3: -8_000, 4: -63_000}
+    one_hanchan = checks.independent_totals({7: ([1, 2, 3, 4], {1: record}, [(2, -80_000)], 3)})
+    assert one_hanchan == {1: 26_000, 2: -75_000, 3: -8_000, 4: -63_000}  # no match uma before three hanchans
+    full = checks.independent_totals({7: ([1, 2, 3, 4], {1: record, 2: record, 3: record}, [], 3)})
+    assert full == {1: 93_000, 2: 20_000, 3: -29_000, 4: -204_000}
+    assert checks.standings_mismatch(full, full) == []
+    assert checks.standings_mismatch({**full, 1: 0}, full) != []
+
+
+def test_outbox_violations_report_undelivered_and_doubly_sent() -> None:
+    ok = checks.outbox_violations(events=3, undelivered=0, delivered_by_passes=3, sent_ids=[1, 2], recorded_ids=[2, 1])
+    assert ok == []
+    assert checks.outbox_violations(events=3, undelivered=1, delivered_by_passes=2, sent_ids=[], recorded_ids=[])
+    twice = checks.outbox_violations(events=3, undelivered=0, delivered_by_passes=4, sent_ids=[1], recorded_ids=[1])
+    assert len(twice) == 1
+    unrecorded = checks.outbox_violations(
+        events=1, undelivered=0, delivered_by_passes=1, sent_ids=[1, 2], recorded_ids=[1]
+    )
+    assert unrecorded and "unrecorded: [2]" in unrecorded[0]
+
+
+def test_call_passes_the_clock_only_to_a_service_that_takes_it() -> None:
+    def with_now(*, x: int, now: datetime) -> tuple[int, datetime]:
+        return x, now
+
+    def without(*, x: int) -> int:
+        return x
+
+    assert call(with_now, x=1, now=T0) == (1, T0)
+    assert call(without, x=2, now=T0) == 2
+
+
+def test_a_short_season_runs_through_the_services_and_checks_every_invariant() -> None:
+    report = run_season(16, 1, seed=1, days=9)
+    assert report.checked == list(CHECKS)
+    assert report.matches == 16
+    assert report.statements > 0 and report.sim.stats.delivered > 0  # the bot delivered the draw and the cards
+    assert report.ceiling > 0 and report.days  # some fours answered and booked in the first nine days
