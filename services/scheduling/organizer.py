@@ -206,11 +206,8 @@ def move_booking(
             raise SchedulingError("Укажите причину переноса: игроки её увидят.")
     before = {"start": booking.start_at, "end": booking.end_at}
     _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", sequence=booking.sequence + 1)
-    if booking.proposal_id is not None:
-        # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
-        proposal = session.get(MeetingProposal, booking.proposal_id)
-        proposal.status = "withdrawn"
-        session.add(proposal)
+    # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
+    _retire(session, booking.proposal_id)
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -255,10 +252,7 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
         _require_unplayed(info.match, "его бронь не снимают.")
         _require_movable(item, booking, now, "её бронь не снимают.")
         release_booking(session, booking, info, reason=reason, now=now, by_organizer=True)
-        if booking.proposal_id is not None:
-            proposal = session.get(MeetingProposal, booking.proposal_id)
-            proposal.status = "withdrawn"
-            session.add(proposal)
+        _retire(session, booking.proposal_id)
     else:
         booking.active, booking.sequence = False, booking.sequence + 1
         session.add(booking)
@@ -335,6 +329,9 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
     target = later[0]
     for booking in item.movable(now):
         release_booking(session, booking, info, reason="матч перенесён на следующий тур", now=now, by_organizer=True)
+        _retire(session, booking.proposal_id)
+    for proposal in [*item.live, *item.expired]:  # the old window's times no longer hold (Регламент §2)
+        _retire(session, proposal.id)
     info.match.window_round_id = target.id
     session.add(info.match)
     record_audit(
@@ -359,6 +356,14 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
         now=now,
     )
     return target
+
+
+def _retire(session: Session, proposal_id: int | None) -> None:
+    """The players' proposal no longer describes a meeting: it is not booked, nor reopened by a repaint."""
+    proposal = session.get(MeetingProposal, proposal_id) if proposal_id else None
+    if proposal is not None:
+        proposal.status = "withdrawn"
+        session.add(proposal)
 
 
 def add_room(session: Session, *, name: str, actor_user_id: int, now: datetime | None = None) -> Room:

@@ -791,3 +791,20 @@ def test_a_changed_window_is_news_for_every_match_playing_in_it(db: sa.Engine) -
     changed = [e for e in rows(db, OutboxEvent, match_id=moved) if e.kind == outbox.WINDOW_CHANGED]
     assert len(changed) == 1 and datetime.fromisoformat(json.loads(changed[0].payload)["end"]) == windows[1].end
     assert not [e for e in rows(db, OutboxEvent, match_id=sc.league.match.id) if e.kind == outbox.WINDOW_CHANGED]
+
+
+def test_moving_a_match_to_the_next_tour_ends_its_old_windows_proposals(db: sa.Engine) -> None:
+    """Found by bench/season.py: an open proposal outlived its match's move to the next window (all four confirming
+    it would have booked a meeting in the old window), and a released booking's proposal stayed «booked»."""
+    sc = scene(db, 24)
+    for n in range(4):
+        paint(db, sc, n, sc.evening(4), sc.evening(5))
+    booked = booked_by_players(db, sc, [0, 1, 2, 3], sc.at(4, 18), 2)
+    open_ = proposed(db, sc, sc.at(5, 18), sc.at(5, 19, 30), 1)
+    act(db, scheduling_admin.move_to_next_window, match_id=sc.league.match.id, actor_user_id=sc.league.organizer.id,
+        reason="болезнь", now=NOW)  # fmt: skip
+    with Session(db) as session:
+        assert session.get(MeetingProposal, open_.id).status == "withdrawn"
+        assert session.get(MeetingProposal, booked.id).status == "withdrawn"
+    assert [b for b in rows(db, Booking, match_id=sc.league.match.id) if b.active] == []
+    paint(db, sc, 0, sc.evening(16))  # a repaint in the new window reopens nothing of the old one
