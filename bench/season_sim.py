@@ -31,20 +31,19 @@ from services.league.roster import add_player
 from services.league.seasons import create_season
 from services.league.tour_windows import set_windows
 from services.notifier.outbox import Notifier, Target
+from services.notifier.reminders import queue_due_reminder
 from services.results.entry import Entry
 from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
 from services.results.penalties import add_no_show
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as org
+from services.scheduling.board import load_board, options_for
 from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, to_kirov
 from services.scheduling.repo import (
     booked_hanchans,
-    busy_by_room,
     confirmations,
-    match_info,
     open_proposal_for,
-    options_for,
 )
 from services.scheduling.rules import fallback_slot, free_rooms
 
@@ -233,11 +232,12 @@ class Simulation:
         return off is None or not off.contains_instant(self.now)
 
     def step(self) -> None:
-        local = to_kirov(self.now)
-        if self.bot_on():
-            sunday_evening = local.weekday() == 6 and local.hour >= 18  # Регламент §3: the Sunday reminder
-            if sunday_evening and self.notifier.queue_reminder(self.now):
+        # Регламент §3: the Sunday reminder is written by whichever process sees its moment pass (the site here,
+        # whether or not the bot is up) and delivered once the bot is.
+        with self.session() as s:
+            if queue_due_reminder(s, now=self.now) is not None:
                 self._reminded()
+        if self.bot_on():
             self.deliver()
         for state in self.states.values():
             for meeting in [m for m in state.pending if m[1].end <= self.now]:
@@ -312,7 +312,7 @@ class Simulation:
             remaining = 3 - booked_hanchans(s, state.id)
             if remaining < 1:
                 return
-            options = options_for(s, match_info(s, state.id))  # the options the match page lists
+            options = options_for(s, state.id, now=self.now)  # the options the match page lists
         begun = [o for o in options if o.start < self.now]
         if begun:
             self.stats.find(
@@ -490,7 +490,7 @@ class Simulation:
             with self.session() as s:
                 slot = fallback_slot(window)
                 meeting = Interval(slot, slot + remaining * HANCHAN)
-                rooms = free_rooms(meeting, busy_by_room(s, meeting))
+                rooms = free_rooms(meeting, load_board(s, match_ids=[state.id]).busy_by_room(meeting))
             example = f"match {state.id}, {to_kirov(slot):%d.%m %H:%M}: «{made}» (free rooms then: {rooms})"
             if "уже сыграны" in str(made):
                 self.stats.find("fallback refuses the rest of a split match", example)

@@ -328,13 +328,13 @@ def test_a_change_made_by_another_process_reaches_an_open_page(phones: list[Brow
         """
         from sqlmodel import select
         from services.core.db import session_scope
-        from services.core.models import Role, User
+        from services.core.models import Role, User, utc_now
         from services.league.announcements import publish_announcement
         from services.league.roster import current_season
         with session_scope() as session:
             organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
             publish_announcement(session, current_season(session), "Тур переносится на час позже",
-                                 author_user_id=organizer.id)
+                                 author_user_id=organizer.id, now=utc_now())
         """,
     )
     expect(page.get_by_text("Тур переносится на час позже")).to_be_visible(timeout=LIVE)
@@ -378,7 +378,7 @@ def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: l
         f"""
         from sqlmodel import select
         from services.core.db import session_scope
-        from services.core.models import Role, User
+        from services.core.models import Role, User, utc_now
         from services.results.entry import Entry
         from services.results.hanchans import enter_hanchan
         from services.results.repo import seated_player_ids
@@ -387,7 +387,7 @@ def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: l
             organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
             seats = seated_player_ids(session, {match_id})
             results = tuple(TableResult(p, x, 0) for p, x in zip(seats, [40000, 30000, 30000, 20000]))
-            enter_hanchan(session, organizer, {match_id}, Entry(results, 0))
+            enter_hanchan(session, organizer, {match_id}, Entry(results, 0), now=utc_now())
         """,
     )
     row = page.get_by_role("row").filter(has=page.locator(f"a[href='/match/{match_id}']"))
