@@ -76,7 +76,7 @@ def _card(
         when = f"{format_kirov(first.start_at)}, {board.rooms.get(first.room_id, '')} (Киров)"
     done, planned = item.hanchans, match.planned_hanchans
     held = sum(b.hanchans or 0 for b in bookings if b.start_at <= now)
-    if done < held or (match.status == MatchStatus.PLAYING and item.remaining <= 0):
+    if done < held or match.status == MatchStatus.PLAYING:  # a meeting on, or the match marked as being played
         return f"играется: внесено {done} из {planned}", f"внесите результат ханчана {done + 1}", True, when
     seats = {s.player_id: s.name for s in info.seats}
     if item.remaining <= 0:
