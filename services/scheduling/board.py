@@ -109,10 +109,12 @@ class MatchBoard:
         match with hanchans still to book is not: its rest stays visible and actionable everywhere."""
         return self.complete or (self.hanchans > 0 and self.remaining <= 0)
 
-    def movable(self, now: datetime) -> list[Booking]:
-        """The bookings the organizer may still move or release: not begun, none of their hanchans recorded."""
+    @property
+    def movable(self) -> list[Booking]:
+        """The bookings the organizer may still move or release: none of their hanchans recorded (a meeting that
+        began without results — a no-show — is the organizer's to release or move, Регламент §5, §6.1)."""
         played = played_meetings([(b.id, b.hanchans or 0) for b in self.bookings], self.hanchans)
-        return [b for b in self.bookings if b.id not in played and b.start_at > now]
+        return [b for b in self.bookings if b.id not in played]
 
     @property
     def not_answered(self) -> list[str]:

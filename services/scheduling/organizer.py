@@ -71,14 +71,11 @@ def _require_unplayed(match: Match, refused: str) -> None:
         raise SchedulingError(f"Матч уже сыгран: {refused}")
 
 
-def _require_movable(item: MatchBoard, booking: Booking, now: datetime, refused: str) -> None:
-    """A meeting that has begun, or whose hanchans are recorded, stays where it is: its results were played there
-    (a split match's later meetings are still the organizer's to move)."""
-    if booking in item.movable(now):
-        return
-    if booking.start_at <= now:
-        raise SchedulingError(f"Встреча {format_kirov(booking.start_at)} уже началась: {refused}")
-    raise SchedulingError(f"В этой встрече уже сыграны ханчаны: {refused}")
+def _require_movable(item: MatchBoard, booking: Booking, refused: str) -> None:
+    """A meeting whose hanchans are recorded stays where it is: its results were played there (a split match's
+    later meetings are still the organizer's to move)."""
+    if booking not in item.movable:
+        raise SchedulingError(f"В этой встрече уже сыграны ханчаны: {refused}")
 
 
 def _room_for(
@@ -196,7 +193,7 @@ def move_booking(
         board, item = match_board(session, booking.match_id, now=now)
         info = item.info
         _require_unplayed(info.match, "его встречу не переносят.")
-        _require_movable(item, booking, now, "её не переносят.")
+        _require_movable(item, booking, "её не переносят.")
         _require_in_window(info, meeting)
         if (busy := decide.busy_refusal(meeting, board.meetings_of(item, booking.id))) is not None:
             raise SchedulingError(busy)
@@ -250,7 +247,7 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
         _, item = match_board(session, booking.match_id, now=now)
         info = item.info
         _require_unplayed(info.match, "его бронь не снимают.")
-        _require_movable(item, booking, now, "её бронь не снимают.")
+        _require_movable(item, booking, "её бронь не снимают.")
         release_booking(session, booking, info, reason=reason, now=now, by_organizer=True)
         _retire(session, booking.proposal_id)
     else:
@@ -327,7 +324,7 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
     if not later or later[0].window_start is None or later[0].window_end is None:
         raise SchedulingError("У следующего тура нет игрового окна: сначала задайте его.")
     target = later[0]
-    for booking in item.movable(now):
+    for booking in item.movable:
         release_booking(session, booking, info, reason="матч перенесён на следующий тур", now=now, by_organizer=True)
         _retire(session, booking.proposal_id)
     for proposal in [*item.live, *item.expired]:  # the old window's times no longer hold (Регламент §2)

@@ -271,7 +271,7 @@ def overview(session: Session, *, now: datetime) -> list[dict]:
                 "fallback": format_kirov(fallback.start) if fallback else "—",
                 "can_fallback": "1" if fallback and fallback.start > now else "",
                 "can_assign": "1" if item.remaining > 0 else "",
-                "can_move": "1" if item.movable(now) and not item.complete else "",
+                "can_move": "1" if item.movable and not item.complete else "",
                 "can_next_window": "" if item.played else "1",
             }
         )
