@@ -279,8 +279,8 @@ def book_proposal(
     if booking is None:  # a proposal booked before and released keeps its booking row (stable calendar UID)
         booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id)).first()
     busy = board.busy_by_room(meeting, proposal.replaces_booking_id)
-    room = proposal.room_id if decide.free_room(meeting, {proposal.room_id: busy.get(proposal.room_id, [])}) else None
-    room = room or decide.free_room(meeting, busy) or proposal.room_id
+    # taken everywhere: the confirmed room, and the store names the clash
+    room = decide.free_room(meeting, busy, preferred=proposal.room_id) or proposal.room_id
     old_proposal_id = booking.proposal_id if booking else None
     changes = {
         "room_id": room,

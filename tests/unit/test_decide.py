@@ -90,3 +90,10 @@ def test_a_repaint_withdraws_what_it_no_longer_covers_and_reopens_one_proposal_p
     assert taken.reopened == () and taken.retired == (1,)
     begun = decide.repaint([], [first], open_needs=[], now=k(20, 19))
     assert begun.retired == (1,)
+
+
+def test_the_confirmed_room_is_kept_while_free_else_another_free_one() -> None:
+    meeting = Interval(k(29, 18), k(29, 22, 30))
+    assert decide.free_room(meeting, {1: [], 2: [], 3: []}, preferred=2) == 2
+    assert decide.free_room(meeting, {1: [], 2: [meeting], 3: []}, preferred=2) == 1
+    assert decide.free_room(meeting, {1: [meeting], 2: [meeting]}, preferred=2) is None
