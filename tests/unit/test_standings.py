@@ -114,3 +114,30 @@ def test_rank_puts_no_average_after_any_average_at_equal_total() -> None:
     assert rank([(1, 0, None), (2, 0, F(7, 2)), (3, 5, None)]) == [(3, 1, False), (2, 2, False), (1, 3, False)]
     # Nothing played yet: a shared place, but nothing for the organizer to decide.
     assert rank([(1, 0, None), (2, 0, None)]) == [(1, 1, False), (2, 1, False)]
+
+
+def test_level_on_points_the_exact_average_place_decides_even_when_it_rounds_the_same() -> None:
+    """Регламент §4 «Равенство очков»: the exact average place, no rounding. Анна and Борис both end on 30 000;
+    Анна's 29 places over 12 hanchans (29/12 = 2.4167) lose to Борис's 12 over 5 (12/5 = 2.4), though both round
+    to 2.4. Анна comes first in the roster, so a tie kept in input order would put her ahead too."""
+    anna, boris = 1, 2
+    second, third = [40000, 35000, 25000, 20000], [40000, 25000, 35000, 20000]  # seat 2 second, then third
+    # Анна: four complete tours, places 2, 2, 3 three times and 2, 3, 3 once; 15 000 each tour but the third.
+    annas = [
+        match(1, (10, anna, 11, 12), second, second, third, round_=1),
+        match(2, (10, anna, 11, 12), second, second, third, round_=2),
+        match(3, (10, anna, 11, 12), second, third, third, round_=3),
+        match(4, (10, anna, 11, 12), second, second, third, round_=4),
+    ]
+    # Борис: one complete tour (places 2, 2, 3: 15 000) and two hanchans of the next (places 3, 2: 15 000).
+    boriss = [
+        match(5, (20, boris, 21, 22), second, second, third, round_=1),
+        match(6, (20, boris, 21, 22), [40000, 35000, 37000, 8000], [45000, 40000, 20000, 15000], round_=2),
+    ]
+    roster = players((anna, "Анна", "main"), (boris, "Борис", "main"))
+    roster += players(*((pid, f"Игрок {pid}", "main") for pid in (10, 11, 12, 20, 21, 22)))
+    rows = {pid: (place, total, h, avg, tie) for place, pid, total, _, h, avg, tie in standings(roster, annas + boriss)}
+    assert rows[anna][1:4] == (30000, 12, F(29, 12))
+    assert rows[boris][1:4] == (30000, 5, F(12, 5))
+    assert (rows[boris][0], rows[anna][0]) == (3, 4)
+    assert not rows[anna][4] and not rows[boris][4]
