@@ -38,10 +38,9 @@ from services.results.penalties import add_no_show
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as org
-from services.scheduling.board import load_board, options_for
+from services.scheduling.board import load_board, match_board
 from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, to_kirov
 from services.scheduling.repo import (
-    booked_hanchans,
     confirmations,
     open_proposal_for,
 )
@@ -308,11 +307,11 @@ class Simulation:
         return any(iv.overlaps(span) for bid, iv in own.items() if self._booking_match.get(bid) != match_id)
 
     def propose(self, state: MatchState) -> None:
-        with self.session() as s:
-            remaining = 3 - booked_hanchans(s, state.id)
+        with self.session() as s:  # what the match page shows: its remaining hanchans and options (the read model)
+            board, item = match_board(s, state.id, now=self.now)
+            remaining, options = item.remaining, board.options(item)
             if remaining < 1:
                 return
-            options = options_for(s, state.id, now=self.now)  # the options the match page lists
         begun = [o for o in options if o.start < self.now]
         if begun:
             self.stats.find(
@@ -479,7 +478,7 @@ class Simulation:
             if state.window != window or state.complete:
                 continue
             with self.session() as s:
-                remaining = 3 - booked_hanchans(s, state.id)
+                remaining = match_board(s, state.id, now=self.now)[1].remaining
             if remaining < 1:
                 continue
             made = self._try(org.apply_fallback, match_id=state.id, actor_user_id=self.organizer_id)

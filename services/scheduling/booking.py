@@ -24,10 +24,9 @@ from services.scheduling.repo import (
     match_info,
     open_proposal_for,
 )
-from services.scheduling.rules import format_kirov, validate_proposal
+from services.scheduling.rules import SEATS, format_kirov, validate_proposal
 
 log = logging.getLogger(__name__)
-SEATS = 4
 OPEN_PROPOSAL_EXISTS = (
     "У матча уже есть открытое предложение: подтвердите или отклоните его, прежде чем предлагать другое время."
 )

@@ -13,9 +13,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from services.scheduling.intervals import Interval, ceil_to_grid, covers, subtract
-from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, Option, common_options_multi, format_kirov
-
-SEATS = 4
+from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, SEATS, Option, common_options_multi, format_kirov
 
 
 def remaining_hanchans(planned: int, booked: int, recorded: int) -> int:

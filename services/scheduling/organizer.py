@@ -78,20 +78,16 @@ def _require_movable(item: MatchBoard, booking: Booking, refused: str) -> None:
         raise SchedulingError(f"В этой встрече уже сыграны ханчаны: {refused}")
 
 
-def _room_for(
-    board: Board, item: MatchBoard, meeting: Interval, room_id: int | None, exclude: int | None = None
-) -> int:
+def _room_for(board: Board, item: MatchBoard, meeting: Interval, room_id: int | None) -> int:
     """The room the organizer named, or the first one free for the whole meeting; refused when one of the four
     already sits in another meeting then (one person, one table)."""
-    if (busy := decide.busy_refusal(meeting, board.meetings_of(item, exclude))) is not None:
+    if (busy := decide.busy_refusal(meeting, board.meetings_of(item))) is not None:
         raise SchedulingError(busy)
-    if not board.rooms:
-        raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
-    if room_id is not None:
-        if room_id not in board.rooms:
-            raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
+    if room_id is not None and room_id in board.rooms:
         return room_id
-    free = decide.free_room(meeting, board.busy_by_room(meeting, exclude))
+    if room_id is not None or not board.rooms:
+        raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
+    free = decide.free_room(meeting, board.busy_by_room(meeting))
     return free if free is not None else min(board.rooms)  # taken everywhere: the store names the clash
 
 

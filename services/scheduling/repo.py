@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core.db import lock_row
@@ -154,16 +153,6 @@ def describe_booking(session: Session, booking: Booking) -> str:
 def active_bookings(session: Session, match_id: int) -> list[Booking]:
     stmt = select(Booking).where(Booking.match_id == match_id, Booking.active).order_by(col(Booking.start_at))
     return list(session.exec(stmt).all())
-
-
-def booked_hanchans(session: Session, match_id: int, exclude: int | None = None) -> int:
-    """Hanchans of the match's active bookings, summed by the database (fresh even after a lock wait)."""
-    stmt = select(sa.func.coalesce(sa.func.sum(Booking.hanchans), 0)).where(
-        Booking.match_id == match_id, Booking.active
-    )
-    if exclude is not None:
-        stmt = stmt.where(Booking.id != exclude)
-    return int(session.exec(stmt).one())
 
 
 def open_proposal_for(session: Session, match_id: int, replaces_booking_id: int | None) -> MeetingProposal | None:
