@@ -27,15 +27,20 @@ def _sqlite_path(database_url: str) -> Path | None:
     return Path(url.database)
 
 
+# SQLite's companions of the database file: the write-ahead log, its index, the rollback journal.
+SQLITE_COMPANIONS = ("-wal", "-shm", "-journal")
+
+
 def private_paths(database_url: str, env: dict[str, str]) -> list[Path]:
-    """The folders (and the database file) to narrow: data/, Reflex's .states and the uploads."""
+    """What the site owns and narrows: Reflex's .states, the uploads, the SQLite file and its companions. Never the
+    folder that holds the database: DATABASE_URL may point into any folder (a home, a checkout beside it)."""
     paths = [
         Path(env.get("REFLEX_STATES_WORKDIR") or ".states"),
         Path(env.get("REFLEX_UPLOADED_FILES_DIR") or "uploaded_files"),
     ]
     database = _sqlite_path(database_url)
     if database is not None:
-        paths += [database.parent, database]
+        paths += [database, *(database.with_name(database.name + suffix) for suffix in SQLITE_COMPANIONS)]
     return paths
 
 
