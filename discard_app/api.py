@@ -9,7 +9,7 @@ from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
 from discard_app import routes
-from discard_app.http_guard import SESSION_HEADER, same_origin
+from discard_app.http_guard import BODY_LIMITS, SESSION_HEADER, sent_by_own_page
 from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, adopt_cookie, cookies_secure, forget_cookie
 from services.core.config import settings
 from services.core.db import session_scope
@@ -38,9 +38,9 @@ def my_calendar(request: Request) -> Response:
 async def adopt_session(request: Request) -> Response:
     """The login handler gave the page a new token: it comes back here once and leaves as an HttpOnly cookie.
     Only a live session's token from this site's own page is adopted."""
-    token = (await request.body()).decode(errors="replace")[:100]
-    if not same_origin(request.scope):
-        return PlainTextResponse("Нет доступа.", status_code=403)
+    if not sent_by_own_page(request.scope):
+        return PlainTextResponse("Нет доступа.", status_code=403)  # before a byte of the body is read
+    token = (await _read_capped(request, BODY_LIMITS[ADOPT_PATH])).decode(errors="replace")
     with session_scope() as session:
         user = accounts.user_for_token(session, token, now=utc_now())
     if user is None:
@@ -51,14 +51,28 @@ async def adopt_session(request: Request) -> Response:
 
 
 def forget_session(request: Request) -> Response:
-    """Logout's last step: the session ends (again, if the handler already ended it) and the cookie goes."""
+    """Logout's last step: the session ends (again, if the handler already ended it) and the cookie goes. Only
+    for the site's own page: another site's form must not drop a browser's cookie and orphan its session."""
+    if not sent_by_own_page(request.scope):
+        return PlainTextResponse("Нет доступа.", status_code=403)
     digest = request.headers.get(SESSION_HEADER.decode(), "")
-    if digest and same_origin(request.scope):
+    if digest:
         with session_scope() as session:
             accounts.logout_digest(session, digest)
     response = PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
     response.headers.append("set-cookie", forget_cookie(secure=_secure(request)))
     return response
+
+
+async def _read_capped(request: Request, cap: int) -> bytes:
+    """At most `cap` bytes of the body, streamed: the rest is never held (the guard has refused a larger
+    declared size already)."""
+    body = b""
+    async for chunk in request.stream():
+        body += chunk[: cap - len(body)]
+        if len(body) >= cap:
+            break
+    return body
 
 
 # Sync handlers: Starlette runs them in a thread, so SQL never blocks the event loop.

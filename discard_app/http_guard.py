@@ -1,5 +1,5 @@
 """The ASGI layer in front of Reflex: session cookies become digests, pages get security headers, `/_upload`
-is refused before its body is read.
+is refused before its body is read, and every other request body is refused by its declared size and cut off at it.
 
 The browser's session token lives only in an HttpOnly cookie. Reflex copies a connection's headers into the tab's
 state (and so into the state files), so the raw cookie never reaches it: this layer swaps the session and device
@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
-from discard_app.session_cookie import DEVICE_COOKIE, SESSION_COOKIE, cookies_secure
+from discard_app.session_cookie import ADOPT_PATH, DEVICE_COOKIE, SESSION_COOKIE, cookies_secure
 from discard_app.state import session_binding
 from services.core import security
 from services.core.config import settings
@@ -41,6 +41,10 @@ UPLOAD_PATH = "/_upload"
 UPLOAD_ROLES = frozenset({Role.JUDGE, Role.ORGANIZER})
 UPLOAD_MAX_BYTES = MAX_PHOTOS * MAX_BYTES + 1024 * 1024  # the photos plus the form's own bytes
 DEVICE_MAX_AGE = 400 * 24 * 3600
+# Besides the upload the site reads one body over HTTP: the session token handed to /auth/adopt. Any other
+# route (Reflex's own included) gets a small allowance, so a large body never reaches a reader that buffers it.
+BODY_LIMITS = {ADOPT_PATH: 256}
+OTHER_BODY_LIMIT = 64 * 1024
 
 
 def content_security_policy(host: str) -> str:
@@ -74,6 +78,16 @@ def same_origin(scope: Scope) -> bool:
     """A request a browser sent from this site's own pages (or with no Origin at all, as a page load)."""
     origin = _header(scope, b"origin")
     return not origin or urlsplit(origin).netloc == _header(scope, b"host")
+
+
+def sent_by_own_page(scope: Scope) -> bool:
+    """A POST the site's own script made: browsers send Origin with every POST (a foreign page's form or fetch
+    included), so it must be there and name this host; `null` (a sandboxed or file page) is nobody's origin. A
+    browser without Origin still says where the request came from in Sec-Fetch-Site."""
+    origin = _header(scope, b"origin")
+    if origin:
+        return origin != "null" and urlsplit(origin).netloc == _header(scope, b"host")
+    return _header(scope, b"sec-fetch-site") == "same-origin"
 
 
 def _split_cookies(scope: Scope) -> tuple[list[tuple[bytes, bytes]], str, str]:
@@ -143,7 +157,12 @@ def security_guard(app: ASGIApp) -> ASGIApp:
         if scope["path"].rstrip("/") == UPLOAD_PATH and scope.get("method") == "POST":
             await _guard_upload(app, scope, receive, send, session_digest)
             return
-        await app(scope, receive, send)
+        limit = BODY_LIMITS.get(scope["path"], OTHER_BODY_LIMIT)
+        refusal = _body_refusal(scope, limit)
+        if refusal is not None:
+            await _plain(send, *refusal)
+            return
+        await app(scope, _capped(receive, int(_header(scope, b"content-length") or 0)), send)
 
     return guard
 
@@ -173,6 +192,43 @@ def _with_headers(send: Send, scope: Scope, *, set_device: bool) -> Send:
         await send(message)
 
     return send_with_headers
+
+
+def _body_refusal(scope: Scope, limit: int) -> tuple[int, str] | None:
+    """Refused by the headers alone, before a byte of the body is read: no declared size for a streamed body, or
+    a declared size past what this route ever reads."""
+    declared = _header(scope, b"content-length")
+    if declared and not declared.isdigit():
+        return 400, "Неверный размер запроса (Content-Length)."
+    if not declared and _header(scope, b"transfer-encoding"):
+        return 411, "Нужен размер запроса (Content-Length)."
+    if declared and int(declared) > limit:
+        return 413, "Слишком большой запрос."
+    return None
+
+
+def _capped(receive: Receive, cap: int) -> Receive:
+    """The body as declared and no further: what streams past the declared size is dropped, never buffered."""
+    received = 0
+    ended = False
+
+    async def capped_receive() -> Message:
+        nonlocal received, ended
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return message
+            if ended:
+                continue  # past the end the app was given: only a disconnect is worth passing on
+            body = message.get("body", b"")
+            if received + len(body) > cap or (received + len(body) == cap and message.get("more_body")):
+                log.warning("request body longer than its Content-Length: cut off")
+            body = body[: cap - received]
+            received += len(body)
+            ended = not message.get("more_body") or received >= cap
+            return {**message, "body": body, "more_body": not ended}
+
+    return capped_receive
 
 
 async def _guard_upload(app: ASGIApp, scope: Scope, receive: Receive, send: Send, session_digest: str) -> None:
