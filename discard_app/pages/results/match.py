@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Callable
 from typing import Any, TypedDict
 
@@ -19,7 +20,7 @@ from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.results import hanchans as results
-from services.results import judge_calls, penalties
+from services.results import judge_calls, penalties, ruling_photos
 from services.results.repo import seated_player_ids
 from services.results.view import match_view
 
@@ -243,7 +244,12 @@ class MatchState(LivePage, AuthState):
         if self._require_user(Role.JUDGE, Role.ORGANIZER) is None:
             self.error, self.problems, self.notice = texts.FORBIDDEN_TITLE, [], ""
             return None
-        photos = await admin.read_photos(files)
+        try:
+            # Decoded and encoded afresh without their EXIF (location, device): slow, so off the event loop.
+            photos = await asyncio.to_thread(ruling_photos.clean_photos, await admin.read_photos(files))
+        except results.ResultsError as e:
+            self.error, self.problems, self.notice = "", e.problems, ""
+            return None
         action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
         await self._act(action, texts.RULING_SAVED, Role.JUDGE, Role.ORGANIZER)
         return rx.clear_selected_files(PHOTOS_ID) if self.notice else None

@@ -63,12 +63,12 @@ async def read_photos(files: list[Any]) -> list[tuple[str, bytes]]:
     return [(str(f.name or "фото"), await f.read(limit)) for f in files]
 
 
-def ruling(match_id: int, form: dict[str, Any], photos: list[tuple[str, bytes]], directory: Path) -> Action:
+def ruling(match_id: int, form: dict[str, Any], photos: list[ruling_photos.CleanPhoto], directory: Path) -> Action:
     raw = _text(form, "hanchan_number").strip()
     number = results._int(raw) if raw else None
 
     def act(session: Session, user: User) -> Any:
-        paths = ruling_photos.photo_paths(photos)  # refuses non-images and too many before anything is stored
+        paths = ruling_photos.photo_paths(photos)  # only photos `clean_photos` checked and stripped of metadata
         ruling = penalties.add_ruling(
             session,
             user,
