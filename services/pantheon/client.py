@@ -1,9 +1,14 @@
-"""Pantheon's Twirp JSON API (`/v2/common.Mimir/{Method}`) over httpx; imports no reflex and no database."""
+"""Pantheon's Twirp JSON API (`/v2/common.Mimir/{Method}`) over httpx; imports no reflex and no database.
+
+Only http(s), only to the configured address, no redirect followed (a redirect would carry the admin token
+elsewhere); an error says which HTTP status came back and never repeats what the other side wrote.
+"""
 
 from __future__ import annotations
 
 import logging
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 
@@ -33,9 +38,12 @@ class PantheonClient:
         transport: httpx.BaseTransport | None = None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
+        parts = urlsplit(self.base_url)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise PantheonError(f"Адрес API Pantheon должен начинаться с http:// или https://, указано «{base_url}».")
         self._admin_token = admin_token
         self._admin_person_id = admin_person_id
-        self._http = httpx.Client(timeout=TIMEOUT, transport=transport, trust_env=False)
+        self._http = httpx.Client(timeout=TIMEOUT, transport=transport, trust_env=False, follow_redirects=False)
 
     def __enter__(self) -> PantheonClient:
         return self
@@ -64,6 +72,8 @@ class PantheonClient:
                 f"Сервер Pantheon недоступен по адресу {self.base_url}: проверьте адрес API и сеть."
             ) from None
         if response.status_code != 200:
+            # For the operator's log only, cut short: the page shows the status, not what the server wrote.
+            log.warning("Pantheon %s %s: HTTP %s %r", method, self.base_url, response.status_code, response.text[:200])
             raise PantheonError(_error_text(method, response))
         try:
             return response.json()
@@ -98,17 +108,11 @@ class PantheonClient:
 
 
 def _error_text(method: str, response: httpx.Response) -> str:
-    try:
-        body = response.json()
-    except ValueError:
-        body = None
-    body = body if isinstance(body, dict) else {}
-    meta = body.get("meta") if isinstance(body.get("meta"), dict) else {}
-    cause = meta.get("cause") or body.get("msg") or ""
-    code = body.get("code") or ""
-    if response.status_code == 404 or code == "not_found":
-        detail = f": {cause}" if cause else ""
-        return f"Pantheon: {method} не найден (404){detail}. Проверьте адрес API."
-    if cause:
-        return f"Pantheon отказал в {method} (HTTP {response.status_code}): {cause}"
-    return f"Pantheon отказал в {method} (HTTP {response.status_code}{', ' + code if code else ''})."
+    """The status and what to check; the body is not shown: whatever answered at that address wrote it."""
+    status = response.status_code
+    hint = {
+        404: " Проверьте адрес API.",
+        401: " Проверьте токен и id администратора.",
+        403: " Проверьте токен и id администратора.",
+    }.get(status, " Переадресация не выполняется: укажите точный адрес API." if 300 <= status < 400 else "")
+    return f"Pantheon ответил HTTP {status} на {method}.{hint}"

@@ -43,7 +43,8 @@ def save_settings(
     admin_token: str = "",
     now: datetime,
 ) -> PantheonSettings:
-    """Check and store the event link. An empty token keeps the one stored; the token is never in the audit."""
+    """Check and store the event link. An empty token keeps the one stored for the same address; a new address drops
+    it (the token was given to the old one: it must be entered again for the new). Never in the audit."""
     _organizer(user)
     url = (api_url or "").strip().rstrip("/")
     parts = urlparse(url)
@@ -62,8 +63,11 @@ def save_settings(
     before = None if row is None else {"api_url": row.api_url, "event_id": row.event_id}
     if row is None:
         row = PantheonSettings(season_id=season_id, api_url=url, event_id=int(event))
-    elif row.event_id != int(event):
-        row.synced_through = None  # another event: read it from the start
+    else:
+        if row.event_id != int(event):
+            row.synced_through = None  # another event: read it from the start
+        if row.api_url.rstrip("/") != url:
+            row.admin_token = None  # bound to the address it was entered for: never sent to another one
     row.api_url, row.event_id, row.updated_at = url, int(event), now
     row.admin_person_id = int(person) if person else row.admin_person_id
     if admin_token.strip():

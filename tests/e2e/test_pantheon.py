@@ -74,3 +74,30 @@ def test_organizer_maps_players_and_imports_a_game(page: Page, app: App) -> None
     with session_scope(engine) as session:
         assert session.exec(select(Hanchan.riichi_left).where(Hanchan.pantheon_hash == "e" * 40)).all() == [1]
     engine.dispose()
+
+
+def test_the_admin_token_never_goes_to_a_changed_address(page: Page, app: App) -> None:
+    """Finding: a token saved for address A was sent to address B saved later with the token field empty."""
+    first, second = FakePantheon().start(), FakePantheon().start()
+    second.fail_once[("GetLastGames", None)] = (500, {"code": "internal", "msg": "<i>secret internals</i>"})
+    try:
+        login(page, app, ORGANIZER, path="/pantheon")
+        page.get_by_label("Адрес API Pantheon").fill(first.url)
+        page.get_by_label("Номер события").fill(str(EVENT))
+        page.get_by_label("Id администратора (необязательно)").fill("1")
+        page.get_by_label("Токен администратора (необязательно)").fill("admin-secret")
+        page.get_by_role("button", name="Сохранить").click()
+        expect(page.get_by_text("Токен администратора сохранён")).to_be_visible()
+        page.get_by_label("Адрес API Pantheon").fill(second.url)
+        page.get_by_role("button", name="Сохранить").click()
+        expect(page.get_by_role("status").filter(has_text="токен администратора удалён")).to_be_visible()
+        expect(page.get_by_text("Токен администратора сохранён")).to_have_count(0)
+        page.get_by_role("button", name="Импортировать из Pantheon").click()
+        alert = page.get_by_role("alert").filter(has_text="Pantheon ответил HTTP 500 на GetLastGames")
+        expect(alert).to_be_visible()
+        expect(page.get_by_text("secret internals")).to_have_count(0)
+    finally:
+        first.stop()
+        second.stop()
+    assert second.headers and all("X-Auth-Token" not in h for h in second.headers)
+    assert "ListPenalties" not in [method for method, _ in second.calls]

@@ -91,7 +91,7 @@ def test_penalties_are_recorded_once_and_unplaceable_ones_are_listed(
     assert listed(session, league.season.id)["penalty:9"].status == IGNORED
 
 
-def test_a_wrong_token_reports_the_cause_and_the_games_still_import(
+def test_a_wrong_token_reports_the_failure_and_the_games_still_import(
     session: Session,
     engine: sa.Engine,
     league: factories.League,  # noqa: F811
@@ -103,5 +103,6 @@ def test_a_wrong_token_reports_the_cause_and_the_games_still_import(
     assert summary.imported == 3 and summary.penalties == 0
     assert summary.error is not None
     assert summary.error.startswith("Штрафы из Pantheon не прочитаны")
-    assert "no rights" in summary.error and "wrong-token" not in summary.error
+    assert "HTTP 500 на ListPenalties" in summary.error and "wrong-token" not in summary.error
+    assert "no rights" not in summary.error  # what the other side wrote is not shown
     assert conduct(session) == [] and listed(session, league.season.id) == {}

@@ -146,6 +146,7 @@ class PantheonState(OrganizerPage, AuthState):
         if user is None or self._season_id is None:
             return
         self.error = self.notice = ""
+        had_token = self.token_set
         try:
             with session_scope() as session:
                 event.save_settings(
@@ -161,8 +162,9 @@ class PantheonState(OrganizerPage, AuthState):
         except event.SetupError as e:
             self.error = str(e)
             return
-        self.notice = texts.PANTHEON_SAVED
         self._refresh()
+        # A changed address drops the stored token (services/pantheon/event.py): say so, it must be entered again.
+        self.notice = texts.PANTHEON_TOKEN_DROPPED if had_token and not self.token_set else texts.PANTHEON_SAVED
         return PantheonState.fetch_registered
 
     def _map(self, person_id: str, player_id: str) -> None:
