@@ -221,7 +221,7 @@ def _capped(receive: Receive, cap: int) -> Receive:
             if ended:
                 continue  # past the end the app was given: only a disconnect is worth passing on
             body = message.get("body", b"")
-            if received + len(body) > cap or (received + len(body) == cap and message.get("more_body")):
+            if received + len(body) > cap:
                 log.warning("request body longer than its Content-Length: cut off")
             body = body[: cap - received]
             received += len(body)

@@ -104,9 +104,14 @@ def backup(database_url: str, uploads_dir: Path, output_dir: Path, *, now: datet
             tar.add(Path(tmp) / MANIFEST, arcname=MANIFEST)
             tar.add(dump, arcname=DB_FILES[kind])
             if uploads_dir.is_dir():
-                tar.add(uploads_dir, arcname=UPLOADS)
+                # Plain files and folders only, as the restore accepts: a stray link in the uploads is left out.
+                tar.add(uploads_dir, arcname=UPLOADS, filter=_plain_member)
         partial.rename(target)  # a half-written archive never carries the final name
     return target
+
+
+def _plain_member(member: tarfile.TarInfo) -> tarfile.TarInfo | None:
+    return member if member.isreg() or member.isdir() else None
 
 
 def non_empty_tables(database_url: str) -> list[str]:

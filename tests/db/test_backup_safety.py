@@ -130,10 +130,12 @@ def test_a_database_that_is_not_empty_is_refused_before_anything_is_unpacked(
 
 def test_a_genuine_archive_still_comes_back(tmp_path: Path) -> None:
     url, uploads = _source(tmp_path)
+    (uploads / "rulings" / "stray-link.jpg").symlink_to(tmp_path / "league.db")  # left out of the archive
     archive = backup(url, uploads, tmp_path / "backups", now=NOW)
     target_url, served = f"sqlite:///{tmp_path / 'new.db'}", tmp_path / "served"
     restore(archive, target_url, served)
     assert (served / "rulings" / "photo.jpg").read_bytes() == b"\xff\xd8\xff photo"
+    assert not (served / "rulings" / "stray-link.jpg").exists()
     with Session(make_engine(target_url)) as session:
         assert [u.display_name for u in session.exec(select(User))] == ["Игрок"]
     assert sqlite3.connect(tmp_path / "new.db").execute("PRAGMA integrity_check").fetchone() == ("ok",)
