@@ -1,12 +1,18 @@
-"""Reflex configuration: the app's name and its database; nothing else lives here."""
+"""Reflex configuration: the app's name, its database and the origins it answers; nothing else lives here."""
+
+import os
 
 import reflex as rx
 
 from services.core.config import settings
+from services.core.origins import site_origins
 
 config = rx.Config(
     app_name="discard_app",
     db_url=settings.database_url,
+    # Not Reflex's `*` (which echoes any Origin, `null` too, with credentials): only the site's own origins, for
+    # CORS and for the events' websocket alike.
+    cors_allowed_origins=site_origins(dict(os.environ)),
     telemetry_enabled=False,
     show_built_with_reflex=False,
     disable_plugins=[rx.plugins.SitemapPlugin],
