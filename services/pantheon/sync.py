@@ -172,9 +172,12 @@ def run_sync(
                 raise SyncError("Сначала укажите адрес API Pantheon и номер события.")
             mapping, titles = _mapping(session, season_id)
         own = client is None
-        client = client or PantheonClient(
-            settings.api_url, admin_token=settings.admin_token, admin_person_id=settings.admin_person_id
-        )
+        try:
+            client = client or PantheonClient(
+                settings.api_url, admin_token=settings.admin_token, admin_person_id=settings.admin_person_id
+            )
+        except PantheonError as e:  # a stored address that is not http(s): said like any setup problem
+            raise SyncError(str(e)) from None
         try:
             return _sync(season_id, settings, actor, client, mapping, titles, bind, page_size, progress, owner, clock)
         finally:

@@ -17,7 +17,7 @@ from sqlmodel import Session
 from services.core.models import PantheonSettings
 from services.pantheon import event
 from services.pantheon.client import PantheonClient, PantheonError
-from services.pantheon.sync import run_sync
+from services.pantheon.sync import SyncError, run_sync
 from tests import factories
 from tests.factories import PLAYED
 from tests.pantheon.fake_pantheon import EVENT, FakePantheon
@@ -117,3 +117,18 @@ def test_an_error_shows_the_status_and_not_the_body(pantheon: FakePantheon) -> N
         client.get_game_config(EVENT)
     assert str(error.value).startswith("Pantheon ответил HTTP 500")
     assert "redis" not in str(error.value) and "internal" not in str(error.value)
+
+
+def test_a_stored_address_that_is_not_http_stops_the_import_with_a_message(
+    session: Session,
+    engine: sa.Engine,
+    league: factories.League,  # noqa: F811
+    pantheon: FakePantheon,
+) -> None:
+    _save(session, league, pantheon.url, TOKEN)
+    row = session.get(PantheonSettings, league.season.id)
+    row.api_url = "file:///etc/passwd"  # written before the form checked addresses, or by hand
+    session.add(row)
+    session.commit()
+    with pytest.raises(SyncError, match="http:// или https://"):
+        run_sync(league.season.id, league.organizer.id, bind=engine)
