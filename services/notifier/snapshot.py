@@ -6,7 +6,7 @@ card up to date instead of replaying stale events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -75,6 +75,10 @@ class MatchSnapshot:
     proposal: ProposalView | None
     bookings: tuple[BookingView, ...]
     state: str
+    fallback_start: datetime | None = None  # Регламент §6.1: told from the window's opening (`fallback_ahead`)
+    # The one who blocks: player id → the times the other three are free. Only for that player's private message;
+    # never in the card (Регламент §6.4).
+    unblock: dict[int, tuple[OptionView, ...]] = field(default_factory=dict)
 
     def players(self, ids: frozenset[int] | set[int]) -> list[SeatView]:
         return [s for s in self.seats if s.player_id in ids]
@@ -128,6 +132,11 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
             BookingView(b.start_at, b.end_at, board.rooms.get(b.room_id, ""), b.hanchans) for b in item.bookings
         ),
         state=board.state(item),
+        fallback_start=fallback.start if (fallback := item.fallback_ahead(board.now)) is not None else None,
+        unblock={
+            player: tuple(OptionView(o.start, o.end, o.hanchans_fit) for o in hint)
+            for player, hint in board.unblock_hints(item).items()
+        },
     )
 
 
