@@ -22,6 +22,7 @@ from services.scheduling.rules import (
     fallback_text,
     format_kirov,
     hanchans_word,
+    if_needed_text,
     unblock_text,
 )
 
@@ -77,7 +78,10 @@ def _options_block(snap: MatchSnapshot) -> list[str]:
         return []
     lines = [f"Общие варианты: {len(snap.options)}"]
     for option in snap.options[:MAX_OPTIONS_SHOWN]:
-        lines.append(f"• {format_span(option.start, option.end)} (хватит на {hanchans_word(option.hanchans_fit)})")
+        level = f", {if_needed_text(option.if_needed)}" if option.if_needed else ""
+        lines.append(
+            f"• {format_span(option.start, option.end)} (хватит на {hanchans_word(option.hanchans_fit)}{level})"
+        )
     if len(snap.options) > MAX_OPTIONS_SHOWN:
         lines.append(f"…и ещё {len(snap.options) - MAX_OPTIONS_SHOWN}")
     return lines

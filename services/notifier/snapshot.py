@@ -39,6 +39,7 @@ class OptionView:
     start: datetime
     end: datetime
     hanchans_fit: int
+    if_needed: int = 0  # how many of the four it needs «могу, если нужно» from (never whose)
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
             )
         )
     # Personal intervals are read only to intersect them; nothing but the intersection leaves here.
-    options = [OptionView(o.start, o.end, o.hanchans_fit) for o in board.options(item)]
+    options = [OptionView(o.start, o.end, o.hanchans_fit, o.if_needed) for o in board.options(item)]
     return MatchSnapshot(
         match_id=match.id,
         stage_kind=info.stage_kind,

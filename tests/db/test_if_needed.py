@@ -40,6 +40,10 @@ def test_if_needed_time_makes_an_option_ranked_after_the_fully_free_one_without_
         ("17:00 — 20:00", ""),  # fully free first
         ("17:00 — 23:00", "для 1 игрока — если нужно"),
     ]
+    # the Telegram card says so too, as a count
+    assert "17:00–23:00 (хватит на 4 ханчана, для 1 игрока — если нужно)" in card_text(
+        snapshot_of(db, sc.league.match.id)
+    )
     # nothing in another player's page says whose «если нужно» it is, and their grids are their own
     for n in (0, 1, 2):
         page = page_of(db, sc, n, now=now)
