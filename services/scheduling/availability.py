@@ -187,10 +187,13 @@ def bookings_released_by(
     return outcome.released_starts
 
 
-def previous_tour_availability(session: Session, *, match_id: int, user_id: int) -> tuple[str, list[Interval]] | None:
+def previous_tour_availability(
+    session: Session, *, match_id: int, user_id: int, if_needed_only: bool = False
+) -> tuple[str, list[Interval]] | None:
     """The caller's own free time in their latest earlier match, moved by whole weeks into this match's window
     (weekdays stay weekdays) and clipped to it, with that match's title; None when there is nothing to copy.
-    Read only: the page fills the grid for the player to review and save."""
+    `if_needed_only`: only its «могу, если нужно» part. Read only: the page fills the grid for the player to review
+    and save."""
     info = match_info(session, match_id)
     seat, window = info.seat_of(user_id), info.window
     if seat is None or window is None:
@@ -205,7 +208,10 @@ def previous_tour_availability(session: Session, *, match_id: int, user_id: int)
         return None
     source = max(earlier, key=lambda o: o.window.start)
     shift = timedelta(weeks=round((window.start - source.window.start) / timedelta(weeks=1)))
-    own = availabilities(session, source.match.id).get(seat.player_id, [])
+    if if_needed_only:
+        own = own_if_needed(session, match_id=source.match.id, user_id=user_id)
+    else:
+        own = availabilities(session, source.match.id).get(seat.player_id, [])
     return source.title, clip([Interval(iv.start + shift, iv.end + shift) for iv in own], window)
 
 

@@ -12,6 +12,7 @@ from services.core.db import session_scope
 from services.league.todo import home_cards
 from services.notifier.cards import card_text
 from services.notifier.snapshot import match_snapshot
+from services.scheduling import availability
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import NO_COMMON_TIME
 from services.scheduling.view import match_page
@@ -161,3 +162,19 @@ def test_home_shows_the_current_tour_first_and_folds_later_tours_asking_nothing(
 def snapshot_of_at(db: sa.Engine, match_id: int, now):  # noqa: ANN001, ANN201
     with Session(db, expire_on_commit=False) as session:
         return match_snapshot(session, match_id, now=now)
+
+
+def test_copying_the_previous_tour_keeps_the_if_needed_part_apart(db: sa.Engine) -> None:
+    sc = scene(db, SLOT + 6)
+    with session_scope(db) as session:
+        players = [session.merge(p) for p in sc.league.players[:4]]
+        second_id = f.match(session, session.merge(sc.league.rounds[1]), players, table="1").id
+    late = Interval(sc.at(3, 21), sc.at(3, 23))
+    paint(db, sc, 0, Interval(sc.at(3, 18), sc.at(3, 21)), now=sc.at(1, 12), if_needed=[late])
+    kwargs = {"match_id": second_id, "user_id": sc.user(0).id}
+    with Session(db, expire_on_commit=False) as session:
+        _, everything = availability.previous_tour_availability(session, **kwargs)
+        _, maybe = availability.previous_tour_availability(session, **kwargs, if_needed_only=True)
+    two_weeks = timedelta(weeks=2)
+    assert everything == [Interval(sc.at(3, 18) + two_weeks, sc.at(3, 23) + two_weeks)]
+    assert maybe == [Interval(late.start + two_weeks, late.end + two_weeks)]

@@ -87,6 +87,17 @@ def test_on_a_phone_a_tap_cycles_to_if_needed_and_the_option_says_so(phones: lis
     page.get_by_label(f"{label} 20:30", exact=True).tap()
     page.get_by_label(f"{label} 21:00", exact=True).tap()
     assert _checked(page, label, HALF_HOURS, "mixed") == ["19:30", "20:00"]
+    page.evaluate("window.discardGrid.saved()")  # leave without saving, unasked
+    # the next tour's grid copies both levels, a week later
+    week = first + timedelta(days=7)
+    next_id, _, _ = _match(app, names, Interval(at_kirov(week), at_kirov(week + timedelta(days=3))))
+    page.goto(f"{app.url}/match/{next_id}/schedule")
+    page.wait_for_function("window.discardGrid !== undefined")
+    page.get_by_role("button", name="Скопировать моё время из прошлого тура").tap()
+    copied = _label(day + timedelta(days=7))
+    expect(page.get_by_label(f"{copied} 21:00", exact=True)).to_have_attribute("aria-checked", "mixed")
+    assert _checked(page, copied, HALF_HOURS) == ["18:00", "18:30", "19:00"]
+    assert _checked(page, copied, HALF_HOURS, "mixed") == ["19:30", "20:00", "20:30", "21:00"]
 
 
 def _listen(page: Page) -> list[str]:

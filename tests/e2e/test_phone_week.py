@@ -69,7 +69,7 @@ def _scheduling_match(app: App, names: list[str]) -> tuple[int, str, object]:
 def _card(page: Page, title: str):  # noqa: ANN202
     """The match's home card; a later tour's card is folded under «Следующие туры»: unfolded, as a person does."""
     card = page.get_by_role("group", name=title, exact=True)
-    expect(card).to_be_attached()
+    expect(page.get_by_role("group", name=title, exact=True, include_hidden=True)).to_be_attached()
     if not card.is_visible():
         page.locator("summary", has_text=texts.HOME_LATER).tap()
     return card

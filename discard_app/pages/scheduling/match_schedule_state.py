@@ -262,13 +262,22 @@ class MatchScheduleState(LivePage, AuthState):
         self.msg_at = "grid"
         with session_scope() as session:
             found = availability.previous_tour_availability(session, match_id=match_id, user_id=user.id)
+            maybe = availability.previous_tour_availability(
+                session, match_id=match_id, user_id=user.id, if_needed_only=True
+            )
             window = match_info(session, match_id).window
         if found is None or window is None:
             self.error = T_NOTHING_TO_COPY
             return None
         title, intervals = found
-        grid = grid_from_availability(intervals, window_days(window), window)
-        painted = "".join("1" if free else "0" for row in grid for free in row)
+        days = window_days(window)
+        grid = grid_from_availability(intervals, days, window)
+        maybe_grid = grid_from_availability(maybe[1] if maybe else [], days, window)
+        painted = "".join(
+            "2" if if_needed else "1" if free else "0"
+            for row, maybe_row in zip(grid, maybe_grid, strict=True)
+            for free, if_needed in zip(row, maybe_row, strict=True)
+        )
         self.notice = T_COPIED.format(title=title)
         return rx.call_script(f"window.discardGrid && window.discardGrid.load('{painted}')")
 
