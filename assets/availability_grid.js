@@ -3,10 +3,12 @@
 // Touch: a swipe only scrolls (touch-action in the CSS); painting is deliberate — tap the first cell of a range,
 // then its last cell: every cell between them (the days between, the hours between) takes the first cell's new
 // state. Tapping the first cell again keeps just that one cell.
+// A cell cycles empty ("0") → free ("1") → «могу, если нужно» ("2") → empty: a drag or a tapped range takes the
+// first cell's next state.
 (function () {
   if (window.discardGrid) return;
   let painting = false;
-  let value = false;
+  let value = "1";
   let dirty = false;
   let last = null; // [day, slot] of the previous mouse sample
   let anchor = null; // the first tapped cell of a touch range
@@ -22,12 +24,15 @@
     const note = document.getElementById("grid-unsaved");
     if (note) note.dataset.dirty = dirty ? "1" : "0";
   };
+  const NEXT = { "0": "1", "1": "2", "2": "0" };
+  const ARIA = { "0": "false", "1": "true", "2": "mixed" };
+  const nextOf = (cell) => NEXT[cell.dataset.state] || "1";
   const set = (cell, on) => {
     if (!cell || cell.dataset.state === "x") return;
-    const next = on ? "1" : "0";
+    const next = on === true ? "1" : on === false ? "0" : on;
     if (cell.dataset.state === next) return;
     cell.dataset.state = next;
-    cell.setAttribute("aria-checked", on ? "true" : "false");
+    cell.setAttribute("aria-checked", ARIA[next]);
     dirty = true;
     mark();
   };
@@ -62,7 +67,7 @@
     const cell = ev.target.closest ? ev.target.closest("[data-cell]") : null;
     if (!cell || cell.dataset.state === "x") return;
     painting = true;
-    value = cell.dataset.state !== "1";
+    value = nextOf(cell);
     last = pos(cell);
     set(cell, value);
     ev.preventDefault();
@@ -108,7 +113,7 @@
     if (cell && pointerType === "touch") {
       if (cell.dataset.state === "x") return;
       if (anchor === null) {
-        value = cell.dataset.state !== "1";
+        value = nextOf(cell);
         set(cell, value);
         setAnchor(cell);
       } else {
@@ -129,10 +134,10 @@
     ev.returnValue = "";
   });
   window.discardGrid = {
-    serialize: () => cells().map((c) => (c.dataset.state === "1" ? "1" : "0")).join(""),
+    serialize: () => cells().map((c) => (c.dataset.state === "1" || c.dataset.state === "2" ? c.dataset.state : "0")).join(""),
     saved: () => { dirty = false; setAnchor(null); mark(); },
     // Fills the grid from a string like serialize() gives (copied from the previous tour) for review; unsaved.
-    load: (painted) => { cells().forEach((c, i) => set(c, painted[i] === "1")); },
+    load: (painted) => { cells().forEach((c, i) => set(c, painted[i] === "1" || painted[i] === "2" ? painted[i] : "0")); },
     isDirty: () => dirty,
   };
 })();

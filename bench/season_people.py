@@ -61,6 +61,24 @@ def free_time(rng: random.Random, person: Person, window: Interval, since: datet
     return sorted(s for s in spans if s.start >= since)
 
 
+IF_NEEDED_SHARE = 0.3  # of the people who are not busy: they mark a few late hours «могу, если нужно»
+
+
+def if_needed_time(person: Person, window: Interval, free: list[Interval]) -> list[Interval]:
+    """A few hours «могу, если нужно»: for about a third of the people, up to two hours after two or three of their
+    free evenings. A draw of its own (seeded by the person and the window), so the rest of the run draws as before."""
+    rng = random.Random(f"{person.player_id}:{window.start.isoformat()}")
+    if person.busy or rng.random() >= IF_NEEDED_SHARE or not free:
+        return []
+    out = []
+    for span in rng.sample(free, k=min(len(free), rng.choice((2, 3)))):
+        midnight = at_kirov(kirov_date(span.start) + timedelta(days=1))
+        end = min(span.end + 4 * HALF_HOUR, midnight, window.end)
+        if span.end < end:
+            out.append(Interval(span.end, end))
+    return sorted(out)
+
+
 def table_points(rng: random.Random, sticks: int) -> list[int]:
     """Four distinct final scores in hundreds summing to 120 000 with the sticks left on the table."""
     while True:

@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from bench.season_checks import HanchanRecord, Meeting
-from bench.season_people import Person, free_time, make_person, table_points
+from bench.season_people import Person, free_time, if_needed_time, make_person, table_points
 from services.core import security
 from services.core.db import make_engine, migrate, session_scope
 from services.core.models import Booking, Match, Player, Role, Round, Seat, User
@@ -291,7 +291,11 @@ class Simulation:
             due = state.answer_at.get(p.player_id)
             if p.player_id not in state.answered and due is not None and due <= self.now:
                 spans = free_time(self.rng, p, state.window, self.now)
-                saved = self._try(availability.save_availability, match_id=state.id, user_id=p.user_id, intervals=spans)
+                maybe = if_needed_time(p, state.window, spans)
+                saved = self._try(
+                    availability.save_availability, match_id=state.id, user_id=p.user_id, intervals=spans,
+                    if_needed=maybe,
+                )  # fmt: skip
                 if done(saved):
                     state.answered.add(p.player_id)
         if len(state.answered) < len(state.seats):

@@ -20,6 +20,8 @@ CSS = """
 [data-cell]{height:14px;border-bottom:1px solid var(--gray-a3);border-left:1px solid var(--gray-a4);
   cursor:pointer;touch-action:manipulation;user-select:none;-webkit-user-select:none;background:var(--gray-a2)}
 [data-cell][data-state="1"]{background:var(--jade-9)}
+[data-cell][data-state="2"]{background:repeating-linear-gradient(135deg,var(--amber-8),var(--amber-8) 3px,
+  var(--amber-5) 3px,var(--amber-5) 6px)}
 [data-cell][data-state="x"]{background:repeating-linear-gradient(45deg,var(--gray-a3),var(--gray-a3) 3px,
   transparent 3px,transparent 6px);cursor:not-allowed}
 [data-cell][data-anchor="1"]{outline:2px solid var(--amber-9);outline-offset:-2px}
@@ -33,14 +35,17 @@ CSS = """
 .grid-weeks[data-show-week="1"] [data-week]:not([data-week="1"]),
 .grid-weeks[data-show-week="2"] [data-week]:not([data-week="2"]){display:none}
 """
-LEGEND = "Синяя рамка — ваша бронь другого матча; красная черта слева — все помещения клуба уже заняты."
+LEGEND = (
+    "Зелёная клетка — свободен; жёлтая в полоску — могу, если нужно (такое время предлагается после полностью "
+    "свободного); синяя рамка — ваша бронь другого матча; красная черта слева — все помещения клуба уже заняты."
+)
 WEEK_NAMES = ("Первая неделя", "Вторая неделя", "Третья неделя")
 
 
 def _cell(state: rx.Var, slot: rx.Var, day: rx.Var, label: rx.Var, marks: rx.Var) -> rx.Component:
     return rx.el.div(
         role="checkbox",
-        aria_checked=rx.cond(state == "1", "true", "false"),
+        aria_checked=rx.cond(state == "1", "true", rx.cond(state == "2", "mixed", "false")),
         aria_disabled=rx.cond(state == "x", "true", "false"),
         aria_label=label + " " + rx.Var.create(TIMES)[slot],
         custom_attrs={
@@ -120,7 +125,8 @@ def _week_switch(days: rx.Var) -> rx.Component:
 
 
 def availability_grid(days: rx.Var, cells: rx.Var, marks: rx.Var) -> rx.Component:
-    """`cells[d][s]`: "1" free, "0" busy, "x" outside the game window; only the player's own grid is ever passed.
+    """`cells[d][s]`: "1" free, "2" «могу, если нужно», "0" busy, "x" outside the game window; only the player's
+    own grid is ever passed.
     `marks[d][s]`: "m" my other booking, "r" every room taken."""
     times = rx.el.div(
         rx.el.div(style={"height": f"{HEADER_HEIGHT}px"}),

@@ -319,6 +319,13 @@ class AvailabilityAnswer(SQLModel, table=True):
     answered_at: datetime = _instant(now=True)
 
 
+class AvailabilityLevel(StrEnum):
+    """How free a painted span is: «свободен», or «могу, если нужно» (offered after the fully free times)."""
+
+    FREE = "free"
+    IF_NEEDED = "if_needed"
+
+
 class AvailabilityInterval(SQLModel, table=True):
     # Регламент §3, §6.4: personal intervals are never shown to other players.
     id: int | None = Field(default=None, primary_key=True)
@@ -326,6 +333,7 @@ class AvailabilityInterval(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id", index=True)
     start_at: datetime = _instant()
     end_at: datetime = _instant()
+    level: str = Field(default=AvailabilityLevel.FREE, sa_column_kwargs={"server_default": AvailabilityLevel.FREE})
 
 
 class Room(SQLModel, table=True):

@@ -20,7 +20,7 @@ from services.results.view import signed
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SeatInfo
-from services.scheduling.rules import format_kirov, hanchans_word
+from services.scheduling.rules import fallback_text, format_kirov, hanchans_word, unblock_text
 
 
 @dataclass(frozen=True)
@@ -34,6 +34,8 @@ class HomeCard:
     when: str  # the game window, or the booked meeting with its room
     past: bool  # played or replaced (and nothing of mine to do): folded on the page
     booked: bool  # a meeting is booked: the page offers the calendar
+    fallback: str = ""  # Регламент §6.1: «Если не договоритесь — вс 29.11 18:00», from the window's opening
+    later: bool = False  # a later tour's match, its window not open yet: folded under «Следующие туры», asks nothing
 
 
 def window_text(window: Interval | None) -> str:
@@ -114,7 +116,28 @@ def _agreeing(board: Board, item: MatchBoard, me: SeatInfo | None, seats: dict[i
         return "согласование времени", f"ждём ответа: {_names(missing)}", False
     if board.options(item):
         return "есть общие варианты", "предложите время из общих вариантов", True
+    # The one who blocks is told, on their own card only; the other three read that the match waits on time.
+    hint = board.unblock_hints(item).get(me.player_id) if me is not None else None
+    if hint:
+        return "общего времени нет", unblock_text([o.interval for o in hint]), True
     return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора", True
+
+
+def _current_start(board: Board, now: datetime) -> datetime | None:
+    """The start of the person's current tour: the earliest game window, among their matches still to play, that
+    has not ended (open now, or the next to open)."""
+    starts = [
+        it.info.window.start
+        for it in board.matches
+        if it.info.window is not None and it.info.window.end > now and not it.complete
+    ]
+    return min(starts, default=None)
+
+
+def _later(item: MatchBoard, current: datetime | None, now: datetime) -> bool:
+    """A later tour's match: its window opens after the current tour's, and has not opened yet (Регламент §2)."""
+    window = item.info.window
+    return window is not None and current is not None and window.start > max(current, now)
 
 
 def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
@@ -130,10 +153,16 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
     }
     scores = match_scores(session, played) if played else {}
     cards = []
+    current = _current_start(board, now)
     for match_id in ids:
         item = items[match_id]
         info = item.info
         state, action, mine, when = _card(board, item, user, scores.get(match_id), now)
+        later = _later(item, current, now) and info.match.status == MatchStatus.SCHEDULING
+        if later and item.remaining > 0:  # asks nothing until its window opens; painting early stays possible
+            window = info.window
+            action, mine = f"ждёт своего игрового окна (откроется {window.start.astimezone(settings.tz):%d.%m})", False
+        ahead = item.fallback_ahead(now)
         # Folded: what is settled. A match whose window ended unplayed stays in view: the organizer will decide.
         past = info.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY)
         title = (
@@ -143,6 +172,19 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         )
         opponents = ", ".join(s.name for s in info.seats if s.user_id != user.id)
         cards.append(
-            HomeCard(match_id, title, opponents, state, action, mine, when, past and not mine, bool(item.bookings))
+            HomeCard(
+                match_id,
+                title,
+                opponents,
+                state,
+                action,
+                mine,
+                when,
+                past and not mine,
+                bool(item.bookings),
+                fallback_text(ahead.start) if ahead is not None else "",
+                later,
+            )
         )
-    return sorted(cards, key=lambda c: c.past)  # stable: within each group the tours keep their order
+    # stable: within each group the tours keep their order; the current tour first, later ones after
+    return sorted(cards, key=lambda c: (c.past, c.later))

@@ -12,15 +12,18 @@ from html import escape
 from typing import Any
 
 from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
-from services.scheduling.intervals import to_kirov
+from services.scheduling.intervals import Interval, to_kirov
 from services.scheduling.rules import (
     NO_COMMON_TIME,
     NOBODY_ANSWERED,
     OPTIONS,
     STATE_LABELS,
     WAITING,
+    fallback_text,
     format_kirov,
     hanchans_word,
+    if_needed_text,
+    unblock_text,
 )
 
 MAX_MESSAGE = 4096  # Telegram's limit for one text message
@@ -75,7 +78,10 @@ def _options_block(snap: MatchSnapshot) -> list[str]:
         return []
     lines = [f"Общие варианты: {len(snap.options)}"]
     for option in snap.options[:MAX_OPTIONS_SHOWN]:
-        lines.append(f"• {format_span(option.start, option.end)} (хватит на {hanchans_word(option.hanchans_fit)})")
+        level = f", {if_needed_text(option.if_needed)}" if option.if_needed else ""
+        lines.append(
+            f"• {format_span(option.start, option.end)} (хватит на {hanchans_word(option.hanchans_fit)}{level})"
+        )
     if len(snap.options) > MAX_OPTIONS_SHOWN:
         lines.append(f"…и ещё {len(snap.options) - MAX_OPTIONS_SHOWN}")
     return lines
@@ -112,12 +118,36 @@ def card_text(snap: MatchSnapshot) -> str:
         lines.append(f"Игровое окно: {format_span(snap.window_start, snap.window_end)} (время Кирова)")
     lines.append(f"Игроки: {_names(snap.seats)}")
     lines.append(f"Состояние: <b>{escape(STATE_LABELS.get(snap.state, snap.state))}</b>")
-    blocks = [_answers_block(snap), _options_block(snap), _proposal_block(snap), _bookings_block(snap)]
+    blocks = [
+        _answers_block(snap),
+        _options_block(snap),
+        _proposal_block(snap),
+        _bookings_block(snap),
+        _fallback_block(snap),
+    ]
     for block in blocks:
         if block:
             lines.append("")
             lines.extend(block)
     return "\n".join(lines)[:MAX_MESSAGE]
+
+
+def _fallback_block(snap: MatchSnapshot) -> list[str]:
+    """Регламент §6.1: the date the match is played on if the four do not agree, known from the window's opening."""
+    return [escape(fallback_text(snap.fallback_start))] if snap.fallback_start is not None else []
+
+
+def unblock_private_text(snap: MatchSnapshot, player_id: int) -> str | None:
+    """The one who blocks is told, in their own private chat only: when the other three are free."""
+    hint = snap.unblock.get(player_id)
+    if not hint:
+        return None
+    lines = [f"<b>{match_title(snap)}</b>", "У четверых нет общего времени.", escape(unblock_text(
+        [Interval(o.start, o.end) for o in hint]))]  # fmt: skip
+    if snap.fallback_start is not None:
+        lines.append(escape(fallback_text(snap.fallback_start)))
+    lines.append(SITE_HINT)
+    return "\n".join(lines)
 
 
 def still_to_act(snap: MatchSnapshot) -> tuple[str, list[SeatView]]:
@@ -149,7 +179,10 @@ def reminder_texts(snaps: Sequence[MatchSnapshot], *, late_from: datetime | None
     for snap in snaps:
         action, seats = still_to_act(snap)
         if seats:
-            blocks.append(f"<b>{match_title(snap)}</b>: нужно {action} — {_names(seats, mention=True)}")
+            block = f"<b>{match_title(snap)}</b>: нужно {action} — {_names(seats, mention=True)}"
+            if snap.fallback_start is not None:
+                block += f". {escape(fallback_text(snap.fallback_start))}"
+            blocks.append(block)
     if not blocks:
         return []
     header = reminder_heading(late_from)

@@ -218,6 +218,12 @@ class Notifier:
             messages += [(max(booked), s.telegram_user_id, text) for s in wanting]
         if kinds.RELEASED in last:
             messages += [(last[kinds.RELEASED], s.telegram_user_id, cards.released_text(snap)) for s in wanting]
+        # The one who blocks is told privately, once per change of what the four painted (or of the rooms).
+        changed = [last[k] for k in (kinds.ANSWERED, kinds.OPTIONS_LOST, kinds.OPTIONS_CHANGED) if k in last]
+        if changed and snap.unblock:
+            for s in wanting:
+                if (text := cards.unblock_private_text(snap, s.player_id)) is not None:
+                    messages.append((max(changed), s.telegram_user_id, text))
         for event_id, chat_id, text in messages:
             try:
                 await self.send_once(event_id, chat_id, text)

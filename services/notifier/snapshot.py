@@ -6,7 +6,7 @@ card up to date instead of replaying stale events.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -39,6 +39,7 @@ class OptionView:
     start: datetime
     end: datetime
     hanchans_fit: int
+    if_needed: int = 0  # how many of the four it needs «могу, если нужно» from (never whose)
 
 
 @dataclass(frozen=True)
@@ -75,6 +76,10 @@ class MatchSnapshot:
     proposal: ProposalView | None
     bookings: tuple[BookingView, ...]
     state: str
+    fallback_start: datetime | None = None  # Регламент §6.1: told from the window's opening (`fallback_ahead`)
+    # The one who blocks: player id → the times the other three are free. Only for that player's private message;
+    # never in the card (Регламент §6.4).
+    unblock: dict[int, tuple[OptionView, ...]] = field(default_factory=dict)
 
     def players(self, ids: frozenset[int] | set[int]) -> list[SeatView]:
         return [s for s in self.seats if s.player_id in ids]
@@ -111,7 +116,7 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
             )
         )
     # Personal intervals are read only to intersect them; nothing but the intersection leaves here.
-    options = [OptionView(o.start, o.end, o.hanchans_fit) for o in board.options(item)]
+    options = [OptionView(o.start, o.end, o.hanchans_fit, o.if_needed) for o in board.options(item)]
     return MatchSnapshot(
         match_id=match.id,
         stage_kind=info.stage_kind,
@@ -128,6 +133,11 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
             BookingView(b.start_at, b.end_at, board.rooms.get(b.room_id, ""), b.hanchans) for b in item.bookings
         ),
         state=board.state(item),
+        fallback_start=fallback.start if (fallback := item.fallback_ahead(board.now)) is not None else None,
+        unblock={
+            player: tuple(OptionView(o.start, o.end, o.hanchans_fit) for o in hint)
+            for player, hint in board.unblock_hints(item).items()
+        },
     )
 
 

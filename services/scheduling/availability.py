@@ -12,6 +12,7 @@ from services.core import outbox
 from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
+    AvailabilityLevel,
     Booking,
     MeetingProposal,
     ProposalConfirmation,
@@ -21,7 +22,7 @@ from services.core.models import (
 from services.scheduling import decide
 from services.scheduling.board import MatchBoard, match_board
 from services.scheduling.booking import release_booking
-from services.scheduling.intervals import Interval, clip
+from services.scheduling.intervals import Interval, clip, subtract, union
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
     SchedulingError,
@@ -40,9 +41,12 @@ def save_availability(
     user_id: int,
     intervals: Sequence[Interval],
     now: datetime,
+    if_needed: Sequence[Interval] = (),
 ) -> list[str]:
     """Replaces the player's intervals (clipped to the window) and marks them answered; returns the notices
-    for what the change withdrew. Only the seated player themself may do it (Регламент §3, §6.4), and not once the
+    for what the change withdrew. `if_needed`: the time painted «могу, если нужно» (where it overlaps `intervals`,
+    the time is free); it counts for options and confirmations like free time, offered after it.
+    Only the seated player themself may do it (Регламент §3, §6.4), and not once the
     window is over (from then on the organizer decides: Регламент §6.1). Holds the match lock, so a confirmation
     racing with this repaint sees the withdrawal, or is seen by it."""
     lock_match(session, match_id)
@@ -60,20 +64,23 @@ def save_availability(
             "дальше матч решает организатор."
         )
     free = clip(intervals, window)
+    maybe = subtract(clip(if_needed, window), free)
     had_options = bool(board.options(item))
     session.exec(
         delete(AvailabilityInterval).where(
             AvailabilityInterval.match_id == match_id, AvailabilityInterval.player_id == seat.player_id
         )
     )
-    if free:  # one multi-row insert
+    if free or maybe:  # one multi-row insert
         session.execute(
             insert(AvailabilityInterval),
             [
-                {"match_id": match_id, "player_id": seat.player_id, "start_at": iv.start, "end_at": iv.end}
-                for iv in free
+                {"match_id": match_id, "player_id": seat.player_id, "start_at": iv.start, "end_at": iv.end,
+                 "level": level}
+                for level, spans in ((AvailabilityLevel.FREE, free), (AvailabilityLevel.IF_NEEDED, maybe))
+                for iv in spans
             ],
-        )
+        )  # fmt: skip
     answer = session.exec(
         select(AvailabilityAnswer).where(
             AvailabilityAnswer.match_id == match_id, AvailabilityAnswer.player_id == seat.player_id
@@ -86,7 +93,8 @@ def save_availability(
     outbox.emit(
         session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats), now=now
     )
-    outcome = decide.repaint(free, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
+    painted = union(free, maybe)  # a confirmation inside «если нужно» time stands
+    outcome = decide.repaint(painted, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
     _carry_out(session, item, seat.player_id, seat.name, outcome, now)
     board, item = match_board(session, match_id, now=now)
     has_options = bool(board.options(item))
@@ -167,8 +175,9 @@ def _carry_out(
 def bookings_released_by(
     session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval], now: datetime
 ) -> list[str]:
-    """The booked meetings (their Kirov start) that saving `intervals` would release; changes nothing, so the page
-    can ask first. The same decision `save_availability` carries out (`decide.repaint`)."""
+    """The booked meetings (their Kirov start) that saving `intervals` (free and «если нужно» together) would
+    release; changes nothing, so the page can ask first. The same decision
+    `save_availability` carries out (`decide.repaint`)."""
     _, item = match_board(session, match_id, now=now)
     seat = item.info.seat_of(user_id)
     if seat is None or item.info.window is None:
@@ -178,10 +187,13 @@ def bookings_released_by(
     return outcome.released_starts
 
 
-def previous_tour_availability(session: Session, *, match_id: int, user_id: int) -> tuple[str, list[Interval]] | None:
+def previous_tour_availability(
+    session: Session, *, match_id: int, user_id: int, if_needed_only: bool = False
+) -> tuple[str, list[Interval]] | None:
     """The caller's own free time in their latest earlier match, moved by whole weeks into this match's window
     (weekdays stay weekdays) and clipped to it, with that match's title; None when there is nothing to copy.
-    Read only: the page fills the grid for the player to review and save."""
+    `if_needed_only`: only its «могу, если нужно» part. Read only: the page fills the grid for the player to review
+    and save."""
     info = match_info(session, match_id)
     seat, window = info.seat_of(user_id), info.window
     if seat is None or window is None:
@@ -196,8 +208,24 @@ def previous_tour_availability(session: Session, *, match_id: int, user_id: int)
         return None
     source = max(earlier, key=lambda o: o.window.start)
     shift = timedelta(weeks=round((window.start - source.window.start) / timedelta(weeks=1)))
-    own = availabilities(session, source.match.id).get(seat.player_id, [])
+    if if_needed_only:
+        own = own_if_needed(session, match_id=source.match.id, user_id=user_id)
+    else:
+        own = availabilities(session, source.match.id).get(seat.player_id, [])
     return source.title, clip([Interval(iv.start + shift, iv.end + shift) for iv in own], window)
+
+
+def own_if_needed(session: Session, *, match_id: int, user_id: int) -> list[Interval]:
+    """The caller's own «могу, если нужно» intervals for a match (a part of `own_availability`)."""
+    seat = match_info(session, match_id).seat_of(user_id)
+    if seat is None:
+        return []
+    rows = select(AvailabilityInterval.start_at, AvailabilityInterval.end_at).where(
+        AvailabilityInterval.match_id == match_id,
+        AvailabilityInterval.player_id == seat.player_id,
+        AvailabilityInterval.level == AvailabilityLevel.IF_NEEDED,
+    )
+    return [Interval(start, end) for start, end in session.exec(rows).all()]
 
 
 def own_availability(session: Session, *, match_id: int, user_id: int) -> list[Interval]:

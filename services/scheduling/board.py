@@ -18,6 +18,7 @@ from sqlmodel import Session, col, select
 from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
+    AvailabilityLevel,
     Booking,
     Hanchan,
     Match,
@@ -32,8 +33,14 @@ from services.core.models import (
     Stage,
     User,
 )
-from services.scheduling.decide import need_options, played_meetings, remaining_hanchans
-from services.scheduling.intervals import Interval, merge, window_slice
+from services.scheduling.decide import (
+    need_options,
+    played_meetings,
+    remaining_hanchans,
+    unblock_times,
+    with_levels,
+)
+from services.scheduling.intervals import Interval, merge, subtract, window_slice
 from services.scheduling.repo import LIVE_PROPOSAL, MatchInfo, SchedulingError, SeatInfo
 from services.scheduling.rules import (
     BOOKED,
@@ -62,6 +69,8 @@ class MatchBoard:
     info: MatchInfo
     answered: set[int] = field(default_factory=set)
     free: dict[int, list[Interval]] = field(default_factory=dict)  # Регламент §6.4: never to a player's browser
+    # the part of `free` painted «могу, если нужно» (offered after the fully free times); as private as `free`
+    if_needed: dict[int, list[Interval]] = field(default_factory=dict)
     bookings: list[Booking] = field(default_factory=list)  # active, by start
     live: list[MeetingProposal] = field(default_factory=list)  # open proposals not yet begun, oldest first
     expired: list[MeetingProposal] = field(default_factory=list)  # open proposals whose start has passed
@@ -120,6 +129,20 @@ class MatchBoard:
     def not_answered(self) -> list[str]:
         return [s.name for s in self.info.seats if s.player_id not in self.answered]
 
+    def fully_free(self, player_id: int) -> list[Interval]:
+        """The player's time painted «свободен», without their «если нужно»."""
+        spans = self.free.get(player_id, [])
+        maybe = self.if_needed.get(player_id)
+        return subtract(spans, maybe) if maybe else spans
+
+    def fallback_ahead(self, now: datetime | None) -> Interval | None:
+        """Регламент §6.1: the fallback meeting the four are told of in advance — from the window's opening until
+        the fallback's start, while hanchans remain to book; None otherwise."""
+        window, fallback = self.info.window, self.fallback()
+        if window is None or fallback is None or now is None or self.complete:
+            return None
+        return fallback if window.start <= now < fallback.start else None
+
     def fallback(self) -> Interval | None:
         """Регламент §6.1: the fallback meeting for the hanchans not yet booked, or None when there is none."""
         window = self.info.window
@@ -166,13 +189,46 @@ class Board:
         moving = exclude_booking is not None and any(b.id == exclude_booking for b in item.bookings)
         if window is None or not item.info.seats or (not moving and item.remaining < 1):
             return []
+        loose = self._need_options(item, [item.free.get(s.player_id, []) for s in item.info.seats], exclude_booking)
+        if not loose or not any(item.if_needed.get(s.player_id) for s in item.info.seats):
+            return loose
+        fully = [item.fully_free(s.player_id) for s in item.info.seats]
+        return with_levels(self._need_options(item, fully, exclude_booking), loose, fully)
+
+    def _need_options(
+        self, item: MatchBoard, availabilities: list[list[Interval]], exclude_booking: int | None
+    ) -> list[Option]:
+        window = item.info.window
+        assert window is not None
         return need_options(
             window,
-            [item.free.get(s.player_id, []) for s in item.info.seats],
+            availabilities,
             self.busy_by_room(window, exclude_booking),
             [iv for spans in self.meetings_of(item, exclude_booking).values() for iv in spans],
             now=self.now,
             hanchan_minutes=item.info.hanchan_minutes,
+        )
+
+    def unblock_hints(self, item: MatchBoard) -> dict[int, list[Option]]:
+        """The one who blocks is told: when the four answered and share no time, per seated player (by player id)
+        the best times at which the other three are free, none of the four sits in a meeting and a room is free —
+        what would become an option if that player could come (`unblock_times`). For that player's eyes only."""
+        window = item.info.window
+        if (
+            window is None
+            or item.remaining < 1
+            or item.live
+            or (self.now is not None and window.end <= self.now)
+            or not item.info.seats
+            or any(s.player_id not in item.answered for s in item.info.seats)
+            or self.options(item)
+        ):
+            return {}
+        return unblock_times(
+            [s.player_id for s in item.info.seats],
+            {s.player_id: item.free.get(s.player_id, []) for s in item.info.seats},
+            lambda availabilities: self._need_options(item, availabilities, None),
+            window,
         )
 
     def state(self, item: MatchBoard) -> str:
@@ -289,10 +345,13 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int], now: d
     # The biggest read (every painted span of the season): plain rows, not ORM objects.
     spans = select(
         AvailabilityInterval.match_id, AvailabilityInterval.player_id, AvailabilityInterval.start_at,
-        AvailabilityInterval.end_at,
+        AvailabilityInterval.end_at, AvailabilityInterval.level,
     ).where(col(AvailabilityInterval.match_id).in_(ids))  # fmt: skip
-    for match_id, player_id, start, end in session.exec(spans).all():
-        items[match_id].free.setdefault(player_id, []).append(Interval(start, end))
+    for match_id, player_id, start, end, level in session.exec(spans).all():
+        span = Interval(start, end)
+        items[match_id].free.setdefault(player_id, []).append(span)
+        if level == AvailabilityLevel.IF_NEEDED:
+            items[match_id].if_needed.setdefault(player_id, []).append(span)
     last_booking: dict[int, datetime] = {}
     for b in session.exec(
         select(Booking)

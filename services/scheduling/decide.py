@@ -8,8 +8,8 @@ carrying it out, so the question and the action cannot drift apart.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from services.scheduling.intervals import Interval, ceil_to_grid, covers, subtract
@@ -59,6 +59,43 @@ def need_options(
         return []
     not_sitting = subtract([window], meetings)
     return common_options_multi(window, [*availabilities, not_sitting], busy_by_room, hanchan_minutes=hanchan_minutes)
+
+
+def with_levels(
+    fully: Sequence[Option], loose: Sequence[Option], fully_free: Sequence[Sequence[Interval]]
+) -> list[Option]:
+    """«Если нужно»: the options over everyone's painted time (`loose`) ranked after those over the fully free time
+    (`fully`, computed the same way without anyone's «если нужно»); each loose option not also a fully free one
+    counts the players whose «если нужно» it needs (`Option.if_needed`), never saying whose. Fewest such players
+    first, then longest, then earliest."""
+    seen = {o.interval for o in fully}
+    extra = [
+        replace(o, if_needed=sum(1 for spans in fully_free if not covers(spans, o.interval)))
+        for o in loose
+        if o.interval not in seen
+    ]
+    extra.sort(key=lambda o: (o.if_needed, -o.interval.duration, o.start))
+    return [*fully, *extra]
+
+
+MAX_UNBLOCK_TIMES = 3
+
+
+def unblock_times(
+    seat_ids: Sequence[int],
+    free: Mapping[int, Sequence[Interval]],
+    options: Callable[[list[list[Interval]]], list[Option]],
+    window: Interval,
+) -> dict[int, list[Option]]:
+    """The one who blocks is told: per seated player, the best (longest first) times at which the other three are
+    free — the options the match would have if that player were free all window (`options` computes them with the
+    rooms and meetings as for a real option). A player absent from the result cannot unblock the match alone."""
+    out: dict[int, list[Option]] = {}
+    for player in seat_ids:
+        found = options([[window] if other == player else list(free.get(other, [])) for other in seat_ids])
+        if found:
+            out[player] = found[:MAX_UNBLOCK_TIMES]
+    return out
 
 
 def busy_players(meeting: Interval, meetings_by_name: Mapping[str, Iterable[Interval]]) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, time, timedelta
 
 from services.scheduling.intervals import (
     GRID_MINUTES,
@@ -35,6 +35,7 @@ class Option:
     interval: Interval
     hanchans_fit: int
     rooms: tuple[int, ...] = ()
+    if_needed: int = 0  # how many of the four it needs «могу, если нужно» from (never whose)
 
     @property
     def start(self) -> datetime:
@@ -248,6 +249,34 @@ def fallback_meeting(
     """The fallback meeting: from `fallback_slot` for the planned hanchans (it may run past the window's end)."""
     start = fallback_slot(window)
     return Interval(start, meeting_end(start, hanchans, hanchan_minutes))
+
+
+def short_span(start: datetime, end: datetime) -> str:
+    """«чт 03.12 19:00–23:00» in Kirov time (an end at midnight reads 24:00)."""
+    a, b = to_kirov(start), to_kirov(end)
+    if a.date() == b.date():
+        return f"{_WEEKDAYS[a.weekday()]} {a:%d.%m %H:%M}–{b:%H:%M}"
+    if b.time() == time(0) and (b.date() - a.date()).days == 1:
+        return f"{_WEEKDAYS[a.weekday()]} {a:%d.%m %H:%M}–24:00"
+    return f"{_WEEKDAYS[a.weekday()]} {a:%d.%m %H:%M} – {_WEEKDAYS[b.weekday()]} {b:%d.%m %H:%M}"
+
+
+def if_needed_text(players: int) -> str:
+    """An option that needs «могу, если нужно» from some of the four, never saying whose."""
+    return f"для {players} {'игрока' if players == 1 else 'игроков'} — если нужно"
+
+
+def unblock_text(spans: Sequence[Interval]) -> str:
+    """The blocker's hint, for that one player's eyes: the times at which the other three are free."""
+    times = [short_span(iv.start, iv.end) for iv in spans]
+    listed = times[0] if len(times) == 1 else ", ".join(times[:-1]) + " или " + times[-1]
+    return f"Если вы сможете в {listed}, у матча будет время."
+
+
+def fallback_text(start: datetime) -> str:
+    """Регламент §6.1: the fallback date every card states from the window's opening."""
+    local = to_kirov(start)
+    return f"Если не договоритесь — {_WEEKDAYS[local.weekday()]} {local:%d.%m %H:%M} (Регламент §6.1)"
 
 
 # --- organizer view ---------------------------------------------------------------------------

@@ -28,7 +28,15 @@ from services.scheduling.repo import (
     match_confirmations,
     proposals,
 )
-from services.scheduling.rules import STATE_LABELS, format_duration, format_kirov, hanchans_word
+from services.scheduling.rules import (
+    STATE_LABELS,
+    fallback_text,
+    format_duration,
+    format_kirov,
+    hanchans_word,
+    if_needed_text,
+    unblock_text,
+)
 
 PROPOSAL_LABELS = {
     "open": "ждёт подтверждений",
@@ -92,7 +100,8 @@ class MatchPage:
     my_player_id: int | None
     remaining: int  # the match's hanchans no active booking holds yet
     days: list[str] = field(default_factory=list)
-    cells: list[list[str]] = field(default_factory=list)  # per day: "1" free, "0" busy, "x" outside the window
+    # per day: "1" free, "2" «могу, если нужно», "0" busy, "x" outside the window
+    cells: list[list[str]] = field(default_factory=list)
     marks: list[list[str]] = field(default_factory=list)  # per day: "m" my other booking, "r" every room taken
     seats: list[tuple[str, bool]] = field(default_factory=list)
     options: list[dict] = field(default_factory=list)
@@ -102,6 +111,8 @@ class MatchPage:
     window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
     planned: int = 3  # the match's hanchans (the final: 5)
     booking_news: str = ""  # the room taken away or moved since the last booking, and why (`booking_news`)
+    fallback: str = ""  # Регламент §6.1: the date the match is played on if the four do not agree (`fallback_text`)
+    unblock: str = ""  # the viewer's own hint: if they could come then, the match would have a time (never another's)
 
 
 def meetings(
@@ -202,17 +213,26 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime, gr
         own = free.get(seat.player_id, []) if seat else []
         enabled = enabled_cells(days, window)
         free_cells = grid_from_availability(own, days, window)
+        maybe = grid_from_availability(item.if_needed.get(seat.player_id, []) if seat else [], days, window)
         page.cells = [
-            ["x" if not enabled[d][s] else ("1" if free_cells[d][s] else "0") for s in range(SLOTS_PER_DAY)]
+            [
+                "x" if not enabled[d][s] else ("2" if maybe[d][s] else "1" if free_cells[d][s] else "0")
+                for s in range(SLOTS_PER_DAY)
+            ]
             for d in range(len(days))
         ]
         page.marks = grid_marks(board, item, user.id if seat else None, days)
     page.booking_news = booking_news(session, match_id)
     page.seats = [(s.name, s.player_id in item.answered) for s in info.seats]
+    if (ahead := item.fallback_ahead(now)) is not None:
+        page.fallback = fallback_text(ahead.start)
+    if seat is not None and (hint := board.unblock_hints(item).get(seat.player_id)):
+        page.unblock = unblock_text([o.interval for o in hint])  # Регламент §6.4: the viewer's own hint only
     for o in board.options(item):
         page.options.append(
             {
                 "text": span_text(o.start, o.end),
+                "level": if_needed_text(o.if_needed) if o.if_needed else "",
                 "length": format_duration(o.interval.duration),
                 "fit": f"помещается {hanchans_word(o.hanchans_fit)}",
                 "start": kirov_value(o.start),
@@ -223,8 +243,8 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime, gr
     page.proposals, page.bookings = meetings(session, info, seat.player_id if seat else None, item.bookings, now=now)
     if organizer:  # Регламент §6.4: the organizer alone sees everyone's times
         for s in info.seats:
-            spans = sorted(free.get(s.player_id, []))
-            text = "; ".join(span_text(iv.start, iv.end) for iv in spans)
+            spans, maybe = sorted(free.get(s.player_id, [])), set(item.if_needed.get(s.player_id, []))
+            text = "; ".join(span_text(iv.start, iv.end) + (" (если нужно)" if iv in maybe else "") for iv in spans)
             page.everyone.append(
                 (s.name, text or ("нет свободного времени" if s.player_id in item.answered else "не ответил"))
             )

@@ -14,7 +14,7 @@ from sqlmodel import Session, select
 from telegram import Update
 from telegram.ext import Application
 
-from services.core.models import OutboxEvent, Season, TelegramLinkCode, User
+from services.core.models import Booking, OutboxEvent, Season, TelegramLinkCode, User
 from services.league.announcements import publish_announcement
 from services.notifier.bot import OUTBOX_JOB, REMINDER_JOB, build_application
 from services.notifier.linking import create_link_code
@@ -111,8 +111,11 @@ async def test_sunday_job_names_exactly_the_players_still_to_act(
     assert named == expected
     assert "Вера Сидорова 1 (@vera_s)" in text
     assert "стол 3" not in text  # booked: scheduling finished
-    # Регламент §3: the bot sets no fallback date and no penalty.
-    assert not re.search(r"штраф|запасн|18:00", text, re.IGNORECASE)
+    # Регламент §3: the bot assigns no fallback date and no penalty; it states the date §6.1 already fixes (the
+    # window's last Sunday, 18:00) so the four know it in advance, and books nothing.
+    assert not re.search(r"штраф|запасн", text, re.IGNORECASE)
+    assert text.count("Если не договоритесь — вс 20.12 18:00 (Регламент §6.1)") == 2  # one per match still agreeing
+    assert session.exec(select(Booking).where(Booking.start_at == kirov(20, 18))).first() is None
 
 
 async def test_sunday_job_is_silent_when_everything_is_scheduled(

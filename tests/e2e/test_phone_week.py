@@ -67,7 +67,12 @@ def _scheduling_match(app: App, names: list[str]) -> tuple[int, str, object]:
 
 
 def _card(page: Page, title: str):  # noqa: ANN202
-    return page.get_by_role("group", name=title, exact=True)
+    """The match's home card; a later tour's card is folded under «Следующие туры»: unfolded, as a person does."""
+    card = page.get_by_role("group", name=title, exact=True)
+    expect(page.get_by_role("group", name=title, exact=True, include_hidden=True)).to_be_attached()
+    if not card.is_visible():
+        page.locator("summary", has_text=texts.HOME_LATER).tap()
+    return card
 
 
 def _open_from_home(page: Page, app: App, name: str, title: str, link: str) -> None:
@@ -95,8 +100,9 @@ def _swipe(page: Page, x: float, y: float, dx: float, dy: float) -> None:
     cdp.detach()
 
 
-def _checked(page: Page, label: str, times: list[str]) -> list[str]:
-    return [t for t in times if page.get_by_label(f"{label} {t}", exact=True).get_attribute("aria-checked") == "true"]
+def _checked(page: Page, label: str, times: list[str], state: str = "true") -> list[str]:
+    """The half hours painted free ("true") or «могу, если нужно» ("mixed")."""
+    return [t for t in times if page.get_by_label(f"{label} {t}", exact=True).get_attribute("aria-checked") == state]
 
 
 HALF_HOURS = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
@@ -122,9 +128,14 @@ def test_on_a_phone_a_swipe_scrolls_and_two_taps_paint_a_range(phones: list[Brow
     expect(page.get_by_text("Начало отмечено")).to_be_visible()
     page.get_by_label(f"{label} 21:00", exact=True).tap()
     assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "19:00", "19:30", "20:00", "20:30", "21:00"]
-    # Tapping a painted cell starts a clearing range.
+    # Tapping a free cell starts a range «могу, если нужно»; tapping such a cell starts a clearing range.
     page.get_by_label(f"{label} 19:00", exact=True).tap()
     page.get_by_label(f"{label} 19:30", exact=True).tap()
+    assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "20:00", "20:30", "21:00"]
+    assert _checked(page, label, HALF_HOURS, "mixed") == ["19:00", "19:30"]
+    page.get_by_label(f"{label} 19:00", exact=True).tap()
+    page.get_by_label(f"{label} 19:30", exact=True).tap()
+    assert _checked(page, label, HALF_HOURS, "mixed") == []
     assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "20:00", "20:30", "21:00"]
 
 

@@ -6,6 +6,7 @@ from datetime import date
 
 from services.scheduling import decide
 from services.scheduling.intervals import Interval, at_kirov
+from services.scheduling.rules import Option, fallback_text, if_needed_text, unblock_text
 
 
 def k(day: int, hour: int = 0, minute: int = 0) -> object:
@@ -97,3 +98,78 @@ def test_the_confirmed_room_is_kept_while_free_else_another_free_one() -> None:
     assert decide.free_room(meeting, {1: [], 2: [], 3: []}, preferred=2) == 2
     assert decide.free_room(meeting, {1: [], 2: [meeting], 3: []}, preferred=2) == 1
     assert decide.free_room(meeting, {1: [meeting], 2: [meeting]}, preferred=2) is None
+
+
+# --- «если нужно» and the one who blocks ----------------------------------------------------------------------
+
+
+def test_options_needing_someones_if_needed_rank_after_the_fully_free_and_count_players_not_names() -> None:
+    free_evening = Interval(k(20, 18), k(20, 21))
+    maybe_late = Interval(k(20, 21), k(20, 23))
+    fully = [[free_evening]] * 3 + [[free_evening]]
+    loose = [[free_evening, maybe_late]] * 2 + [[free_evening]] + [[Interval(k(20, 18), k(20, 23))]]
+    rooms = {1: []}
+    strict_opts = decide.need_options(WINDOW, fully, rooms, [], now=None)
+    loose_opts = decide.need_options(WINDOW, loose, rooms, [], now=None)
+    # the third player painted nothing late: the loose options stay 18–21; with everyone's «если нужно» late too:
+    loose[2] = [free_evening, maybe_late]
+    loose_opts = decide.need_options(WINDOW, loose, rooms, [], now=None)
+    fully_free = [[free_evening], [free_evening], [free_evening], [Interval(k(20, 18), k(20, 23))]]
+    ranked = decide.with_levels(strict_opts, loose_opts, fully_free)
+    assert [(o.start, o.end, o.if_needed) for o in ranked] == [
+        (k(20, 18), k(20, 21), 0),  # fully free first
+        (k(20, 18), k(20, 23), 3),  # needs three players' «если нужно»: after, and says how many
+    ]
+    # an option equal to a fully free one is not repeated
+    assert decide.with_levels(strict_opts, strict_opts, fully_free) == strict_opts
+
+
+def test_with_levels_puts_fewer_if_needed_players_first() -> None:
+    a = Interval(k(21, 12), k(21, 18))  # longer, but needs two
+    b = Interval(k(22, 18), k(22, 21))  # shorter, needs one
+    fully_free = [[b], [b], [b], []]
+    fully_free[0] = [a, b]
+    fully_free[1] = [a, b]
+    loose = [Option(a, 4), Option(b, 2)]
+    ranked = decide.with_levels([], loose, fully_free)
+    assert [(o.interval, o.if_needed) for o in ranked] == [(b, 1), (a, 2)]
+
+
+def test_the_one_who_blocks_is_shown_where_the_other_three_are_free() -> None:
+    three = Interval(k(26, 19), k(26, 23))
+    other = Interval(k(27, 18), k(27, 21))
+    free = {1: [three, other], 2: [three, other], 3: [three, other], 4: [Interval(k(21, 10), k(21, 14))]}
+
+    def options(availabilities: list[list[Interval]]) -> list:
+        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None)
+
+    hints = decide.unblock_times([1, 2, 3, 4], free, options, WINDOW)
+    # only player 4 can unblock it alone: the other three share 26.11 19–23 and 27.11 18–21
+    assert list(hints) == [4]
+    assert [(o.start, o.end) for o in hints[4]] == [(k(26, 19), k(26, 23)), (k(27, 18), k(27, 21))]
+    # a room taken then leaves nothing to hint at
+    busy = {1: [Interval(k(26, 0), k(28, 0))]}
+    assert (
+        decide.unblock_times([1, 2, 3, 4], free, lambda av: decide.need_options(WINDOW, av, busy, [], now=None), WINDOW)
+        == {}
+    )
+
+
+def test_at_most_three_unblock_times() -> None:
+    days = [Interval(k(d, 19), k(d, 22)) for d in (21, 22, 23, 24, 25)]
+    free = {1: days, 2: days, 3: days, 4: []}
+    hints = decide.unblock_times(
+        [1, 2, 3, 4], free, lambda av: decide.need_options(WINDOW, av, {1: []}, [], now=None), WINDOW
+    )
+    assert len(hints[4]) == decide.MAX_UNBLOCK_TIMES == 3
+
+
+def test_the_texts_of_if_needed_the_hint_and_the_fallback() -> None:
+    assert if_needed_text(1) == "для 1 игрока — если нужно"
+    assert if_needed_text(2) == "для 2 игроков — если нужно"
+    spans = [Interval(k(26, 19), k(26, 23)), Interval(k(27, 21), k(28))]
+    assert (
+        unblock_text(spans) == "Если вы сможете в чт 26.11 19:00–23:00 или пт 27.11 21:00–24:00, у матча будет время."
+    )
+    assert unblock_text(spans[:1]) == "Если вы сможете в чт 26.11 19:00–23:00, у матча будет время."
+    assert fallback_text(k(29, 18)) == "Если не договоритесь — вс 29.11 18:00 (Регламент §6.1)"

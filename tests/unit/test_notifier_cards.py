@@ -57,6 +57,17 @@ def test_options_are_shown_in_kirov_time_with_how_many_hanchans_fit() -> None:
     assert "• сб 12.12.2026 13:00–20:00 (хватит на 4 ханчана)" in text
 
 
+def test_an_option_needing_if_needed_says_for_how_many_players_never_whose() -> None:
+    text = cards.card_text(_snap(options=(OptionView(T0, T0 + timedelta(hours=3), 2, if_needed=1),)))
+    assert "• сб 12.12.2026 13:00–16:00 (хватит на 2 ханчана, для 1 игрока — если нужно)" in text
+
+
+def test_the_fallback_date_is_stated_once_the_window_is_open() -> None:
+    assert "Если не договоритесь" not in cards.card_text(_snap())
+    text = cards.card_text(_snap(fallback_start=T0 + timedelta(days=1, hours=5)))
+    assert "Если не договоритесь — вс 13.12 18:00 (Регламент §6.1)" in text
+
+
 def test_no_common_time_says_what_to_do_and_sets_no_fallback_date() -> None:
     text = cards.card_text(_snap(state=NO_COMMON_TIME))
     assert "обновите доступность и обратитесь к организатору" in text

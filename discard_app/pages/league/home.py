@@ -25,11 +25,13 @@ class MatchRow(TypedDict):
     schedule_url: str
     match_url: str
     booked: str
+    fallback: str
 
 
 class HomeState(LivePage, AuthState):
     matches: list[MatchRow] = []
     past: list[MatchRow] = []
+    later: list[MatchRow] = []  # later tours' matches: folded, they ask for nothing until their window opens
     awaiting: int = 0
     staff_note: str = ""
     is_staff: bool = False
@@ -43,7 +45,7 @@ class HomeState(LivePage, AuthState):
             cards = home_cards(session, user, utc_now())
         rows = [
             (
-                c.past,
+                "past" if c.past else "later" if c.later else "now",
                 MatchRow(
                     title=c.title,
                     opponents=c.opponents,
@@ -54,12 +56,14 @@ class HomeState(LivePage, AuthState):
                     schedule_url=routes.match_schedule_url(c.match_id),
                     match_url=routes.match_url(c.match_id),
                     booked="1" if c.booked else "",
+                    fallback=c.fallback,
                 ),
             )
             for c in cards
         ]
-        self.matches = [r for past, r in rows if not past]
-        self.past = [r for past, r in rows if past]
+        self.matches = [r for group, r in rows if group == "now"]
+        self.later = [r for group, r in rows if group == "later"]
+        self.past = [r for group, r in rows if group == "past"]
         self.awaiting = sum(1 for c in cards if c.mine)
         role = texts.ROLE_LABELS.get(str(user.role), str(user.role))
         self.staff_note = texts.HOME_STAFF_TEXT.format(role=role) if user.role != Role.PLAYER else ""
@@ -86,6 +90,7 @@ def _match_card(row: MatchRow) -> rx.Component:
                 rx.text(row["action"], color_scheme="gray"),
             ),
             rx.text(row["when"], color_scheme="gray", size="2"),
+            rx.cond(row["fallback"] != "", rx.text(row["fallback"], size="2", weight="medium")),
             rx.flex(
                 rx.link(texts.HOME_SCHEDULE_LINK, href=row["schedule_url"]),
                 rx.link(texts.HOME_MATCH_LINK, href=row["match_url"]),
@@ -125,9 +130,17 @@ def home_page() -> rx.Component:
             rx.badge(texts.HOME_AWAITING, HomeState.awaiting, color_scheme="amber", size="3"),
         ),
         rx.cond(
-            (HomeState.matches.length() > 0) | (HomeState.past.length() > 0),
+            (HomeState.matches.length() > 0) | (HomeState.past.length() > 0) | (HomeState.later.length() > 0),
             rx.vstack(
                 rx.foreach(HomeState.matches, _match_card),
+                rx.cond(
+                    HomeState.later.length() > 0,
+                    rx.el.details(
+                        rx.el.summary(texts.HOME_LATER, " (", HomeState.later.length(), ")", cursor="pointer"),
+                        rx.vstack(rx.foreach(HomeState.later, _match_card), spacing="3", padding_top="0.75em"),
+                        width="100%",
+                    ),
+                ),
                 rx.cond(
                     HomeState.past.length() > 0,
                     rx.el.details(

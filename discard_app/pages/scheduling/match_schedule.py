@@ -105,6 +105,7 @@ def _option(o: dict) -> rx.Component:
     return rx.hstack(
         rx.text(o["text"], weight="medium"),
         rx.badge(o["length"]),
+        rx.cond(o["level"] != "", rx.badge(o["level"], color_scheme="amber")),
         rx.text(o["fit"], size="2", color_scheme="gray"),
         rx.cond(
             MatchScheduleState.is_seated,
@@ -252,6 +253,7 @@ def _content() -> rx.Component:
         ),
         rx.cond(MatchScheduleState.part_booked != "", rx.text(MatchScheduleState.part_booked, color_scheme="amber")),
         rx.cond(MatchScheduleState.booking_news != "", rx.text(MatchScheduleState.booking_news, color_scheme="amber")),
+        rx.cond(MatchScheduleState.fallback != "", rx.text(MatchScheduleState.fallback, weight="medium")),
         rx.heading(T_ANSWERED, size="4", as_="h2"),
         rx.foreach(MatchScheduleState.seats, lambda s: rx.text(s["name"], " — ", s["answer"])),
         rx.cond(MatchScheduleState.is_seated, _grid_section()),
@@ -262,7 +264,16 @@ def _content() -> rx.Component:
             rx.cond(
                 MatchScheduleState.options.length() > 0,
                 rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
-                rx.text(rx.cond(MatchScheduleState.all_answered, T_NO_COMMON_TIME, T_NO_OPTIONS), color_scheme="gray"),
+                rx.vstack(
+                    rx.text(
+                        rx.cond(MatchScheduleState.all_answered, T_NO_COMMON_TIME, T_NO_OPTIONS), color_scheme="gray"
+                    ),
+                    # the one who blocks: in this viewer's own state only (view.match_page)
+                    rx.cond(
+                        MatchScheduleState.unblock != "",
+                        rx.callout(MatchScheduleState.unblock, color_scheme="amber", role="note"),
+                    ),
+                ),
             ),
         ),
         rx.cond(MatchScheduleState.is_seated & ~MatchScheduleState.nothing_to_book, _propose_section()),

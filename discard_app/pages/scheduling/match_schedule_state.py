@@ -20,6 +20,7 @@ from services.scheduling.intervals import (
     Interval,
     availability_from_grid,
     grid_from_availability,
+    union,
     window_days,
 )
 from services.scheduling.repo import SchedulingError, match_info
@@ -31,8 +32,8 @@ T_ANSWERED = "Кто ответил"
 T_OPTIONS = "Общие варианты"
 T_NO_OPTIONS = "Общих вариантов пока нет: ждём ответов всех четырёх."
 T_NO_COMMON_TIME = (
-    "Все четверо ответили, но общего свободного времени нет (или помещение в это время занято): "
-    "добавьте свободное время в свою доступность и сохраните."
+    "Все четверо ответили, но общего свободного времени нет (или помещение в это время занято): матч ждёт "
+    "доступности. Добавьте свободное время в свою доступность и сохраните."
 )
 T_ALL_BOOKED = (
     "Все ханчаны матча забронированы или сыграны: новое время не нужно. Не сможете прийти — нажмите «Не смогу» "
@@ -57,7 +58,7 @@ T_UNSAVED = "Есть несохранённые изменения."
 T_GRID_HINT = (
     "Отметьте свободное время (по Кирову). Мышью — проведите по клеткам. На телефоне — коснитесь первой клетки "
     "промежутка, затем последней: отметятся все клетки между ними; так же снимается отметка. Прокрутка пальцем "
-    "ничего не отмечает."
+    "ничего не отмечает. Каждое касание клетки меняет её по кругу: пусто → свободен → могу, если нужно → пусто."
 )
 T_PICK = "Выбрать"
 T_EVERYONE = "Доступность игроков (видит только организатор)"
@@ -105,6 +106,8 @@ class MatchScheduleState(LivePage, AuthState):
     nothing_to_book: bool = False  # every hanchan has its meeting or result: no options, no proposal form
     part_booked: str = ""  # some of the match's hanchans are booked, not all: what is left to agree on
     booking_news: str = ""  # the room released or moved since the last booking, and why
+    fallback: str = ""  # Регламент §6.1: «Если не договоритесь — вс 20.12 18:00», from the window's opening
+    unblock: str = ""  # the viewer's own hint when the four share no time; never another player's (view.match_page)
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
     bookings: list[dict[str, str]] = []
@@ -141,7 +144,7 @@ class MatchScheduleState(LivePage, AuthState):
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = self.all_answered = self.nothing_to_book = False
-            self.part_booked = self.booking_news = ""
+            self.part_booked = self.booking_news = self.fallback = self.unblock = ""
             self._grid()._put(days=[], cells=[], marks=[])
             self.seats, self.options = [], []
             self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
@@ -157,6 +160,8 @@ class MatchScheduleState(LivePage, AuthState):
             all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
             nothing_to_book=view.remaining <= 0,
             booking_news=view.booking_news,
+            fallback=view.fallback,
+            unblock=view.unblock,
             options=view.options,
             proposals=view.proposals,
             bookings=view.bookings,
@@ -228,17 +233,17 @@ class MatchScheduleState(LivePage, AuthState):
                 if window is None:
                     raise SchedulingError("Игровое окно этого матча ещё не назначено.")
                 days = window_days(window)
-                intervals = _parse_grid(painted, days, window)
+                intervals, if_needed = _parse_grid(painted, days, window)
                 now = utc_now()
                 released = availability.bookings_released_by(
-                    session, match_id=match_id, user_id=user.id, intervals=intervals, now=now
+                    session, match_id=match_id, user_id=user.id, intervals=union(intervals, if_needed), now=now
                 )
                 if released and not release_ok:
                     self._pending_grid = painted
                     self.drop_warning = T_RELEASE_WARNING.format(when=", ".join(released))
                     return None
                 notices = availability.save_availability(
-                    session, match_id=match_id, user_id=user.id, intervals=intervals, now=now
+                    session, match_id=match_id, user_id=user.id, intervals=intervals, if_needed=if_needed, now=now
                 )
         except SchedulingError as error:
             self.error = str(error)
@@ -257,13 +262,22 @@ class MatchScheduleState(LivePage, AuthState):
         self.msg_at = "grid"
         with session_scope() as session:
             found = availability.previous_tour_availability(session, match_id=match_id, user_id=user.id)
+            maybe = availability.previous_tour_availability(
+                session, match_id=match_id, user_id=user.id, if_needed_only=True
+            )
             window = match_info(session, match_id).window
         if found is None or window is None:
             self.error = T_NOTHING_TO_COPY
             return None
         title, intervals = found
-        grid = grid_from_availability(intervals, window_days(window), window)
-        painted = "".join("1" if free else "0" for row in grid for free in row)
+        days = window_days(window)
+        grid = grid_from_availability(intervals, days, window)
+        maybe_grid = grid_from_availability(maybe[1] if maybe else [], days, window)
+        painted = "".join(
+            "2" if if_needed else "1" if free else "0"
+            for row, maybe_row in zip(grid, maybe_grid, strict=True)
+            for free, if_needed in zip(row, maybe_row, strict=True)
+        )
         self.notice = T_COPIED.format(title=title)
         return rx.call_script(f"window.discardGrid && window.discardGrid.load('{painted}')")
 
@@ -396,8 +410,11 @@ class MatchGridState(MatchScheduleState):
     marks: list[list[str]] = []
 
 
-def _parse_grid(painted: str, days: list[date], window: Interval) -> list[Interval]:
-    if len(painted) != len(days) * SLOTS_PER_DAY or set(painted) - {"0", "1"}:
+def _parse_grid(painted: str, days: list[date], window: Interval) -> tuple[list[Interval], list[Interval]]:
+    """The painted grid ("0" empty, "1" free, "2" «могу, если нужно») → (free, if-needed) intervals."""
+    if len(painted) != len(days) * SLOTS_PER_DAY or set(painted) - {"0", "1", "2"}:
         raise SchedulingError("Сетка доступности пришла повреждённой: обновите страницу и отметьте время снова.")
-    cells = [[c == "1" for c in painted[d * SLOTS_PER_DAY : (d + 1) * SLOTS_PER_DAY]] for d in range(len(days))]
-    return availability_from_grid(days, cells, window)
+    rows = [painted[d * SLOTS_PER_DAY : (d + 1) * SLOTS_PER_DAY] for d in range(len(days))]
+    return tuple(  # type: ignore[return-value]
+        availability_from_grid(days, [[c == level for c in row] for row in rows], window) for level in ("1", "2")
+    )
