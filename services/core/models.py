@@ -148,6 +148,22 @@ class LoginAttempt(SQLModel, table=True):
     succeeded: bool
 
 
+class LoginWindow(SQLModel, table=True):
+    """One counter of login attempts per key ("client:…", "address:…", "account:…") and window, shared by every
+    web worker: an attempt is counted by one conditional UPDATE, so two workers cannot both take the last one."""
+
+    key: str = Field(sa_column=sa.Column(sa.String(120), primary_key=True))
+    started_at: datetime = _instant(index=True)
+    count: int = 0
+
+
+class SiteKey(SQLModel, table=True):
+    """A secret the site makes for itself on first use (the device cookie's signing key); never shown."""
+
+    name: str = Field(sa_column=sa.Column(sa.String(40), primary_key=True))
+    value: str = Field(repr=False)
+
+
 class Stage(SQLModel, table=True):
     # One playoff per season, whoever closes the regular stage first (migration 0012).
     __table_args__ = (

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 from collections.abc import Sequence
 from datetime import datetime, timedelta
@@ -59,3 +60,17 @@ def locked_until(failures: Sequence[datetime], now: datetime) -> datetime | None
         if fifth - first < LOCKOUT_WINDOW and now < fifth + LOCKOUT_DURATION:
             return fifth + LOCKOUT_DURATION
     return None
+
+
+def sign_device(device_id: str, key: bytes) -> str:
+    """The device cookie's value: the id and its HMAC, so the server knows it issued the id."""
+    mac = hmac.new(key, device_id.encode(), hashlib.sha256).hexdigest()[:32]
+    return f"{device_id}.{mac}"
+
+
+def signed_device_id(cookie: str, key: bytes) -> str | None:
+    """The id inside a device cookie this server signed, or None for an unsigned, forged or malformed one."""
+    device_id, dot, _ = cookie.rpartition(".")
+    if not dot or not device_id or len(cookie) > 200:
+        return None
+    return device_id if hmac.compare_digest(sign_device(device_id, key), cookie) else None
