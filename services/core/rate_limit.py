@@ -14,8 +14,8 @@ CLIENT_WINDOW = timedelta(minutes=1)
 # per guess (finding 29.3) does not reset it; the account's own browsers are not held to it.
 ACCOUNT_UNKNOWN_ATTEMPTS = 10
 ACCOUNT_WINDOW = timedelta(minutes=15)
-# Per address: attempts beyond the free ones wait, longer the more there are — a delay for the flooding
-# address only, never a refusal (a club's Wi-Fi is one address for every phone in it).
+# Per address: after this many failed logins in a window, its attempts wait, longer the more there are — a
+# delay for the flooding address only, never a refusal (a club's Wi-Fi is one address for every phone in it).
 ADDRESS_FREE_ATTEMPTS = 20
 ADDRESS_WINDOW = timedelta(minutes=1)
 DELAY_STEP_SECONDS = 0.25
@@ -23,8 +23,8 @@ DELAY_MAX_SECONDS = 6.0  # below Reflex's 10-second state lock with Redis
 LONGEST_WINDOW = max(CLIENT_WINDOW, ACCOUNT_WINDOW, ADDRESS_WINDOW)
 
 
-def flood_delay(address_attempts: int) -> float:
-    """Seconds an attempt waits before its password is checked: nothing for the first free attempts of an
-    address in its window, then a step more for each further attempt, up to the cap."""
-    over = address_attempts - ADDRESS_FREE_ATTEMPTS
+def flood_delay(address_failures: int) -> float:
+    """Seconds an attempt waits before its password is checked: nothing while the address's failed logins in
+    the window are within the free ones, then a step more for each further failure, up to the cap."""
+    over = address_failures - ADDRESS_FREE_ATTEMPTS
     return 0.0 if over <= 0 else min(DELAY_MAX_SECONDS, over * DELAY_STEP_SECONDS)

@@ -74,7 +74,7 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
 
     - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute;
     - per account, from clients that never logged in to it: ACCOUNT_UNKNOWN_ATTEMPTS per window;
-    - per address: a delay that grows with the address's attempts beyond the free ones.
+    - per address: a delay that grows with the address's failed logins beyond the free ones.
     There is no total for everyone: strangers flooding from elsewhere cost a new browser nothing.
     """
     if (
@@ -93,8 +93,18 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
             row = session.get(LoginWindow, key)
             left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
             return Admission(error=TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60)))
-    attempts = take(session, f"address:{address}", limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now) or 0
-    return Admission(delay=rate_limit.flood_delay(attempts))
+    return Admission(delay=rate_limit.flood_delay(_current(session, f"address:{address}", now=now)))
+
+
+def count_failure(session: Session, *, address: str, now: datetime) -> None:
+    """A failed login from this address: the address's next attempts wait longer (its own successes do not
+    count, so the many phones of one Wi-Fi logging in on a match day never wait)."""
+    take(session, f"address:{address}", limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
+
+
+def _current(session: Session, key: str, *, now: datetime) -> int:
+    row = session.get(LoginWindow, key)
+    return row.count if row is not None and row.started_at > now - rate_limit.ADDRESS_WINDOW else 0
 
 
 def known_to_account(session: Session, login_name: str, client: str) -> bool:

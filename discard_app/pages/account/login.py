@@ -25,10 +25,14 @@ def _admit(name: str, client: str, address: str) -> login_guard.Admission:
         )
 
 
-def _attempt(name: str, password: str, client: str) -> accounts.LoginResult:
-    """Runs in the password pool's thread: the database and argon2."""
+def _attempt(name: str, password: str, client: str, address: str) -> accounts.LoginResult:
+    """Runs in the password pool's thread: the database and argon2; a failure slows its address down."""
+    now = utc_now()
     with session_scope() as session:
-        return accounts.login(session, name, password, now=utc_now(), session_days=settings.session_days, client=client)
+        result = accounts.login(session, name, password, now=now, session_days=settings.session_days, client=client)
+        if result.token is None:
+            login_guard.count_failure(session, address=address, now=now)
+        return result
 
 
 class LoginState(AuthState):
@@ -60,7 +64,8 @@ class LoginState(AuthState):
             self.error = accounts.LOGIN_FAILED
             return
         client = self._client()
-        admission = await asyncio.to_thread(_admit, name, client, str(self.router.session.client_ip))
+        address = str(self.router.session.client_ip)
+        admission = await asyncio.to_thread(_admit, name, client, address)
         if admission.error:
             self.error = admission.error
             return
@@ -69,7 +74,7 @@ class LoginState(AuthState):
         if admission.delay:
             await asyncio.sleep(admission.delay)  # only a flooding address waits; the loop serves everyone else
         try:
-            result = await password_pool.run(_attempt, name, password, client)
+            result = await password_pool.run(_attempt, name, password, client, address)
         except PoolBusy:
             result = accounts.LoginResult(None, None, texts.LOGIN_BUSY)
         self.busy = False
