@@ -441,6 +441,22 @@ class TelegramSend(SQLModel, table=True):
     sent_at: datetime = _instant(now=True)
 
 
+class TelegramPending(SQLModel, table=True):
+    """A message being sent whose answer has not been recorded yet: at most one per chat (the key). After a
+    crash or an answer that never came, the next sender first looks for it in the chat (the message ids after
+    `after_message_id`, the newest one known before it was sent) and records it instead of sending it again."""
+
+    chat_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    kind: str  # "send" (a TelegramSend of event_id/part) or "card" (the MatchCard of match_id)
+    event_id: int | None = None
+    part: int = 0
+    match_id: int | None = None
+    text: str
+    after_message_id: int = 0
+    owner: str = ""
+    started_at: datetime = _instant(now=True)
+
+
 class MatchCard(SQLModel, table=True):
     """The Telegram message that shows a match's scheduling state."""
 

@@ -19,7 +19,7 @@ ACCOUNT_WINDOW = timedelta(minutes=15)
 ADDRESS_FREE_ATTEMPTS = 20
 ADDRESS_WINDOW = timedelta(minutes=1)
 DELAY_STEP_SECONDS = 0.25
-DELAY_MAX_SECONDS = 6.0  # below Reflex's 10-second state lock with Redis
+DELAY_MAX_SECONDS = 4.0  # well below Reflex's 10-second state lock with Redis (the pool may add its queue)
 LONGEST_WINDOW = max(CLIENT_WINDOW, ACCOUNT_WINDOW, ADDRESS_WINDOW)
 
 
