@@ -72,11 +72,12 @@ def create_user(
     login = normalize_login(login_name or display_name)
     if find_user(session, login) is not None:
         raise AccountError(f"Пользователь «{display_name}» уже есть.")
+    issued = password is None
     password = password or security.generate_password()
     user = User(
         login_name=login,
         display_name=display_name,
-        password_hash=security.hash_password(password),
+        password_hash=security.hash_issued_password(password) if issued else security.hash_password(password),
         role=Role(role),
     )
     if now is not None:
@@ -99,7 +100,7 @@ def reset_password(session: Session, user: User, *, actor_user_id: int | None) -
     """Issues a new password, ends the user's sessions and revokes their calendar feed link; returns the
     password once."""
     password = security.generate_password()
-    user.password_hash = security.hash_password(password)
+    user.password_hash = security.hash_issued_password(password)
     user.calendar_token = None  # a reset means the account may be in other hands: the feed link goes too
     session.add(user)
     session.exec(delete(AuthSession).where(col(AuthSession.user_id) == user.id))
@@ -142,6 +143,9 @@ def login(
     session.add(LoginAttempt(login_name=login_name, client=client, at=now, succeeded=ok))
     if not ok or user is None:
         return LoginResult(None, None, LOGIN_FAILED)
+    if security.needs_rehash(user.password_hash):
+        user.password_hash = security.hash_password(password)  # an issued password's first use: argon2 from now on
+        session.add(user)
     return LoginResult(user, start_session(session, user, now=now, session_days=session_days), None)
 
 

@@ -25,6 +25,7 @@ def _admit(engine: sa.Engine, name: str, client: str, address: str, now: datetim
 
 def _user(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
     monkeypatch.setattr("services.core.security.hash_password", lambda password: f"plain:{password}")
+    monkeypatch.setattr("services.core.security.hash_issued_password", lambda password: f"plain:{password}")
     monkeypatch.setattr(
         "services.core.security.verify_password", lambda password, stored: stored == f"plain:{password}"
     )

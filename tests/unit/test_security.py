@@ -71,3 +71,16 @@ def test_only_a_device_id_this_server_signed_counts() -> None:
         "",
     ):
         assert security.signed_device_id(forged, key) is None
+
+
+def test_an_issued_password_is_hashed_quickly_and_verified_like_any_other() -> None:
+    """Finding 29.10: 200 imported players took ~90 s of argon2 in one request."""
+    import time
+
+    password = security.generate_password()
+    start = time.perf_counter()
+    stored = security.hash_issued_password(password)
+    assert time.perf_counter() - start < 0.05
+    assert security.needs_rehash(stored) and not security.needs_rehash(security.hash_password(password))
+    assert security.verify_password(password, stored)
+    assert not security.verify_password(password + "x", stored)
