@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -11,15 +10,13 @@ from sqlmodel import Session, col, delete, select
 from services.core import security
 from services.core.audit import record_audit
 from services.core.models import AuthSession, LoginAttempt, Role, User
+from services.league.roster_csv import has_invisible
 
 LOGIN_FAILED = "Неверное имя или пароль."
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NAME_MAX_LENGTH = 80
 PASSWORD_MIN_LENGTH = 10
 PASSWORD_MAX_LENGTH = 200
-# Unicode categories that print nothing or control the text: zero-width spaces, direction marks, controls,
-# private and unassigned code points. A name with them looks like another person's name.
-_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 
 
 class AccountError(ValueError):
@@ -40,7 +37,8 @@ def normalize_login(name: str) -> str:
 
 def clean_display_name(name: str) -> str:
     """The name as it will be shown, or AccountError: empty, too long or with invisible characters."""
-    if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in name if ch not in "\t\n\r"):
+    # A name with invisible or direction characters looks like another person's name.
+    if has_invisible(name):
         raise AccountError("В имени есть невидимые или управляющие символы: наберите его заново.")
     name = " ".join(name.split())
     if not name:
