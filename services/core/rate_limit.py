@@ -10,8 +10,10 @@ from datetime import timedelta
 # Per client (a browser's server-signed device, else its address): a person mistyping needs a few.
 PER_CLIENT_ATTEMPTS = 10
 CLIENT_WINDOW = timedelta(minutes=1)
-# Per account, from browsers that never logged in to it: the budget of guesses at one name. A fresh device id
-# per guess (finding 29.3) does not reset it; the account's own browsers are not held to it.
+# Per account: the wrong passwords from browsers that never logged in to it, the budget of guesses at one name.
+# A fresh device id per guess (finding 29.3) does not reset it; the account's own browsers are not held to it.
+# Only checked guesses count (a browser locked out after its five tries adds nothing), so one stranger's browser
+# does not use it up for the owner's new phone.
 ACCOUNT_UNKNOWN_ATTEMPTS = 10
 ACCOUNT_WINDOW = timedelta(minutes=15)
 # Per address: after this many failed logins in a window, its attempts wait, longer the more there are — a

@@ -73,7 +73,8 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
     players out).
 
     - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute;
-    - per account, from clients that never logged in to it: ACCOUNT_UNKNOWN_ATTEMPTS per window;
+    - per account: after ACCOUNT_UNKNOWN_ATTEMPTS wrong passwords from clients that never logged in to it, such
+      clients wait for the window to end (the account's own browsers do not);
     - per address: a delay that grows with the address's failed logins beyond the free ones.
     There is no total for everyone: strangers flooding from elsewhere cost a new browser nothing.
     """
@@ -84,27 +85,28 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
         is None
     ):
         return Admission(error=TOO_MANY_FROM_CLIENT)
-    if not known_to_account(session, login_name, client):
-        key = f"account:{login_name}"
-        if (
-            take(session, key, limit=rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS, window=rate_limit.ACCOUNT_WINDOW, now=now)
-            is None
-        ):
-            row = session.get(LoginWindow, key)
-            left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
-            return Admission(error=TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60)))
-    return Admission(delay=rate_limit.flood_delay(_current(session, f"address:{address}", now=now)))
+    key = f"account:{login_name}"
+    guessed = _current(session, key, window=rate_limit.ACCOUNT_WINDOW, now=now)
+    if guessed >= rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS and not known_to_account(session, login_name, client):
+        row = session.get(LoginWindow, key)
+        left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
+        return Admission(error=TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60)))
+    failures = _current(session, f"address:{address}", window=rate_limit.ADDRESS_WINDOW, now=now)
+    return Admission(delay=rate_limit.flood_delay(failures))
 
 
-def count_failure(session: Session, *, address: str, now: datetime) -> None:
-    """A failed login from this address: the address's next attempts wait longer (its own successes do not
-    count, so the many phones of one Wi-Fi logging in on a match day never wait)."""
+def count_failure(session: Session, *, address: str, now: datetime, login_name: str = "", client: str = "") -> None:
+    """A wrong password from this address: the address's next attempts wait longer (its own successes do not
+    count, so the many phones of one Wi-Fi logging in on a match day never wait); when `login_name` is given and
+    the client never logged in to it, one more of the account's guesses from unknown browsers is used."""
     take(session, f"address:{address}", limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
+    if login_name and not known_to_account(session, login_name, client):
+        take(session, f"account:{login_name}", limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
 
 
-def _current(session: Session, key: str, *, now: datetime) -> int:
+def _current(session: Session, key: str, *, window: timedelta, now: datetime) -> int:
     row = session.get(LoginWindow, key)
-    return row.count if row is not None and row.started_at > now - rate_limit.ADDRESS_WINDOW else 0
+    return row.count if row is not None and row.started_at > now - window else 0
 
 
 def known_to_account(session: Session, login_name: str, client: str) -> bool:

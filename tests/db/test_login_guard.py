@@ -41,8 +41,10 @@ def _login(
     """As the login page does it: the check, then a failure counted against the address."""
     with session_scope(engine) as session:
         result = accounts.login(session, name, password, now=now, session_days=30, client=client)
-        if result.token is None:
-            login_guard.count_failure(session, address=address, now=now)
+        if result.error == accounts.LOGIN_FAILED:
+            login_guard.count_failure(
+                session, address=address, now=now, login_name=accounts.normalize_login(name), client=client
+            )
         return result
 
 
@@ -130,7 +132,7 @@ def test_a_fresh_device_per_guess_does_not_reset_the_guesses_at_one_name(
         if _admit(db, name, guess_client, f"10.2.{n}.1").error is None:
             checked += 1
             assert not _login(db, name, f"угадай {n}", guess_client).token
-    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS - 1  # the owner's first login came from a stranger too
+    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS
     refused = _admit(db, name, f"device:{uuid.uuid4().hex}", "10.3.3.3")
     assert refused.error and "под этим именем" in refused.error and "15 мин" in refused.error
     assert _admit(db, name, owner, "10.1.1.1").error is None  # the owner's browser is not held to the budget
@@ -155,3 +157,18 @@ def test_the_site_key_is_made_once_and_shared(db: sa.Engine) -> None:
     for thread in threads:
         thread.join()
     assert len(keys) == 4 and len(set(keys)) == 1 and len(keys[0]) == 32
+
+
+def test_one_strangers_browser_does_not_shut_the_owners_new_phone_out(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stranger's own browser is locked out after five tries: its later attempts are no guesses."""
+    name, password = _user(db, monkeypatch)
+    stranger = f"device:{uuid.uuid4().hex}"
+    for n in range(20):
+        if _admit(db, name, stranger, "10.5.5.5", now=NOW + timedelta(seconds=10 * n)).error is None:
+            _login(db, name, f"угадай {n}", stranger, "10.5.5.5", now=NOW + timedelta(seconds=10 * n))
+    phone = f"device:{uuid.uuid4().hex}"
+    later = NOW + timedelta(seconds=200)
+    assert _admit(db, name, phone, "10.5.5.5", now=later).error is None
+    assert _login(db, name, password, phone, "10.5.5.5", now=later).token

@@ -30,8 +30,10 @@ def _attempt(name: str, password: str, client: str, address: str) -> accounts.Lo
     now = utc_now()
     with session_scope() as session:
         result = accounts.login(session, name, password, now=now, session_days=settings.session_days, client=client)
-        if result.token is None:
-            login_guard.count_failure(session, address=address, now=now)
+        if result.error == accounts.LOGIN_FAILED:  # a password checked and wrong (not a lockout)
+            login_guard.count_failure(
+                session, address=address, now=now, login_name=accounts.normalize_login(name), client=client
+            )
         return result
 
 

@@ -10,7 +10,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
-from discard_app.components.secret import show_secret
+from discard_app.components.secret import password_sheet, show_secret
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
@@ -241,12 +241,7 @@ class SeasonAdminState(AuthState):
         return events + ([self._sheet(rows, season_name)] if rows else [])
 
     def _sheet(self, rows: list[issued_passwords.IssuedPassword], season_name: str) -> rx.event.EventSpec:
-        """The download travels once inside this event; it is no state var and is written nowhere."""
-        sheet = issued_passwords.sheet_html(
-            rows, site_url=settings.public_url or self.router.url.origin, season_name=season_name,
-            made_at=datetime.now(settings.tz),
-        )  # fmt: skip
-        return rx.download(data=sheet, filename=issued_passwords.SHEET_FILENAME, mime_type="text/html")
+        return password_sheet(rows, origin=self.router.url.origin, season_name=season_name)
 
     @rx.event
     async def reissue_unused(self) -> list[rx.event.EventSpec] | None:
