@@ -3,7 +3,9 @@
 Reflex pickles every var of a tab's state — public or underscore — into the state files (or Redis) and keeps
 them until the tab has been idle about an hour, also after the tab was closed. The organizer's view of every
 player's intervals and a person's calendar-feed link are kept here instead, under the tab's token, and shown
-through computed vars that are not cached (recomputed for each update, so never stored on the state). A tab's
+through computed vars that are not cached (recomputed for each update, so never stored on the state; Reflex keeps
+on the state what it last sent of such a var to skip resending it — the value itself for a string, only a digest
+for a list — so these vars return lists). A tab's
 entries go when its pages are forgotten (leaving the page, another session) and after an hour untouched; a
 restart forgets them all, and the page reads them again at its next load. A tab's events reach the worker that
 holds its websocket, which is the worker whose memory this is.

@@ -32,10 +32,11 @@ class ProfileState(AuthState):
     has_feed: bool = False
 
     @rx.var(cache=False)
-    def my_feed(self) -> str:
+    def my_feed(self) -> list[str]:
         """Shown only after «new link» (otherwise the club calendar page shows it); from the tab's memory, never
-        stored on the state (state/tab_memory.py)."""
-        return tab_memory.recall(self.router.session.client_token, NEW_FEED, "")
+        stored on the state (state/tab_memory.py; a list: Reflex keeps only a digest of it, see club_calendar)."""
+        feed = tab_memory.recall(self.router.session.client_token, NEW_FEED, "")
+        return [feed] if feed else []
 
     feed_notice: str = ""
 
@@ -185,7 +186,7 @@ def _calendar() -> rx.Component:
             ProfileState.feed_notice != "",
             rx.callout(ProfileState.feed_notice, color_scheme="green", role="status"),
         ),
-        rx.cond(ProfileState.my_feed != "", rx.code(ProfileState.my_feed, word_break="break-all")),
+        rx.foreach(ProfileState.my_feed, lambda feed: rx.code(feed, word_break="break-all")),
         rx.cond(
             ProfileState.has_feed,
             rx.button(texts.PROFILE_CALENDAR_NEW, on_click=ProfileState.renew_feed, variant="outline"),

@@ -47,10 +47,12 @@ class ClubCalendarState(LivePage, AuthState):
     club_feed: str = ""
 
     @rx.var(cache=False)
-    def my_feed(self) -> str:
+    def my_feed(self) -> list[str]:
         """The personal feed link (its token opens the person's matches): from the tab's memory for each update,
-        never stored on the state (state/tab_memory.py)."""
-        return tab_memory.recall(self.router.session.client_token, MY_FEED, "")
+        never stored on the state (state/tab_memory.py). A list, because Reflex keeps the last value of an
+        uncached string var on the state (to skip resending it) and only a digest of anything else."""
+        feed = tab_memory.recall(self.router.session.client_token, MY_FEED, "")
+        return [feed] if feed else []
 
     def _refresh(self, user: User) -> None:  # noqa: ARG002 - the club's calendar is the same for everyone
         """The week on screen again: a booking made or released anywhere shows within a second."""
@@ -158,6 +160,6 @@ def club_calendar_page() -> rx.Component:
         rx.text(
             T_MY_FEED,
             ": ",
-            rx.link(ClubCalendarState.my_feed, href=ClubCalendarState.my_feed, word_break="break-all"),
+            rx.foreach(ClubCalendarState.my_feed, lambda feed: rx.link(feed, href=feed, word_break="break-all")),
         ),
     )
