@@ -1,8 +1,11 @@
-"""Benchmark: /ping while bursts of anonymous logins arrive (the issue's «8 sockets took /ping to 2.5 s»).
+"""Benchmark: /ping while bursts of anonymous logins arrive (the issue's «8 sockets took /ping to 2.5 s»), and a
+new browser's correct login while a flood runs (issue 29, finding 2).
 
 Starts the real app in prod mode like tests/e2e/conftest.py, opens N bare websocket tabs on /login, fires one
 login each with a fresh wrong name at once, several rounds, and prints /ping p50/p95/max during the bursts against
-the quiet baseline. Not a test: it prints its figures.
+the quiet baseline. Then floods with wrong logins (invented device cookies, and fresh server-signed ones fetched
+per attempt, as a smarter script would) while new browsers log in with the right password, and prints how many
+got in and how long it took. Not a test: it prints its figures.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import shutil
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import uuid
@@ -19,11 +23,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from discard_app.pages.account.login import LoginState  # noqa: E402
-from tests.e2e.conftest import running_app  # noqa: E402
+from discard_app.session_cookie import ADOPT_PATH, DEVICE_COOKIE  # noqa: E402
+from tests.e2e.conftest import PLAYERS, App, running_app  # noqa: E402
 from tests.e2e.test_secrets import RawTab  # noqa: E402
 
 TABS = 20
 ROUNDS = 3
+FLOOD_SOCKETS = 8
+FLOOD_SECONDS = 40
+NEW_BROWSERS = 4
 
 
 def ping_ms(url: str) -> float:
@@ -36,6 +44,67 @@ def ping_ms(url: str) -> float:
 def percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * p))]
+
+
+def signed_device(url: str) -> str:
+    """The device cookie the server hands a browser on its first page."""
+    with urllib.request.urlopen(f"{url}/ping", timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            if header.startswith(f"{DEVICE_COOKIE}="):
+                return header.split(";", 1)[0]
+    raise RuntimeError("no device cookie")
+
+
+def flood(app: App, stop: threading.Event, counts: dict[str, int], *, signed: bool) -> None:
+    """One flooding socket: wrong logins at invented names, one after another, as fast as it is answered."""
+    n = 0
+    while not stop.is_set():
+        cookie = signed_device(app.url) if signed else f"{DEVICE_COOKIE}=invented-{uuid.uuid4().hex}"
+        tab = RawTab(app, str(uuid.uuid4()), cookie=cookie)
+        form = {"name": f"флуд {uuid.uuid4().hex[:6]} {n}", "password": "x"}
+        tab.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
+        frames = "".join(tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=15))
+        tab.close()
+        counts["checked" if "Неверное имя" in frames else "refused" if "лишком много" in frames else "lost"] += 1
+        n += 1
+
+
+def new_browser_login(app: App, name: str) -> float | None:
+    """A browser that never logged in: its first page's signed cookie, then the right password; seconds to the
+    session's adoption, or None when refused."""
+    tab = RawTab(app, str(uuid.uuid4()), cookie=signed_device(app.url))
+    start = time.perf_counter()
+    tab.emit(
+        f"{LoginState.get_full_name()}.submit", {"form": {"name": name, "password": app.passwords[name]}}, "/login"
+    )
+    frames = "".join(tab.read(until=lambda f: ADOPT_PATH in f or "лишком много" in f or "Неверное" in f, seconds=30))
+    tab.close()
+    return time.perf_counter() - start if ADOPT_PATH in frames else None
+
+
+def flood_phase(app: App, *, signed: bool) -> None:
+    stop = threading.Event()
+    counts = {"checked": 0, "refused": 0, "lost": 0}
+    threads = [
+        threading.Thread(target=flood, args=(app, stop, counts), kwargs={"signed": signed})
+        for _ in range(FLOOD_SOCKETS)
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(FLOOD_SECONDS / 2)  # the flood has used up whatever a minute allows
+    results = [new_browser_login(app, PLAYERS[k]) for k in range(NEW_BROWSERS)]
+    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r or 0 for r in results)))
+    stop.set()
+    for thread in threads:
+        thread.join()
+    got_in = [r for r in results if r is not None]
+    kind = "fresh signed device cookies" if signed else "invented device cookies"
+    print(
+        f"flood, {FLOOD_SOCKETS} sockets × {FLOOD_SECONDS} s, {kind}: {counts['checked']} password-checked, "
+        f"{counts['refused']} refused, {counts['lost']} unanswered; new browsers' correct logins: "
+        f"{len(got_in)} of {NEW_BROWSERS} got in"
+        + (f" (slowest {max(got_in):.2f} s, median {statistics.median(got_in):.2f} s)" if got_in else "")
+    )
 
 
 def main() -> None:
@@ -63,6 +132,9 @@ def main() -> None:
                     answered += "Неверное имя" in frames or "лишком много" in frames
                     tab.close()
                 time.sleep(61)  # the per-client window (all tabs come from one address) starts afresh
+            flood_phase(app, signed=False)
+            time.sleep(61)
+            flood_phase(app, signed=True)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print(f"{TABS} parallel logins × {ROUNDS} rounds, {answered} answered")

@@ -23,7 +23,7 @@ from services.core import security
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, utc_now
-from services.league import accounts
+from services.league import accounts, login_guard
 from services.results.ruling_photos import MAX_BYTES, MAX_PHOTOS
 
 log = logging.getLogger(__name__)
@@ -120,6 +120,21 @@ def client_key(device_digest: str, client_ip: str) -> str:
     return f"device:{device_digest}" if device_digest else f"ip:{client_ip}"
 
 
+_device_key_cache: list[bytes] = []
+
+
+def _read_device_key() -> bytes:
+    with session_scope() as session:
+        return login_guard.site_key(session, login_guard.DEVICE_KEY)
+
+
+async def _device_key() -> bytes:
+    """The key that signs device cookies: read from the database once per process (every worker shares it)."""
+    if not _device_key_cache:
+        _device_key_cache.append(await anyio.to_thread.run_sync(_read_device_key))
+    return _device_key_cache[0]
+
+
 def _role_for_digest(digest: str) -> str | None:
     with session_scope() as session:
         user = accounts.user_for_digest(session, digest, now=utc_now())
@@ -147,13 +162,16 @@ def security_guard(app: ASGIApp) -> ASGIApp:
             return
         headers, token, device = _split_cookies(scope)
         session_digest = security.token_digest(token) if token and same_origin(scope) else ""
-        device_digest = security.token_digest(device) if device else ""
+        # Only a device id this server signed counts (an invented one per guess was a fresh lockout each time).
+        device_key = await _device_key()
+        device_id = security.signed_device_id(device, device_key) if device else None
+        device_digest = security.token_digest(device_id) if device_id else ""
         headers += [(SESSION_HEADER, session_digest.encode()), (DEVICE_HEADER, device_digest.encode())]
         scope = {**scope, "headers": headers}
         if scope["type"] == "websocket":
             await app(scope, receive, send)
             return
-        send = _with_headers(send, scope, set_device=not device)
+        send = _with_headers(send, scope, device_key=device_key if device_id is None else None)
         if scope["path"].rstrip("/") == UPLOAD_PATH and scope.get("method") == "POST":
             await _guard_upload(app, scope, receive, send, session_digest)
             return
@@ -167,7 +185,9 @@ def security_guard(app: ASGIApp) -> ASGIApp:
     return guard
 
 
-def _with_headers(send: Send, scope: Scope, *, set_device: bool) -> Send:
+def _with_headers(send: Send, scope: Scope, *, device_key: bytes | None) -> Send:
+    """Security headers on every page; a new signed device cookie when `device_key` is given (the browser had
+    none this server signed)."""
     host = _header(scope, b"host")
     secure = "; Secure" if cookies_secure(str(scope.get("scheme", "")), settings.public_url) else ""
 
@@ -183,10 +203,11 @@ def _with_headers(send: Send, scope: Scope, *, set_device: bool) -> Send:
             ):
                 if name not in present:
                     headers.append((name, value.encode()))
-            if set_device:
+            if device_key is not None:
                 # A random id for this browser: the login lockout counts per device, so a stranger's failures
                 # do not lock the owner's browser out of their own account.
-                cookie = f"{DEVICE_COOKIE}={secrets.token_urlsafe(24)}; Path=/; Max-Age={DEVICE_MAX_AGE}"
+                value = security.sign_device(secrets.token_urlsafe(24), device_key)
+                cookie = f"{DEVICE_COOKIE}={value}; Path=/; Max-Age={DEVICE_MAX_AGE}"
                 headers.append((b"set-cookie", f"{cookie}; HttpOnly; SameSite=Strict{secure}".encode()))
             message = {**message, "headers": headers}
         await send(message)

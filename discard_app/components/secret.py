@@ -5,8 +5,12 @@ state files for as long as the page stays open (README «Security»)."""
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import reflex as rx
+
+from services.core.config import settings
+from services.league import issued_passwords
 
 # Shown like the amber callouts of the pages (Radix's colour variables).
 _BOX_STYLE = {
@@ -40,3 +44,12 @@ def show_secret(box_id: str, lines: list[str]) -> rx.event.EventSpec:
     """Writes `lines` into the page's `secret_box` (no lines: empties and hides it); the text travels once, as the
     script's argument, and nothing of it stays on the server."""
     return rx.call_script(_SHOW % (json.dumps(box_id), json.dumps(lines, ensure_ascii=False)))
+
+
+def password_sheet(rows: list[issued_passwords.IssuedPassword], *, origin: str, season_name: str) -> rx.event.EventSpec:
+    """The issued passwords as a printable sheet, downloaded once: the file travels inside this one event (as a
+    data: URL) and is written nowhere on the server, in no state var (issue 25, item 5)."""
+    sheet = issued_passwords.sheet_html(
+        rows, site_url=settings.public_url or origin, season_name=season_name, made_at=datetime.now(settings.tz)
+    )
+    return rx.download(data=sheet, filename=issued_passwords.SHEET_FILENAME, mime_type="text/html")

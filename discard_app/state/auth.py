@@ -6,6 +6,7 @@ import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.session_cookie import forget_script
+from discard_app.state import tab_memory
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league import accounts
@@ -57,6 +58,7 @@ class AuthState(rx.State):
         full state."""
         for cls in _descendants(AuthState):
             (await self.get_state(cls)).reset()
+        tab_memory.forget(self.router.session.client_token)
 
     @rx.var
     def is_organizer(self) -> bool:

@@ -148,6 +148,22 @@ class LoginAttempt(SQLModel, table=True):
     succeeded: bool
 
 
+class LoginWindow(SQLModel, table=True):
+    """One counter of login attempts per key ("client:…", "address:…", "account:…") and window, shared by every
+    web worker: an attempt is counted by one conditional UPDATE, so two workers cannot both take the last one."""
+
+    key: str = Field(sa_column=sa.Column(sa.String(120), primary_key=True))
+    started_at: datetime = _instant(index=True)
+    count: int = 0
+
+
+class SiteKey(SQLModel, table=True):
+    """A secret the site makes for itself on first use (the device cookie's signing key); never shown."""
+
+    name: str = Field(sa_column=sa.Column(sa.String(40), primary_key=True))
+    value: str = Field(repr=False)
+
+
 class Stage(SQLModel, table=True):
     # One playoff per season, whoever closes the regular stage first (migration 0012).
     __table_args__ = (
@@ -431,6 +447,22 @@ class TelegramSend(SQLModel, table=True):
     part: int = 0  # several messages of one event to one chat (the reminder's texts)
     message_id: int
     sent_at: datetime = _instant(now=True)
+
+
+class TelegramPending(SQLModel, table=True):
+    """A message being sent whose answer has not been recorded yet: at most one per chat (the key). After a
+    crash or an answer that never came, the next sender first looks for it in the chat (the message ids after
+    `after_message_id`, the newest one known before it was sent) and records it instead of sending it again."""
+
+    chat_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    kind: str  # "send" (a TelegramSend of event_id/part) or "card" (the MatchCard of match_id)
+    event_id: int | None = None
+    part: int = 0
+    match_id: int | None = None
+    text: str
+    after_message_id: int = 0
+    owner: str = ""
+    started_at: datetime = _instant(now=True)
 
 
 class MatchCard(SQLModel, table=True):

@@ -1,54 +1,32 @@
-"""Sliding-window counters of login attempts per client and in total, with the clock passed in; imports no app."""
+"""The login limits as numbers and the delay a flooding address earns; pure, imports no app.
+
+The counting itself is in services/league/login_guard.py, in the database every web worker shares.
+"""
 
 from __future__ import annotations
 
-from collections import deque
-from dataclasses import dataclass, field
+from datetime import timedelta
 
-PER_CLIENT_ATTEMPTS = 10  # a person mistyping needs a few; a script needs thousands
-GLOBAL_ATTEMPTS = 60  # per window, from clients that never logged in successfully
-WINDOW_SECONDS = 60.0
+# Per client (a browser's server-signed device, else its address): a person mistyping needs a few.
+PER_CLIENT_ATTEMPTS = 10
+CLIENT_WINDOW = timedelta(minutes=1)
+# Per account: the wrong passwords from browsers that never logged in to it, the budget of guesses at one name.
+# A fresh device id per guess (finding 29.3) does not reset it; the account's own browsers are not held to it.
+# Only checked guesses count (a browser locked out after its five tries adds nothing), so one stranger's browser
+# does not use it up for the owner's new phone.
+ACCOUNT_UNKNOWN_ATTEMPTS = 10
+ACCOUNT_WINDOW = timedelta(minutes=15)
+# Per address: after this many failed logins in a window, its attempts wait, longer the more there are — a
+# delay for the flooding address only, never a refusal (a club's Wi-Fi is one address for every phone in it).
+ADDRESS_FREE_ATTEMPTS = 20
+ADDRESS_WINDOW = timedelta(minutes=1)
+DELAY_STEP_SECONDS = 0.25
+DELAY_MAX_SECONDS = 4.0  # well below Reflex's 10-second state lock with Redis (the pool may add its queue)
+LONGEST_WINDOW = max(CLIENT_WINDOW, ACCOUNT_WINDOW, ADDRESS_WINDOW)
 
 
-@dataclass
-class AttemptLimiter:
-    """At most `per_client` attempts per client and `total` attempts from unknown clients per window.
-
-    A known client (one that has logged in here before) is held only to its own limit, so a flood of strangers
-    cannot keep the organizer out.
-    """
-
-    per_client: int = PER_CLIENT_ATTEMPTS
-    total: int = GLOBAL_ATTEMPTS
-    window: float = WINDOW_SECONDS
-    _clients: dict[str, deque[float]] = field(default_factory=dict)
-    _all: deque[float] = field(default_factory=deque)
-
-    def try_client(self, client: str, *, now: float) -> bool:
-        """Counts one attempt of this client; False when the client has used up its window."""
-        self._expire(now)
-        mine = self._clients.setdefault(client, deque())
-        if len(mine) >= self.per_client:
-            return False
-        mine.append(now)
-        return True
-
-    def try_total(self, *, known: bool, now: float) -> bool:
-        """Counts one attempt toward the total unless the client is known; False when the total is used up."""
-        self._expire(now)
-        if known:
-            return True
-        if len(self._all) >= self.total:
-            return False
-        self._all.append(now)
-        return True
-
-    def _expire(self, now: float) -> None:
-        while self._all and now - self._all[0] >= self.window:
-            self._all.popleft()
-        for client in list(self._clients):
-            times = self._clients[client]
-            while times and now - times[0] >= self.window:
-                times.popleft()
-            if not times:
-                del self._clients[client]
+def flood_delay(address_failures: int) -> float:
+    """Seconds an attempt waits before its password is checked: nothing while the address's failed logins in
+    the window are within the free ones, then a step more for each further failure, up to the cap."""
+    over = address_failures - ADDRESS_FREE_ATTEMPTS
+    return 0.0 if over <= 0 else min(DELAY_MAX_SECONDS, over * DELAY_STEP_SECONDS)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
@@ -11,15 +10,13 @@ from sqlmodel import Session, col, delete, select
 from services.core import security
 from services.core.audit import record_audit
 from services.core.models import AuthSession, LoginAttempt, Role, User
+from services.league.roster_csv import has_invisible
 
 LOGIN_FAILED = "Неверное имя или пароль."
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NAME_MAX_LENGTH = 80
 PASSWORD_MIN_LENGTH = 10
 PASSWORD_MAX_LENGTH = 200
-# Unicode categories that print nothing or control the text: zero-width spaces, direction marks, controls,
-# private and unassigned code points. A name with them looks like another person's name.
-_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 
 
 class AccountError(ValueError):
@@ -40,7 +37,8 @@ def normalize_login(name: str) -> str:
 
 def clean_display_name(name: str) -> str:
     """The name as it will be shown, or AccountError: empty, too long or with invisible characters."""
-    if any(unicodedata.category(ch) in _INVISIBLE_CATEGORIES for ch in name if ch not in "\t\n\r"):
+    # A name with invisible or direction characters looks like another person's name.
+    if has_invisible(name):
         raise AccountError("В имени есть невидимые или управляющие символы: наберите его заново.")
     name = " ".join(name.split())
     if not name:
@@ -72,11 +70,12 @@ def create_user(
     login = normalize_login(login_name or display_name)
     if find_user(session, login) is not None:
         raise AccountError(f"Пользователь «{display_name}» уже есть.")
+    issued = password is None
     password = password or security.generate_password()
     user = User(
         login_name=login,
         display_name=display_name,
-        password_hash=security.hash_password(password),
+        password_hash=security.hash_issued_password(password) if issued else security.hash_password(password),
         role=Role(role),
     )
     if now is not None:
@@ -99,7 +98,7 @@ def reset_password(session: Session, user: User, *, actor_user_id: int | None) -
     """Issues a new password, ends the user's sessions and revokes their calendar feed link; returns the
     password once."""
     password = security.generate_password()
-    user.password_hash = security.hash_password(password)
+    user.password_hash = security.hash_issued_password(password)
     user.calendar_token = None  # a reset means the account may be in other hands: the feed link goes too
     session.add(user)
     session.exec(delete(AuthSession).where(col(AuthSession.user_id) == user.id))
@@ -142,6 +141,9 @@ def login(
     session.add(LoginAttempt(login_name=login_name, client=client, at=now, succeeded=ok))
     if not ok or user is None:
         return LoginResult(None, None, LOGIN_FAILED)
+    if security.needs_rehash(user.password_hash):
+        user.password_hash = security.hash_password(password)  # an issued password's first use: argon2 from now on
+        session.add(user)
     return LoginResult(user, start_session(session, user, now=now, session_days=session_days), None)
 
 

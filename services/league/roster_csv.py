@@ -9,10 +9,27 @@ from __future__ import annotations
 import csv
 import io
 import re
+import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
 MAX_NAME = 80
+# A club's registration file has tens of lines, a big league a few hundred; far more is not a roster (and its
+# preview would be megabytes sent to the tab and seconds of parsing).
+MAX_LINES = 1000
+# Unicode categories that print nothing or steer the text (zero-width spaces, RLO, controls, private and
+# unassigned code points): the import refuses such a name (accounts.clean_display_name), so the preview does too.
+INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
+
+
+class TooManyLines(ValueError):
+    """The file has more lines than any roster: nothing of it is read."""
+
+
+def has_invisible(text: str) -> bool:
+    return any(unicodedata.category(ch) in INVISIBLE_CATEGORIES for ch in text if ch not in "\t\n\r")
+
+
 HEADER_WORDS = {"имя", "фио", "name", "участник", "игрок"}
 YES = {"да", "yes", "y", "1", "true", "+", "оплачен", "оплачено", "оплатил", "оплатила", "paid"}
 NO = {"", "нет", "no", "n", "0", "false", "-", "не оплачен", "не оплачено", "unpaid"}
@@ -34,6 +51,11 @@ class CsvProblem:
     line: int
     text: str  # the line as written, for the preview
     error: str
+
+
+def _shown(text: str) -> str:
+    """A refused line as the preview shows it: an invisible character as «�», so an RLO cannot turn it round."""
+    return "".join("\ufffd" if unicodedata.category(ch) in INVISIBLE_CATEGORIES else ch for ch in text)
 
 
 def _fee(value: str) -> tuple[bool, date | None] | None:
@@ -60,8 +82,11 @@ def _dialect(text: str) -> str:
 
 
 def parse_roster_csv(text: str) -> list[CsvEntry | CsvProblem]:
-    """Every non-empty line of the file in order, numbered as in a text editor (a header line is skipped)."""
+    """Every non-empty line of the file in order, numbered as in a text editor (a header line is skipped).
+    TooManyLines past MAX_LINES lines, before any of them is parsed."""
     text = text.lstrip("\ufeff")
+    if text.count("\n") > MAX_LINES:
+        raise TooManyLines(f"В файле больше {MAX_LINES} строк: это не состав лиги. Проверьте, тот ли файл выбран.")
     reader = csv.reader(io.StringIO(text), delimiter=_dialect(text))
     results: list[CsvEntry | CsvProblem] = []
     seen: dict[str, int] = {}
@@ -71,7 +96,7 @@ def parse_roster_csv(text: str) -> list[CsvEntry | CsvProblem]:
         cells = [c.strip() for c in cells]
         if not any(cells):
             continue
-        raw = "; ".join(cells)
+        raw = _shown("; ".join(cells))
         if first and cells[0].casefold() in HEADER_WORDS:
             first = False
             continue
@@ -83,6 +108,8 @@ def parse_roster_csv(text: str) -> list[CsvEntry | CsvProblem]:
         fee = _fee(fee_text)
         if not name:
             results.append(CsvProblem(number, raw, "не указано имя"))
+        elif has_invisible(cells[0]):
+            results.append(CsvProblem(number, raw, "в имени есть невидимые или управляющие символы"))
         elif len(name) > MAX_NAME:
             results.append(CsvProblem(number, raw, f"имя длиннее {MAX_NAME} символов"))
         elif fee is None:

@@ -17,7 +17,7 @@ from services.core.models import Player, Registration, Role, RosterStatus, Seaso
 from services.league import roster
 from services.league.accounts import AccountError, find_user
 from services.league.disqualifications import active_disqualification, refusal_text
-from services.league.roster_csv import CsvEntry, CsvProblem, parse_roster_csv
+from services.league.roster_csv import CsvEntry, CsvProblem, TooManyLines, parse_roster_csv
 from services.playoff.repo import load_bracket
 
 MAX_NAME = 120
@@ -205,7 +205,11 @@ def preview_roster_csv(session: Session, season: Season, text: str, *, today: da
     """What each line of the file would become; changes nothing."""
     lines = []
     in_season = {u for u in session.exec(select(Player.user_id).where(Player.season_id == season.id)).all()}
-    for item in parse_roster_csv(text):
+    try:
+        items = parse_roster_csv(text)
+    except TooManyLines as error:
+        raise SeasonError(str(error)) from error
+    for item in items:
         if isinstance(item, CsvProblem):
             lines.append(
                 PreviewLine(item.line, item.text, "", "", f"Строка {item.line} отклонена: {item.error}", False)

@@ -8,31 +8,41 @@ under SQLite's write lock or, on PostgreSQL, a short advisory lock with FOR UPDA
 an event whose match another live claim holds, so two bot processes never send one event or post one card
 twice. A card's message id, and every other message's id (`TelegramSend`), is committed before the next
 message is sent, so a pass that is repeated after a crash edits the card and skips what was already sent.
+
+A send whose answer never came (the bot killed while Telegram answered, a read that timed out) leaves its
+`TelegramPending` row, one per chat at most. Whoever sends to that chat next first looks for the message:
+message ids are sequential per chat, so it edits the ids after the newest one it knew of with the same text —
+"message is not modified" means the message is there and is ours, and its id is recorded instead of sending it
+again; only when none of the few ids probed is it, the message is sent. Every call is paced within Telegram's
+per-chat limits (`services/notifier/pacing.py`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import os
 import socket
+import time as clock_time
 import uuid
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from functools import partial
 from typing import Protocol
 
 import sqlalchemy as sa
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from services.core import outbox as kinds
 from services.core.db import session_scope
-from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramSend, User, utc_now
+from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramPending, TelegramSend, User, utc_now
 from services.notifier import cards
 from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
+from services.notifier.pacing import Pace
 from services.notifier.reminders import pending_matches, queue_due_reminder
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
 from services.notifier.sunday import is_late
@@ -52,10 +62,18 @@ class Undeliverable(Exception):
     """Telegram refused this one message for good (a user blocked the bot, a wrong chat)."""
 
 
+# What an edit with the same text says about a message id: ours with this text, someone else's, nothing there,
+# or ours with another text (which the edit has just changed: it should not happen, see `_find_pending`).
+OURS, OTHER, NONE, CHANGED = "ours", "other", "none", "changed"
+PROBE_IDS = 12  # how many ids after the newest known one are looked at: the pending one and others' chatter
+
+
 class Gateway(Protocol):
     async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int: ...
 
     async def edit(self, chat_id: int, message_id: int, text: str) -> None: ...
+
+    async def probe(self, chat_id: int, message_id: int, text: str) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -93,6 +111,56 @@ def _mark(bind: sa.Engine | None, ids: list[int], *, now: datetime, error: str |
             bot_status.record_delivery(session, now=now)
 
 
+def _key(pending: TelegramPending) -> tuple:
+    return (pending.kind, pending.event_id, pending.part, pending.match_id)
+
+
+def _newest_known(session: Session, chat_id: int) -> int:
+    """The newest message id of ours this database knows in the chat."""
+    sent = session.exec(select(sa.func.max(TelegramSend.message_id)).where(TelegramSend.chat_id == chat_id)).one()
+    card = session.exec(select(sa.func.max(MatchCard.message_id)).where(MatchCard.chat_id == chat_id)).one()
+    return max(sent or 0, card or 0)
+
+
+def _record(session: Session, pending: TelegramPending, message_id: int, *, now: datetime) -> None:
+    """What Telegram accepted: the event's message (TelegramSend) or the match's card (MatchCard)."""
+    if pending.kind == "card":
+        row = session.get(MatchCard, pending.match_id) or MatchCard(
+            match_id=pending.match_id, chat_id=pending.chat_id, message_id=0
+        )
+        row.chat_id, row.message_id, row.text_hash, row.updated_at = (
+            pending.chat_id,
+            message_id,
+            text_hash(pending.text),
+            now,
+        )
+        session.add(row)
+        return
+    done = session.exec(
+        select(TelegramSend.id).where(
+            TelegramSend.event_id == pending.event_id,
+            TelegramSend.chat_id == pending.chat_id,
+            TelegramSend.part == pending.part,
+        )
+    ).first()
+    if done is None:
+        session.add(
+            TelegramSend(
+                event_id=pending.event_id,
+                chat_id=pending.chat_id,
+                part=pending.part,
+                message_id=message_id,
+                sent_at=now,
+            )
+        )
+
+
+def _drop_pending(session: Session, chat_id: int, owner: str) -> None:
+    session.exec(
+        sa.delete(TelegramPending).where(col(TelegramPending.chat_id) == chat_id, col(TelegramPending.owner) == owner)
+    )
+
+
 class Notifier:
     """One delivery pass at a time (the job queue never overlaps a job with itself)."""
 
@@ -104,8 +172,12 @@ class Notifier:
         bind: sa.Engine | None = None,
         clock: Callable[[], datetime] = utc_now,
         lease: timedelta = LEASE,
+        pace: Pace | None = None,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+        monotonic: Callable[[], float] = clock_time.monotonic,
     ) -> None:
         self.gateway, self.target, self.bind, self.clock, self.lease = gateway, target, bind, clock, lease
+        self.pace, self.sleep, self.monotonic = pace or Pace(), sleep, monotonic
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._holding: list[int] = []  # the events being delivered: their claim is renewed before each message
 
@@ -170,18 +242,23 @@ class Notifier:
         message_id = None
         if card is not None and card.chat_id == chat:
             try:
+                await self._paced(chat)
                 await self.gateway.edit(chat, card.message_id, text)
                 message_id = card.message_id
             except MessageGone:
                 log.info("card of match %s was deleted in the chat: posting a new one", snap.match_id)
-        if message_id is None:
-            self._hold()
-            message_id = await self.gateway.send(chat, text, thread_id=self.target.schedule_thread_id)
-        # Committed before anything else is sent: a repeated pass edits this card instead of posting another.
-        with session_scope(self.bind) as session:
-            row = session.get(MatchCard, snap.match_id) or MatchCard(match_id=snap.match_id, chat_id=chat, message_id=0)
-            row.chat_id, row.message_id, row.text_hash, row.updated_at = chat, message_id, digest, self.clock()
-            session.add(row)
+        if message_id is not None:
+            with session_scope(self.bind) as session:
+                _record(
+                    session,
+                    TelegramPending(chat_id=chat, kind="card", match_id=snap.match_id, text=text),
+                    message_id,
+                    now=self.clock(),
+                )
+            return
+        # Recorded before anything else is sent: a repeated pass edits this card instead of posting another.
+        pending = TelegramPending(chat_id=chat, kind="card", match_id=snap.match_id, text=text)
+        await self._post(pending, thread_id=self.target.schedule_thread_id)
 
     async def send_once(self, event_id: int, chat_id: int, text: str, *, part: int = 0, thread_id: int | None = None):
         """Sends one message of an event unless it was sent before; records its id before returning."""
@@ -193,12 +270,91 @@ class Notifier:
             ).first()
         if done is not None:
             return
-        self._hold()
-        message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
+        pending = TelegramPending(chat_id=chat_id, kind="send", event_id=event_id, part=part, text=text)
+        await self._post(pending, thread_id=thread_id)
+
+    async def _paced(self, chat_id: int) -> None:
+        """Waits until one more call to this chat fits Telegram's limits, then counts it."""
+        while (wait := self.pace.wait(chat_id, self.monotonic())) > 0:
+            await self.sleep(wait)
+        self.pace.record(chat_id, self.monotonic())
+        self._hold()  # a paced backlog takes a while: the claim is renewed before each call
+
+    async def _post(self, pending: TelegramPending, *, thread_id: int | None) -> int:
+        """Sends the message of `pending` once: the chat's unresolved message first found or given up, this one
+        marked as in flight, sent, then recorded (and its mark removed) in one commit."""
+        chat_id, text = pending.chat_id, pending.text
+        found = await self._settle(pending)
+        if found is not None:
+            return found  # it had been sent before the crash: recorded now, not sent again
+        await self._paced(chat_id)
+        try:
+            message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
+        except Undeliverable:
+            with session_scope(self.bind) as session:
+                _drop_pending(session, chat_id, self.owner)
+            raise
+        # A DeliveryError leaves the mark: whether Telegram posted it is not known, the next sender looks.
         with session_scope(self.bind) as session:
-            session.add(
-                TelegramSend(event_id=event_id, chat_id=chat_id, part=part, message_id=message_id, sent_at=self.clock())
-            )
+            _record(session, pending, message_id, now=self.clock())
+            _drop_pending(session, chat_id, self.owner)
+        return message_id
+
+    async def _settle(self, pending: TelegramPending) -> int | None:
+        """Marks `pending` as the chat's message in flight. An earlier mark in the chat is resolved first when it
+        is this same message or its sender is gone (older than a claim); a live sender's is waited for. Returns
+        the message id when this very message turns out to be in the chat already."""
+        deadline = self.monotonic() + self.lease.total_seconds()
+        while True:
+            with session_scope(self.bind) as session:
+                earlier = session.get(TelegramPending, pending.chat_id)
+                if earlier is None:
+                    mark = TelegramPending(
+                        **{
+                            **pending.model_dump(),
+                            "owner": self.owner,
+                            "started_at": self.clock(),
+                            "after_message_id": _newest_known(session, pending.chat_id),
+                        }
+                    )
+                    try:
+                        with session.begin_nested():
+                            session.add(mark)
+                    except sa.exc.IntegrityError:
+                        continue  # another sender marked this chat at the same moment
+                    return None
+                session.expunge(earlier)
+            same = _key(earlier) == _key(pending)
+            if same or earlier.owner == self.owner or earlier.started_at <= self.clock() - self.lease:
+                found = await self._find_pending(earlier)
+                if same and found is not None:
+                    return found
+                continue
+            if self.monotonic() > deadline:
+                raise DeliveryError("другой процесс бота отправляет в этот чат слишком долго")
+            await self.sleep(0.2)
+
+    async def _find_pending(self, pending: TelegramPending) -> int | None:
+        """Looks for an unresolved message in its chat and records it when it is there; removes the mark either
+        way (not found: its event sends it again). Only the ids after the newest known one are probed, and only
+        one message per chat is ever unresolved, so a "not modified" can only be this one. With no known message
+        in the chat there is nothing to count from: it is sent again."""
+        found = None
+        if pending.after_message_id > 0:
+            for message_id in range(pending.after_message_id + 1, pending.after_message_id + 1 + PROBE_IDS):
+                await self._paced(pending.chat_id)
+                answer = await self.gateway.probe(pending.chat_id, message_id, pending.text)
+                if answer == OURS:
+                    found = message_id
+                    break
+                if answer == CHANGED:
+                    log.error("probe edited message %s in chat %s that was not known", message_id, pending.chat_id)
+        with session_scope(self.bind) as session:
+            if found is not None:
+                log.info("message in flight before a restart found in chat %s: %s", pending.chat_id, found)
+                _record(session, pending, found, now=self.clock())
+            session.exec(sa.delete(TelegramPending).where(col(TelegramPending.chat_id) == pending.chat_id))
+        return found
 
     async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the

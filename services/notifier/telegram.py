@@ -21,7 +21,7 @@ from telegram import Bot, LinkPreviewOptions
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
-from services.notifier.outbox import DeliveryError, MessageGone, Undeliverable
+from services.notifier.outbox import CHANGED, NONE, OTHER, OURS, DeliveryError, MessageGone, Undeliverable
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -118,3 +118,31 @@ class TelegramGateway:
             raise Undeliverable(str(error)) from error
         except Forbidden as error:
             raise Undeliverable(str(error)) from error
+
+    async def probe(self, chat_id: int, message_id: int, text: str) -> str:
+        """Whether the message with this id is ours with exactly this text: an edit with the same text answers
+        "message is not modified" only then; someone else's message "can't be edited", an id past the chat's
+        last message (or a deleted one) is "not found"."""
+
+        async def call() -> object:
+            return await self.bot.edit_message_text(
+                text,
+                chat_id=chat_id,
+                message_id=message_id,
+                parse_mode=ParseMode.HTML,
+                link_preview_options=_NO_PREVIEW,
+                read_timeout=self.answer_timeout,
+            )
+
+        try:
+            await self._call("editMessageText (probe)", call)
+        except BadRequest as error:
+            message = str(error).lower()
+            if "message is not modified" in message:
+                return OURS
+            if "message to edit not found" in message:
+                return NONE
+            return OTHER  # "message can't be edited" (another's), or anything else that is not this message
+        except Forbidden as error:
+            raise Undeliverable(str(error)) from error
+        return CHANGED

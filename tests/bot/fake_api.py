@@ -44,7 +44,8 @@ class FakeBotApi:
     failures: dict[str, deque[Failure]] = field(default_factory=dict)
     down: bool = False  # every call answers HTTP 500, as when Telegram is unavailable
     updates: list[dict[str, Any]] = field(default_factory=list)
-    next_message_id: int = 100
+    # Message ids are sequential per chat, as in Telegram; every chat has some history before the bot's first.
+    last_ids: dict[int, int] = field(default_factory=dict)
     lock: threading.Lock = field(default_factory=threading.Lock)
     port: int = 0
     # Telegram accepts the n-th call of a method (1-based) at once but answers it only after these seconds.
@@ -54,6 +55,9 @@ class FakeBotApi:
     hold: tuple[str, int] | None = None
     held: threading.Event = field(default_factory=threading.Event)
     release_held: threading.Event = field(default_factory=threading.Event)
+    # The n-th call of a method is carried out (the message posted) but its answer waits until `release_held`
+    # (as when the sender is killed while Telegram answers).
+    hold_answer: tuple[str, int] | None = None
     seen: dict[str, int] = field(default_factory=dict)
 
     @property
@@ -64,6 +68,17 @@ class FakeBotApi:
         with self.lock:
             queue = self.failures.setdefault(method, deque())
             queue.extend(Failure(status, description or f"fake failure {status}", retry_after) for _ in range(times))
+
+    def someone_posts(self, chat_id: int, text: str = "сообщение участника") -> int:
+        """A person writes in the chat: the next message id is theirs, which the bot cannot edit."""
+        with self.lock:
+            message_id = self._next_id(chat_id)
+            self.messages[(chat_id, message_id)] = {"text": text, "thread_id": None, "ours": False}
+            return message_id
+
+    def _next_id(self, chat_id: int) -> int:
+        self.last_ids[chat_id] = self.last_ids.get(chat_id, 100) + 1
+        return self.last_ids[chat_id]
 
     def delete_message(self, chat_id: int, message_id: int) -> None:
         with self.lock:
@@ -89,6 +104,9 @@ class FakeBotApi:
         with self.lock:
             status, body = self._answer(method, params)
             self.calls.append(Call(method, params, time.monotonic(), status))
+        if self.hold_answer == (method, number):
+            self.held.set()
+            self.release_held.wait(60)
         time.sleep(self.late_answers.get((method, number), 0))
         return status, body
 
@@ -119,15 +137,17 @@ class FakeBotApi:
         return result
 
     def _sendMessage(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
-        self.next_message_id += 1
         chat_id, thread_id = params["chat_id"], params.get("message_thread_id")
-        self.messages[(chat_id, self.next_message_id)] = {"text": params["text"], "thread_id": thread_id}
-        return 200, {"ok": True, "result": self._message(chat_id, self.next_message_id, params["text"], thread_id)}
+        message_id = self._next_id(chat_id)
+        self.messages[(chat_id, message_id)] = {"text": params["text"], "thread_id": thread_id, "ours": True}
+        return 200, {"ok": True, "result": self._message(chat_id, message_id, params["text"], thread_id)}
 
     def _editMessageText(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
         key = (params["chat_id"], params["message_id"])
         if key not in self.messages:
             return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
+        if not self.messages[key]["ours"]:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message can't be edited"}
         if self.messages[key]["text"] == params["text"]:
             return 400, {"ok": False, "error_code": 400, "description": NOT_MODIFIED}
         self.messages[key]["text"] = params["text"]

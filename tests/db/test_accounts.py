@@ -196,3 +196,11 @@ def test_calendar_link_is_renewed_on_request_and_revoked_by_a_reset(session: Ses
     accounts.reset_password(session, user, actor_user_id=None)
     assert personal_ics(session, second) is None
     assert ensure_calendar_token(session, user) not in (first, second)
+
+
+def test_an_issued_password_gets_argon2_at_its_first_login(session: Session) -> None:
+    user, password = accounts.create_user(session, display_name="Новый Игрок")
+    assert security.needs_rehash(user.password_hash)  # quick to issue (an import of 200 takes a moment)
+    result = accounts.login(session, "Новый Игрок", password, now=datetime(2026, 12, 6, tzinfo=UTC), session_days=30)
+    assert result.token and user.password_hash.startswith("$argon2")
+    assert security.verify_password(password, user.password_hash)

@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from discard_app import api
+from discard_app import api, http_guard
 from discard_app.api import http_api
 from discard_app.http_guard import security_guard
 from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, SESSION_COOKIE
@@ -28,7 +28,11 @@ app = security_guard(http_api)
 
 @pytest.fixture(autouse=True)
 def _database(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api, "session_scope", contextmanager(lambda: (yield from _scope(engine))))
+    scope = contextmanager(lambda: (yield from _scope(engine)))
+    monkeypatch.setattr(api, "session_scope", scope)
+    # The guard signs device cookies with the site's key, read from this test's database.
+    monkeypatch.setattr(http_guard, "session_scope", scope)
+    monkeypatch.setattr(http_guard, "_device_key_cache", [])
 
 
 def _scope(engine: sa.Engine):  # noqa: ANN202

@@ -20,6 +20,7 @@ from services.league.closing import ClosingMethod, close_registration
 from services.league.disqualifications import record_disqualification
 from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import current_season
+from services.league.roster_csv import MAX_LINES, parse_roster_csv
 from services.league.seasons import (
     SeasonError,
     copy_roster,
@@ -256,3 +257,28 @@ def test_the_top_eight_of_a_running_season_is_the_standings_order(session: Sessi
     [summary] = [s for s in history.season_summaries(session) if s.name == league.season.name]
     standings = [r.name for r in db_standings(session, league.season.id)]
     assert len(standings) == 8 and list(summary.top) == standings  # as the standings page lists them
+
+
+@pytest.mark.parametrize("invisible", ["\u200b", "\u202e", "\u2066"])
+def test_the_preview_refuses_a_name_the_import_would_and_the_import_keeps_the_rest(
+    session: Session, league: League, invisible: str
+) -> None:
+    """Finding 29.10: the preview accepted a zero-width/RLO name that the import then refused, aborting it."""
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    text = f"Анна Первая;@a;да\nБорис{invisible}Второй;@b;да\nВера Третья;@v;нет\n"
+    lines = preview_roster_csv(session, new, text, today=TODAY)
+    assert [(line.line, line.accepted) for line in lines] == [(1, True), (2, False), (3, True)]
+    assert "невидимые" in lines[1].outcome and invisible not in lines[1].outcome
+    result = import_roster_csv(session, new, text, today=TODAY, actor_user_id=None)
+    session.commit()
+    assert result.added == 2 and [name for name, _ in result.passwords] == ["Анна Первая", "Вера Третья"]
+
+
+def test_a_file_far_longer_than_any_roster_is_refused_before_it_is_read(session: Session, league: League) -> None:
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    text = "".join(f"Игрок {n};@p{n};да\n" for n in range(MAX_LINES + 1))
+    with pytest.raises(SeasonError, match=f"больше {MAX_LINES} строк"):
+        preview_roster_csv(session, new, text, today=TODAY)
+    with pytest.raises(SeasonError, match=f"больше {MAX_LINES} строк"):
+        import_roster_csv(session, new, text, today=TODAY, actor_user_id=None)
+    assert len(parse_roster_csv("".join(f"Игрок {n};@p{n};да\n" for n in range(MAX_LINES)))) == MAX_LINES

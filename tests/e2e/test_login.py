@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
@@ -64,6 +65,26 @@ def test_organizer_adds_a_player_and_sees_the_password_once(page: Page, app: App
     expect(page.get_by_role("alert")).to_contain_text("уже есть")
     page.get_by_role("button", name="Выйти").click()
     login(page, app, "Новый Игрок", password)
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+
+
+def test_a_new_password_comes_with_a_printable_sheet_that_logs_in(page: Page, app: App) -> None:
+    """Issue 25, item 5: «Новый пароль» offers the password as a one-time download (name, login, password, site)."""
+    name = "Листовой Игрок"
+    login(page, app, ORGANIZER, path="/roster")
+    page.get_by_label("Имя и фамилия").fill(name)
+    with page.expect_download() as added:
+        page.get_by_role("button", name="Добавить игрока").click()
+    expect(page.get_by_role("rowheader", name=name)).to_be_visible()
+    page.get_by_role("row").filter(has_text=name).get_by_role("button", name="Новый пароль").click()
+    with page.expect_download() as renewed:
+        page.get_by_role("alertdialog").get_by_role("button", name="Выдать новый пароль").click()
+    sheets = [Path(d.value.path()).read_text(encoding="utf-8") for d in (added, renewed)]
+    passwords = [re.search(r'Пароль: <b class="pw">(.*?)</b>', sheet).group(1) for sheet in sheets]
+    assert all(name in sheet and app.url in sheet for sheet in sheets) and passwords[0] != passwords[1]
+    expect(page.get_by_text(re.compile(rf"Пароль для «{name}»: {re.escape(passwords[1])}"))).to_be_visible()
+    page.get_by_role("button", name="Выйти").click()
+    login(page, app, name, passwords[1])
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
 
 

@@ -6,15 +6,21 @@ conftest runs these tests before the shared app starts."""
 
 from __future__ import annotations
 
+import json
+import re
+import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Download, Page, expect
 from sqlmodel import Session, select
 
+from services.core import security
 from services.core.config import ROOT
 from services.core.models import MatchStatus, Player, Registration, User, utc_now
+from services.league.accounts import find_user
 from services.league.roster import current_season
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
@@ -205,3 +211,76 @@ def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App
     # Регламент §7: announced to the participants on the site (and the bot's outbox, tests/db/test_regulation.py).
     page.get_by_role("navigation").get_by_role("link", name="Объявления").click()
     expect(page.get_by_text("Четыре ханчана в матче", exact=False).first).to_be_visible()
+
+
+def _state_bytes(app: App) -> bytes:
+    time.sleep(3)  # Reflex writes the states to disk a moment after the last change
+    files = [p for p in (app.workdir / "states").rglob("*") if p.is_file()]
+    assert files, "no state files written: the test would prove nothing"
+    return b"".join(p.read_bytes() for p in files)
+
+
+def _deltas(frames: list[str]) -> str:
+    """Everything the server sent as state (the deltas of every event frame), as text."""
+    shown = []
+    for frame in frames:
+        prefix, _, body = frame.partition(",")
+        if prefix.startswith("42") and body:
+            for item in json.loads(body)[1:]:
+                if isinstance(item, dict):
+                    shown.append(json.dumps(item.get("delta", {}), ensure_ascii=False))
+    return "\n".join(shown)
+
+
+def _sheet_passwords(download: Download) -> dict[str, str]:
+    sheet = Path(download.path()).read_text(encoding="utf-8")
+    slips = re.findall(r"<h2>(.*?)</h2>.*?Имя для входа: <b>(.*?)</b>.*?Пароль: <b class=\"pw\">(.*?)</b>", sheet, re.S)
+    assert "Сайт: <b>http://127.0.0.1:" in sheet
+    return {name: password for name, _login, password in slips}
+
+
+def test_issued_passwords_come_as_a_sheet_and_rest_in_no_state(page: Page, league_app: App, tmp_path: Path) -> None:
+    """Issue 25 item 5 and issue 29 findings 10–11: the preview refuses an invisible name as the import would;
+    the CSV's contacts and the issued passwords are in no state var (frames' deltas, the state files); the sheet
+    is a download made on demand; «Выдать заново» replaces the passwords not yet used."""
+    app = league_app
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda data: frames.append(str(data))))
+    login(page, app, ORGANIZER, path="/seasons/manage")
+    expect(page.get_by_text(re.compile("Текущий сезон"))).to_be_visible()
+    page.get_by_label("Название сезона").fill("Лига 2028")
+    page.get_by_role("button", name="Начать сезон").click()
+    expect(page.get_by_role("status")).to_have_text("Сезон «Лига 2028» начат и стал текущим.")
+    contact = f"@contact-{uuid.uuid4().hex[:8]}"
+    path = tmp_path / "sheet.csv"
+    path.write_text(f"Лист Первый;{contact};да\nЛист\u200bВторой;@x;да\nЛист Третий;@y;нет\n", encoding="utf-8")
+    page.locator("input[type=file]").set_input_files(path)
+    page.get_by_role("button", name="Проверить файл").click()
+    expect(page.get_by_role("status")).to_have_text("Строк принято: 2, отклонено: 1.")
+    expect(page.get_by_role("row").filter(has_text="Строка 2")).to_contain_text("невидимые")
+    assert contact.encode() not in _state_bytes(app), "the uploaded CSV rests in the tab's state file"
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Импортировать принятые строки").click()
+    expect(page.get_by_role("status").first).to_contain_text("Импортировано игроков: 2.")
+    first = _sheet_passwords(download.value)
+    assert set(first) == {"Лист Первый", "Лист Третий"} and all(first.values())
+    expect(page.get_by_text(f"Лист Первый: {first['Лист Первый']}")).to_be_visible()  # shown once too
+
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Выдать заново и скачать лист").click()
+    expect(page.get_by_role("status").first).to_contain_text("Выданы новые пароли: 2.")
+    second = _sheet_passwords(download.value)
+    assert set(second) == set(first) and not set(second.values()) & set(first.values())
+    engine = app.engine()
+    with Session(engine) as session:
+        user = find_user(session, "Лист Первый")
+        assert security.verify_password(second["Лист Первый"], user.password_hash)
+        assert not security.verify_password(first["Лист Первый"], user.password_hash)
+    engine.dispose()
+
+    stored, sent = _state_bytes(app), _deltas(frames)
+    assert sent, "no frames captured: the test would prove nothing"
+    for secret in (*first.values(), *second.values(), contact):
+        assert secret.encode() not in stored, f"{secret!r} is in the state files"
+        assert secret not in sent, f"{secret!r} was sent as state"

@@ -363,3 +363,44 @@ def test_pages_send_the_security_headers(app: App) -> None:
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "same-origin"
     assert "frame-ancestors 'none'" in headers["Content-Security-Policy"]
+
+
+def test_a_tab_closed_on_the_page_leaves_no_intervals_or_feed_link_in_the_state_files(
+    browser: Browser, app: App
+) -> None:
+    """Issue 29, finding 11: the state files (owner-only, purged after an hour idle) kept what a closed tab last
+    held: an organizer tab closed on /match/N/schedule everyone's intervals, /calendar or /profile the feed link."""
+    names = list(PLAYERS[8:12])
+    first = kirov_date(utc_now()) + timedelta(days=1)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        window = Interval(at_kirov(first), at_kirov(first + timedelta(days=8)))
+        match_id = factories.match_for_names(session, names, window).id
+        other = session.exec(select(User).where(User.display_name == names[2])).one()
+        secret = Interval(at_kirov(first + timedelta(days=2), 2, 15), at_kirov(first + timedelta(days=2), 3, 45))
+        availability.save_availability(session, match_id=match_id, user_id=other.id, intervals=[secret], now=utc_now())
+    context = browser.new_context()
+    schedule, calendar, profile = context.new_page(), context.new_page(), context.new_page()
+    login(schedule, app, ORGANIZER)
+    expect(schedule.get_by_role("button", name="Выйти")).to_be_visible()
+    schedule.goto(f"{app.url}/match/{match_id}/schedule")
+    expect(schedule.get_by_text(re.compile("02:15 — 03:45")).first).to_be_visible()
+    calendar.goto(f"{app.url}/calendar")
+    feed_link = calendar.locator("a[href*='/calendar/me/']")
+    expect(feed_link).to_be_visible()
+    shown_token = re.search(r"/calendar/me/([^.]+)\.ics", feed_link.inner_text()).group(1)
+    profile.goto(f"{app.url}/profile")
+    profile.get_by_role("button", name=re.compile("ссылк", re.I)).first.click()
+    expect(profile.locator("code").filter(has_text="/calendar/me/")).to_be_visible()
+    with session_scope(engine) as session:
+        token = session.exec(select(User).where(User.display_name == ORGANIZER)).one().calendar_token
+    engine.dispose()
+    assert token and token != shown_token
+    context.close()  # every tab closed where it was: nothing leaves the page
+    time.sleep(3)  # Reflex writes the states to disk a moment after the last change
+    files = _state_files(app)
+    assert files, "no state files written: the test would prove nothing"
+    everything = b"".join(p.read_bytes() for p in files)
+    assert ORGANIZER.encode() in everything  # the files hold these tabs' states...
+    for secret_text in ("02:15 — 03:45", shown_token, token):
+        assert secret_text.encode() not in everything, f"{secret_text!r} is in the state files"  # ...not these

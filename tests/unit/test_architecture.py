@@ -33,6 +33,7 @@ PURE_MODULES = {
     "services.pantheon.names",
     "services.pantheon.reconstruct",
     "services.notifier.sunday",
+    "services.notifier.pacing",
 }
 VIEW_MODULES = {
     "services.scheduling.view",

@@ -1,21 +1,14 @@
-"""Login attempt limits per client and in total, with the clock passed in."""
+"""The login limits' numbers and the delay of a flooding address (the counting is in tests/db/test_login_guard.py)."""
 
 from __future__ import annotations
 
-from services.core.rate_limit import AttemptLimiter
+from services.core import rate_limit
 
 
-def test_a_client_gets_its_attempts_per_window_then_waits() -> None:
-    limiter = AttemptLimiter(per_client=3, total=100, window=60)
-    assert [limiter.try_client("ip:1", now=t) for t in (0, 1, 2, 3)] == [True, True, True, False]
-    assert limiter.try_client("ip:2", now=3)  # another client is not affected
-    assert not limiter.try_client("ip:1", now=59.9)
-    assert limiter.try_client("ip:1", now=60.0)  # the first attempt left the window
-
-
-def test_the_total_stops_strangers_but_not_a_known_client() -> None:
-    limiter = AttemptLimiter(per_client=100, total=2, window=10)
-    assert limiter.try_total(known=False, now=0) and limiter.try_total(known=False, now=1)
-    assert not limiter.try_total(known=False, now=2)
-    assert limiter.try_total(known=True, now=2)  # the organizer's own browser still gets in
-    assert limiter.try_total(known=False, now=10.5)
+def test_an_address_waits_only_beyond_its_free_attempts_and_never_past_the_cap() -> None:
+    free = rate_limit.ADDRESS_FREE_ATTEMPTS
+    assert [rate_limit.flood_delay(n) for n in (0, 1, free)] == [0.0, 0.0, 0.0]
+    assert rate_limit.flood_delay(free + 1) == rate_limit.DELAY_STEP_SECONDS
+    assert rate_limit.flood_delay(free + 4) == 4 * rate_limit.DELAY_STEP_SECONDS
+    assert rate_limit.flood_delay(free + 10_000) == rate_limit.DELAY_MAX_SECONDS
+    assert rate_limit.DELAY_MAX_SECONDS < 10  # Reflex's state lock with Redis expires at 10 s

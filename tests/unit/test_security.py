@@ -54,3 +54,33 @@ def minutes_ago(*minutes: float) -> list[datetime]:
 )
 def test_lockout_after_five_failures_within_fifteen_minutes(failures: list[datetime], locked: datetime | None) -> None:
     assert security.locked_until(failures, NOW) == locked
+
+
+def test_only_a_device_id_this_server_signed_counts() -> None:
+    """Finding 29.3: the lockout was keyed by whatever `discard_device` the client sent."""
+    key, other = b"k" * 32, b"o" * 32
+    cookie = security.sign_device("abc", key)
+    assert security.signed_device_id(cookie, key) == "abc"
+    for forged in (
+        "abc",
+        "abc.",
+        ".abc",
+        security.sign_device("abc", other),
+        cookie[:-1] + ("1" if cookie[-1] == "0" else "0"),
+        "x" * 300,
+        "",
+    ):
+        assert security.signed_device_id(forged, key) is None
+
+
+def test_an_issued_password_is_hashed_quickly_and_verified_like_any_other() -> None:
+    """Finding 29.10: 200 imported players took ~90 s of argon2 in one request."""
+    import time
+
+    password = security.generate_password()
+    start = time.perf_counter()
+    stored = security.hash_issued_password(password)
+    assert time.perf_counter() - start < 0.05
+    assert security.needs_rehash(stored) and not security.needs_rehash(security.hash_password(password))
+    assert security.verify_password(password, stored)
+    assert not security.verify_password(password + "x", stored)

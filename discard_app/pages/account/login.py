@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import threading
-import time
+import asyncio
 
 import reflex as rx
 
@@ -15,25 +14,27 @@ from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
 from services.core.password_pool import PoolBusy, password_pool
-from services.core.rate_limit import AttemptLimiter
-from services.league import accounts
-
-# One of each per server process: argon2 (and every query of a login) runs in the bounded pool, never on the
-# event loop; the limiter is shared by the loop and the pool's thread.
-_limiter = AttemptLimiter()
-_limiter_lock = threading.Lock()
+from services.league import accounts, login_guard
 
 
-def _attempt(name: str, password: str, client: str) -> accounts.LoginResult:
-    """Runs in the password pool's thread: the total limit (a client that logged in here before is exempt, so
-    a crowd of strangers cannot keep the organizer out), then the database and argon2."""
+def _admit(name: str, client: str, address: str) -> login_guard.Admission:
+    """In a thread (a short write, never on the event loop): the limits every web worker shares."""
     with session_scope() as session:
-        known = accounts.known_client(session, client)
-        with _limiter_lock:
-            allowed = _limiter.try_total(known=known, now=time.monotonic())
-        if not allowed:
-            return accounts.LoginResult(None, None, texts.LOGIN_BUSY)
-        return accounts.login(session, name, password, now=utc_now(), session_days=settings.session_days, client=client)
+        return login_guard.admit(
+            session, login_name=accounts.normalize_login(name), client=client, address=address, now=utc_now()
+        )
+
+
+def _attempt(name: str, password: str, client: str, address: str) -> accounts.LoginResult:
+    """Runs in the password pool's thread: the database and argon2; a failure slows its address down."""
+    now = utc_now()
+    with session_scope() as session:
+        result = accounts.login(session, name, password, now=now, session_days=settings.session_days, client=client)
+        if result.error == accounts.LOGIN_FAILED:  # a password checked and wrong (not a lockout)
+            login_guard.count_failure(
+                session, address=address, now=now, login_name=accounts.normalize_login(name), client=client
+            )
+        return result
 
 
 class LoginState(AuthState):
@@ -65,15 +66,17 @@ class LoginState(AuthState):
             self.error = accounts.LOGIN_FAILED
             return
         client = self._client()
-        with _limiter_lock:
-            allowed = _limiter.try_client(client, now=time.monotonic())
-        if not allowed:
-            self.error = texts.LOGIN_TOO_MANY
+        address = str(self.router.session.client_ip)
+        admission = await asyncio.to_thread(_admit, name, client, address)
+        if admission.error:
+            self.error = admission.error
             return
         self.busy = True
         yield
+        if admission.delay:
+            await asyncio.sleep(admission.delay)  # only a flooding address waits; the loop serves everyone else
         try:
-            result = await password_pool.run(_attempt, name, password, client)
+            result = await password_pool.run(_attempt, name, password, client, address)
         except PoolBusy:
             result = accounts.LoginResult(None, None, texts.LOGIN_BUSY)
         self.busy = False

@@ -7,6 +7,7 @@ import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.layout import page
+from discard_app.state import tab_memory
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
@@ -15,6 +16,8 @@ from services.core.password_pool import PoolBusy, password_pool
 from services.league import accounts
 from services.notifier import linking as telegram_link
 from services.scheduling.calendar_feed import renew_calendar_token
+
+NEW_FEED = "profile-new-feed"  # the renewed feed link, shown once in this tab (state/tab_memory.py)
 
 
 class ProfileState(AuthState):
@@ -27,7 +30,14 @@ class ProfileState(AuthState):
     password_error: str = ""
     password_notice: str = ""
     has_feed: bool = False
-    my_feed: str = ""  # shown only after «new link»; otherwise the club calendar page shows it
+
+    @rx.var(cache=False)
+    def my_feed(self) -> list[str]:
+        """Shown only after «new link» (otherwise the club calendar page shows it); from the tab's memory, never
+        stored on the state (state/tab_memory.py; a list: Reflex keeps only a digest of it, see club_calendar)."""
+        feed = tab_memory.recall(self.router.session.client_token, NEW_FEED, "")
+        return [feed] if feed else []
+
     feed_notice: str = ""
 
     def _show(self, user: User) -> None:
@@ -39,7 +49,8 @@ class ProfileState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.code = self.link_url = self.notice = ""
-        self.password_error = self.password_notice = self.my_feed = self.feed_notice = ""
+        self.password_error = self.password_notice = self.feed_notice = ""
+        tab_memory.remember(self.router.session.client_token, NEW_FEED, "")
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
@@ -112,7 +123,8 @@ class ProfileState(AuthState):
         with session_scope() as session:
             token = renew_calendar_token(session, session.merge(user))
         self.has_feed = True
-        self.my_feed = (self.router.headers.origin or "") + routes.personal_ics_url(token)
+        feed = (self.router.headers.origin or "") + routes.personal_ics_url(token)
+        tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
         self.feed_notice = texts.PROFILE_CALENDAR_RENEWED
 
 
@@ -174,7 +186,7 @@ def _calendar() -> rx.Component:
             ProfileState.feed_notice != "",
             rx.callout(ProfileState.feed_notice, color_scheme="green", role="status"),
         ),
-        rx.cond(ProfileState.my_feed != "", rx.code(ProfileState.my_feed, word_break="break-all")),
+        rx.foreach(ProfileState.my_feed, lambda feed: rx.code(feed, word_break="break-all")),
         rx.cond(
             ProfileState.has_feed,
             rx.button(texts.PROFILE_CALENDAR_NEW, on_click=ProfileState.renew_feed, variant="outline"),

@@ -9,13 +9,13 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.confirm import confirm_dialog
-from discard_app.components.secret import secret_box, show_secret
+from discard_app.components.secret import password_sheet, secret_box, show_secret
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Player, RosterStatus, User, utc_now
-from services.league import fees, roster, seasons, withdrawal
+from services.league import fees, issued_passwords, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 
 ISSUED_BOX = "roster-issued-password"  # where an issued password is shown once (components/secret.py)
@@ -128,7 +128,7 @@ class RosterState(OrganizerPage, AuthState):
         return None
 
     @rx.event
-    def add_player(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+    def add_player(self, form: dict[str, str]) -> rx.event.EventSpec | list[rx.event.EventSpec] | None:
         user = self._organizer()
         if user is None:
             return None
@@ -152,14 +152,20 @@ class RosterState(OrganizerPage, AuthState):
                     actor_user_id=user.id,
                 )
                 name = session.get(User, player.user_id).display_name
+                season_name = season.name
         except (AccountError, seasons.SeasonError) as error:
             self.error = str(error)
             return show_secret(ISSUED_BOX, [])
         self.notice = texts.ROSTER_ADDED
         self._refresh()
-        return show_secret(
-            ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)] if password else []
-        )
+        if not password:
+            return show_secret(ISSUED_BOX, [])
+        return [
+            show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)]),
+            password_sheet(
+                [issued_passwords.issued(name, password)], origin=self.router.url.origin, season_name=season_name
+            ),
+        ]
 
     @rx.event
     def record_fee(self, form: dict[str, str]) -> None:
@@ -195,7 +201,7 @@ class RosterState(OrganizerPage, AuthState):
             self.confirm_id = self.confirm_name = ""
 
     @rx.event
-    def confirm_reset(self) -> rx.event.EventSpec | None:
+    def confirm_reset(self) -> rx.event.EventSpec | list[rx.event.EventSpec] | None:
         player_id, self.confirm_id, self.confirm_name = self.confirm_id, "", ""
         user = self._organizer()
         if user is None:
@@ -208,8 +214,14 @@ class RosterState(OrganizerPage, AuthState):
                 self.error = texts.ROSTER_PICK_PLAYER
                 return show_secret(ISSUED_BOX, [])
             password = reset_password(session, target, actor_user_id=user.id)
-            name = target.display_name
-        return show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)])
+            name, login_name = target.display_name, target.login_name
+            season = roster.current_season(session)
+            season_name = season.name if season else ""
+        row = issued_passwords.IssuedPassword(name, login_name, password)
+        return [
+            show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)]),
+            password_sheet([row], origin=self.router.url.origin, season_name=season_name),
+        ]
 
     def _apply_status(self, user: User, form: dict[str, str], *, dry_run: bool = False) -> bool:
         """The status change of the form; `dry_run` checks it all and changes nothing. False: `error` says why."""

@@ -91,7 +91,10 @@ def _csv() -> rx.Component:
             rx.button(
                 texts.SEASON_CSV_CHECK, on_click=S.check_csv(rx.upload_files(upload_id=CSV_ID)), variant="outline"
             ),
-            rx.cond(S.preview.length() > 0, rx.button(texts.SEASON_CSV_IMPORT, on_click=S.import_csv)),
+            rx.cond(
+                S.preview.length() > 0,
+                rx.button(texts.SEASON_CSV_IMPORT, on_click=S.import_csv(rx.upload_files(upload_id=CSV_ID))),
+            ),
             spacing="2",
             wrap="wrap",
         ),
@@ -150,6 +153,11 @@ def season_admin_page() -> rx.Component:
                     ),
                 ),
                 _csv(),
+                _section(
+                    texts.SEASON_REISSUE,
+                    rx.text(texts.SEASON_REISSUE_HINT, size="2", color_scheme="gray"),
+                    rx.button(texts.SEASON_REISSUE_BUTTON, on_click=S.reissue_unused, variant="outline"),
+                ),
                 rx.cond(
                     S.can_finish,
                     _section(

@@ -10,6 +10,7 @@ import reflex as rx
 from discard_app import routes, texts
 from discard_app.components.live import LivePage, live_updates, start_live_updates
 from discard_app.layout import page
+from discard_app.state import tab_memory
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import User, utc_now
@@ -22,6 +23,7 @@ T_PREV, T_NEXT, T_TODAY = "← Предыдущая неделя", "Следую
 T_EMPTY = "Свободно"
 T_FEEDS = "Подписка на календарь (ICS)"
 T_CLUB_FEED = "Календарь клуба"
+MY_FEED = "calendar-my-feed"
 T_MY_FEED = "Мои матчи (личная ссылка, не передавайте её другим)"
 
 
@@ -43,7 +45,14 @@ class ClubCalendarState(LivePage, AuthState):
     week_label: str = ""
     days: list[DayView] = []
     club_feed: str = ""
-    my_feed: str = ""
+
+    @rx.var(cache=False)
+    def my_feed(self) -> list[str]:
+        """The personal feed link (its token opens the person's matches): from the tab's memory for each update,
+        never stored on the state (state/tab_memory.py). A list, because Reflex keeps the last value of an
+        uncached string var on the state (to skip resending it) and only a digest of anything else."""
+        feed = tab_memory.recall(self.router.session.client_token, MY_FEED, "")
+        return [feed] if feed else []
 
     def _refresh(self, user: User) -> None:  # noqa: ARG002 - the club's calendar is the same for everyone
         """The week on screen again: a booking made or released anywhere shows within a second."""
@@ -78,7 +87,7 @@ class ClubCalendarState(LivePage, AuthState):
         with session_scope() as session:
             token = ensure_calendar_token(session, session.merge(user))
         self.club_feed = origin + routes.CLUB_ICS
-        self.my_feed = origin + routes.personal_ics_url(token)
+        tab_memory.remember(self.router.session.client_token, MY_FEED, origin + routes.personal_ics_url(token))
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -151,6 +160,6 @@ def club_calendar_page() -> rx.Component:
         rx.text(
             T_MY_FEED,
             ": ",
-            rx.link(ClubCalendarState.my_feed, href=ClubCalendarState.my_feed, word_break="break-all"),
+            rx.foreach(ClubCalendarState.my_feed, lambda feed: rx.link(feed, href=feed, word_break="break-all")),
         ),
     )

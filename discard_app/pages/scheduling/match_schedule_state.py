@@ -9,6 +9,7 @@ import reflex as rx
 from discard_app import routes
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import LivePage, current_stamp, start_live_updates
+from discard_app.state import tab_memory
 from discard_app.state.auth import AuthState
 from services.core.changes import grid_moved, match_stamp
 from services.core.db import session_scope
@@ -51,6 +52,7 @@ T_CONFIRM = "Подтвердить"
 T_DECLINE = "Отклонить"
 T_BOOKINGS = "Бронь"
 T_NO_BOOKINGS = "Пока не забронировано."
+EVERYONE = "match-schedule-everyone"  # the organizer's view of every player's intervals (state/tab_memory.py)
 T_PART_BOOKED = "Забронировано {booked} из {planned}: предложите время для оставшихся ({remaining})."
 T_SAVE = "Сохранить доступность"
 T_SAVED = "Доступность сохранена."
@@ -111,7 +113,6 @@ class MatchScheduleState(LivePage, AuthState):
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
     bookings: list[dict[str, str]] = []
-    everyone: list[dict[str, str]] = []
     hanchan_choices: list[str] = []
     prop_start: str = ""
     prop_end: str = ""
@@ -147,7 +148,8 @@ class MatchScheduleState(LivePage, AuthState):
             self.part_booked = self.booking_news = self.fallback = self.unblock = ""
             self._grid()._put(days=[], cells=[], marks=[])
             self.seats, self.options = [], []
-            self.proposals, self.bookings, self.everyone, self.hanchan_choices = [], [], [], []
+            self.proposals, self.bookings, self.hanchan_choices = [], [], []
+            tab_memory.remember(self.router.session.client_token, EVERYONE, [])
             return
         self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
         self.match_url = routes.match_url(match_id)
@@ -165,7 +167,6 @@ class MatchScheduleState(LivePage, AuthState):
             options=view.options,
             proposals=view.proposals,
             bookings=view.bookings,
-            everyone=[{"name": n, "text": t} for n, t in view.everyone],
             hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)],
             part_booked=T_PART_BOOKED.format(
                 booked=hanchans_word(view.planned - view.remaining), planned=view.planned, remaining=view.remaining
@@ -173,9 +174,18 @@ class MatchScheduleState(LivePage, AuthState):
             if 0 < view.remaining < view.planned
             else "",
         )
+        # The organizer's view of every player's intervals: in this process's memory, never in the state files.
+        tab_memory.remember(
+            self.router.session.client_token, EVERYONE, [{"name": n, "text": t} for n, t in view.everyone]
+        )
         if view.options and not self.prop_start:
             self.prop_start, self.prop_end = view.options[0]["start"], view.options[0]["end"]
             self.prop_hanchans = view.options[0]["hanchans"]
+
+    @rx.var(cache=False)
+    def everyone(self) -> list[dict[str, str]]:
+        """Read for each update from the tab's memory (state/tab_memory.py): never stored on the state."""
+        return tab_memory.recall(self.router.session.client_token, EVERYONE, [])
 
     def _put(self, **values: object) -> None:
         """Assigns only what changed: an assigned var is sent to the browser and re-rendered there."""

@@ -1,0 +1,139 @@
+"""The login limits kept in the database every web worker shares, and the site's own signing key; imports no
+reflex.
+
+One row per key and window (LoginWindow). An attempt is taken by a single conditional UPDATE (`count < limit`,
+or a window that has run out), so two workers — or two threads — cannot both take the last attempt: the database
+serialises the updates of one row (SQLite's write lock, PostgreSQL's row lock).
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import sqlalchemy as sa
+from sqlmodel import Session, col, delete, select, update
+
+from services.core import rate_limit
+from services.core.models import LoginAttempt, LoginWindow, SiteKey
+
+DEVICE_KEY = "device-cookie"
+UNLIMITED = 2**31 - 1
+TOO_MANY_FROM_CLIENT = "Слишком много попыток входа с этого устройства. Подождите минуту."
+TOO_MANY_FOR_ACCOUNT = (
+    "Слишком много попыток входа под этим именем с незнакомых устройств. Попробуйте через {minutes} мин. "
+    "или войдите с устройства, с которого уже входили."
+)
+
+
+@dataclass(frozen=True)
+class Admission:
+    """What a login attempt may do: refused with a message, or checked after `delay` seconds."""
+
+    error: str | None = None
+    delay: float = 0.0
+
+
+def take(session: Session, key: str, *, limit: int, window: timedelta, now: datetime) -> int | None:
+    """Counts one attempt under `key`; the count in the window including this one, or None when the window's
+    `limit` is used up (nothing counted then)."""
+    for _ in range(2):
+        restarted = session.execute(
+            update(LoginWindow)
+            .where(col(LoginWindow.key) == key, col(LoginWindow.started_at) <= now - window)
+            .values(started_at=now, count=1)
+        )
+        if restarted.rowcount:
+            return 1
+        counted = session.execute(
+            update(LoginWindow)
+            .where(col(LoginWindow.key) == key, col(LoginWindow.count) < limit)
+            .values(count=LoginWindow.count + 1)
+            .returning(LoginWindow.count)
+        ).first()
+        if counted is not None:
+            return int(counted[0])
+        if session.get(LoginWindow, key) is not None:
+            return None  # the window is full
+        try:
+            with session.begin_nested():
+                session.add(LoginWindow(key=key, started_at=now, count=1))
+        except sa.exc.IntegrityError:
+            continue  # another worker created the row at the same moment: count against it
+        # Rows of windows long over go with each new one, so a flood of invented names leaves nothing behind.
+        session.execute(delete(LoginWindow).where(col(LoginWindow.started_at) < now - 2 * rate_limit.LONGEST_WINDOW))
+        return 1
+    return None
+
+
+def admit(session: Session, *, login_name: str, client: str, address: str, now: datetime) -> Admission:
+    """The limits of one login attempt before its password is checked (Регламент §3: the organizer's issued
+    passwords are the only way in, so guessing them must stay out of reach, and a flood must not keep the
+    players out).
+
+    - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute;
+    - per account: after ACCOUNT_UNKNOWN_ATTEMPTS wrong passwords from clients that never logged in to it, such
+      clients wait for the window to end (the account's own browsers do not);
+    - per address: a delay that grows with the address's failed logins beyond the free ones.
+    There is no total for everyone: strangers flooding from elsewhere cost a new browser nothing.
+    """
+    if (
+        take(
+            session, f"client:{client}", limit=rate_limit.PER_CLIENT_ATTEMPTS, window=rate_limit.CLIENT_WINDOW, now=now
+        )
+        is None
+    ):
+        return Admission(error=TOO_MANY_FROM_CLIENT)
+    key = f"account:{login_name}"
+    guessed = _current(session, key, window=rate_limit.ACCOUNT_WINDOW, now=now)
+    if guessed >= rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS and not known_to_account(session, login_name, client):
+        row = session.get(LoginWindow, key)
+        left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
+        return Admission(error=TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60)))
+    failures = _current(session, f"address:{address}", window=rate_limit.ADDRESS_WINDOW, now=now)
+    return Admission(delay=rate_limit.flood_delay(failures))
+
+
+def count_failure(session: Session, *, address: str, now: datetime, login_name: str = "", client: str = "") -> None:
+    """A wrong password from this address: the address's next attempts wait longer (its own successes do not
+    count, so the many phones of one Wi-Fi logging in on a match day never wait); when `login_name` is given and
+    the client never logged in to it, one more of the account's guesses from unknown browsers is used."""
+    take(session, f"address:{address}", limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
+    if login_name and not known_to_account(session, login_name, client):
+        take(session, f"account:{login_name}", limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
+
+
+def _current(session: Session, key: str, *, window: timedelta, now: datetime) -> int:
+    row = session.get(LoginWindow, key)
+    return row.count if row is not None and row.started_at > now - window else 0
+
+
+def known_to_account(session: Session, login_name: str, client: str) -> bool:
+    """Whether this client has logged in to this account before (its owner's own browser)."""
+    if not client:
+        return False
+    return (
+        session.exec(
+            select(LoginAttempt.id).where(
+                LoginAttempt.login_name == login_name,
+                LoginAttempt.client == client,
+                col(LoginAttempt.succeeded).is_(True),
+            )
+        ).first()
+        is not None
+    )
+
+
+def site_key(session: Session, name: str) -> bytes:
+    """The site's secret of this name, made on first use; every worker reads the same one."""
+    row = session.get(SiteKey, name)
+    if row is None:
+        try:
+            with session.begin_nested():
+                session.add(SiteKey(name=name, value=secrets.token_hex(32)))
+        except sa.exc.IntegrityError:
+            pass  # another worker made it first
+        row = session.get(SiteKey, name)
+    assert row is not None
+    return bytes.fromhex(row.value)

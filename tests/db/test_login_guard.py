@@ -1,0 +1,174 @@
+"""The login limits in the shared database (issue 29, findings 2 and 3), on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from datetime import UTC, datetime, timedelta
+
+import pytest
+import sqlalchemy as sa
+
+from services.core import rate_limit
+from services.core.db import session_scope
+from services.league import accounts, login_guard
+
+NOW = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+
+
+def _admit(engine: sa.Engine, name: str, client: str, address: str, now: datetime = NOW) -> login_guard.Admission:
+    with session_scope(engine) as session:
+        return login_guard.admit(
+            session, login_name=accounts.normalize_login(name), client=client, address=address, now=now
+        )
+
+
+def _user(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> tuple[str, str]:
+    monkeypatch.setattr("services.core.security.hash_password", lambda password: f"plain:{password}")
+    monkeypatch.setattr("services.core.security.hash_issued_password", lambda password: f"plain:{password}")
+    monkeypatch.setattr(
+        "services.core.security.verify_password", lambda password, stored: stored == f"plain:{password}"
+    )
+    name = f"Игрок {uuid.uuid4().hex[:8]}"
+    with session_scope(engine) as session:
+        _, password = accounts.create_user(session, display_name=name, now=NOW)
+    return name, password
+
+
+def _login(
+    engine: sa.Engine, name: str, password: str, client: str, address: str = "10.0.0.1", now: datetime = NOW
+) -> accounts.LoginResult:
+    """As the login page does it: the check, then a failure counted against the address."""
+    with session_scope(engine) as session:
+        result = accounts.login(session, name, password, now=now, session_days=30, client=client)
+        if result.error == accounts.LOGIN_FAILED:
+            login_guard.count_failure(
+                session, address=address, now=now, login_name=accounts.normalize_login(name), client=client
+            )
+        return result
+
+
+def test_two_workers_never_take_the_same_last_attempt(db: sa.Engine) -> None:
+    key = f"client:{uuid.uuid4()}"
+    results: list[int | None] = []
+    barrier = threading.Barrier(16)
+
+    def attempt() -> None:
+        barrier.wait()
+        with session_scope(db) as session:
+            results.append(login_guard.take(session, key, limit=10, window=timedelta(minutes=1), now=NOW))
+
+    threads = [threading.Thread(target=attempt) for _ in range(16)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(r for r in results if r is not None) == list(range(1, 11))
+    assert results.count(None) == 6
+    with session_scope(db) as session:  # the next window starts afresh
+        assert (
+            login_guard.take(session, key, limit=10, window=timedelta(minutes=1), now=NOW + timedelta(minutes=1)) == 1
+        )
+
+
+def test_a_flood_of_strangers_does_not_shut_out_a_new_browser(db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Finding 29.2: 200 wrong logins from invented clients at invented names (more than main's 60-a-minute
+    total for every browser that never logged in) leave a new browser's correct login untouched."""
+    name, password = _user(db, monkeypatch)
+    flooder = f"10.0.0.{uuid.uuid4().int % 250}"
+    for n in range(200):
+        admission = _admit(db, f"нет такого {n}", f"ip:{flooder}", flooder)
+        if admission.error is None:
+            _login(db, f"нет такого {n}", "x", f"ip:{flooder}", flooder)
+    assert _admit(db, "ещё один", f"ip:{flooder}", flooder).error == login_guard.TOO_MANY_FROM_CLIENT
+    new_browser = f"device:{uuid.uuid4().hex}"
+    admission = _admit(db, name, new_browser, "192.168.1.20")
+    assert admission == login_guard.Admission(error=None, delay=0.0)
+    assert _login(db, name, password, new_browser).token
+
+
+def test_the_flooding_address_waits_longer_and_longer_but_is_never_refused(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Behind a club's Wi-Fi every phone shares the address: a flood of signed-but-fresh devices from it makes
+    it wait, never locks it out; the phone that types the right password gets in."""
+    name, password = _user(db, monkeypatch)
+    address = f"172.16.{uuid.uuid4().int % 250}.1"
+    delays = []
+    for n in range(40):
+        client = f"device:{uuid.uuid4().hex}"
+        delays.append(_admit(db, f"имя {n}", client, address).delay)
+        _login(db, f"имя {n}", "x", client, address)
+    free = rate_limit.ADDRESS_FREE_ATTEMPTS
+    assert delays[: free + 1] == [0.0] * (free + 1)
+    assert delays[free + 1 :] == sorted(delays[free + 1 :]) and delays[-1] > delays[free + 1] > 0
+    assert _admit(db, "другое", f"device:{uuid.uuid4().hex}", "10.9.9.9").delay == 0.0  # elsewhere: no wait
+    phone = f"device:{uuid.uuid4().hex}"
+    admission = _admit(db, name, phone, address)
+    assert admission.error is None and 0 < admission.delay <= rate_limit.DELAY_MAX_SECONDS
+    assert _login(db, name, password, phone, address).token
+
+
+def test_many_phones_of_one_wifi_logging_in_never_wait(db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    address = f"172.17.{uuid.uuid4().int % 250}.1"
+    users = [_user(db, monkeypatch) for _ in range(30)]
+    for name, password in users:
+        phone = f"device:{uuid.uuid4().hex}"
+        assert _admit(db, name, phone, address) == login_guard.Admission()
+        assert _login(db, name, password, phone, address).token
+
+
+def test_a_fresh_device_per_guess_does_not_reset_the_guesses_at_one_name(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Finding 29.3: on main 70 of 70 guesses with a new device id each were password-checked."""
+    name, password = _user(db, monkeypatch)
+    owner = f"device:{uuid.uuid4().hex}"
+    assert _admit(db, name, owner, "10.1.1.1").error is None
+    assert _login(db, name, password, owner).token  # the owner's own browser, known from now on
+    checked = 0
+    for n in range(70):
+        guess_client = f"device:{uuid.uuid4().hex}"
+        if _admit(db, name, guess_client, f"10.2.{n}.1").error is None:
+            checked += 1
+            assert not _login(db, name, f"угадай {n}", guess_client).token
+    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS
+    refused = _admit(db, name, f"device:{uuid.uuid4().hex}", "10.3.3.3")
+    assert refused.error and "под этим именем" in refused.error and "15 мин" in refused.error
+    assert _admit(db, name, owner, "10.1.1.1").error is None  # the owner's browser is not held to the budget
+    assert _login(db, name, password, owner).token
+    later = NOW + rate_limit.ACCOUNT_WINDOW
+    assert _admit(db, name, f"device:{uuid.uuid4().hex}", "10.3.3.3", now=later).error is None
+
+
+def test_the_site_key_is_made_once_and_shared(db: sa.Engine) -> None:
+    name = "test-" + uuid.uuid4().hex[:8]
+    keys: list[bytes] = []
+    barrier = threading.Barrier(4)
+
+    def read() -> None:
+        barrier.wait()
+        with session_scope(db) as session:
+            keys.append(login_guard.site_key(session, name))
+
+    threads = [threading.Thread(target=read) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(keys) == 4 and len(set(keys)) == 1 and len(keys[0]) == 32
+
+
+def test_one_strangers_browser_does_not_shut_the_owners_new_phone_out(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The stranger's own browser is locked out after five tries: its later attempts are no guesses."""
+    name, password = _user(db, monkeypatch)
+    stranger = f"device:{uuid.uuid4().hex}"
+    for n in range(20):
+        if _admit(db, name, stranger, "10.5.5.5", now=NOW + timedelta(seconds=10 * n)).error is None:
+            _login(db, name, f"угадай {n}", stranger, "10.5.5.5", now=NOW + timedelta(seconds=10 * n))
+    phone = f"device:{uuid.uuid4().hex}"
+    later = NOW + timedelta(seconds=200)
+    assert _admit(db, name, phone, "10.5.5.5", now=later).error is None
+    assert _login(db, name, password, phone, "10.5.5.5", now=later).token
