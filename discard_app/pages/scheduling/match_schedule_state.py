@@ -8,9 +8,9 @@ import reflex as rx
 
 from discard_app import routes
 from discard_app.components.availability_grid import GRID_SCRIPT
-from discard_app.components.live import LivePage, current_stamp, start_live_updates
+from discard_app.components.live import LivePage
 from discard_app.state.auth import AuthState
-from services.core.changes import grid_moved, match_stamp
+from services.core.changes import grid_moved, match_stamp, match_watch
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
@@ -190,10 +190,11 @@ class MatchScheduleState(LivePage, AuthState):
             return self._redirect_to_login()
         self.drop_warning = self._pending_grid = ""
         self._refresh(user)
-        return [rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()"), start_live_updates()]
+        self._start_live()
+        return rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()")
 
-    def _live_stamp(self) -> str:
-        return current_stamp(int(self.match_id), self._user_id)  # this match, the club's rooms, my other tabs
+    def _live_watch(self) -> tuple:
+        return match_watch(int(self.match_id), self._user_id)  # this match, the club's rooms, my other tabs
 
     def _live_paused(self) -> bool:
         return not self.match_id
