@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 import reflex as rx
 
 from services.core import announce
-from services.core.changes import change_stamp, watched_stamp
+from services.core.changes import LEAGUE, change_stamp, touched_since, watched_stamp
 from services.core.config import settings
 from services.core.db import session_scope
 
@@ -32,7 +32,9 @@ if TYPE_CHECKING:
     from reflex.app import App
 
 log = logging.getLogger(__name__)
-POLL_SECONDS = 0.25  # the fallback stamp read: SQLite, or a change whose notification was lost
+# The fallback stamp read (one primary-key maximum pair): how another process's change reaches SQLite's pages; on
+# PostgreSQL the notification comes first and the read only covers a lost one.
+POLL_SECONDS = 0.25 if settings.database_url.startswith("postgresql") else 0.1
 MINUTE_SECONDS = 60.0  # pages that also follow the clock (windows and meetings that end) are pushed once a minute
 
 
@@ -75,6 +77,12 @@ def watch(state: rx.State, watch: tuple, stamp: str, *, page: str = "", minutely
     wake()
 
 
+def seen(state: rx.State, stamp: str) -> None:
+    """The tab's page has just read `stamp` itself (its own handler's reload): no push needed for it."""
+    if (tab := _tabs.get(state.router.session.client_token, {}).get(type(state).get_full_name())) is not None:
+        tab.stamp = stamp
+
+
 def forget(state: rx.State) -> None:
     if (pages := _tabs.get(state.router.session.client_token)) is not None:
         pages.pop(type(state).get_full_name(), None)
@@ -101,8 +109,18 @@ def _connected(app: App) -> set[str]:
     return {token for token, record in manager.token_to_socket.items() if record.instance_id == mine}
 
 
-def _read_stamps(watches: set[tuple]) -> dict[tuple, str]:
+def _read_stamps(watches: set[tuple], since: str | None) -> dict[tuple, str]:
+    """The stamps of the watches that can have moved since the league's stamp `since` (all of them without it):
+    a change of one match reads that match's pages' stamps and its four people's, not every open page's."""
     with session_scope() as session:
+        touched = touched_since(session, since) if since else None
+        if touched is not None:
+            matches, people = touched
+            watches = {
+                w
+                for w in watches
+                if w[0] == LEAGUE[0] or (w[0] == "match" and w[1] in matches) or (w[0] == "person" and w[1] in people)
+            }
         return {w: watched_stamp(session, w) for w in watches}
 
 
@@ -124,9 +142,11 @@ async def _push(app: App, token: str, name: str, tab: Tab, stamp: str) -> None:
     stats["pushes"] += 1
 
 
-async def push_changes(*, minute: bool = False, only: set[tuple[str, str]] | None = None) -> int:
-    """Pushes every registered tab (or `only` these) whose watched stamp moved (and, once a minute, the
-    clock-following ones)."""
+async def push_changes(
+    *, since: str | None = None, minute: bool = False, only: set[tuple[str, str]] | None = None
+) -> int:
+    """Pushes every registered tab (or `only` these) whose watched stamp moved since the league's stamp `since`
+    (and, once a minute, the clock-following ones)."""
     app = _app
     if app is None or app.event_namespace is None:
         return 0
@@ -141,16 +161,16 @@ async def push_changes(*, minute: bool = False, only: set[tuple[str, str]] | Non
     }
     if not watches:
         return 0
-    stamps = await asyncio.to_thread(_read_stamps, watches)
+    stamps = await asyncio.to_thread(_read_stamps, watches, since)
     stats["reads"] += len(stamps)
     concerned = [
-        (token, name, tab, stamps[tab.watch])
+        (token, name, tab, stamps.get(tab.watch, ""))
         for token, pages in list(_tabs.items())
         for name, tab in list(pages.items())
-        if tab.watch in stamps and (stamps[tab.watch] != tab.stamp or (minute and tab.minutely))
+        if (tab.watch in stamps and stamps[tab.watch] != tab.stamp) or (minute and tab.minutely)
     ]
     for token, name, tab, stamp in concerned:
-        tab.stamp = stamp
+        tab.stamp = stamp or tab.stamp
         try:
             await _push(app, token, name, tab, stamp)
         except Exception:  # noqa: BLE001 — one tab's failed reload must not stop the others'
@@ -194,10 +214,10 @@ async def watcher() -> None:
                 _fresh.clear()
                 now = await asyncio.to_thread(_read_league)
                 if now != last or minute:
-                    last = now
+                    since, last = last, now
                     if minute:
                         minute_at = time.monotonic()
-                    await push_changes(minute=minute)
+                    await push_changes(since=None if minute else since, minute=minute)
                 elif fresh:
                     await push_changes(only=fresh)
             except Exception:  # noqa: BLE001 — the database restarting: the next round retries

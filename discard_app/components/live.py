@@ -45,8 +45,11 @@ class LivePage(rx.State, mixin=True):
         return LEAGUE
 
     def _live_stamp(self) -> str:
+        """Read before the page's data; the worker then needs no push for what this tab read itself."""
         with session_scope() as session:
-            return watched_stamp(session, self._live_watch())
+            stamp = watched_stamp(session, self._live_watch())
+        live_push.seen(self, stamp)
+        return stamp
 
     def _live_paused(self) -> bool:
         """Not loaded yet (no stamp), or a page's own work in flight: no reload now."""

@@ -114,3 +114,29 @@ def watched_stamp(session: Session, watch: tuple) -> str:
     if watch[0] == "person":
         return player_stamp(session, watch[1])
     return change_stamp(session)
+
+
+def touched_since(session: Session, since: str) -> tuple[set[int], set[int]] | None:
+    """What the changes after the `change_stamp` `since` concern, so a worker reads only the stamps that can have
+    moved: (the matches, the people seated in them — a substitute's seat counts for the replaced person too), or
+    None when a change concerns the whole club (an event without a match, a room event, an audit row about
+    anything but one match: every match's stamp moved, as `_club` says)."""
+    events_after, _, audit_after = since.partition(":")
+    if not events_after.isdigit() or not audit_after.isdigit():
+        return None
+    events = session.exec(
+        select(OutboxEvent.match_id, OutboxEvent.kind).where(OutboxEvent.id > int(events_after))
+    ).all()
+    audit = session.exec(
+        select(AuditRecord.entity, AuditRecord.entity_id).where(AuditRecord.id > int(audit_after))
+    ).all()
+    if any(match_id is None or kind in ROOM_EVENTS for match_id, kind in events):
+        return None
+    if any(entity != MATCH_ENTITY or entity_id is None for entity, entity_id in audit):
+        return None
+    matches = {match_id for match_id, _ in events} | {entity_id for _, entity_id in audit}
+    if not matches:
+        return set(), set()
+    seated = (col(Player.id) == Seat.player_id) | (col(Player.id) == Seat.substitute_for_player_id)
+    people = session.exec(select(Player.user_id).join(Seat, seated).where(col(Seat.match_id).in_(matches))).all()
+    return matches, {user_id for user_id in people if user_id is not None}

@@ -6,7 +6,7 @@ from datetime import date
 
 import reflex as rx
 
-from discard_app import routes
+from discard_app import live_push, routes
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import LivePage
 from discard_app.state.auth import AuthState
@@ -135,6 +135,7 @@ class MatchScheduleState(LivePage, AuthState):
             with session_scope() as session:
                 # before the data: a change in between reloads again
                 self._stamp = match_stamp(session, match_id, user.id)
+                live_push.seen(self, self._stamp)  # this tab has read it itself: no push for it
                 view = match_page(session, match_id=match_id, user=user, now=utc_now(), grid=grid)
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
