@@ -2,11 +2,11 @@
 
 N open /match/N/schedule pages (default 16, 100 and 300, opened one after another in one app run), each speaking
 Reflex's websocket protocol as a browser tab does (the pages of an older checkout also press their live tick every
-second, as its browsers did) but without rendering. For each N: the server processes' CPU time over `--seconds`
-of nobody acting, read from /proc (every process the app started), as % of one core and as ms per open tab per
-second; then `--changes` availability saves made through the services by this process (another process than the
-site, as the bot or the command line) and the time from each commit until every open page of that match got its
-delta. One worker on SQLite, or `--workers 2` on PostgreSQL + Redis (local servers).
+second, as its browsers did) but without rendering. For each N: the server processes' CPU time over `--seconds` of
+nobody acting, read from /proc (every process the app started), as % of one core and as ms per open tab per second
+above the server's own with no page open; then `--changes` availability saves made through the services by this
+process (another process than the site, as the bot or the command line) and the time from each commit until every
+open page of that match got its delta. One worker on SQLite, or `--workers 2` on PostgreSQL + Redis (local servers).
 
     .venv/bin/python bench/idle.py                                  # this checkout, one worker, SQLite
     .venv/bin/python bench/idle.py --workers 2                      # two workers, PostgreSQL + Redis
@@ -26,6 +26,7 @@ import tempfile
 import threading
 import time
 import uuid
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import ExitStack
 from datetime import timedelta
 from pathlib import Path
@@ -186,6 +187,14 @@ def _change(app, match_id: int, user_id: int, k: int) -> float:  # noqa: ANN001
     return committed
 
 
+def _idle(seconds: float) -> float:
+    """The app's processes' CPU time per second of wall time over `seconds` (1.0 = one core)."""
+    pids = _descendants()
+    before, started = _cpu_seconds(pids), time.perf_counter()
+    time.sleep(seconds)
+    return (_cpu_seconds(pids) - before) / (time.perf_counter() - started)
+
+
 def _percentiles(values: list[float]) -> str:
     if not values:
         return "none"
@@ -210,18 +219,22 @@ def main() -> None:
         print(f"== {CHECKOUT.name} ({'polling pages' if TICKS else 'pushed pages'}), {mode}, {os.cpu_count()} cores")
         tabs: list[tuple[int, int, Tab]] = []  # (table index, seat, tab)
         change_no = 0
+        base = _idle(ARGS.seconds)  # the server with no page open: its own timers
+        previous: tuple[int, float] | None = None
+        print(f"   0 open pages: idle server CPU {base * 100:5.1f} % of a core")
         try:
             for count in counts:
-                while len(tabs) < count:
-                    t, seat = divmod(len(tabs), 4)
-                    match_id, seats = tables[t]
-                    tabs.append((t, seat, Tab(app.url, seats[seat][0], match_id)))
+                with ThreadPoolExecutor(8) as pool:  # opened eight at a time, as a crowd does
+                    places = [divmod(n, 4) for n in range(len(tabs), count)]
+                    opened = pool.map(lambda place: Tab(app.url, tables[place[0]][1][place[1]][0],
+                                                        tables[place[0]][0]), places)  # fmt: skip
+                    tabs += [(t, seat, tab) for (t, seat), tab in zip(places, opened, strict=True)]
                 time.sleep(3)  # the last pages' loads settle
-                pids = _descendants()
-                before, started = _cpu_seconds(pids), time.perf_counter()
-                time.sleep(ARGS.seconds)
-                used, spent = _cpu_seconds(pids) - before, time.perf_counter() - started
-                per_tab = used / spent / count * 1000
+                share = _idle(ARGS.seconds)
+                per_tab = max(share - base, 0.0) / count * 1000
+                # what one more open page costs: above the previous N's (the worker's own fixed costs left out)
+                marginal = max(share - previous[1], 0.0) / (count - previous[0]) * 1000 if previous else per_tab
+                previous = (count, share)
                 delays = []
                 for _ in range(ARGS.changes):
                     t = change_no % (count // 4)
@@ -238,8 +251,9 @@ def main() -> None:
                     if missed:
                         print(f"   {missed} page(s) of match {tables[t][0]} got no delta within 10 s")
                     change_no += 1
-                print(f"{count:4d} open pages: idle server CPU {used / spent * 100:5.1f} % of a core, "
-                      f"{per_tab:.3f} ms per page per second; another process's change → the match's "
+                print(f"{count:4d} open pages: idle server CPU {share * 100:5.1f} % of a core, {per_tab:.3f} ms "
+                      f"per page per second above the empty server's ({marginal:.3f} ms for each page above the "
+                      f"previous N); another process's change → the match's "
                       f"{len(watching)} pages: {_percentiles(delays)}")  # fmt: skip
         finally:
             for _, _, tab in tabs:

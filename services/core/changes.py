@@ -3,7 +3,7 @@
 Every change writes an outbox event or an audit row in its own transaction (docs/architecture.md), whichever
 process made it — a web worker, the bot, the command line, the Pantheon import. No open page polls: each web
 worker's one watcher (`discard_app/live_push.py`) reads `change_stamp` when a change is announced
-(`services/core/announce.py`) and every ~250 ms, and only when it moved reads the stamps its open pages watch
+(`services/core/announce.py`) and every 100–250 ms, and only when it moved reads the stamps its open pages watch
 (`watched_stamp`) and pushes a reload to the pages whose stamp moved.
 
 A match's pages watch `match_stamp`: that match's own events, the club's room occupancy (another match's booking
