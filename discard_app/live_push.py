@@ -213,13 +213,14 @@ async def watcher() -> None:
                 fresh = set(_fresh)
                 _fresh.clear()
                 now = await asyncio.to_thread(_read_league)
-                if now != last or minute:
+                if minute:
+                    minute_at = time.monotonic()
+                    fresh |= {(t, n) for t, pages in _tabs.items() for n, tab in pages.items() if tab.minutely}
+                if now != last:
                     since, last = last, now
-                    if minute:
-                        minute_at = time.monotonic()
-                    await push_changes(since=None if minute else since, minute=minute)
+                    await push_changes(since=since, minute=minute)
                 elif fresh:
-                    await push_changes(only=fresh)
+                    await push_changes(only=fresh, minute=minute)
             except Exception:  # noqa: BLE001 — the database restarting: the next round retries
                 log.exception("live watcher round failed")
     finally:
