@@ -1,10 +1,10 @@
 """Benchmark: load held. N players (default 52: 13 tables) at once, each an open scheduling page speaking Reflex's
-websocket protocol exactly as a browser tab does (the events and deltas a tab exchanges, the live tick every
-second) but without a browser's rendering, so the figures are the server's: every player saves its availability 20
-times back to back, then every table proposes its common option and the other three confirm as soon as their page
-shows the proposal. Against one site process on SQLite, and against two processes on PostgreSQL and Redis
-(`--workers 2`). Prints throughput, p50/p95/max latency and errors (must be 0), and checks the final database:
-every player's last save is what is stored and every table is booked exactly once.
+websocket protocol exactly as a browser tab does (the events and deltas a tab exchanges; the server pushes every
+change to the pages it concerns) but without a browser's rendering, so the figures are the server's: every player
+saves its availability 20 times back to back, then every table proposes its common option and the other three
+confirm as soon as their page shows the proposal. Against one site process on SQLite, and against two processes on
+PostgreSQL and Redis (`--workers 2`). Prints throughput, p50/p95/max latency and errors (must be 0), and checks the
+final database: every player's last save is what is stored and every table is booked exactly once.
 
     .venv/bin/python bench/load.py                  # one worker, SQLite
     .venv/bin/python bench/load.py --workers 2      # two workers, PostgreSQL + Redis (local servers)
@@ -49,7 +49,6 @@ SAVES = 20
 WINDOW_DAYS = 8
 REDIS_URL = "redis://127.0.0.1:6379/9"
 TIMEOUT = 60.0  # seconds for one answer before it counts as an error
-TICK = 1.0  # an open page's live tick (discard_app/components/live.py)
 NAMESPACE = "/_event"
 PAGE_STATE = (
     "reflex___state____state.discard_app___state___auth____auth_state"
@@ -85,7 +84,8 @@ class Stats:
 
 
 class Tab:
-    """One open /match/N/schedule page: a websocket, the page state's vars as the deltas set them, a tick a second."""
+    """One open /match/N/schedule page: a websocket, the page state's vars as the deltas set them (pushed by the
+    server when its match changes: discard_app/live_push.py)."""
 
     def __init__(self, url: str, token: str, match_id: int) -> None:
         self.path = f"/match/{match_id}/schedule"
@@ -98,7 +98,6 @@ class Tab:
         self._expect(lambda frame: frame.startswith("0"))
         hydrate = {"name": "reflex___state____state.hydrate_and_load", "payload": {}, "router_data": self.router}
         self.ws.send(f"40{NAMESPACE}," + json.dumps({"event": hydrate}))
-        self.last_tick = time.monotonic()
         self.wait(lambda: self.vars.get("allowed") is True, "the page did not load")
 
     def send(self, handler: str, **payload: object) -> None:
@@ -106,16 +105,13 @@ class Tab:
         self.ws.send(f"42{NAMESPACE}," + json.dumps(["event", event]))
 
     def wait(self, done, what: str) -> None:  # noqa: ANN001
-        """Reads frames (ticking every second, as the page does) until `done()`; an error shown fails at once."""
+        """Reads frames until `done()`; an error shown fails at once."""
         deadline = time.monotonic() + TIMEOUT
         while not done():
             if self.vars.get("error"):
                 raise BenchError(f"{what}: {self.vars['error']}")
             if time.monotonic() > deadline:
                 raise BenchError(f"{what}: no answer in {TIMEOUT:.0f} s")
-            if time.monotonic() - self.last_tick >= TICK:
-                self.send("tick")
-                self.last_tick = time.monotonic()
             self._read(timeout=0.05)
 
     def _expect(self, match) -> str:  # noqa: ANN001
@@ -217,7 +213,7 @@ def _player(url: str, table: Table, seat: int, stats: Stats, ready: threading.Ba
 
 def _table(tabs: list[Tab], stats: Stats) -> None:
     """The first player proposes the page's first common option; the other three confirm at once, each as soon as
-    the proposal reaches their open page (the live tick); done when every page shows the booking."""
+    the proposal reaches their open page (pushed); done when every page shows the booking."""
     try:
         proposer = tabs[0]
         proposer.wait(lambda: bool(proposer.vars.get("options")), "options after the last saves")

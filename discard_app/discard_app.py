@@ -3,7 +3,7 @@
 import reflex as rx
 
 import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
-from discard_app import routes, texts
+from discard_app import live_push, routes, texts
 from discard_app.api import http_api
 from discard_app.components.site_frame import connection_overlay, not_found_page
 from discard_app.components.text_limit import max_length_script
@@ -56,6 +56,7 @@ app = rx.App(
 app.add_middleware(SessionBinding(), index=0)  # every event acts as the session that sent it
 # Регламент §3: the Sunday reminder is written by whichever process sees its moment first, the site included.
 app.register_lifespan_task(sunday_reminder_loop)
+live_push.install(app)  # one watcher per worker pushes every change to the open pages it concerns
 # Reflex's own overlay says "Cannot connect to server: websocket error…" in English: ours says it in Russian.
 app.app_wraps[(5, "Overlay")] = connection_overlay
 # (page, route, title, on_load): every page of the site, its browser title ends with the league's name.

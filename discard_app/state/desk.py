@@ -3,12 +3,12 @@ shows; the organizer's judge assignments (Регламент §6.3)."""
 
 from __future__ import annotations
 
-import uuid
-
 import reflex as rx
 
-from discard_app import texts
+from discard_app import live_push, texts
+from discard_app.components.live import current_stamp
 from discard_app.state.auth import AuthState
+from services.core.changes import LEAGUE
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league.desk import build_desk, desk_version, judge_choices
@@ -17,7 +17,6 @@ from services.results.judge_calls import answer_call, assign_judge, close_call
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.repo import SchedulingError
 
-TICK_MS = 1000  # how often an open staff page asks whether anything changed (one cheap statement)
 STAFF = (Role.ORGANIZER, Role.JUDGE)
 
 
@@ -40,7 +39,6 @@ class DeskState(AuthState):
     rounds: list[dict[str, str]] = []
     matches: list[dict[str, str]] = []
     _version: tuple = ()
-    _chain: str = ""
 
     def _staff(self, *roles: Role) -> User | None:
         user = self._require_user(*STAFF)
@@ -77,29 +75,23 @@ class DeskState(AuthState):
         return None
 
     @rx.event
-    def watch(self) -> rx.event.EventSpec | None:
-        """Starts this tab's refresh loop (the navigation mounts it on every page): a newer loop ends the older."""
+    def watch(self) -> None:
+        """The navigation mounts it on every page: the desk (and the open-items count) is pushed from then on
+        (`discard_app/live_push.py`), and once a minute for the windows and meetings that end."""
         user = self._require_user(*STAFF)
         if user is None:
-            return None
-        self._chain = uuid.uuid4().hex
+            return
         self._refresh(user)
-        return self._next_tick()
+        live_push.watch(self, LEAGUE, current_stamp(), minutely=True)
 
-    def _next_tick(self) -> rx.event.EventSpec:
-        # The wait is on the client, so a closed tab ends the loop by itself.
-        script = f"new Promise((done) => setTimeout(() => done('{self._chain}'), {TICK_MS}))"
-        return rx.call_script(script, callback=DeskState.tick)
-
-    @rx.event
-    def tick(self, chain: str) -> rx.event.EventSpec | None:
-        if chain != self._chain:
-            return None
+    async def _live_push(self, stamp: str) -> None:  # noqa: ARG002 — the desk's own version decides
+        """A change announced anywhere (or the minute turned): the desk recomputes only if its version moved; the
+        role is checked again, so a demoted account's tab stops showing the desk."""
         user = self._staff()
         if user is None:
-            return None
+            live_push.forget(self)
+            return
         self._refresh(user)
-        return self._next_tick()
 
     def _act(self, key: str, title: str, action, *roles: Role, **kwargs) -> None:  # noqa: ANN001, ANN003
         user = self._staff(*roles)

@@ -1,9 +1,10 @@
 """Change stamps: one cheap read that moves whenever any process changes what a page shows; imports no reflex.
 
 Every change writes an outbox event or an audit row in its own transaction (docs/architecture.md), whichever
-process made it — a web worker, the bot, the command line, the Pantheon import. An open page compares its stamp
-once a second and reloads its own data only when it moved, so another process's change reaches it within ~1 s
-without any in-process push.
+process made it — a web worker, the bot, the command line, the Pantheon import. No open page polls: each web
+worker's one watcher (`discard_app/live_push.py`) reads `change_stamp` when a change is announced
+(`services/core/announce.py`) and every 100–250 ms, and only when it moved reads the stamps its open pages watch
+(`watched_stamp`) and pushes a reload to the pages whose stamp moved.
 
 A match's pages watch `match_stamp`: that match's own events, the club's room occupancy (another match's booking
 takes a room this one could use) and the rare league-wide changes (windows, rooms, players, seasons). With fifty
@@ -92,3 +93,50 @@ def player_stamp(session: Session, user_id: int) -> str:
 def grid_moved(before: str, now: str) -> bool:
     """Whether two `match_stamp`s differ in what can change the viewer's grid, not only in the match's own news."""
     return before.partition("|")[2] != now.partition("|")[2]
+
+
+# What an open page watches (`discard_app/live_push.py`): the league, one match (with the viewer), or one person.
+LEAGUE = ("league",)
+
+
+def match_watch(match_id: int, user_id: int | None = None) -> tuple:
+    return ("match", match_id, user_id)
+
+
+def person_watch(user_id: int | None) -> tuple:
+    return ("person", user_id) if user_id is not None else LEAGUE
+
+
+def watched_stamp(session: Session, watch: tuple) -> str:
+    """The stamp of what a page watches: `match_stamp`, `player_stamp` or `change_stamp`."""
+    if watch[0] == "match":
+        return match_stamp(session, watch[1], watch[2])
+    if watch[0] == "person":
+        return player_stamp(session, watch[1])
+    return change_stamp(session)
+
+
+def touched_since(session: Session, since: str) -> tuple[set[int], set[int]] | None:
+    """What the changes after the `change_stamp` `since` concern, so a worker reads only the stamps that can have
+    moved: (the matches, the people seated in them — a substitute's seat counts for the replaced person too), or
+    None when a change concerns the whole club (an event without a match, a room event, an audit row about
+    anything but one match: every match's stamp moved, as `_club` says)."""
+    events_after, _, audit_after = since.partition(":")
+    if not events_after.isdigit() or not audit_after.isdigit():
+        return None
+    events = session.exec(
+        select(OutboxEvent.match_id, OutboxEvent.kind).where(OutboxEvent.id > int(events_after))
+    ).all()
+    audit = session.exec(
+        select(AuditRecord.entity, AuditRecord.entity_id).where(AuditRecord.id > int(audit_after))
+    ).all()
+    if any(match_id is None or kind in ROOM_EVENTS for match_id, kind in events):
+        return None
+    if any(entity != MATCH_ENTITY or entity_id is None for entity, entity_id in audit):
+        return None
+    matches = {match_id for match_id, _ in events} | {entity_id for _, entity_id in audit}
+    if not matches:
+        return set(), set()
+    seated = (col(Player.id) == Seat.player_id) | (col(Player.id) == Seat.substitute_for_player_id)
+    people = session.exec(select(Player.user_id).join(Seat, seated).where(col(Seat.match_id).in_(matches))).all()
+    return matches, {user_id for user_id in people if user_id is not None}

@@ -10,6 +10,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlmodel import Session, create_engine
 
+from services.core import announce  # noqa: F401  (every commit that wrote is announced: services/core/announce.py)
 from services.core.config import ROOT, settings
 
 

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from services.core.changes import change_stamp, grid_moved, match_stamp, player_stamp
+from services.core.changes import change_stamp, grid_moved, match_stamp, player_stamp, touched_since
 from services.core.db import session_scope
 from services.results import penalties
 from services.scheduling import availability, booking
@@ -144,3 +144,26 @@ def test_a_home_page_stamp_moves_for_the_persons_own_matches_and_the_club(db: sa
     assert mine != before  # a table-mate answered in the person's own match
     act(db, scheduling_admin.add_room, name="Веранда", actor_user_id=league.organizer.id)
     assert home(0) != mine  # the club changed
+
+
+def test_a_worker_reads_only_the_stamps_a_change_can_have_moved(db: sa.Engine) -> None:
+    """`touched_since`: one match's save concerns that match and its four people; a room added concerns the club
+    (None: every stamp is read), and so does a booking (every match's options may change)."""
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=8)
+        other = f.match(session, league.rounds[0], league.players[4:], table="2")
+        session.commit()
+    with Session(db) as session:
+        start = change_stamp(session)
+    act(db, availability.save_availability, match_id=other.id, user_id=league.users[4].id,
+        intervals=[Interval(kirov(20, 17), kirov(20, 23))], now=NOW)  # fmt: skip
+    with Session(db) as session:
+        matches, people = touched_since(session, start)
+        after_save = change_stamp(session)
+    assert matches == {other.id} and people == {u.id for u in league.users[4:8]}
+    with Session(db) as session:
+        assert touched_since(session, after_save) == (set(), set())  # nothing since
+    act(db, scheduling_admin.add_room, name="Зал для проверки", actor_user_id=league.organizer.id)
+    with Session(db) as session:
+        assert touched_since(session, after_save) is None
+        assert touched_since(session, "") is None  # the worker's first look reads everything

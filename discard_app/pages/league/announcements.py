@@ -7,7 +7,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
-from discard_app.components.live import LivePage, live_updates, start_live_updates
+from discard_app.components.live import LivePage
 from discard_app.components.text_limit import limit_hint
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
@@ -51,7 +51,7 @@ class AnnouncementsState(LivePage, AuthState):
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return start_live_updates()
+        return self._start_live()
 
     @rx.event
     def publish(self, form: dict[str, str]) -> None:
@@ -126,7 +126,6 @@ def _organizer_tools() -> rx.Component:
 def announcements_page() -> rx.Component:
     return page(
         texts.ANNOUNCEMENTS_TITLE,
-        live_updates(AnnouncementsState.tick),
         rx.cond(AnnouncementsState.can_write, _organizer_tools()),
         rx.cond(AnnouncementsState.error != "", rx.callout(AnnouncementsState.error, color_scheme="red", role="alert")),
         rx.cond(

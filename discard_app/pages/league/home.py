@@ -7,7 +7,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import routes, texts
-from discard_app.components.live import LivePage, current_stamp, live_updates, start_live_updates
+from discard_app.components.live import LivePage, watch_of
 from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -36,8 +36,8 @@ class HomeState(LivePage, AuthState):
     staff_note: str = ""
     is_staff: bool = False
 
-    def _live_stamp(self) -> str:
-        return current_stamp(user_id=self._user_id)  # the person's own matches: another table's news is not theirs
+    def _live_watch(self) -> tuple:
+        return watch_of(user_id=self._user_id)  # the person's own matches: another table's news is not theirs
 
     def _refresh(self, user: User) -> None:
         self._stamp = self._live_stamp()
@@ -75,7 +75,7 @@ class HomeState(LivePage, AuthState):
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return start_live_updates()
+        return self._start_live()
 
 
 def _match_card(row: MatchRow) -> rx.Component:
@@ -110,7 +110,6 @@ def _match_card(row: MatchRow) -> rx.Component:
 def home_page() -> rx.Component:
     return page(
         texts.HOME_TITLE,
-        live_updates(HomeState.tick),
         rx.cond(HomeState.staff_note != "", rx.text(HomeState.staff_note, color_scheme="gray")),
         # The organizer's home points to the desk: «Матчей пока нет… когда жеребьёвка будет утверждена» is for players.
         rx.cond(

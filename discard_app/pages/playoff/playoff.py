@@ -8,7 +8,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.bracket import TableView, table_card, table_view
-from discard_app.components.live import LivePage, live_updates, start_live_updates
+from discard_app.components.live import LivePage
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
@@ -94,7 +94,7 @@ class PlayoffState(LivePage, AuthState):
             season = season or roster.current_season(session)
             self._season_id = season.id if season else None
         self._refresh(user)
-        return start_live_updates()
+        return self._start_live()
 
     def _act(self, action, notice: str, *roles: Role) -> None:  # noqa: ANN001
         user = self._require_user(*roles)
@@ -249,7 +249,6 @@ def _organizer_forms() -> rx.Component:
 def playoff_page() -> rx.Component:
     return page(
         texts.PLAYOFF_TITLE,
-        live_updates(PlayoffState.tick),
         rx.cond(PlayoffState.error != "", rx.callout(PlayoffState.error, color_scheme="red", role="alert")),
         rx.cond(PlayoffState.notice != "", rx.callout(PlayoffState.notice, color_scheme="green", role="status")),
         rx.cond(

@@ -9,7 +9,7 @@ from typing import Any, TypedDict
 import reflex as rx
 
 from discard_app import routes, texts
-from discard_app.components.live import LivePage, current_stamp, live_updates, start_live_updates
+from discard_app.components.live import LivePage, watch_of
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.pages.results import match_admin as admin
@@ -75,8 +75,8 @@ class MatchState(LivePage, AuthState):
     def _id(self) -> int | None:
         return routes.id_in_path(self.router.url.path, r"/match/(\d+)")
 
-    def _live_stamp(self) -> str:
-        return current_stamp(self._id())  # hanchans, disputes and the protocol entered anywhere
+    def _live_watch(self) -> tuple:
+        return watch_of(self._id())  # hanchans, disputes and the protocol entered anywhere
 
     def _live_paused(self) -> bool:
         return not self.found or self.saving
@@ -117,7 +117,7 @@ class MatchState(LivePage, AuthState):
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return start_live_updates()
+        return self._start_live()
 
     @rx.event
     def dismiss(self) -> None:
@@ -374,7 +374,6 @@ def _messages() -> rx.Component:
 
 def _body() -> rx.Component:
     return rx.vstack(
-        live_updates(MatchState.tick),
         rx.cond(MatchState.read_only, rx.callout(texts.MATCH_ARCHIVED, icon="archive", color_scheme="gray")),
         rx.link(texts.MATCH_SCHEDULE_LINK, href=MatchState.schedule_url),
         rx.flex(

@@ -7,7 +7,7 @@ from typing import Any
 import reflex as rx
 
 from discard_app import routes, texts
-from discard_app.components.live import LivePage, live_updates, start_live_updates
+from discard_app.components.live import LivePage
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
@@ -36,7 +36,7 @@ class PlayerState(LivePage, AuthState):
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return start_live_updates()
+        return self._start_live()
 
     def _refresh(self, user: User) -> None:  # noqa: ARG002 - every player's page is public to the league
         self._stamp = self._live_stamp()  # a result entered anywhere moves the totals and the chart
@@ -134,7 +134,6 @@ def player_page() -> rx.Component:
     title = rx.cond(PlayerState.found & (PlayerState.name != ""), PlayerState.name, "Игрок")
     return page(
         title,
-        live_updates(PlayerState.tick),
         rx.cond(
             PlayerState.found,
             rx.vstack(

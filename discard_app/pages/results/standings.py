@@ -5,7 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
-from discard_app.components.live import LivePage, live_updates, start_live_updates
+from discard_app.components.live import LivePage
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import page
 from discard_app.pages.results.standings_state import LiveStandingsState, StandingsRowView, publish_standings
@@ -30,7 +30,7 @@ class StandingsViewerState(LivePage, AuthState):
         with session_scope() as session:
             player_id = current_player_id(session, user.id)
         self.my_player_id = str(player_id) if player_id else ""
-        return start_live_updates()
+        return self._start_live()
 
     async def _live_reload(self, user: User, before: str, now: str) -> None:  # noqa: ARG002
         """A result entered by the bot, the command line or the Pantheon import: recompute the shared standings."""
@@ -87,7 +87,6 @@ def standings_table(rows: rx.Var) -> rx.Component:
 def standings_page() -> rx.Component:
     return page(
         texts.STANDINGS_TITLE,
-        live_updates(StandingsViewerState.tick),
         rx.text(texts.STANDINGS_HINT, color_scheme="gray", size="2"),
         rx.cond(StandingsViewerState.my_player_id != "", rx.text(texts.STANDINGS_MINE, color_scheme="gray", size="2")),
         rx.cond(

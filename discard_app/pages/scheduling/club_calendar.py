@@ -8,7 +8,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import routes, texts
-from discard_app.components.live import LivePage, live_updates, start_live_updates
+from discard_app.components.live import LivePage
 from discard_app.layout import page
 from discard_app.state import tab_memory
 from discard_app.state.auth import AuthState
@@ -96,7 +96,7 @@ class ClubCalendarState(LivePage, AuthState):
             return self._redirect_to_login()
         self._feeds(user)
         self._show(week_start(kirov_date(utc_now())))
-        return start_live_updates()
+        return self._start_live()
 
     @rx.event
     def shift(self, weeks: int) -> None:
@@ -130,7 +130,6 @@ def _day(d: DayView) -> rx.Component:
 def club_calendar_page() -> rx.Component:
     return page(
         T_TITLE,
-        live_updates(ClubCalendarState.tick),
         rx.flex(
             rx.button(T_PREV, variant="soft", on_click=ClubCalendarState.shift(-1)),
             rx.button(T_TODAY, variant="outline", on_click=ClubCalendarState.shift(0)),

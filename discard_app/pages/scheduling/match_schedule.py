@@ -6,7 +6,6 @@ import reflex as rx
 
 from discard_app.components.availability_grid import availability_grid
 from discard_app.components.confirm import confirm_dialog
-from discard_app.components.live import live_updates
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.match_schedule_state import (
     T_ALL_BOOKED,
@@ -239,7 +238,6 @@ def _decline_dialog() -> rx.Component:
 
 def _content() -> rx.Component:
     return rx.vstack(
-        live_updates(MatchScheduleState.tick),
         rx.text(MatchScheduleState.title, weight="bold", size="4"),
         rx.text("Игровое окно: ", MatchScheduleState.window, color_scheme="gray"),
         rx.link(T_MATCH_PAGE, href=MatchScheduleState.match_url),

@@ -6,12 +6,12 @@ from datetime import date
 
 import reflex as rx
 
-from discard_app import routes
+from discard_app import live_push, routes
 from discard_app.components.availability_grid import GRID_SCRIPT
-from discard_app.components.live import LivePage, current_stamp, start_live_updates
+from discard_app.components.live import LivePage
 from discard_app.state import tab_memory
 from discard_app.state.auth import AuthState
-from services.core.changes import grid_moved, match_stamp
+from services.core.changes import grid_moved, match_stamp, match_watch
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.league.tour_windows import WindowError, parse_kirov
@@ -139,6 +139,7 @@ class MatchScheduleState(LivePage, AuthState):
             with session_scope() as session:
                 # before the data: a change in between reloads again
                 self._stamp = match_stamp(session, match_id, user.id)
+                live_push.seen(self, self._stamp)  # this tab has read it itself: no push for it
                 view = match_page(session, match_id=match_id, user=user, now=utc_now(), grid=grid)
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
@@ -205,10 +206,11 @@ class MatchScheduleState(LivePage, AuthState):
             return self._redirect_to_login()
         self.drop_warning = self._pending_grid = ""
         self._refresh(user)
-        return [rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()"), start_live_updates()]
+        self._start_live()
+        return rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()")
 
-    def _live_stamp(self) -> str:
-        return current_stamp(int(self.match_id), self._user_id)  # this match, the club's rooms, my other tabs
+    def _live_watch(self) -> tuple:
+        return match_watch(int(self.match_id), self._user_id)  # this match, the club's rooms, my other tabs
 
     def _live_paused(self) -> bool:
         return not self.match_id

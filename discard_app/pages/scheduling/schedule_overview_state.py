@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.live import LivePage
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Round, utc_now
@@ -47,7 +48,7 @@ def _match_id(value: str | None) -> int:
     return int(value) if value.isdigit() else 0
 
 
-class ScheduleOverviewState(OrganizerPage, AuthState):
+class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
     rows: list[dict[str, str]] = []
     rooms: list[dict[str, str]] = []
     error: str = ""
@@ -91,8 +92,13 @@ class ScheduleOverviewState(OrganizerPage, AuthState):
         return f"{DIALOG_TITLES.get(self.dialog, '')}: {self.dialog_title}" if self.dialog else ""
 
     def _refresh(self) -> None:
+        self._stamp = self._live_stamp()  # every match's state, booked anywhere, shows at once (live_push)
         with session_scope() as session:
             self.rows, self.rooms = overview(session, now=utc_now()), room_rows(session)
+
+    def _live_reload(self, user: object, before: str, now: str) -> None:  # noqa: ARG002
+        if self._organizer() is not None:  # the role again, on every pushed reload
+            self._refresh()
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -101,6 +107,7 @@ class ScheduleOverviewState(OrganizerPage, AuthState):
             return self._redirect_to_login()
         if self._organizer() is not None:
             self._refresh()
+            self._start_live()
         return None
 
     @rx.event

@@ -1,0 +1,106 @@
+"""Pages that are pushed, not polled (discard_app/live_push.py): a change made by another process (a service call
+from this test process, as the bot or the command line make them) shows on the open pages within a fraction of a
+second, and the reload pushed to one tab carries nothing of it to another viewer's tab."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+from playwright.sync_api import Browser, Page, expect
+from sqlmodel import select
+
+from services.core.db import session_scope
+from services.core.models import User, utc_now
+from services.scheduling import availability
+from services.scheduling.intervals import Interval, at_kirov
+from tests.e2e.conftest import PLAYERS, App
+from tests.e2e.test_scheduling import _match, _open
+
+# The fallback stamp read is every 250 ms (SQLite: no notification crosses processes), the reload a few ms.
+ANOTHER_PROCESS_MS = 600
+WATCH_ANSWERS = """(names) => {
+  window.__answered = {};
+  const look = () => {
+    const text = document.body.innerText;
+    for (const name of names) {
+      if (!window.__answered[name] && text.includes(name + " — ответил")) window.__answered[name] = Date.now();
+    }
+  };
+  new MutationObserver(look).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def _user_id(app: App, name: str) -> int:
+    engine = app.engine()
+    with session_scope(engine) as session:
+        user_id = session.exec(select(User).where(User.display_name == name)).one().id
+    engine.dispose()
+    return user_id
+
+
+def _answer(app: App, match_id: int, name: str, intervals: list[Interval]) -> float:
+    """Another process's change, through the services; returns when it committed (ms since the epoch)."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        availability.save_availability(
+            session, match_id=match_id, user_id=_user_id(app, name), intervals=intervals, now=utc_now()
+        )
+    committed = time.time() * 1000
+    engine.dispose()
+    return committed
+
+
+def test_another_processes_change_shows_on_an_open_page_well_under_a_second(page: Page, app: App) -> None:
+    names = list(PLAYERS[12:16])
+    engine, match_id, day = _match(app, names)
+    engine.dispose()
+    _open(page, app, names[0], match_id)
+    others = names[1:]
+    for name in others:
+        expect(page.get_by_text(f"{name} — ещё не ответил")).to_be_visible()
+    page.evaluate(WATCH_ANSWERS, others)
+    delays = []
+    for k, name in enumerate(others):
+        time.sleep(0.3 + 0.1 * k)  # not in step with the worker's stamp read
+        committed = _answer(app, match_id, name, [Interval(at_kirov(day, 18), at_kirov(day, 22))])
+        expect(page.get_by_text(f"{name} — ответил")).to_be_visible(timeout=3_000)
+        delays.append(page.evaluate("(name) => window.__answered[name]", name) - committed)
+    print(f"another process's change on the open page after {', '.join(f'{d:.0f}' for d in delays)} ms")
+    assert max(delays) <= ANOTHER_PROCESS_MS, delays
+
+
+def test_a_pushed_reload_sends_one_viewers_own_data_to_that_viewer_only(browser: Browser, app: App) -> None:
+    """A player's answer saved elsewhere (another tab, the bot) reloads their own grid in their open tab; the other
+    player's open tab is pushed too (the answer count), but receives no grid, nothing of the first one's answer."""
+    names = list(PLAYERS[12:16])
+    engine, match_id, day = _match(app, names)
+    engine.dispose()
+    contexts = [browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov") for _ in range(2)]
+    mine, theirs = (context.new_page() for context in contexts)
+    frames: dict[str, list[str]] = {"mine": [], "theirs": []}
+    try:
+        for key, tab, name in (("mine", mine, names[0]), ("theirs", theirs, names[1])):
+            _open(tab, app, name, match_id)
+            expect(tab.get_by_text(f"{names[0]} — ещё не ответил")).to_be_visible()
+            tab.on("websocket", lambda ws, key=key: ws.on("framereceived", lambda d: frames[key].append(str(d))))
+        # the sockets were opened before the listeners: reload both so their frames are captured from the start
+        for tab in (mine, theirs):
+            tab.reload()
+            expect(tab.get_by_role("heading", name="Моя доступность")).to_be_visible()
+            tab.wait_for_function("window.discardGrid !== undefined")
+        for key in frames:
+            frames[key].clear()
+        secret = Interval(at_kirov(day + timedelta(days=1), 3), at_kirov(day + timedelta(days=1), 5, 30))
+        _answer(app, match_id, names[0], [secret])
+        for tab in (mine, theirs):
+            expect(tab.get_by_text(f"{names[0]} — ответил")).to_be_visible(timeout=3_000)
+        time.sleep(0.5)  # any later frame of the same push
+        mine_traffic, their_traffic = "".join(frames["mine"]), "".join(frames["theirs"])
+        assert "cells" in mine_traffic  # my own grid came to me: the check below can fail
+        assert "ответил" in their_traffic  # the other tab was pushed its own reload
+        assert "cells" not in their_traffic and "marks" not in their_traffic
+        assert not [s for s in ("03:00", "05:30", secret.start.isoformat()[:16]) if s in their_traffic]
+    finally:
+        for context in contexts:
+            context.close()
