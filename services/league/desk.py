@@ -33,6 +33,7 @@ from services.core.models import (
     User,
 )
 from services.league.roster import current_season
+from services.league.ruleset import Ruleset, of_season
 from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
@@ -40,7 +41,6 @@ from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
 
 SOON = timedelta(days=7)  # a window ending within a week without a booking needs the organizer now
-PLAYOFF_LINE = 8  # Регламент §1: the eight best go to the playoff
 
 # (key, title) in the order the desk shows them: the most urgent first.
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -252,10 +252,10 @@ def _dispute_notes(session: Session, match_ids: list[int]) -> dict[int, str]:
     return notes
 
 
-def _tie_items(session: Session, season_id: int) -> list[DeskItem]:
+def _tie_items(session: Session, season_id: int, rules: Ruleset) -> list[DeskItem]:
     items = []
     for place, group in unresolved_ties(session, season_id):
-        if place > PLAYOFF_LINE:
+        if place > rules.playoff_size:  # Регламент §1: the best of the season's playoff size go on
             continue
         names = ", ".join(name for _, name in group)
         items.append(
@@ -322,7 +322,7 @@ def _bot_items(session: Session) -> list[DeskItem]:
     return items
 
 
-def _roster_items(session: Session, season_id: int, draw_approved: bool) -> list[DeskItem]:
+def _roster_items(session: Session, season_id: int, draw_approved: bool, rules: Ruleset) -> list[DeskItem]:
     main = session.exec(
         select(Player.id, User.display_name)
         .join(User, col(User.id) == Player.user_id)
@@ -330,13 +330,14 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool) -> list
         .order_by(col(Player.registration_order))
     ).all()
     items = []
-    if len(main) % 4:
+    if len(main) % rules.roster_multiple:
         items.append(
             DeskItem(
                 "roster-four",
                 "roster",
                 f"В основном составе {len(main)}",
-                "Основной состав строго кратен четырём (Регламент §1): переведите лишних в резерв или доберите.",
+                f"Основной состав строго кратен {rules.roster_multiple} (Регламент §1): "
+                "переведите лишних в резерв или доберите.",
                 "/roster",
                 "Состав",
             )
@@ -410,10 +411,10 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None) -> 
     items = _call_items(session, user, now)
     items += _dispute_items(session, season.id)
     items += _scheduling_items(board, now)
-    items += _tie_items(session, season.id)
+    items += _tie_items(session, season.id, of_season(season))
     items += _pantheon_items(session, season.id)
     items += _bot_items(session)
-    items += _roster_items(session, season.id, season.draw_approved_at is not None)
+    items += _roster_items(session, season.id, season.draw_approved_at is not None, of_season(season))
     order = {key: n for n, (key, _) in enumerate(GROUPS)}
     return Desk(sorted(items, key=lambda i: order[i.group]))
 

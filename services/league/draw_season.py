@@ -21,6 +21,7 @@ from services.core.models import DrawDraft, Match, MatchStatus, Player, RosterSt
 from services.league.draw import DrawError, Tours, draw_tours, plural, repeats_report, swap_players, validate_draw
 from services.league.draw import max_meetings as count_max
 from services.league.draw import repeat_meetings as count_repeats
+from services.league.ruleset import of_season
 from services.league.tour_windows import current_windows, tour_rounds
 
 SEED_LIMIT = 2**31  # the seed is stored in an INTEGER column on every database
@@ -143,7 +144,8 @@ def make_draft(session: Session, season: Season, *, seed: int | None = None, act
         seed = random.SystemRandom().randrange(SEED_LIMIT)
     if not 0 <= seed < SEED_LIMIT:
         raise DrawError(f"Зерно должно быть от 0 до {SEED_LIMIT - 1}.")
-    draw = draw_tours(main_roster(session, season), tours=season.tours, seed=seed)
+    rules = of_season(season)
+    draw = draw_tours(main_roster(session, season), tours=rules.tours, seed=seed, multiple=rules.roster_multiple)
     _store(session, season, seed, draw.tours, actor_user_id)
     view = load_draft(session, season)
     record_audit(

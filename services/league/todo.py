@@ -14,6 +14,7 @@ from sqlmodel import Session
 from services.core.config import settings
 from services.core.models import MatchStatus, StageKind, User
 from services.league.matches import my_match_ids
+from services.league.ruleset import of_season
 from services.results.repo import match_scores
 from services.results.scoring import MatchScore
 from services.results.view import signed
@@ -128,7 +129,10 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         for i, it in items.items()
         if it.match.status == MatchStatus.COMPLETE
     }
-    scores = match_scores(session, played) if played else {}
+    scores: dict[int, MatchScore] = {}
+    for season in {items[i].info.season.id: items[i].info.season for i in played}.values():
+        mine = {i: where for i, where in played.items() if items[i].info.season.id == season.id}
+        scores |= match_scores(session, mine, of_season(season))
     cards = []
     for match_id in ids:
         item = items[match_id]

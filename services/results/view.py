@@ -31,6 +31,7 @@ from services.results.repo import (
     current_season_id,
     db_standings,
     effective_hanchans,
+    season_rules,
     season_scores,
     user_player_in_match,
 )
@@ -150,9 +151,10 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
             select(Hanchan).where(Hanchan.match_id == match.id, col(Hanchan.superseded_by_id).is_(None))
         ).all()
     }
+    rules = season_rules(session, stage.season_id)
     hanchan_views = []
     for h in hanchans:
-        scores = scoring.score_hanchan(h)
+        scores = scoring.score_hanchan(h, rules)
         row = rows[h.number]
         hanchan_views.append(
             {
@@ -180,6 +182,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         1,
         tuple(hanchans),
         tuple(scoring.Penalty(p.player_id, p.points, p.reason) for p in penalties if p.points),
+        rules,
     )
     lines = [
         {
@@ -331,7 +334,7 @@ def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str,
     shown = [player_id] + [int(r.player) for r in table[:leaders] if int(r.player) != player_id]
     series = [{"key": f"p{i}", "name": names.get(pid, "?")} for i, pid in enumerate(shown)]
     chart = []
-    for tour in scoring.REGULAR_ROUNDS:
+    for tour in range(1, season.rules.tours + 1):
         point: dict[str, Any] = {"tour": f"Тур {tour}"}
         for i, pid in enumerate(shown):
             played = by_tour[pid]

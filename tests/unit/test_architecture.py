@@ -19,6 +19,7 @@ PURE_MODULES = {
     "services.core.rate_limit",
     "services.core.text_limits",
     "services.league.draw",
+    "services.league.ruleset",
     "services.league.roster_csv",
     "services.scheduling.intervals",
     "services.scheduling.rules",

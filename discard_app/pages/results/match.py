@@ -159,7 +159,12 @@ class MatchState(LivePage, AuthState):
         try:
             await self._act(
                 lambda s, u: results.enter_hanchan(
-                    s, u, match_id, results.parse_entry(form, self._players()), repeat_ok=repeat_ok, now=utc_now()
+                    s,
+                    u,
+                    match_id,
+                    results.parse_entry(form, self._players(), results.match_rules(s, match_id)),
+                    repeat_ok=repeat_ok,
+                    now=utc_now(),
                 ),
                 texts.ENTER_SAVED,
             )
@@ -219,7 +224,7 @@ class MatchState(LivePage, AuthState):
                 s,
                 u,
                 results.chosen_hanchan(hanchan_id),
-                results.parse_entry(form, self._players()),
+                results.parse_entry(form, self._players(), results.match_rules(s, self._id() or 0)),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
                 now=utc_now(),
