@@ -17,6 +17,7 @@ from discard_app.pages.league.disqualifications import DisqualificationsState, d
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
 from discard_app.pages.league.regulation import RegulationState, regulation_page
+from discard_app.pages.league.regulation_rules import RulesState
 from discard_app.pages.league.roster import RosterState, roster_page
 from discard_app.pages.league.season_admin import season_admin_page
 from discard_app.pages.league.season_admin_state import SeasonAdminState
@@ -84,7 +85,7 @@ PAGES = [
     (season_admin_page, routes.SEASON_ADMIN, texts.SEASON_ADMIN_TITLE, SeasonAdminState.load),
     (season_record_page, routes.SEASON_RECORD, texts.SEASONS_TITLE, SeasonRecordState.load),
     (disqualifications_page, routes.DISQUALIFICATIONS, texts.DQ_TITLE, DisqualificationsState.load),
-    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, RegulationState.load),
+    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, [RegulationState.load, RulesState.load_rules]),
 ]
 app.add_page(not_found_page, route="404", title=f"{texts.NOT_FOUND_TITLE} · {texts.APP_TITLE}")
 for component, route, title, on_load in PAGES:

@@ -195,7 +195,7 @@ class Match(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id", index=True)
     table: str  # "1".."N" in tours; "A", "B", "U", "L" in the playoff
-    planned_hanchans: int = 3
+    planned_hanchans: int = RULES.hanchans_per_match  # the season's ruleset (the final: its own)
     status: str = MatchStatus.SCHEDULING
     replay_of_match_id: int | None = Field(default=None, foreign_key="match.id")
     # Регламент §6.1: a match moved to the next tour's window plays in that round's window.

@@ -21,10 +21,11 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.league.ruleset import of_season
 from services.playoff.repo import PlayoffView, load_bracket
-from services.results.repo import db_standings, season_scores
+from services.results.repo import db_standings, season_rules, season_scores
 from services.results.standings import StandingsRow
-from services.results.view import TOP, signed, standings_rows
+from services.results.view import signed, standings_rows
 
 STAGE_NAMES = {StageKind.REGULAR: "Тур", StageKind.PLAYOFF: "Плей-офф"}
 PLAYOFF_ROUNDS = {"1": "1/4 финала", "2": "полуфинал", "3": "полуфинал", "F": "финал"}
@@ -84,14 +85,14 @@ def season_summaries(session: Session) -> list[SeasonSummary]:
                 status_text(season),
                 season.is_current,
                 names.get(champion_ids[0], "") if champion_ids else "",
-                tuple(names.get(p, "?") for p in order[:TOP]),
+                tuple(names.get(p, "?") for p in order[: of_season(season).playoff_size]),
             )
         )
     return result
 
 
 def season_standings_rows(session: Session, season_id: int) -> list[dict[str, str]]:
-    return standings_rows(db_standings(session, season_id))
+    return standings_rows(db_standings(session, season_id), season_rules(session, season_id).playoff_size)
 
 
 def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:

@@ -27,7 +27,7 @@ from services.core.models import (
     User,
 )
 from services.league.announcements import publish_announcement
-from services.league.ruleset import Ruleset, of_season, with_numbers
+from services.league.ruleset import LABELS, Ruleset, of_season, with_numbers
 from services.results.repo import db_standings, load_season
 from services.results.scoring import score_match
 from services.results.standings import StandingsRow
@@ -111,10 +111,7 @@ def apply_rules(
         raise RulesError("В сезоне уже есть результаты: укажите причину изменения, оно будет объявлено.")
     if len(reason) > MAX_REASON:
         raise RulesError(f"Причина длиннее {MAX_REASON} символов.")
-    for name, value in change.after.as_columns().items():
-        setattr(season, name, value)
-    session.add(season)
-    _replan(session, season.id, change.after)
+    adopt_rules(session, season, change.after)
     record_audit(
         session,
         actor_user_id=actor.id,
@@ -138,6 +135,14 @@ def apply_rules(
         )
     session.flush()
     return change
+
+
+def adopt_rules(session: Session, season: Season, rules: Ruleset) -> None:
+    """Write `rules` to the season's row and replan its matches; the caller has checked that it may."""
+    for name, value in rules.as_columns().items():
+        setattr(season, name, value)
+    session.add(season)
+    _replan(session, season.id, rules)
 
 
 def _replan(session: Session, season_id: int, rules: Ruleset) -> None:
@@ -168,3 +173,40 @@ def rule_changes(session: Session, season_id: int) -> list[AuditRecord]:
             .order_by(col(AuditRecord.id))
         ).all()
     )
+
+
+@dataclass(frozen=True)
+class RuleLine:
+    name: str  # the Season column
+    label: str
+    value: str  # as the form shows and takes it
+
+
+@dataclass(frozen=True)
+class StandingsShift:
+    name: str
+    before: str  # «3 · +12 000»
+    after: str
+    moved: bool
+
+
+def rule_lines(rules: Ruleset) -> list[RuleLine]:
+    return [RuleLine(name, LABELS[name], str(value)) for name, value in rules.as_columns().items()]
+
+
+def standings_shift(change: RulesChange) -> list[StandingsShift]:
+    """Each ranked player's place and total before and after, in the new order (an amendment's preview)."""
+    before = {r.player: r for r in change.standings_before}
+
+    def shown(row: StandingsRow | None) -> str:
+        return "—" if row is None else f"{row.place} · {row.total:+,}".replace(",", " ")
+
+    return [
+        StandingsShift(
+            r.name,
+            shown(before.get(r.player)),
+            shown(r),
+            (b := before.get(r.player)) is None or (b.place, b.total) != (r.place, r.total),
+        )
+        for r in change.standings_after
+    ]

@@ -38,7 +38,6 @@ from services.results.repo import (
 from services.results.standings import StandingsRow
 from services.scheduling.rules import format_kirov
 
-TOP = 8  # Регламент §1: восемь лучших выходят в плей-офф
 ACTIONS = {
     "hanchan.enter": "внесён результат",
     "hanchan.dispute": "результат оспорен",
@@ -71,7 +70,8 @@ def place_text(value: Fraction | None) -> str:
     return f"{float(value):.2f}".replace(".", ",")
 
 
-def standings_rows(rows: list[StandingsRow]) -> list[dict[str, str]]:
+def standings_rows(rows: list[StandingsRow], top: int) -> list[dict[str, str]]:
+    """Регламент §1: the season's playoff size (`top`, eight) best are marked, the line drawn under the last."""
     return [
         {
             "place": f"{r.place}{'=' if r.unresolved_tie else ''}",
@@ -82,8 +82,8 @@ def standings_rows(rows: list[StandingsRow]) -> list[dict[str, str]]:
             "hanchans": str(r.hanchans),
             "average": place_text(r.average_place),
             "tie": "равенство: решает организатор" if r.unresolved_tie else "",
-            "top": "1" if r.place <= TOP else "",
-            "line": "1" if i == TOP - 1 else "",  # Регламент §1: the top-8 line is drawn under the eighth row
+            "top": "1" if r.place <= top else "",
+            "line": "1" if i == top - 1 else "",
         }
         for i, r in enumerate(rows)
     ]
@@ -91,7 +91,9 @@ def standings_rows(rows: list[StandingsRow]) -> list[dict[str, str]]:
 
 def season_standings(session: Session) -> list[dict[str, str]]:
     season_id = current_season_id(session)
-    return standings_rows(db_standings(session, season_id)) if season_id else []
+    if not season_id:
+        return []
+    return standings_rows(db_standings(session, season_id), season_rules(session, season_id).playoff_size)
 
 
 @dataclass

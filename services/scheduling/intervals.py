@@ -10,8 +10,10 @@ from functools import lru_cache
 from operator import attrgetter
 from zoneinfo import ZoneInfo
 
+from services.league.ruleset import DEFAULT
+
 # The club's zone: UTC+3 all year, no daylight saving (PRODUCT.md "Time").
-KIROV = ZoneInfo("Europe/Kirov")
+KIROV = ZoneInfo(DEFAULT.time_zone)  # Регламент §6.1: время Кирова (the ruleset's club time zone)
 GRID_MINUTES = 30
 SLOTS_PER_DAY = 24 * 60 // GRID_MINUTES  # 48 half-hours in a Kirov day
 _EPS = timedelta(microseconds=1)
