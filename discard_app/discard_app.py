@@ -33,6 +33,7 @@ from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_c
 from discard_app.pages.scheduling.match_schedule import MatchScheduleState, match_schedule_page
 from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState, schedule_overview_page
 from discard_app.session_cookie import OTHER_TABS_SCRIPT
+from discard_app.session_purge import session_purge_loop
 from discard_app.state.desk import DeskState
 from discard_app.state.session_binding import SessionBinding
 from discard_app.sunday_reminder import sunday_reminder_loop
@@ -57,6 +58,7 @@ app = rx.App(
 app.add_middleware(SessionBinding(), index=0)  # every event acts as the session that sent it
 # Регламент §3: the Sunday reminder is written by whichever process sees its moment first, the site included.
 app.register_lifespan_task(sunday_reminder_loop)
+app.register_lifespan_task(session_purge_loop)
 # Reflex's own overlay says "Cannot connect to server: websocket error…" in English: ours says it in Russian.
 app.app_wraps[(5, "Overlay")] = connection_overlay
 # (page, route, title, on_load): every page of the site, its browser title ends with the league's name.

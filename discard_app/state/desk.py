@@ -7,8 +7,9 @@ import uuid
 
 import reflex as rx
 
-from discard_app import texts
+from discard_app import routes, texts
 from discard_app.state.auth import AuthState
+from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league.desk import build_desk, desk_version, judge_choices
@@ -21,9 +22,7 @@ TICK_MS = 1000  # how often an open staff page asks whether anything changed (on
 STAFF = (Role.ORGANIZER, Role.JUDGE)
 
 
-def _digits(value: str | None) -> int:
-    value = (value or "").strip()
-    return int(value) if value.isdigit() else 0
+_digits = routes.form_id
 
 
 class DeskState(AuthState):
@@ -57,7 +56,7 @@ class DeskState(AuthState):
             version = desk_version(session, now=now)
             if version == self._version and not force:
                 return
-            desk = build_desk(session, now=now, user=user)
+            desk = build_desk(session, now=now, user=user, bot_configured=bool(settings.bot_token))
         self._version = version
         self.items = [item.as_row() for item in desk.items]
         self.groups = desk.groups()

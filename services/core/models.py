@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from enum import StrEnum
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
@@ -40,8 +41,8 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _instant(*, nullable: bool = False, index: bool = False, now: bool = False) -> object:
-    column = sa.Column(UtcDateTime(), nullable=nullable, index=index)
+def _instant(*, nullable: bool = False, index: bool = False, now: bool = False) -> Any:
+    column: sa.Column[datetime] = sa.Column(UtcDateTime(), nullable=nullable, index=index)
     if now:
         return Field(default_factory=utc_now, sa_column=column)
     return Field(default=None if nullable else ..., sa_column=column)

@@ -11,7 +11,8 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.models import Player, RosterStatus, Season, User
-from services.league.draw import MIN_PLAYERS, plural
+from services.core.wording import plural
+from services.league.draw import MIN_PLAYERS
 from services.league.ruleset import DEFAULT, multiple_of, of_season
 
 

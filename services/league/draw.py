@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from services.core.wording import plural
 from services.league.ruleset import DEFAULT, SEATS, multiple_of
 
 # tours -> tables -> four player ids
@@ -36,15 +37,6 @@ class Draw:
     @property
     def repeats(self) -> list[tuple[int, int, int]]:
         return repeats_report(self.tours)
-
-
-def plural(n: int, one: str, few: str, many: str) -> str:
-    """Russian noun form for a count: 1 игрок, 2 игрока, 5 игроков."""
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
 
 
 def _players(n: int) -> str:

@@ -76,18 +76,25 @@ def standings_under(session: Session, season_id: int, rules: Ruleset) -> list[St
     return db_standings(session, season_id, (season, [score_match(m) for m in season.matches]))
 
 
+def _saved(season: Season) -> int:
+    if season.id is None:
+        raise RulesError("Сезон ещё не сохранён.")
+    return season.id
+
+
 def preview_rules(session: Session, season: Season, values: dict[str, str]) -> RulesChange:
     """What the form's values would change; nothing is written."""
     before = of_season(season)
     after, problems = with_numbers(before, values)
-    amendment = has_results(session, season.id)
+    season_id = _saved(season)
+    amendment = has_results(session, season_id)
     return RulesChange(
         before,
         after,
         tuple(before.changes(after)),
         amendment,
-        tuple(db_standings(session, season.id)) if amendment else (),
-        tuple(standings_under(session, season.id, after)) if amendment and not problems else (),
+        tuple(db_standings(session, season_id)) if amendment else (),
+        tuple(standings_under(session, season_id, after)) if amendment and not problems else (),
         tuple(problems),
     )
 
@@ -98,7 +105,7 @@ def apply_rules(
     """Set the season's ruleset; after the first result, as an announced amendment with its reason."""
     if actor.role != Role.ORGANIZER:
         raise RulesError("Правила сезона меняет только организатор.")
-    lock_row(session, Season, season.id)  # two organizers at once: the second one sees the first one's rules
+    lock_row(session, Season, _saved(season))  # two organizers at once: the second one sees the first one's rules
     session.refresh(season)
     change = preview_rules(session, season, values)
     if change.problems:
@@ -142,7 +149,7 @@ def adopt_rules(session: Session, season: Season, rules: Ruleset) -> None:
     for name, value in rules.as_columns().items():
         setattr(season, name, value)
     session.add(season)
-    _replan(session, season.id, rules)
+    _replan(session, _saved(season), rules)
 
 
 def _replan(session: Session, season_id: int, rules: Ruleset) -> None:

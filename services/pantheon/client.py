@@ -98,6 +98,7 @@ class PantheonClient:
 
 
 def _error_text(method: str, response: httpx.Response) -> str:
+    body: Any
     try:
         body = response.json()
     except ValueError:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias
 
+from services.core.wording import plural
 from services.league.ruleset import DEFAULT, Ruleset
 
 PlayerId: TypeAlias = int | str
@@ -130,11 +131,7 @@ def format_points(value: int) -> str:
 
 
 def _sticks_word(n: int) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        return "палочка"
-    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
-        return "палочки"
-    return "палочек"
+    return plural(n, "палочка", "палочки", "палочек")
 
 
 def hanchan_problems(results: Sequence[TableResult], riichi_left: int, rules: Ruleset = DEFAULT) -> list[str]:
@@ -303,8 +300,8 @@ def score_match(match: Match, tie_decisions: Iterable[Sequence[PlayerId]] = ()) 
             scores[s.player].append(s.score)
             places[s.player].append(s.place)
     penalties: dict[PlayerId, int] = defaultdict(int)
-    for p in match.penalties:
-        penalties[p.player] += p.points
+    for penalty in match.penalties:
+        penalties[penalty.player] += penalty.points
     # Penalties count before the match places (PRODUCT.md; Регламент §4 says so for playoff places).
     totals = [sum(scores[p]) + penalties[p] for p in seats]
     place_of: dict[PlayerId, tuple[int, int, bool]] = {}  # player → (place, match uma, unresolved)

@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from services.core.config import settings
 from services.core.models import (
     AuditRecord,
     Hanchan,
@@ -36,6 +35,7 @@ from services.results.repo import (
     user_player_in_match,
 )
 from services.results.standings import StandingsRow
+from services.scheduling.intervals import KIROV
 from services.scheduling.rules import format_kirov
 
 ACTIONS = {
@@ -127,7 +127,7 @@ def _names(session: Session, player_ids: set[int]) -> dict[int, str]:
 
 
 def _kirov(instant: Any) -> str:
-    return instant.astimezone(settings.tz).strftime("%d.%m.%Y %H:%M")
+    return instant.astimezone(KIROV).strftime("%d.%m.%Y %H:%M")
 
 
 def match_view(session: Session, user: User, match_id: int, now: datetime | None = None) -> MatchView | None:

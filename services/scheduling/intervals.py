@@ -81,10 +81,6 @@ def merge(intervals: Iterable[Interval]) -> list[Interval]:
     return out
 
 
-def union(*groups: Iterable[Interval]) -> list[Interval]:
-    return merge(iv for group in groups for iv in group)
-
-
 def _intersect_merged(a: Sequence[Interval], b: Sequence[Interval]) -> list[Interval]:
     """Two-pointer sweep over two merged lists, O(len(a) + len(b))."""
     out: list[Interval] = []
@@ -100,10 +96,6 @@ def _intersect_merged(a: Sequence[Interval], b: Sequence[Interval]) -> list[Inte
         else:
             j += 1
     return out
-
-
-def intersect(a: Iterable[Interval], b: Iterable[Interval]) -> list[Interval]:
-    return _intersect_merged(merge(a), merge(b))
 
 
 def intersect_all(groups: Sequence[Iterable[Interval]]) -> list[Interval]:
@@ -159,10 +151,6 @@ def _covers_merged(merged: Sequence[Interval], interval: Interval) -> bool:
 def covers(intervals: Iterable[Interval], interval: Interval) -> bool:
     """True when `interval` lies wholly inside the union of `intervals`."""
     return _covers_merged(merge(intervals), interval)
-
-
-def total_duration(intervals: Iterable[Interval]) -> timedelta:
-    return sum((iv.duration for iv in merge(intervals)), timedelta())
 
 
 # --- Kirov wall-clock grid -------------------------------------------------------------

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+from services.core.wording import counted
 from services.league.ruleset import SEATS
 from services.scheduling.intervals import (
     GRID_MINUTES,
@@ -129,13 +130,8 @@ def free_rooms(meeting: Interval, busy_by_room: Mapping[int, Sequence[Interval]]
 
 
 def hanchans_word(n: int) -> str:
-    """Russian plural: 1 ханчан, 3 ханчана, 5 ханчанов, 21 ханчан."""
-    tail, tail2 = n % 10, n % 100
-    if tail == 1 and tail2 != 11:
-        return f"{n} ханчан"
-    if 2 <= tail <= 4 and not 12 <= tail2 <= 14:
-        return f"{n} ханчана"
-    return f"{n} ханчанов"
+    """1 ханчан, 3 ханчана, 5 ханчанов, 21 ханчан."""
+    return counted(n, "ханчан", "ханчана", "ханчанов")
 
 
 def format_duration(value: timedelta) -> str:

@@ -18,6 +18,8 @@ PURE_MODULES = {
     "services.core.security",
     "services.core.rate_limit",
     "services.core.text_limits",
+    "services.core.urls",
+    "services.core.wording",
     "services.league.draw",
     "services.league.ruleset",
     "services.league.roster_csv",

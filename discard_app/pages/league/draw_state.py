@@ -11,10 +11,11 @@ from discard_app import texts
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Season, User
+from services.core.wording import plural
 from services.league import closing as roster_closing
 from services.league import draw_season, roster, tour_windows
 from services.league.closing import ClosingError, ClosingMethod
-from services.league.draw import DrawError, plural
+from services.league.draw import DrawError
 from services.league.tour_windows import WindowError
 from services.scheduling.rules import format_kirov
 

@@ -150,28 +150,32 @@ def _preview() -> rx.Component:
                 S.amendment,
                 rx.vstack(
                     rx.text(texts.RULES_AMENDMENT_HINT, size="2", color_scheme="gray"),
-                    rx.table.root(
-                        rx.table.header(
-                            rx.table.row(
-                                rx.table.column_header_cell(texts.COL_PLAYER),
-                                rx.table.column_header_cell(texts.RULES_BEFORE),
-                                rx.table.column_header_cell(texts.RULES_AFTER),
-                            )
-                        ),
-                        rx.table.body(
-                            rx.foreach(
-                                S.shift,
-                                lambda r: rx.table.row(
-                                    rx.table.cell(r["name"]),
-                                    rx.table.cell(r["before"]),
-                                    rx.table.cell(
-                                        rx.cond(r["moved"] != "", rx.text(r["after"], weight="bold"), r["after"])
+                    rx.box(
+                        rx.table.root(
+                            rx.table.header(
+                                rx.table.row(
+                                    rx.table.column_header_cell(texts.COL_PLAYER),
+                                    rx.table.column_header_cell(texts.RULES_BEFORE),
+                                    rx.table.column_header_cell(texts.RULES_AFTER),
+                                )
+                            ),
+                            rx.table.body(
+                                rx.foreach(
+                                    S.shift,
+                                    lambda r: rx.table.row(
+                                        rx.table.cell(r["name"]),
+                                        rx.table.cell(r["before"]),
+                                        rx.table.cell(
+                                            rx.cond(r["moved"] != "", rx.text(r["after"], weight="bold"), r["after"])
+                                        ),
                                     ),
-                                ),
-                            )
+                                )
+                            ),
+                            size="1",
                         ),
+                        role="region",
                         aria_label=texts.RULES_SHIFT,
-                        size="1",
+                        width="100%",
                     ),
                     spacing="2",
                     width="100%",
