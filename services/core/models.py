@@ -41,6 +41,13 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
+def saved(row_id: int | None) -> int:
+    """A stored row's id: every table's `id` is None only before the row's first flush."""
+    if row_id is None:
+        raise ValueError("the row has not been stored yet")
+    return row_id
+
+
 def _instant(*, nullable: bool = False, index: bool = False, now: bool = False) -> Any:
     column: sa.Column[datetime] = sa.Column(UtcDateTime(), nullable=nullable, index=index)
     if now:
