@@ -24,6 +24,7 @@ from services.core.models import (
     User,
     utc_now,
 )
+from services.league.ruleset import Ruleset
 from services.results import scoring
 from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of
 from services.results.repo import (
@@ -113,6 +114,7 @@ class MatchView:
     next_number: int | None
     planned: int  # the match's hanchans: 3, the final 5
     read_only: bool  # a past season: the protocol is shown, nothing is entered
+    rules: Ruleset  # the season's: what the forms quote (the table total, the no-show penalty)
     entry_opens: str = ""  # the game window has not opened: no result yet (Регламент §2), shown instead of the form
     form_players: list[dict[str, str]] = field(default_factory=list)
 
@@ -263,6 +265,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         next_number=done + 1 if done < match.planned_hanchans and match.status != "replay" else None,
         planned=match.planned_hanchans,
         read_only=read_only,
+        rules=rules,
         form_players=[{"id": str(s.player_id), "name": names.get(s.player_id, "?")} for s in seats],
     )
 

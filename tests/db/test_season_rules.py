@@ -19,8 +19,9 @@ from services.league.draw_season import make_draft
 from services.league.ruleset import of_season
 from services.league.season_rules import RulesError, apply_rules, preview_rules, rule_changes, standings_shift
 from services.results import repo as results_repo
-from services.results.hanchans import enter_hanchan
+from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.season_io import export_season, import_season
+from services.results.view import match_view
 from services.scheduling import availability, booking
 from services.scheduling.repo import SchedulingError
 from tests import factories as f
@@ -199,3 +200,21 @@ def test_a_season_file_keeps_its_rules(
         assert _table(target) == _table(session)
         assert export_season(target)["rules"] == document["rules"]
     other.dispose()
+
+
+def test_the_start_points_drive_the_result_check_and_what_the_match_page_quotes(
+    session: Session, league: League
+) -> None:
+    p = league.players
+    mid = league.match(1, 1, p[:4])
+    apply_rules(session, league.season, {"start_points": "25000"}, reason="", actor=league.organizer, now=NOW)
+    session.commit()
+    view = match_view(session, league.organizer, mid, now=PLAYED)
+    assert (view.rules.table_total, view.rules.no_show_penalty) == (100_000, 80_000)
+    with pytest.raises(ResultsError) as error:
+        enter_hanchan(session, league.organizer, mid, entry(p[:4], [40000, 30000, 30000, 20000]), now=PLAYED)
+    assert error.value.problems == ["сумма очков 120 000, должно быть 100 000"]
+    enter_hanchan(session, league.organizer, mid, entry(p[:4], [40000, 25000, 25000, 10000]), now=PLAYED)
+    session.commit()
+    # 40 000 − 25 000 + 15 000 uma: the season's start points, not the regulation's 30 000.
+    assert _table(session)[0] == ("Игрок 0", 30_000, 1)
