@@ -302,7 +302,7 @@ def score_match(match: Match, tie_decisions: Iterable[Sequence[PlayerId]] = ()) 
     penalties: dict[PlayerId, int] = defaultdict(int)
     for penalty in match.penalties:
         penalties[penalty.player] += penalty.points
-    # Penalties count before the match places (PRODUCT.md; Регламент §4 says so for playoff places).
+    # Регламент §4: «места в матче определяются суммой результатов … с предусмотренными штрафами».
     totals = [sum(scores[p]) + penalties[p] for p in seats]
     place_of: dict[PlayerId, tuple[int, int, bool]] = {}  # player → (place, match uma, unresolved)
     if match.stage == REGULAR:

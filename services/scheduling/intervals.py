@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 from services.league.ruleset import DEFAULT
 
-# The club's zone: UTC+3 all year, no daylight saving (PRODUCT.md "Time").
+# The club's zone: UTC+3 all year, no daylight saving (Регламент §6.1: «по времени Кирова / Москвы»).
 KIROV = ZoneInfo(DEFAULT.time_zone)  # Регламент §6.1: время Кирова (the ruleset's club time zone)
 GRID_MINUTES = 30
 SLOTS_PER_DAY = 24 * 60 // GRID_MINUTES  # 48 half-hours in a Kirov day
