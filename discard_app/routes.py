@@ -44,7 +44,7 @@ def form_id(value: object) -> int:
     """A row id from a form field or an event's argument; anything else is 0, which every service refuses with a
     clear message (no row has it)."""
     text = str(value).strip() if value is not None else ""
-    return int(text) if text.isdigit() and len(text) <= MAX_ID_DIGITS else 0
+    return int(text) if text.isdigit() else 0
 
 
 def login_url(next_path: str = HOME) -> str:
