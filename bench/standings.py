@@ -15,7 +15,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.results.scoring import MATCH_HANCHANS, TABLE_TOTAL, Hanchan, Match, Penalty, TableResult, score_match  # noqa: E402
+from services.league.ruleset import DEFAULT  # noqa: E402
+from services.results.scoring import Hanchan, Match, Penalty, TableResult, score_match  # noqa: E402
 from services.results.season_file import Season, dump_season, load_season  # noqa: E402
 from services.results.standings import Player, StandingsRow, compute_standings  # noqa: E402
 
@@ -29,7 +30,7 @@ def random_hanchan(rng: random.Random, number: int, seats: list[int]) -> Hanchan
     sticks = rng.choice((0, 0, 0, 1, 1, 2, 3))
     while True:
         first = [rng.randrange(50, 600) * 100 for _ in range(3)]
-        last = TABLE_TOTAL - sticks * 1000 - sum(first)
+        last = DEFAULT.table_total - sticks * 1000 - sum(first)
         if -20000 <= last <= 80000:
             break
     points = [*first, last]
@@ -51,7 +52,7 @@ def generate_season(players: int = PLAYERS, tours: int = TOURS, seed: int = SEED
         rng.shuffle(order)
         for table in range(players // 4):
             seats = order[table * 4 : table * 4 + 4]
-            hanchans = tuple(random_hanchan(rng, n, seats) for n in range(1, MATCH_HANCHANS + 1))
+            hanchans = tuple(random_hanchan(rng, n, seats) for n in range(1, DEFAULT.hanchans_per_match + 1))
             penalties = (Penalty(seats[0], -80000, "неявка"),) if rng.random() < 0.01 else ()
             matches.append(Match(len(matches) + 1, "regular", tour, table + 1, hanchans, penalties))
     return Season(roster, tuple(matches))

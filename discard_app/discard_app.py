@@ -17,6 +17,7 @@ from discard_app.pages.league.disqualifications import DisqualificationsState, d
 from discard_app.pages.league.draw import DrawState, draw_page
 from discard_app.pages.league.home import HomeState, home_page
 from discard_app.pages.league.regulation import RegulationState, regulation_page
+from discard_app.pages.league.regulation_rules import RulesState
 from discard_app.pages.league.roster import RosterState, roster_page
 from discard_app.pages.league.season_admin import season_admin_page
 from discard_app.pages.league.season_admin_state import SeasonAdminState
@@ -32,6 +33,7 @@ from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_c
 from discard_app.pages.scheduling.match_schedule import MatchScheduleState, match_schedule_page
 from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState, schedule_overview_page
 from discard_app.session_cookie import OTHER_TABS_SCRIPT
+from discard_app.session_purge import session_purge_loop
 from discard_app.state.desk import DeskState
 from discard_app.state.session_binding import SessionBinding
 from discard_app.sunday_reminder import sunday_reminder_loop
@@ -57,6 +59,7 @@ app.add_middleware(SessionBinding(), index=0)  # every event acts as the session
 # Регламент §3: the Sunday reminder is written by whichever process sees its moment first, the site included.
 app.register_lifespan_task(sunday_reminder_loop)
 live_push.install(app)  # one watcher per worker pushes every change to the open pages it concerns
+app.register_lifespan_task(session_purge_loop)
 # Reflex's own overlay says "Cannot connect to server: websocket error…" in English: ours says it in Russian.
 app.app_wraps[(5, "Overlay")] = connection_overlay
 # (page, route, title, on_load): every page of the site, its browser title ends with the league's name.
@@ -85,7 +88,7 @@ PAGES = [
     (season_admin_page, routes.SEASON_ADMIN, texts.SEASON_ADMIN_TITLE, SeasonAdminState.load),
     (season_record_page, routes.SEASON_RECORD, texts.SEASONS_TITLE, SeasonRecordState.load),
     (disqualifications_page, routes.DISQUALIFICATIONS, texts.DQ_TITLE, DisqualificationsState.load),
-    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, RegulationState.load),
+    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, [RegulationState.load, RulesState.load_rules]),
 ]
 app.add_page(not_found_page, route="404", title=f"{texts.NOT_FOUND_TITLE} · {texts.APP_TITLE}")
 for component, route, title, on_load in PAGES:

@@ -3,6 +3,10 @@
 import re
 from urllib.parse import quote
 
+from services.core.urls import match_schedule_url, match_url, personal_ics_url
+
+__all__ = ["match_schedule_url", "match_url", "personal_ics_url"]  # the same builders the services use
+
 MAX_ID_DIGITS = 18  # a 64-bit integer has 19 digits
 
 LOGIN = "/login"
@@ -36,24 +40,11 @@ def id_in_path(path: str, pattern: str) -> int | None:
     return int(found.group(1)) if found and len(found.group(1)) <= MAX_ID_DIGITS else None
 
 
-def match_url(match_id: int | str) -> str:
-    return f"/match/{match_id}"
-
-
-def player_url(player_id: int | str) -> str:
-    return f"/player/{player_id}"
-
-
-def season_url(season_id: int | str) -> str:
-    return f"/seasons/{season_id}"
-
-
-def match_schedule_url(match_id: int | str) -> str:
-    return f"/match/{match_id}/schedule"
-
-
-def personal_ics_url(token: str) -> str:
-    return f"/calendar/me/{token}.ics"
+def form_id(value: object) -> int:
+    """A row id from a form field or an event's argument; anything else is 0, which every service refuses with a
+    clear message (no row has it)."""
+    text = str(value).strip() if value is not None else ""
+    return int(text) if text.isdigit() else 0
 
 
 def login_url(next_path: str = HOME) -> str:

@@ -9,9 +9,11 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
 from services.notifier.reminders import queue_due_reminder
+from services.notifier.sunday import reminder_time_of
 
 log = logging.getLogger(__name__)
 CHECK_SECONDS = 60
@@ -20,7 +22,7 @@ CHECK_SECONDS = 60
 def queue_if_due() -> bool:
     """One check with the site's clock, read once here (the shell's); True when this process wrote the reminder."""
     with session_scope() as session:
-        return queue_due_reminder(session, now=utc_now()) is not None
+        return queue_due_reminder(session, now=utc_now(), reminder_time=reminder_time_of(settings)) is not None
 
 
 async def sunday_reminder_loop() -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import reflex as rx
 
-from discard_app import live_push, texts
+from discard_app import live_push, routes, texts
 from discard_app.components.live import current_stamp
 from discard_app.state.auth import AuthState
 from services.core.changes import LEAGUE
+from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league.desk import build_desk, desk_version, judge_choices
@@ -20,9 +21,7 @@ from services.scheduling.repo import SchedulingError
 STAFF = (Role.ORGANIZER, Role.JUDGE)
 
 
-def _digits(value: str | None) -> int:
-    value = (value or "").strip()
-    return int(value) if value.isdigit() else 0
+_digits = routes.form_id
 
 
 class DeskState(AuthState):
@@ -55,7 +54,7 @@ class DeskState(AuthState):
             version = desk_version(session, now=now)
             if version == self._version and not force:
                 return
-            desk = build_desk(session, now=now, user=user)
+            desk = build_desk(session, now=now, user=user, bot_configured=bool(settings.bot_token))
         self._version = version
         self.items = [item.as_row() for item in desk.items]
         self.groups = desk.groups()

@@ -1,13 +1,32 @@
-"""`discard draw` subcommand: a draft draw of all tours; imports no reflex or telegram (the database only lazily)."""
+"""`discard draw` subcommand: a draft draw of all tours, numbered players or the current season's; imports no reflex
+or telegram (the database only for the season's draw)."""
 
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Protocol
 
-from services.league.draw import Draw, DrawError, draw_tours, plural
+from services.core.wording import plural
+from services.league.draw import DrawError, Tours, draw_tours
+from services.league.ruleset import DEFAULT
+
+
+class _Shown(Protocol):
+    """What the text shows: a pure `Draw` or the season's `DrawView` alike."""
+
+    @property
+    def tours(self) -> Tours: ...
+    @property
+    def seed(self) -> int | None: ...
+    @property
+    def max_meetings(self) -> int: ...
+    @property
+    def repeat_meetings(self) -> int: ...
+    @property
+    def repeats(self) -> Any: ...
 
 
 def register(subparsers: Any) -> None:
@@ -18,7 +37,7 @@ def register(subparsers: Any) -> None:
         description="Жеребьёвка сразу на все туры с минимизацией повторных встреч (Регламент §2).",
     )
     parser.add_argument("--players", type=int, help="без базы: игроки с номерами 1..N")
-    parser.add_argument("--tours", type=int, default=4, help="число туров (по умолчанию 4)")
+    parser.add_argument("--tours", type=int, default=DEFAULT.tours, help=f"число туров (по умолчанию {DEFAULT.tours})")
     parser.add_argument("--seed", type=int, help="зерно случайности: то же зерно — та же жеребьёвка")
     parser.add_argument("--json", action="store_true", help="вывести результат в JSON")
     parser.set_defaults(func=run)
@@ -26,23 +45,43 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     if args.players is None:
-        # season-database mode lives elsewhere so this module stays usable without a database
-        from services.league.draw_season import run_season_draw
-
-        return int(run_season_draw(args))
+        return run_season_draw(args)
     try:
         draw = draw_tours(range(1, args.players + 1), tours=args.tours, seed=args.seed)
     except DrawError as error:
         print(f"Ошибка: {error}", file=sys.stderr)
         return 2
-    if args.json:
-        print(json.dumps(as_json(draw)))
-    else:
-        print(as_text(draw))
+    print(json.dumps(as_json(draw)) if args.json else as_text(draw))
     return 0
 
 
-def as_json(draw: Draw) -> dict[str, object]:
+def run_season_draw(args: argparse.Namespace) -> int:
+    """Drafts (or redrafts) the real draw of the current season, as the organizer's page does, and prints it."""
+    from services.core.db import session_scope
+    from services.league.draw_season import make_draft
+    from services.league.roster import current_season
+
+    try:
+        with session_scope() as session:
+            season = current_season(session)
+            if season is None:
+                raise DrawError("Сезон ещё не создан: выполните «discard demo» или создайте сезон.")
+            if args.tours != season.tours:
+                raise DrawError(f"В сезоне {season.tours} {plural(season.tours, 'тур', 'тура', 'туров')}.")
+            view = make_draft(session, season, seed=args.seed, actor_user_id=None)
+    except DrawError as error:
+        print(f"Ошибка: {error}", file=sys.stderr)
+        return 2
+    if args.json:
+        players = {str(pid): view.names[pid] for tour in view.tours[:1] for table in tour for pid in table}
+        print(json.dumps(as_json(view) | {"seed": view.seed, "players": players}, ensure_ascii=False))
+    else:
+        print(as_text(view, lambda p: view.names.get(p, str(p))))
+        print("Это черновик: утвердите его на странице «Жеребьёвка».")
+    return 0
+
+
+def as_json(draw: _Shown) -> dict[str, object]:
     return {
         "tours": [[list(table) for table in tour] for tour in draw.tours],
         "max_meetings": draw.max_meetings,
@@ -50,12 +89,12 @@ def as_json(draw: Draw) -> dict[str, object]:
     }
 
 
-def as_text(draw: Draw) -> str:
+def as_text(draw: _Shown, name: Callable[[int], str] = str) -> str:
     lines: list[str] = []
     for number, tour in enumerate(draw.tours, start=1):
         lines.append(f"Тур {number}")
         for table_number, table in enumerate(tour, start=1):
-            lines.append(f"  стол {table_number}: " + ", ".join(str(p) for p in table))
+            lines.append(f"  стол {table_number}: " + ", ".join(name(p) for p in table))
     lines.append(f"Наибольшее число встреч пары: {draw.max_meetings}")
     lines.append(f"Повторных встреч всего: {draw.repeat_meetings}")
     for a, b, count in draw.repeats:

@@ -7,9 +7,11 @@ import argparse
 import json
 from datetime import datetime
 
+from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
 from services.notifier.reminders import queue_due_reminder
+from services.notifier.sunday import reminder_time_of
 from services.scheduling.intervals import to_kirov
 
 QUEUED = "Напоминание с воскресенья {day} поставлено в очередь бота{late}."
@@ -26,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Always 0: «not due» is what most of a timer's runs answer, not a failure."""
     with session_scope() as session:
-        event = queue_due_reminder(session, now=utc_now())
+        event = queue_due_reminder(session, now=utc_now(), reminder_time=reminder_time_of(settings))
     if event is None:
         print(NOT_DUE)
         return 0

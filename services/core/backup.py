@@ -160,7 +160,10 @@ def _manifest(archive: Path) -> dict:
             first = tar.next()
             if first is None or first.name != MANIFEST or not first.isreg() or first.size > MANIFEST_MAX_BYTES:
                 raise BackupError(f"В архиве {archive} нет описания {MANIFEST}: это не копия лиги.")
-            manifest = json.loads(tar.extractfile(first).read().decode("utf-8"))
+            member = tar.extractfile(first)
+            if member is None:
+                raise BackupError(f"В архиве {archive} нет описания {MANIFEST}: это не копия лиги.")
+            manifest = json.loads(member.read().decode("utf-8"))
     except (OSError, tarfile.TarError, EOFError, zlib.error) as error:
         raise BackupError(f"Архив {archive} не прочитан: {error}") from error
     except ValueError as error:

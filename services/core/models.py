@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from datetime import UTC, date, datetime
 from enum import StrEnum
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
+
+from services.league.ruleset import DEFAULT as RULES
 
 
 class UtcDateTime(sa.types.TypeDecorator):
@@ -38,8 +41,15 @@ def utc_now() -> datetime:
     return datetime.now(UTC)
 
 
-def _instant(*, nullable: bool = False, index: bool = False, now: bool = False) -> object:
-    column = sa.Column(UtcDateTime(), nullable=nullable, index=index)
+def saved(row_id: int | None) -> int:
+    """A stored row's id: every table's `id` is None only before the row's first flush."""
+    if row_id is None:
+        raise ValueError("the row has not been stored yet")
+    return row_id
+
+
+def _instant(*, nullable: bool = False, index: bool = False, now: bool = False) -> Any:
+    column: sa.Column[datetime] = sa.Column(UtcDateTime(), nullable=nullable, index=index)
     if now:
         return Field(default_factory=utc_now, sa_column=column)
     return Field(default=None if nullable else ..., sa_column=column)
@@ -72,7 +82,6 @@ class MatchStatus(StrEnum):
 
 
 class Season(SQLModel, table=True):
-    # Регламент §4: the defaults below are the league's rules.
     # Exactly one season is current: the database refuses a second (a partial unique index).
     __table_args__ = (
         sa.Index(
@@ -85,17 +94,21 @@ class Season(SQLModel, table=True):
     )
     id: int | None = Field(default=None, primary_key=True)
     name: str
-    start_points: int = 30_000
-    hanchan_uma_first: int = 15_000
-    hanchan_uma_second: int = 5_000
-    match_uma_first: int = 15_000
-    match_uma_second: int = 5_000
-    chombo_penalty: int = 40_000
-    no_show_penalty: int = 80_000
-    hanchans_per_match: int = 3
-    final_hanchans: int = 5
-    playoff_size: int = 8
-    tours: int = 4
+    # The season's ruleset (services/league/ruleset.py, read by `ruleset.of_season`): the regulation's by default.
+    start_points: int = RULES.start_points
+    hanchan_uma_first: int = RULES.hanchan_uma_first
+    hanchan_uma_second: int = RULES.hanchan_uma_second
+    match_uma_first: int = RULES.match_uma_first
+    match_uma_second: int = RULES.match_uma_second
+    chombo_penalty: int = RULES.chombo_penalty
+    no_show_penalty: int = RULES.no_show_penalty
+    hanchans_per_match: int = RULES.hanchans_per_match
+    final_hanchans: int = RULES.final_hanchans
+    playoff_size: int = RULES.playoff_size
+    tours: int = RULES.tours
+    playoff_format: str = RULES.playoff_format
+    roster_multiple: int = RULES.roster_multiple
+    time_zone: str = RULES.time_zone
     hanchan_minutes: int = 90
     registration_closed: bool = False
     draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
@@ -206,7 +219,7 @@ class Match(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     round_id: int = Field(foreign_key="round.id", index=True)
     table: str  # "1".."N" in tours; "A", "B", "U", "L" in the playoff
-    planned_hanchans: int = 3
+    planned_hanchans: int = RULES.hanchans_per_match  # the season's ruleset (the final: its own)
     status: str = MatchStatus.SCHEDULING
     replay_of_match_id: int | None = Field(default=None, foreign_key="match.id")
     # Регламент §6.1: a match moved to the next tour's window plays in that round's window.

@@ -9,7 +9,7 @@ from sqlmodel import Session, col, delete, select
 
 from services.core import security
 from services.core.audit import record_audit
-from services.core.models import AuthSession, LoginAttempt, Role, User
+from services.core.models import AuthSession, LoginAttempt, Role, User, saved
 from services.league.roster_csv import has_invisible
 
 LOGIN_FAILED = "Неверное имя или пароль."
@@ -153,7 +153,7 @@ def start_session(session: Session, user: User, *, now: datetime, session_days: 
     session.add(
         AuthSession(
             token_hash=security.token_digest(token),
-            user_id=user.id,
+            user_id=saved(user.id),
             created_at=now,
             expires_at=now + timedelta(days=session_days),
         )

@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Announcement, Season
+from services.core.models import Announcement, Season, saved
 from services.league.accounts import AccountError
 
 MAX_LENGTH = 3500  # the Telegram message adds a heading and must stay within 4096 characters
@@ -24,7 +24,7 @@ def publish_announcement(
         raise AccountError("Напишите текст объявления.")
     if len(text) > MAX_LENGTH:
         raise AccountError(f"Объявление длиннее {MAX_LENGTH} символов: сократите его.")
-    announcement = Announcement(season_id=season.id, text=text, author_user_id=author_user_id, created_at=now)
+    announcement = Announcement(season_id=saved(season.id), text=text, author_user_id=author_user_id, created_at=now)
     session.add(announcement)
     session.flush()
     # Same transaction as the announcement: the bot posts it even if it is off right now.

@@ -1,4 +1,5 @@
-"""Closing registration (Регламент §1): both ways to make the main roster a multiple of four; imports no reflex."""
+"""Closing registration (Регламент §1): both ways to make the main roster a multiple of four (the season's ruleset);
+imports no reflex."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.models import Player, RosterStatus, Season, User
-from services.league.draw import MIN_PLAYERS, TABLE_SIZE, plural
+from services.core.wording import plural
+from services.league.draw import MIN_PLAYERS
+from services.league.ruleset import DEFAULT, multiple_of, of_season
 
 
 class ClosingError(ValueError):
@@ -62,17 +65,19 @@ def _too_few(main_after: int) -> str:
     return f"В основном составе будет {_players(main_after)}: для жеребьёвки нужно не меньше восьми."
 
 
-def preview_closing(main: Sequence[Entrant], reserve: Sequence[Entrant]) -> ClosingPreview:
+def preview_closing(
+    main: Sequence[Entrant], reserve: Sequence[Entrant], multiple: int = DEFAULT.roster_multiple
+) -> ClosingPreview:
     """What each allowed way of closing would do; pure: rosters in, options out, nothing changes."""
     main = sorted(main, key=lambda e: e.registration_order)
     reserve = sorted(reserve, key=lambda e: e.registration_order)
     n = len(main)
-    extra = n % TABLE_SIZE
+    extra = n % multiple
     if extra == 0:
         option = ClosingOption(ClosingMethod.AS_IS, (), n, _too_few(n))
         return ClosingPreview(n, len(reserve), (option,))
     # Регламент §1: «организатор добирает участников либо исключает … необходимое число последних зарегистрировавшихся»
-    needed = TABLE_SIZE - extra
+    needed = multiple - extra
     if len(reserve) < needed:
         error = f"В резерве {_players(len(reserve))}, а нужно {needed}: добрать основной состав из резерва нельзя."
         take = ClosingOption(ClosingMethod.FROM_RESERVE, tuple(reserve), n + len(reserve), error)
@@ -94,7 +99,9 @@ def _entrants(session: Session, season_id: int, status: RosterStatus) -> list[En
 
 def season_closing_preview(session: Session, season: Season) -> ClosingPreview:
     return preview_closing(
-        _entrants(session, season.id, RosterStatus.MAIN), _entrants(session, season.id, RosterStatus.RESERVE)
+        _entrants(session, season.id, RosterStatus.MAIN),
+        _entrants(session, season.id, RosterStatus.RESERVE),
+        of_season(season).roster_multiple,
     )
 
 
@@ -105,14 +112,16 @@ def close_registration(
     if season.registration_closed:
         raise ClosingError("Регистрация уже закрыта.")
     preview = season_closing_preview(session, season)
+    multiple = of_season(season).roster_multiple
     option = preview.option(method)
     if option is None:
         if preview.option(ClosingMethod.AS_IS) is not None:
             raise ClosingError(
-                f"Основной состав ({_players(preview.main)}) уже кратен четырём: ничего менять не нужно."
+                f"Основной состав ({_players(preview.main)}) уже кратен {multiple_of(multiple)}: "
+                "ничего менять не нужно."
             )
         raise ClosingError(
-            f"В основном составе {_players(preview.main)}: число не кратно четырём — "
+            f"В основном составе {_players(preview.main)}: число не кратно {multiple_of(multiple)} — "
             "выберите, добрать из резерва или перевести последних зарегистрировавшихся в резерв."
         )
     if not option.possible:

@@ -10,7 +10,6 @@ from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
-from services.core.config import settings
 from services.core.models import (
     AuditRecord,
     AvailabilityAnswer,
@@ -32,7 +31,10 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.urls import match_schedule_url, match_url
+from services.core.wording import match_title
 from services.league.roster import current_season
+from services.league.ruleset import Ruleset, of_season
 from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
@@ -40,7 +42,6 @@ from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
 
 SOON = timedelta(days=7)  # a window ending within a week without a booking needs the organizer now
-PLAYOFF_LINE = 8  # Регламент §1: the eight best go to the playoff
 
 # (key, title) in the order the desk shows them: the most urgent first.
 GROUPS: tuple[tuple[str, str], ...] = (
@@ -51,7 +52,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("soon", "Окно заканчивается в ближайшие 7 дней, встречи нет"),
     ("no_common_time", "Нет общего времени"),
     ("failed", "Не удалось забронировать"),
-    ("ties", "Равенство у границы восьмёрки"),
+    ("ties", "Равенство у границы плей-офф"),
     ("pantheon", "Игры из Pantheon ждут решения"),
     ("bot", "Telegram-бот"),
     ("roster", "Состав"),
@@ -97,14 +98,6 @@ class Desk:
         return [{"key": k, "title": t, "count": str(counts[k])} for k, t in GROUPS if k in counts]
 
 
-def _match_url(match_id: int) -> str:
-    return f"/match/{match_id}"
-
-
-def _schedule_url(match_id: int) -> str:
-    return f"/match/{match_id}/schedule"
-
-
 def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
     items: list[DeskItem] = []
     for m in board.matches:
@@ -130,7 +123,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     f"Окно закончилось {format_kirov(window.end)}; "
                     f"{'забронировано не всё' if m.bookings else 'встреча не назначена'}. "
                     "Перенесите матч на следующий тур (уважительная причина) или запишите неявку на странице матча.",
-                    _match_url(m.match.id),
+                    match_url(m.match.id),
                     "Открыть матч",
                     NEXT_WINDOW,
                     str(m.match.id),
@@ -152,7 +145,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     "soon",
                     title,
                     " ".join(parts),
-                    _schedule_url(m.match.id),
+                    match_schedule_url(m.match.id),
                     "Согласование матча",
                     **(fallback_action if can_fallback else {}),
                 )
@@ -167,7 +160,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     "no_common_time",
                     title,
                     detail,
-                    _schedule_url(m.match.id),
+                    match_schedule_url(m.match.id),
                     "Время игроков",
                     **(fallback_action if can_fallback else {}),
                 )
@@ -181,7 +174,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     title,
                     f"Встреча {format_kirov(last.start_at)} не забронирована: "
                     f"{last.failure_reason or 'причина не указана'}",
-                    _schedule_url(m.match.id),
+                    match_schedule_url(m.match.id),
                     "Согласование матча",
                 )
             )
@@ -200,7 +193,7 @@ def _unrecorded(m: MatchBoard, now: datetime) -> list[DeskItem]:
             m.info.title,
             f"Встреча {format_kirov(held[-1].start_at)} прошла, записано {hanchans_word(m.hanchans)} "
             f"из {hanchans_word(sum(b.hanchans or 0 for b in held))}: внесите результат или неявку.",
-            _match_url(m.match.id),
+            match_url(m.match.id),
             "Открыть матч",
         )
     ]
@@ -218,7 +211,7 @@ def _dispute_items(session: Session, season_id: int) -> list[DeskItem]:
     notes = _dispute_notes(session, [m.id for _, m, _, _ in rows])
     items = []
     for hanchan, match, round_, stage in rows:
-        where = f"Тур {round_.code}, стол {match.table}" if stage.kind == StageKind.REGULAR else f"Матч {match.id}"
+        where = match_title(stage.kind, round_.code, match.table)
         note = notes.get(hanchan.id, "")
         items.append(
             DeskItem(
@@ -226,7 +219,7 @@ def _dispute_items(session: Session, season_id: int) -> list[DeskItem]:
                 "disputes",
                 f"{where}, ханчан {hanchan.number}",
                 f"Оспорен: {note}" if note else "Результат оспорен участником.",
-                _match_url(match.id),
+                match_url(match.id),
                 "Исправить на странице матча",
                 RESOLVE_DISPUTE,
                 str(hanchan.id),
@@ -252,10 +245,10 @@ def _dispute_notes(session: Session, match_ids: list[int]) -> dict[int, str]:
     return notes
 
 
-def _tie_items(session: Session, season_id: int) -> list[DeskItem]:
+def _tie_items(session: Session, season_id: int, rules: Ruleset) -> list[DeskItem]:
     items = []
     for place, group in unresolved_ties(session, season_id):
-        if place > PLAYOFF_LINE:
+        if place > rules.playoff_size:  # Регламент §1: the best of the season's playoff size go on
             continue
         names = ", ".join(name for _, name in group)
         items.append(
@@ -290,7 +283,7 @@ def _pantheon_items(session: Session, season_id: int) -> list[DeskItem]:
     ]
 
 
-def _bot_items(session: Session) -> list[DeskItem]:
+def _bot_items(session: Session, bot_configured: bool) -> list[DeskItem]:
     items = []
     status = session.get(BotStatus, 1)
     if (
@@ -304,7 +297,7 @@ def _bot_items(session: Session) -> list[DeskItem]:
         items.append(
             DeskItem("bot-error", "bot", "Последняя ошибка бота", f"{when}: {status.last_error}", "/announcements")
         )
-    if settings.bot_token:
+    if bot_configured:
         waiting = session.exec(
             select(func.count()).select_from(OutboxEvent).where(col(OutboxEvent.delivered_at).is_(None))
         ).one()
@@ -322,7 +315,7 @@ def _bot_items(session: Session) -> list[DeskItem]:
     return items
 
 
-def _roster_items(session: Session, season_id: int, draw_approved: bool) -> list[DeskItem]:
+def _roster_items(session: Session, season_id: int, draw_approved: bool, rules: Ruleset) -> list[DeskItem]:
     main = session.exec(
         select(Player.id, User.display_name)
         .join(User, col(User.id) == Player.user_id)
@@ -330,13 +323,14 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool) -> list
         .order_by(col(Player.registration_order))
     ).all()
     items = []
-    if len(main) % 4:
+    if len(main) % rules.roster_multiple:
         items.append(
             DeskItem(
                 "roster-four",
                 "roster",
                 f"В основном составе {len(main)}",
-                "Основной состав строго кратен четырём (Регламент §1): переведите лишних в резерв или доберите.",
+                f"Основной состав строго кратен {rules.roster_multiple} (Регламент §1): "
+                "переведите лишних в резерв или доберите.",
                 "/roster",
                 "Состав",
             )
@@ -389,7 +383,7 @@ def _call_items(session: Session, user: User | None, now: datetime) -> list[Desk
                 "calls",
                 title,
                 f"{c.description} — зовёт {callers.get(c.called_by_user_id, '?')}, {waited} мин назад; {status}.",
-                _match_url(c.match_id),
+                match_url(c.match_id),
                 "Страница матча",
                 CLOSE_CALL if c.answered_at else ANSWER_CALL,
                 str(c.id),
@@ -399,8 +393,9 @@ def _call_items(session: Session, user: User | None, now: datetime) -> list[Desk
     return items
 
 
-def build_desk(session: Session, *, now: datetime, user: User | None = None) -> Desk:
-    """Everything that waits for the organizer in the current season, most urgent first; a judge sees the calls."""
+def build_desk(session: Session, *, now: datetime, user: User | None = None, bot_configured: bool = False) -> Desk:
+    """Everything that waits for the organizer in the current season, most urgent first; a judge sees the calls.
+    `bot_configured`: the deployment has a bot (its settings, passed in), so undelivered events are news."""
     if user is not None and user.role == Role.JUDGE:
         return Desk(_call_items(session, user, now))
     season = current_season(session)
@@ -410,10 +405,10 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None) -> 
     items = _call_items(session, user, now)
     items += _dispute_items(session, season.id)
     items += _scheduling_items(board, now)
-    items += _tie_items(session, season.id)
+    items += _tie_items(session, season.id, of_season(season))
     items += _pantheon_items(session, season.id)
-    items += _bot_items(session)
-    items += _roster_items(session, season.id, season.draw_approved_at is not None)
+    items += _bot_items(session, bot_configured)
+    items += _roster_items(session, season.id, season.draw_approved_at is not None, of_season(season))
     order = {key: n for n, (key, _) in enumerate(GROUPS)}
     return Desk(sorted(items, key=lambda i: order[i.group]))
 
@@ -461,5 +456,5 @@ def judge_choices(session: Session) -> tuple[list[dict[str, str]], list[dict[str
     for match, round_, stage in rows:
         name = f"Тур {round_.code}" if stage.kind == StageKind.REGULAR else f"Плей-офф, раунд {round_.code}"
         rounds.setdefault(round_.id, name)
-        matches.append({"id": str(match.id), "name": f"{name}, стол {match.table}"})
+        matches.append({"id": str(match.id), "name": match_title(stage.kind, round_.code, match.table)})
     return judges, [{"id": str(k), "name": v} for k, v in rounds.items()], matches

@@ -7,10 +7,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from services.core.wording import plural
+from services.league.ruleset import DEFAULT, SEATS, multiple_of
+
 # tours -> tables -> four player ids
 Tours = tuple[tuple[tuple[int, ...], ...], ...]
 
-TABLE_SIZE = 4
+TABLE_SIZE = SEATS
 MIN_PLAYERS = 8
 
 
@@ -34,15 +37,6 @@ class Draw:
     @property
     def repeats(self) -> list[tuple[int, int, int]]:
         return repeats_report(self.tours)
-
-
-def plural(n: int, one: str, few: str, many: str) -> str:
-    """Russian noun form for a count: 1 игрок, 2 игрока, 5 игроков."""
-    if n % 10 == 1 and n % 100 != 11:
-        return one
-    if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
-        return few
-    return many
 
 
 def _players(n: int) -> str:
@@ -143,15 +137,17 @@ def swap_players(tours: Sequence[Sequence[Sequence[int]]], tour_index: int, a: i
 # --- the draw itself -------------------------------------------------------------------
 
 
-def draw_tours(players: Sequence[int], tours: int = 4, seed: int | None = None) -> Draw:
+def draw_tours(
+    players: Sequence[int], tours: int = DEFAULT.tours, seed: int | None = None, multiple: int = DEFAULT.roster_multiple
+) -> Draw:
     """Seat the roster for all tours at once, fewest repeated pairs first; same seed, same draw."""
     players = list(players)
     n = len(players)
     if len(set(players)) != n:
         raise DrawError("В составе есть повторяющиеся игроки.")
-    # Регламент §1: основной состав строго кратен четырём
-    if n % TABLE_SIZE != 0:
-        raise DrawError(f"В основном составе {_players(n)}: число должно быть кратно четырём.")
+    # Регламент §1: основной состав строго кратен четырём (правила сезона: `multiple`, кратное столу)
+    if n % TABLE_SIZE != 0 or n % multiple != 0:
+        raise DrawError(f"В основном составе {_players(n)}: число должно быть кратно {multiple_of(multiple)}.")
     if n < MIN_PLAYERS:
         raise DrawError(f"В основном составе {_players(n)}: для жеребьёвки нужно не меньше восьми.")
     if tours < 1:

@@ -6,10 +6,8 @@ nothing that reads matches (the players' pages, the bot) can see a draw the orga
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
-import sys
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -18,9 +16,10 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import DrawDraft, Match, MatchStatus, Player, RosterStatus, Season, Seat, User, utc_now
-from services.league.draw import DrawError, Tours, draw_tours, plural, repeats_report, swap_players, validate_draw
+from services.league.draw import DrawError, Tours, draw_tours, repeats_report, swap_players, validate_draw
 from services.league.draw import max_meetings as count_max
 from services.league.draw import repeat_meetings as count_repeats
+from services.league.ruleset import of_season
 from services.league.tour_windows import current_windows, tour_rounds
 
 SEED_LIMIT = 2**31  # the seed is stored in an INTEGER column on every database
@@ -143,7 +142,8 @@ def make_draft(session: Session, season: Season, *, seed: int | None = None, act
         seed = random.SystemRandom().randrange(SEED_LIMIT)
     if not 0 <= seed < SEED_LIMIT:
         raise DrawError(f"Зерно должно быть от 0 до {SEED_LIMIT - 1}.")
-    draw = draw_tours(main_roster(session, season), tours=season.tours, seed=seed)
+    rules = of_season(season)
+    draw = draw_tours(main_roster(session, season), tours=rules.tours, seed=seed, multiple=rules.roster_multiple)
     _store(session, season, seed, draw.tours, actor_user_id)
     view = load_draft(session, season)
     record_audit(
@@ -240,52 +240,3 @@ def approve_draw(
     )
     session.flush()
     return DrawView(view.seed, view.tours, view.names, season.draw_approved_at)
-
-
-# --- `discard draw` on the season database --------------------------------------------------
-
-
-def draw_as_json(view: DrawView) -> dict[str, object]:
-    return {
-        "tours": _plain(view.tours),
-        "max_meetings": view.max_meetings,
-        "repeat_meetings": view.repeat_meetings,
-        "seed": view.seed,
-        "players": {str(pid): view.names[pid] for tour in view.tours[:1] for table in tour for pid in table},
-    }
-
-
-def draw_as_text(view: DrawView) -> str:
-    lines: list[str] = []
-    for number, tour in enumerate(view.tours, start=1):
-        lines.append(f"Тур {number}")
-        for table_number, table in enumerate(tour, start=1):
-            lines.append(f"  стол {table_number}: " + ", ".join(view.table_names(table)))
-    lines.append(f"Наибольшее число встреч пары: {view.max_meetings}")
-    lines.append(f"Повторных встреч всего: {view.repeat_meetings}")
-    for a, b, count in view.repeats:
-        lines.append(f"  {a} и {b}: {count} {plural(count, 'раз', 'раза', 'раз')}")
-    lines.append(f"Зерно: {view.seed}")
-    return "\n".join(lines)
-
-
-def run_season_draw(args: argparse.Namespace) -> int:
-    """Drafts (or redrafts) the real draw of the current season, as the organizer's page does, and prints it."""
-    from services.core.db import session_scope
-    from services.league.roster import current_season
-
-    try:
-        with session_scope() as session:
-            season = current_season(session)
-            if season is None:
-                raise DrawError("Сезон ещё не создан: выполните «discard demo» или создайте сезон.")
-            if args.tours != season.tours:
-                raise DrawError(f"В сезоне {season.tours} {plural(season.tours, 'тур', 'тура', 'туров')}.")
-            view = make_draft(session, season, seed=args.seed, actor_user_id=None)
-    except DrawError as error:
-        print(f"Ошибка: {error}", file=sys.stderr)
-        return 2
-    print(json.dumps(draw_as_json(view), ensure_ascii=False) if args.json else draw_as_text(view))
-    if not args.json:
-        print("Это черновик: утвердите его на странице «Жеребьёвка».")
-    return 0

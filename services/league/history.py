@@ -7,7 +7,6 @@ from dataclasses import dataclass
 
 from sqlmodel import Session, col, select
 
-from services.core.config import settings
 from services.core.models import (
     Booking,
     Hanchan,
@@ -21,13 +20,14 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.wording import match_title
+from services.league.ruleset import of_season
 from services.playoff.repo import PlayoffView, load_bracket
-from services.results.repo import db_standings, season_scores
+from services.results.repo import db_standings, season_rules, season_scores
 from services.results.standings import StandingsRow
-from services.results.view import TOP, signed, standings_rows
+from services.results.view import signed, standings_rows
 
 STAGE_NAMES = {StageKind.REGULAR: "Тур", StageKind.PLAYOFF: "Плей-офф"}
-PLAYOFF_ROUNDS = {"1": "1/4 финала", "2": "полуфинал", "3": "полуфинал", "F": "финал"}
 MATCH_STATUS = {
     "draft": "черновик",
     "scheduling": "согласование",
@@ -49,7 +49,7 @@ class SeasonSummary:
 
 def status_text(season: Season) -> str:
     if season.finished_at:
-        return f"завершён {season.finished_at.astimezone(settings.tz):%d.%m.%Y}"
+        return f"завершён {season.finished_at.astimezone(of_season(season).zone):%d.%m.%Y}"
     if season.draw_approved_at:
         return "идёт"
     return "регистрация закрыта" if season.registration_closed else "регистрация"
@@ -84,14 +84,14 @@ def season_summaries(session: Session) -> list[SeasonSummary]:
                 status_text(season),
                 season.is_current,
                 names.get(champion_ids[0], "") if champion_ids else "",
-                tuple(names.get(p, "?") for p in order[:TOP]),
+                tuple(names.get(p, "?") for p in order[: of_season(season).playoff_size]),
             )
         )
     return result
 
 
 def season_standings_rows(session: Session, season_id: int) -> list[dict[str, str]]:
-    return standings_rows(db_standings(session, season_id))
+    return standings_rows(db_standings(session, season_id), season_rules(session, season_id).playoff_size)
 
 
 def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
@@ -126,10 +126,7 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
     booked = set(session.exec(select(Booking.match_id).where(col(Booking.match_id).in_(ids), Booking.active)).all())
     result = []
     for match, round_, stage in rows:
-        if stage.kind == StageKind.PLAYOFF:
-            title = f"{PLAYOFF_ROUNDS.get(round_.code, round_.code)}, стол {match.table}"
-        else:
-            title = f"Тур {round_.code}, стол {match.table}"
+        title = match_title(stage.kind, round_.code, match.table)
         result.append(
             {
                 "id": str(match.id),

@@ -11,8 +11,10 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import cast
 
 import sqlalchemy as sa
+from sqlalchemy.engine import CursorResult
 from sqlmodel import Session, col, delete, select, update
 
 from services.core import rate_limit
@@ -39,18 +41,21 @@ def take(session: Session, key: str, *, limit: int, window: timedelta, now: date
     """Counts one attempt under `key`; the count in the window including this one, or None when the window's
     `limit` is used up (nothing counted then)."""
     for _ in range(2):
-        restarted = session.execute(
-            update(LoginWindow)
-            .where(col(LoginWindow.key) == key, col(LoginWindow.started_at) <= now - window)
-            .values(started_at=now, count=1)
+        restarted = cast(
+            CursorResult,
+            session.execute(
+                update(LoginWindow)
+                .where(col(LoginWindow.key) == key, col(LoginWindow.started_at) <= now - window)
+                .values(started_at=now, count=1)
+            ),
         )
         if restarted.rowcount:
             return 1
         counted = session.execute(
             update(LoginWindow)
             .where(col(LoginWindow.key) == key, col(LoginWindow.count) < limit)
-            .values(count=LoginWindow.count + 1)
-            .returning(LoginWindow.count)
+            .values(count=col(LoginWindow.count) + 1)
+            .returning(col(LoginWindow.count))
         ).first()
         if counted is not None:
             return int(counted[0])

@@ -11,14 +11,14 @@ from datetime import datetime, time, timedelta
 
 from sqlmodel import Session
 
-from services.core.config import settings
-from services.core.models import MatchStatus, StageKind, User
+from services.core.models import MatchStatus, User
 from services.league.matches import my_match_ids
+from services.league.ruleset import of_season
 from services.results.repo import match_scores
 from services.results.scoring import MatchScore
 from services.results.view import signed
 from services.scheduling.board import Board, MatchBoard, load_board
-from services.scheduling.intervals import Interval
+from services.scheduling.intervals import KIROV, Interval
 from services.scheduling.repo import SeatInfo
 from services.scheduling.rules import fallback_text, format_kirov, hanchans_word, unblock_text
 
@@ -41,7 +41,7 @@ class HomeCard:
 def window_text(window: Interval | None) -> str:
     if window is None:
         return "игровое окно ещё не назначено"
-    tz = settings.tz
+    tz = KIROV  # Регламент §6.1: время Кирова (the ruleset's club time zone)
     start, end = window.start.astimezone(tz), window.end.astimezone(tz)
     if start.time() == end.time() == time(0):
         # Whole days: "до 30.11 00:00" reads as "through the 30th"; name the last day instead.
@@ -151,7 +151,10 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         for i, it in items.items()
         if it.match.status == MatchStatus.COMPLETE
     }
-    scores = match_scores(session, played) if played else {}
+    scores: dict[int, MatchScore] = {}
+    for season in {items[i].info.season.id: items[i].info.season for i in played}.values():
+        mine = {i: where for i, where in played.items() if items[i].info.season.id == season.id}
+        scores |= match_scores(session, mine, of_season(season))
     cards = []
     current = _current_start(board, now)
     for match_id in ids:
@@ -161,15 +164,11 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         later = _later(item, current, now) and info.match.status == MatchStatus.SCHEDULING
         if later and item.remaining > 0:  # asks nothing until its window opens; painting early stays possible
             window = info.window
-            action, mine = f"ждёт своего игрового окна (откроется {window.start.astimezone(settings.tz):%d.%m})", False
+            action, mine = f"ждёт своего игрового окна (откроется {window.start.astimezone(KIROV):%d.%m})", False
         ahead = item.fallback_ahead(now)
         # Folded: what is settled. A match whose window ended unplayed stays in view: the organizer will decide.
         past = info.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY)
-        title = (
-            f"Тур {info.round.code}, стол {info.match.table}"
-            if info.stage_kind == StageKind.REGULAR
-            else f"Плей-офф, раунд {info.round.code}"
-        )
+        title = info.title
         opponents = ", ".join(s.name for s in info.seats if s.user_id != user.id)
         cards.append(
             HomeCard(

@@ -11,6 +11,7 @@ from datetime import datetime, timedelta
 from html import escape
 from typing import Any
 
+from services.core import wording
 from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
 from services.scheduling.intervals import Interval, to_kirov
 from services.scheduling.rules import (
@@ -54,11 +55,7 @@ def format_span(start: datetime, end: datetime) -> str:
 
 
 def match_title(snap: MatchSnapshot) -> str:
-    if snap.stage_kind == "playoff":
-        if snap.round_code == "F":
-            return "Финал"
-        return f"Плей-офф, раунд {escape(snap.round_code)} · стол {escape(snap.table)}"
-    return f"Тур {escape(snap.round_code)} · стол {escape(snap.table)}"
+    return escape(wording.match_title(snap.stage_kind, snap.round_code, snap.table))
 
 
 def _answers_block(snap: MatchSnapshot) -> list[str]:

@@ -21,10 +21,9 @@ from datetime import datetime, time
 from sqlmodel import Session, select
 
 from services.core import outbox as kinds
-from services.core.config import settings
 from services.core.models import OutboxEvent
 from services.notifier.snapshot import MatchSnapshot, window_matches
-from services.notifier.sunday import due_reminder_at, is_late, reminder_day, reminder_time_of
+from services.notifier.sunday import due_reminder_at, is_late, reminder_day
 
 
 def reminder_key(at: datetime) -> str:
@@ -38,11 +37,12 @@ def pending_matches(session: Session, *, at: datetime, now: datetime) -> list[Ma
     return [snap for snap in window_matches(session, at) if snap.window_end is not None and now < snap.window_end]
 
 
-def queue_due_reminder(session: Session, *, now: datetime, reminder_time: time | None = None) -> OutboxEvent | None:
+def queue_due_reminder(session: Session, *, now: datetime, reminder_time: time) -> OutboxEvent | None:
     """Writes the due Sunday's reminder into the caller's transaction, once per Sunday however many processes try at
     the same moment; None when it is not due, already written, or about nothing (no match of a window still open
-    needs scheduling). Cheap when already written: one indexed read."""
-    at = due_reminder_at(now, reminder_time or reminder_time_of(settings))
+    needs scheduling). Cheap when already written: one indexed read. `reminder_time`: the deployment's
+    (`sunday.reminder_time_of(settings)`), passed in by the process that asks."""
+    at = due_reminder_at(now, reminder_time)
     key = reminder_key(at)
     if session.exec(select(OutboxEvent.id).where(OutboxEvent.once_key == key)).first() is not None:
         return None

@@ -39,6 +39,7 @@ def _row(session: Session) -> BotStatus:
             session.flush()
     except sa.exc.IntegrityError:
         row = session.get(BotStatus, STATUS_ID, populate_existing=True)
+    assert row is not None  # the insert lost to another process's: its row is there
     return row
 
 

@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from services.league.ruleset import DEFAULT, Ruleset
 from services.pantheon.games import GameConfig, GameResult
 from services.results import scoring
 
@@ -73,7 +74,7 @@ def stick_award(sticks: int, tied_first: int) -> int:
     return 100 * (sticks * 10 // tied_first) if sticks and tied_first else 0
 
 
-def reconstruct(game: GameResult, config: GameConfig) -> TableGame:
+def reconstruct(game: GameResult, config: GameConfig, rules: Ruleset = DEFAULT) -> TableGame:
     """The game as on the table. Raises ReconstructError (Russian) when it cannot be counted as it is."""
     where = f"игра {game.session_hash}"
     if len(game.players) != 4 or len(set(game.players)) != 4:
@@ -94,10 +95,10 @@ def reconstruct(game: GameResult, config: GameConfig) -> TableGame:
         for p in tied:
             scores[p] -= award
     total = sum(scores.values()) + sticks * scoring.RIICHI_STICK
-    if total != scoring.TABLE_TOTAL:
+    if total != rules.table_total:
         raise ReconstructError(
             f"{where}: очки на столе {scoring.format_points(sum(scores.values()))} + {sticks} палоч. риичи "
-            f"≠ {scoring.format_points(scoring.TABLE_TOTAL)} (стартовые очки события "
+            f"≠ {scoring.format_points(rules.table_total)} (стартовые очки события "
             f"{scoring.format_points(config.start_points)})"
         )
     points = [scores[p] for p in game.players]

@@ -20,7 +20,8 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from services.core.db import session_scope
-from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Role, User, utc_now
+from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Role, Season, User, utc_now
+from services.league.ruleset import of_season
 from services.pantheon import placement
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import GameConfig, GameResult
@@ -98,7 +99,7 @@ def apply_game(
     """Upsert one game by its hash; returns imported | updated | unchanged | pending."""
     table: TableGame | None
     try:
-        table = reconstruct(game, config)
+        table = reconstruct(game, config, of_season(session.get(Season, season_id)))
         data, problem = json.dumps(table.as_json(), sort_keys=True), ""
     except ReconstructError as e:
         table, data, problem = None, "", str(e)

@@ -8,10 +8,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from services.league.ruleset import DEFAULT, Ruleset
 from services.results.scoring import PLAYOFF, PLAYOFF_ROUNDS, Match, MatchId, PlayerId, score_match
 from services.results.standings import StandingsRow
 
-PLAYOFF_SIZE = 8  # Регламент §1, §2: восемь лучших участников регулярного этапа
 UPPER, LOWER, FINAL, ROUND3, OUT = "upper", "lower", "final", "round3", "out"
 CHAMPION, SECOND, THIRD, FOURTH = "champion", "second", "third", "fourth"
 PRIZES = {1: 5_000, 2: 3_000}  # Регламент §1 «Призовые»: рубли за 1-е и 2-е место финала
@@ -109,8 +109,11 @@ def _places(first: int, last: int) -> str:
     return f"место {first}" if first == last else f"места {first}–{last}"
 
 
-def seed_players(rows: Sequence[StandingsRow], size: int = PLAYOFF_SIZE) -> tuple[tuple[PlayerId, ...], list[str]]:
-    """The top `size` of the regular standings, or the problems that stop seeding (Регламент §2, §4).
+def seed_players(
+    rows: Sequence[StandingsRow], size: int = DEFAULT.playoff_size
+) -> tuple[tuple[PlayerId, ...], list[str]]:
+    """The top `size` (the season's ruleset: eight) of the regular standings, or the problems that stop seeding
+    (Регламент §1, §2, §4).
 
     `rows` are `compute_standings` rows: main participants only, so a substitute never takes a place. An
     unresolved tie that crosses the line (places 8–9) decides who goes on; one inside the top eight decides the
@@ -128,7 +131,7 @@ def seed_players(rows: Sequence[StandingsRow], size: int = PLAYOFF_SIZE) -> tupl
         if place > size:
             continue
         last = place + len(group) - 1
-        what = "граница восьмёрки" if last > size else "от порядка зависит стол первого раунда"
+        what = "граница прохода в плей-офф" if last > size else "от порядка зависит стол первого раунда"
         who = ", ".join(_name(names, p) for p in group)
         problems.append(
             f"регулярный этап, {_places(place, last)}: равны очки и среднее место у {who} ({what}) — "
@@ -262,9 +265,11 @@ def build_bracket(
     return Bracket(tuple(seeds), tuple(tables.values()), tuple(pending))
 
 
-def playoff_match(match_id: MatchId, round_: str, hanchans: Sequence = (), penalties: Sequence = ()) -> Match:
-    """A scoring Match for a playoff round (the final has five hanchans by its round)."""
-    return Match(match_id, PLAYOFF, round_, 1, tuple(hanchans), tuple(penalties))
+def playoff_match(
+    match_id: MatchId, round_: str, hanchans: Sequence = (), penalties: Sequence = (), rules: Ruleset = DEFAULT
+) -> Match:
+    """A scoring Match for a playoff round (the final's hanchans by its round and the season's ruleset)."""
+    return Match(match_id, PLAYOFF, round_, 1, tuple(hanchans), tuple(penalties), rules)
 
 
 def shuffle_winds(players: Sequence[PlayerId], rng: random.Random) -> tuple[PlayerId, ...]:

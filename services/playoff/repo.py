@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from services.core.models import Match, Player, RosterStatus, Round, Season, Seat, Stage, StageKind, TieDecision
+from services.league.ruleset import of_season
 from services.playoff.bracket import Bracket, Seating, build_bracket, seed_players
 from services.results import repo as results_repo
 from services.results import scoring
@@ -59,7 +60,7 @@ def regular_preview(
     if unfinished:
         return (), [f"регулярный этап не завершён: не доиграно матчей — {unfinished}"]
     rows = results_repo.db_standings(session, season.id, scored)
-    seeds, problems = seed_players(rows, season.playoff_size)
+    seeds, problems = seed_players(rows, of_season(season).playoff_size)
     return tuple(int(p) for p in seeds), problems
 
 

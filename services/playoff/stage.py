@@ -17,6 +17,7 @@ from sqlmodel import Session
 from services.core.audit import record_audit
 from services.core.db import lock_row
 from services.core.models import Match, MatchStatus, Role, Round, Season, Seat, Stage, StageKind, TieDecision, User
+from services.league.ruleset import Ruleset, of_season
 from services.league.tour_windows import tell_window_changed
 from services.playoff.bracket import Bracket, Table, build_bracket
 from services.playoff.repo import (
@@ -57,10 +58,10 @@ def _require_organizer(actor: User) -> None:
         raise PlayoffError("Это может сделать только организатор.")
 
 
-def _create_table(session: Session, round_row: Round, table: Table, actor_user_id: int | None) -> Match:
+def _create_table(session: Session, round_row: Round, table: Table, actor_user_id: int | None, rules: Ruleset) -> Match:
     code, letter = TABLE_OF[table.round]
-    # Регламент §2: финал — пять ханчанов за одну встречу; остальные матчи плей-офф — три.
-    hanchans = scoring.FINAL_HANCHANS if table.round == scoring.FINAL_ROUND else scoring.MATCH_HANCHANS
+    # Регламент §2: финал — пять ханчанов за одну встречу; остальные матчи плей-офф — три (правила сезона).
+    hanchans = rules.hanchans(final=table.round == scoring.FINAL_ROUND)
     match = Match(round_id=round_row.id, table=letter, planned_hanchans=hanchans, status=MatchStatus.SCHEDULING)
     session.add(match)
     session.flush()
@@ -135,7 +136,7 @@ def close_regular_stage(
     )
     bracket = build_bracket(seeds, ())
     for table in bracket.to_create:
-        _create_table(session, rounds["1"], table, actor.id)
+        _create_table(session, rounds["1"], table, actor.id, of_season(season))
     session.flush()
     return load_bracket(session, season).bracket
 
@@ -197,7 +198,7 @@ def advance_playoff(
         rounds = _rounds(session, stage)
         for table in view.bracket.to_create:
             if table.due:
-                _create_table(session, rounds[TABLE_OF[table.round][0]], table, actor_user_id)
+                _create_table(session, rounds[TABLE_OF[table.round][0]], table, actor_user_id, of_season(season))
                 created.append(table.round)
     for match_id in view.match_ids.values():
         attach_winds(session, match_id)

@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from services.league.ruleset import DEFAULT, Ruleset
 from services.results import scoring
 
 POINTS_STEP = 100  # the smallest stick on the table: a score that is not a multiple of it is a typo
@@ -38,7 +39,7 @@ def _int(text: Any) -> int | None:
         return None
 
 
-def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]]) -> Entry:
+def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]], rules: Ruleset = DEFAULT) -> Entry:
     """Read a result form (`points_<id>`, `chombo_<id>`, `riichi_left`) for the seated `players` (id, name).
 
     Raises ResultsError naming every field that is not a whole number, then every problem of the sums.
@@ -74,7 +75,7 @@ def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]]) -> 
     if problems:
         raise ResultsError(problems)
     names = dict(players)
-    sums = scoring.hanchan_problems(results, riichi or 0)
+    sums = scoring.hanchan_problems(results, riichi or 0, rules)
     if sums:
         raise ResultsError([_with_names(p, names) for p in sums])
     return Entry(tuple(results), riichi or 0)

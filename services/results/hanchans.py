@@ -29,6 +29,7 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.league.ruleset import Ruleset, of_season
 from services.playoff.stage import advance_playoff
 from services.results import scoring
 from services.results.entry import Entry, ResultsError
@@ -88,11 +89,17 @@ def effective(session: Session, match_id: int) -> list[Hanchan]:
     )
 
 
+def match_rules(session: Session, match_id: int) -> Ruleset:
+    """The ruleset of the match's season (the regulation's when the match is unknown)."""
+    match = session.get(Match, match_id)
+    return of_season(season_of(session, match) if match is not None else None)
+
+
 def _check(session: Session, match: Match, entry: Entry) -> None:
     seats = set(seated_player_ids(session, match.id))
     if not seats:
         raise ResultsError("В матче нет рассадки: результат вносить некуда.")
-    problems = scoring.hanchan_problems(entry.results, entry.riichi_left)
+    problems = scoring.hanchan_problems(entry.results, entry.riichi_left, of_season(season_of(session, match)))
     entered = {r.player for r in entry.results}
     if entered != seats:
         problems.append("результаты нужны ровно для четырёх игроков этого матча")

@@ -88,7 +88,7 @@ def _audit_penalty(session: Session, user: User, match: Match, penalty: Penalty,
 def add_no_show(
     session: Session, user: User, match_id: int, player_id: int, reason: str = "", *, now: datetime
 ) -> Penalty:
-    """Регламент §5: the first no-show without warning — a warning and −80 000 for the match."""
+    """Регламент §5: the first no-show without warning — a warning and the season's no-show penalty for the match."""
     require_organizer(user)
     match = get_match(session, match_id)
     player = _player_of_match(session, match, player_id)

@@ -23,6 +23,7 @@ from services.core.models import (
     User,
 )
 from services.core.models import Season as SeasonRow
+from services.league.ruleset import Ruleset, of_season
 from services.results import scoring, standings
 from services.results.season_file import Season
 
@@ -100,9 +101,16 @@ def effective_hanchans(session: Session, match_ids: list[int]) -> dict[int, list
     return out
 
 
-def match_scores(session: Session, matches: dict[int, tuple[str, str]]) -> dict[int, scoring.MatchScore]:
-    """Match id → (stage kind, round code) in; each match scored as its page shows it (effective hanchans, its own
-    penalties with points) out, in three statements however many matches."""
+def season_rules(session: Session, season_id: int | None) -> Ruleset:
+    """The season's ruleset (Регламент §4 and the rest: services/league/ruleset.py)."""
+    return of_season(session.get(SeasonRow, season_id) if season_id is not None else None)
+
+
+def match_scores(
+    session: Session, matches: dict[int, tuple[str, str]], rules: Ruleset
+) -> dict[int, scoring.MatchScore]:
+    """Match id → (stage kind, round code) in, all of one season with its `rules`; each match scored as its page
+    shows it (effective hanchans, its own penalties with points) out, in three statements however many matches."""
     hanchans = effective_hanchans(session, list(matches))
     penalties: dict[int, list[scoring.Penalty]] = defaultdict(list)
     for p in session.exec(
@@ -118,6 +126,7 @@ def match_scores(session: Session, matches: dict[int, tuple[str, str]]) -> dict[
                 1,
                 tuple(hanchans.get(match_id, ())),
                 tuple(penalties.get(match_id, ())),
+                rules,
             )  # fmt: skip
         )
         for match_id, (kind, code) in matches.items()
@@ -143,6 +152,7 @@ def load_season(session: Session, season_id: int) -> Season:
         ).all():
             target = replaced_by.get(p.match_id, p.match_id)
             penalties[target].append(scoring.Penalty(p.player_id, p.points, p.reason))
+    rules = season_rules(session, season_id)
     matches = tuple(
         scoring.Match(
             m.id,
@@ -151,10 +161,11 @@ def load_season(session: Session, season_id: int) -> Season:
             table_number(m.table),
             tuple(hanchans.get(m.id, ())),
             tuple(penalties.get(m.id, ())),
+            rules,
         )
         for m, r, s in effective
     )
-    return Season(tuple(season_players(session, season_id)), matches)
+    return Season(tuple(season_players(session, season_id)), matches, rules)
 
 
 def tie_decisions(session: Session, season_id: int) -> list[list[int]]:

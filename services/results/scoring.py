@@ -8,22 +8,18 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import TypeAlias
 
+from services.core.wording import plural
+from services.league.ruleset import DEFAULT, Ruleset
+
 PlayerId: TypeAlias = int | str
 MatchId: TypeAlias = int | str
 
 REGULAR = "regular"
 PLAYOFF = "playoff"
 STAGES = (REGULAR, PLAYOFF)
-REGULAR_ROUNDS = (1, 2, 3, 4)  # Регламент §2: четыре тура
 PLAYOFF_ROUNDS = ("1A", "1B", "2U", "2L", "3", "F")
 FINAL_ROUND = "F"
 
-START_POINTS = 30_000  # Регламент §4: стартовые очки ханчана — 30 000 (оки нет)
-TABLE_TOTAL = 4 * START_POINTS
-UMA = (15_000, 5_000, -5_000, -15_000)  # Регламент §4: ума ханчана 15/5
-MATCH_UMA = UMA  # Регламент §4: матчевая ума регулярного этапа — 15/5 «с теми же начислениями»
-CHOMBO_PENALTY = -40_000  # Регламент §4: чомбо — штраф 40 000 очков после умы
-NO_SHOW_PENALTY = -80_000  # Регламент §5: первая неявка — предупреждение и −80 000 за матч
 RIICHI_STICK = 1_000
 # Ranges a real season stays far inside: anything beyond is a typo (and would not fit the database's integers).
 # Every way a result comes in is held to them: the site's forms, the Pantheon import, the season file.
@@ -31,8 +27,8 @@ MAX_POINTS = 10_000_000  # table points, either sign
 MAX_CHOMBO = 10
 MAX_STICKS = 100
 MAX_PENALTY = 1_000_000  # a penalty takes between 1 and 1 000 000 points
-MATCH_HANCHANS = 3  # Регламент §2: обычный матч — три ханчана
-FINAL_HANCHANS = 5  # Регламент §2: финал — пять ханчанов
+# The league's numbers (start points, uma, chombo, hanchans per match…) are the season's ruleset
+# (services/league/ruleset.py): a Match carries its season's, the 2026 regulation's by default.
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +71,11 @@ class Match:
     table: int
     hanchans: tuple[Hanchan, ...] = ()
     penalties: tuple[Penalty, ...] = ()
+    rules: Ruleset = DEFAULT  # the season's ruleset
 
     @property
     def hanchans_required(self) -> int:
-        return FINAL_HANCHANS if self.stage == PLAYOFF and self.round == FINAL_ROUND else MATCH_HANCHANS
+        return self.rules.hanchans(final=self.stage == PLAYOFF and self.round == FINAL_ROUND)
 
     @property
     def complete(self) -> bool:
@@ -92,8 +89,8 @@ class HanchanScore:
     place: Fraction  # a shared place counts as the mean of the positions it covers (2nd–3rd → 5/2)
     uma: int
     riichi: int  # this player's share of the sticks left on the table
-    chombo_penalty: int  # 0 or a negative multiple of 40 000
-    score: int  # points − 30 000 + uma + riichi + chombo_penalty
+    chombo_penalty: int  # 0 or a negative multiple of the ruleset's chombo
+    score: int  # points − start points + uma + riichi + chombo_penalty
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,14 +131,10 @@ def format_points(value: int) -> str:
 
 
 def _sticks_word(n: int) -> str:
-    if n % 10 == 1 and n % 100 != 11:
-        return "палочка"
-    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
-        return "палочки"
-    return "палочек"
+    return plural(n, "палочка", "палочки", "палочек")
 
 
-def hanchan_problems(results: Sequence[TableResult], riichi_left: int) -> list[str]:
+def hanchan_problems(results: Sequence[TableResult], riichi_left: int, rules: Ruleset = DEFAULT) -> list[str]:
     """What is wrong with a hanchan as entered, in Russian; empty when it can be scored."""
     problems: list[str] = []
     if len(results) != 4:
@@ -168,9 +161,9 @@ def hanchan_problems(results: Sequence[TableResult], riichi_left: int) -> list[s
         return problems  # the sum of absurd numbers says nothing more
     points = sum(r.points for r in results)
     total = points + riichi_left * RIICHI_STICK
-    if riichi_left >= 0 and total != TABLE_TOTAL:
+    if riichi_left >= 0 and total != rules.table_total:
         sticks = f" + {riichi_left} {_sticks_word(riichi_left)} = {format_points(total)}" if riichi_left else ""
-        problems.append(f"сумма очков {format_points(points)}{sticks}, должно быть {format_points(TABLE_TOTAL)}")
+        problems.append(f"сумма очков {format_points(points)}{sticks}, должно быть {format_points(rules.table_total)}")
     return problems
 
 
@@ -190,33 +183,33 @@ def tied_groups(values: Sequence[int]) -> list[tuple[list[int], int, int]]:
 def split_uma(uma: Sequence[int], first: int, last: int) -> int:
     """Each tied player's share of the uma of positions first..last (0-based).
 
-    With 15/5 every split is exact (2-way: 10 000, 0, −10 000; 3-way: ±5 000; 4-way: 0); floor division keeps
-    the result an integer should the uma ever change.
+    With the regulation's 15/5 every split is exact (2-way: 10 000, 0, −10 000; 3-way: ±5 000; 4-way: 0); floor
+    division keeps the result an integer under another season's uma.
     """
     return sum(uma[first : last + 1]) // (last - first + 1)
 
 
-def score_hanchan(hanchan: Hanchan) -> tuple[HanchanScore, ...]:
+def score_hanchan(hanchan: Hanchan, rules: Ruleset = DEFAULT) -> tuple[HanchanScore, ...]:
     """Scores in the order of `hanchan.results`. Raises ValueError (Russian) for a hanchan that does not add up."""
-    problems = hanchan_problems(hanchan.results, hanchan.riichi_left)
+    problems = hanchan_problems(hanchan.results, hanchan.riichi_left, rules)
     if problems:
         raise ValueError(f"ханчан {hanchan.number}: " + "; ".join(problems))
-    return _score_checked_hanchan(hanchan)
+    return _score_checked_hanchan(hanchan, rules)
 
 
-def _score_checked_hanchan(hanchan: Hanchan) -> tuple[HanchanScore, ...]:
+def _score_checked_hanchan(hanchan: Hanchan, rules: Ruleset) -> tuple[HanchanScore, ...]:
     results = hanchan.results
     scores: list[HanchanScore | None] = [None] * len(results)
     for indices, first, last in tied_groups([r.points for r in results]):
         # Регламент §4 → RRC 2.0: равные очки делят места и уму этих мест поровну, без старшинства ветров.
-        uma = split_uma(UMA, first, last)
+        uma = split_uma(rules.hanchan_uma, first, last)
         place = Fraction(first + last + 2, 2)
         # Leftover riichi sticks go to first place, split on a tie and floored to whole points (1 stick / 3 → 333).
         riichi = hanchan.riichi_left * RIICHI_STICK // len(indices) if first == 0 else 0
         for i in indices:
             r = results[i]
-            chombo = CHOMBO_PENALTY * r.chombo  # Регламент §4: после умы, за каждое чомбо
-            score = r.points - START_POINTS + uma + riichi + chombo
+            chombo = -rules.chombo_penalty * r.chombo  # Регламент §4: после умы, за каждое чомбо
+            score = r.points - rules.start_points + uma + riichi + chombo
             scores[i] = HanchanScore(r.player, r.points, place, uma, riichi, chombo, score)
     return tuple(s for s in scores if s is not None)
 
@@ -242,7 +235,7 @@ def match_problems(match: Match, where: str = "") -> list[str]:
             # Регламент §6.2: переигровка заменяет исходную игру, а не добавляется к ней.
             problems.append(at(place, "указан дважды (переигровка заменяет исходный ханчан, а не добавляется к нему)"))
         numbers.add(h.number)
-        problems += [at(place, p) for p in hanchan_problems(h.results, h.riichi_left)]
+        problems += [at(place, p) for p in hanchan_problems(h.results, h.riichi_left, match.rules)]
         seats = frozenset(r.player for r in h.results)
         if first_seats is None:
             first_seats = (h.number, seats)
@@ -301,21 +294,21 @@ def score_match(match: Match, tie_decisions: Iterable[Sequence[PlayerId]] = ()) 
     scores: dict[PlayerId, list[int]] = defaultdict(list)
     places: dict[PlayerId, list[Fraction]] = defaultdict(list)
     for hanchan in sorted(match.hanchans, key=lambda h: h.number):
-        for s in _score_checked_hanchan(hanchan):
+        for s in _score_checked_hanchan(hanchan, match.rules):
             if s.player not in scores:
                 seats.append(s.player)
             scores[s.player].append(s.score)
             places[s.player].append(s.place)
     penalties: dict[PlayerId, int] = defaultdict(int)
-    for p in match.penalties:
-        penalties[p.player] += p.points
-    # Penalties count before the match places (PRODUCT.md; Регламент §4 says so for playoff places).
+    for penalty in match.penalties:
+        penalties[penalty.player] += penalty.points
+    # Регламент §4: «места в матче определяются суммой результатов … с предусмотренными штрафами».
     totals = [sum(scores[p]) + penalties[p] for p in seats]
     place_of: dict[PlayerId, tuple[int, int, bool]] = {}  # player → (place, match uma, unresolved)
     if match.stage == REGULAR:
         for indices, first, last in tied_groups(totals):
             # Регламент §2, §4: матчевая ума — только после всех трёх ханчанов.
-            uma = split_uma(MATCH_UMA, first, last) if match.complete else 0
+            uma = split_uma(match.rules.match_uma, first, last) if match.complete else 0
             for i in indices:
                 place_of[seats[i]] = (first + 1, uma, False)
     else:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from services.league.ruleset import DEFAULT, FIELDS, NUMBERS, Ruleset
 from services.results.scoring import (
     MAX_CHOMBO,
     MAX_PENALTY,
@@ -17,7 +18,6 @@ from services.results.scoring import (
     PLAYOFF,
     PLAYOFF_ROUNDS,
     REGULAR,
-    REGULAR_ROUNDS,
     STAGES,
     Hanchan,
     Match,
@@ -30,6 +30,7 @@ from services.results.standings import STATUSES, Player
 
 FORMAT = "discard-season/1"
 _TOP_KEYS = ("format", "players", "matches")
+_OPTIONAL_TOP_KEYS = ("rules",)  # a file without them is scored by the 2026 regulation
 _PLAYER_KEYS = ("id", "name", "status")
 _MATCH_KEYS = ("id", "stage", "round", "table", "hanchans", "penalties")
 _HANCHAN_KEYS = ("number", "riichi_left", "results")
@@ -49,6 +50,7 @@ class Season:
 
     players: tuple[Player, ...]
     matches: tuple[Match, ...]
+    rules: Ruleset = DEFAULT  # every match carries the same
 
 
 class SeasonFileError(ValueError):
@@ -80,7 +82,7 @@ class _Reader:
     def add(self, where: str, message: str) -> None:
         self.problems.append(f"{where}: {message}" if where else message)
 
-    def obj(self, value: Any, keys: Sequence[str], where: str) -> dict[str, Any] | None:
+    def obj(self, value: Any, keys: Sequence[str], where: str, optional: Sequence[str] = ()) -> dict[str, Any] | None:
         if not isinstance(value, dict):
             self.add(where, f"ожидается объект, указано {_show(value)}")
             return None
@@ -88,7 +90,7 @@ class _Reader:
             if key not in value:
                 self.add(where, f"нет поля «{key}»")
         for key in value:
-            if key not in keys:
+            if key not in keys and key not in optional:
                 self.add(where, f"неизвестное поле «{key}»")
         return value
 
@@ -167,7 +169,7 @@ def _penalty(r: _Reader, raw: Any, where: str, known: set[Any]) -> Penalty | Non
     if data is None:
         return None
     player = r.field(data, "player", where, _is_id, "идентификатором игрока")
-    # Регламент §5, §6.3: штраф — отрицательное целое число очков; неявка — −80 000 за матч.
+    # Регламент §5, §6.3: штраф — отрицательное целое число очков; неявка — штраф сезона (ruleset.no_show_penalty).
     points = r.field(
         data, "points", where, _within(-MAX_PENALTY, -1), f"отрицательным целым числом не меньше −{MAX_PENALTY}"
     )
@@ -180,13 +182,32 @@ def _penalty(r: _Reader, raw: Any, where: str, known: set[Any]) -> Penalty | Non
     return Penalty(player, points, reason)
 
 
-def _round_ok(stage: Any, value: Any) -> bool:
+def _round_ok(stage: Any, value: Any, tours: int) -> bool:
     if stage == REGULAR:
-        return _is_int(value) and value in REGULAR_ROUNDS
+        return _is_int(value) and 1 <= value <= tours
     return isinstance(value, str) and value in PLAYOFF_ROUNDS
 
 
-def _match(r: _Reader, raw: Any, index: int, known: set[Any]) -> Match | None:
+def _rules(r: _Reader, raw: Any) -> Ruleset:
+    """The file's `rules` object (every field of services/league/ruleset.py); missing: the regulation's."""
+    if raw is None:
+        return DEFAULT
+    data = r.obj(raw, FIELDS, "правила")
+    if data is None:
+        return DEFAULT
+    values: dict[str, Any] = {}
+    for name in FIELDS:
+        ok: Callable[[Any], bool] = _is_int if name in NUMBERS else (lambda v: isinstance(v, str))
+        value = r.field(data, name, "правила", ok, "целым числом" if name in NUMBERS else "строкой")
+        if value is not None:
+            values[name] = value
+    rules = replace(DEFAULT, **values)
+    for problem in rules.problems():
+        r.add("правила", problem)
+    return rules
+
+
+def _match(r: _Reader, raw: Any, index: int, known: set[Any], rules: Ruleset) -> Match | None:
     where = _where("матч", raw, "id", index)
     data = r.obj(raw, _MATCH_KEYS, where)
     if data is None:
@@ -194,10 +215,10 @@ def _match(r: _Reader, raw: Any, index: int, known: set[Any]) -> Match | None:
     mid = r.field(data, "id", where, _is_id, "целым числом или непустой строкой")
     stage = r.field(data, "stage", where, lambda v: v in STAGES, "одним из: " + ", ".join(STAGES))
     need_round = {
-        REGULAR: "номером тура от 1 до 4",
+        REGULAR: f"номером тура от 1 до {rules.tours}",
         PLAYOFF: "раундом плей-офф, одним из: " + ", ".join(PLAYOFF_ROUNDS),
     }.get(stage, "туром или раундом")
-    round_ = r.field(data, "round", where, lambda v: stage is None or _round_ok(stage, v), need_round)
+    round_ = r.field(data, "round", where, lambda v: stage is None or _round_ok(stage, v, rules.tours), need_round)
     table = r.field(data, "table", where, lambda v: _is_int(v) and v >= 1, "целым числом не меньше 1")
     raw_hanchans = r.items(data, "hanchans", where)
     hanchans = [_hanchan(r, x, where, i, known) for i, x in enumerate(raw_hanchans)]
@@ -207,10 +228,10 @@ def _match(r: _Reader, raw: Any, index: int, known: set[Any]) -> Match | None:
     if None in (mid, stage, round_, table) or None in hanchans or None in penalties:
         # Still check the sums of the hanchans that could be read, so one pass lists every problem.
         for h in usable:
-            for p in hanchan_problems(h.results, h.riichi_left):
+            for p in hanchan_problems(h.results, h.riichi_left, rules):
                 r.add(f"{where}, ханчан {h.number}", p)
         return None
-    match = Match(mid, stage, round_, table, tuple(usable), tuple(p for p in penalties if p is not None))
+    match = Match(mid, stage, round_, table, tuple(usable), tuple(p for p in penalties if p is not None), rules)
     r.problems += match_problems(match, where)
     return match
 
@@ -218,9 +239,10 @@ def _match(r: _Reader, raw: Any, index: int, known: set[Any]) -> Match | None:
 def parse_season(data: Any) -> Season:
     """Validate a decoded `discard-season/1` document; raises SeasonFileError listing every problem."""
     r = _Reader()
-    top = r.obj(data, _TOP_KEYS, "файл")
+    top = r.obj(data, _TOP_KEYS, "файл", _OPTIONAL_TOP_KEYS)
     if top is None:
         raise SeasonFileError(r.problems)
+    rules = _rules(r, top.get("rules"))
     if "format" in top and top["format"] != FORMAT:
         r.add("файл", f"формат должен быть «{FORMAT}», указано {_show(top['format'])}")
     raw_players = r.items(top, "players", "файл")
@@ -233,7 +255,7 @@ def parse_season(data: Any) -> Season:
         if _is_id(pid):
             seen.add(pid)
     # A player with another problem (say, a bad status) is still known, so matches don't report him twice.
-    matches = [_match(r, x, i, seen) for i, x in enumerate(r.items(top, "matches", "файл"))]
+    matches = [_match(r, x, i, seen, rules) for i, x in enumerate(r.items(top, "matches", "файл"))]
     seen_matches: set[Any] = set()
     slots: dict[tuple[Any, ...], Any] = {}
     for m in matches:
@@ -250,7 +272,7 @@ def parse_season(data: Any) -> Season:
         slots.setdefault(slot, m.id)
     if r.problems:
         raise SeasonFileError(r.problems)
-    return Season(tuple(p for p in players if p is not None), tuple(m for m in matches if m is not None))
+    return Season(tuple(p for p in players if p is not None), tuple(m for m in matches if m is not None), rules)
 
 
 def load_season(path: str | os.PathLike[str]) -> Season:
@@ -271,6 +293,7 @@ def dump_season(season: Season) -> dict[str, Any]:
     """The `discard-season/1` document for `season`, ready for json.dump."""
     return {
         "format": FORMAT,
+        "rules": season.rules.as_columns(),
         "players": [{"id": p.id, "name": p.name, "status": p.status} for p in season.players],
         "matches": [
             {

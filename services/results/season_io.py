@@ -36,6 +36,8 @@ from services.core.models import (
 from services.core.models import Season as SeasonRow
 from services.league.accounts import normalize_login
 from services.league.roster import add_player
+from services.league.ruleset import of_season
+from services.league.season_rules import adopt_rules, has_results
 from services.results import scoring
 from services.results.repo import current_season_id, effective_hanchans, load_season, seated_player_ids
 from services.results.season_file import Season, SeasonFileError, dump_season, parse_season
@@ -186,6 +188,16 @@ def import_season(session: Session, data: Any) -> ImportSummary:
     if problems:
         raise SeasonFileError(problems)
     season_row = session.get(SeasonRow, current_season_id(session))
+    if isinstance(data, dict) and "rules" in data and season.rules != of_season(season_row):
+        # The file's rules come with it; after the season's first result only as an amendment (Регламент §6.3).
+        if has_results(session, season_row.id):
+            raise SeasonFileError(
+                [
+                    "правила в файле отличаются от правил сезона, а в сезоне уже есть результаты: "
+                    "измените их поправкой на странице «Регламент»"
+                ]  # fmt: skip
+            )
+        adopt_rules(session, season_row, season.rules)
     actor = _organizer(session).id
     ids, players_added = _apply_players(session, season_row, season, actor)
     counts = Counter()

@@ -11,7 +11,6 @@ from typing import Any
 
 from sqlmodel import Session, col, select
 
-from services.core.config import settings
 from services.core.models import (
     AuditRecord,
     Hanchan,
@@ -25,19 +24,21 @@ from services.core.models import (
     User,
     utc_now,
 )
+from services.league.ruleset import Ruleset
 from services.results import scoring
 from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of
 from services.results.repo import (
     current_season_id,
     db_standings,
     effective_hanchans,
+    season_rules,
     season_scores,
     user_player_in_match,
 )
 from services.results.standings import StandingsRow
+from services.scheduling.intervals import KIROV
 from services.scheduling.rules import format_kirov
 
-TOP = 8  # Регламент §1: восемь лучших выходят в плей-офф
 ACTIONS = {
     "hanchan.enter": "внесён результат",
     "hanchan.dispute": "результат оспорен",
@@ -70,7 +71,8 @@ def place_text(value: Fraction | None) -> str:
     return f"{float(value):.2f}".replace(".", ",")
 
 
-def standings_rows(rows: list[StandingsRow]) -> list[dict[str, str]]:
+def standings_rows(rows: list[StandingsRow], top: int) -> list[dict[str, str]]:
+    """Регламент §1: the season's playoff size (`top`, eight) best are marked, the line drawn under the last."""
     return [
         {
             "place": f"{r.place}{'=' if r.unresolved_tie else ''}",
@@ -81,8 +83,8 @@ def standings_rows(rows: list[StandingsRow]) -> list[dict[str, str]]:
             "hanchans": str(r.hanchans),
             "average": place_text(r.average_place),
             "tie": "равенство: решает организатор" if r.unresolved_tie else "",
-            "top": "1" if r.place <= TOP else "",
-            "line": "1" if i == TOP - 1 else "",  # Регламент §1: the top-8 line is drawn under the eighth row
+            "top": "1" if r.place <= top else "",
+            "line": "1" if i == top - 1 else "",
         }
         for i, r in enumerate(rows)
     ]
@@ -90,7 +92,9 @@ def standings_rows(rows: list[StandingsRow]) -> list[dict[str, str]]:
 
 def season_standings(session: Session) -> list[dict[str, str]]:
     season_id = current_season_id(session)
-    return standings_rows(db_standings(session, season_id)) if season_id else []
+    if not season_id:
+        return []
+    return standings_rows(db_standings(session, season_id), season_rules(session, season_id).playoff_size)
 
 
 @dataclass
@@ -110,6 +114,7 @@ class MatchView:
     next_number: int | None
     planned: int  # the match's hanchans: 3, the final 5
     read_only: bool  # a past season: the protocol is shown, nothing is entered
+    rules: Ruleset  # the season's: what the forms quote (the table total, the no-show penalty)
     entry_opens: str = ""  # the game window has not opened: no result yet (Регламент §2), shown instead of the form
     form_players: list[dict[str, str]] = field(default_factory=list)
 
@@ -124,7 +129,7 @@ def _names(session: Session, player_ids: set[int]) -> dict[int, str]:
 
 
 def _kirov(instant: Any) -> str:
-    return instant.astimezone(settings.tz).strftime("%d.%m.%Y %H:%M")
+    return instant.astimezone(KIROV).strftime("%d.%m.%Y %H:%M")
 
 
 def match_view(session: Session, user: User, match_id: int, now: datetime | None = None) -> MatchView | None:
@@ -150,9 +155,10 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
             select(Hanchan).where(Hanchan.match_id == match.id, col(Hanchan.superseded_by_id).is_(None))
         ).all()
     }
+    rules = season_rules(session, stage.season_id)
     hanchan_views = []
     for h in hanchans:
-        scores = scoring.score_hanchan(h)
+        scores = scoring.score_hanchan(h, rules)
         row = rows[h.number]
         hanchan_views.append(
             {
@@ -180,6 +186,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         1,
         tuple(hanchans),
         tuple(scoring.Penalty(p.player_id, p.points, p.reason) for p in penalties if p.points),
+        rules,
     )
     lines = [
         {
@@ -258,6 +265,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         next_number=done + 1 if done < match.planned_hanchans and match.status != "replay" else None,
         planned=match.planned_hanchans,
         read_only=read_only,
+        rules=rules,
         form_players=[{"id": str(s.player_id), "name": names.get(s.player_id, "?")} for s in seats],
     )
 
@@ -331,7 +339,7 @@ def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str,
     shown = [player_id] + [int(r.player) for r in table[:leaders] if int(r.player) != player_id]
     series = [{"key": f"p{i}", "name": names.get(pid, "?")} for i, pid in enumerate(shown)]
     chart = []
-    for tour in scoring.REGULAR_ROUNDS:
+    for tour in range(1, season.rules.tours + 1):
         point: dict[str, Any] = {"tour": f"Тур {tour}"}
         for i, pid in enumerate(shown):
             played = by_tour[pid]

@@ -8,7 +8,7 @@ import random
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
-from services.core.models import AuditRecord, Hanchan, Match, MatchStatus, Role, User
+from services.core.models import AuditRecord, Hanchan, Match, MatchStatus, Role, User, saved
 from services.playoff.bracket import shuffle_winds
 from services.results import repo as results_repo
 from services.scheduling.repo import lock_for_write
@@ -34,7 +34,7 @@ def draw_winds(session: Session, match_id: int, number: int, *, actor: User, rng
     seated = results_repo.seated_player_ids(session, match_id)
     if (
         actor.role not in (Role.ORGANIZER, Role.JUDGE)
-        and results_repo.user_player_in_match(session, actor.id, match_id) is None
+        and results_repo.user_player_in_match(session, saved(actor.id), match_id) is None
     ):
         raise WindsError("Ветра перемешивают участники матча, судья или организатор.")
     if not 1 <= number <= match.planned_hanchans:

@@ -16,8 +16,6 @@ from services.core.models import (
     Booking,
     MeetingProposal,
     ProposalConfirmation,
-    Role,
-    User,
 )
 from services.scheduling import decide
 from services.scheduling.board import MatchBoard, match_board
@@ -26,7 +24,6 @@ from services.scheduling.intervals import Interval, clip, subtract, union
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
     SchedulingError,
-    answered_ids,
     availabilities,
     lock_match,
     match_info,
@@ -232,19 +229,3 @@ def own_availability(session: Session, *, match_id: int, user_id: int) -> list[I
     """The caller's own intervals for a match (empty when they are not seated in it)."""
     seat = match_info(session, match_id).seat_of(user_id)
     return availabilities(session, match_id).get(seat.player_id, []) if seat else []
-
-
-def answered_names(session: Session, match_id: int) -> list[tuple[str, bool]]:
-    """Who has answered: names only, never the times (Регламент §3)."""
-    info = match_info(session, match_id)
-    answered = answered_ids(session, match_id)
-    return [(s.name, s.player_id in answered) for s in info.seats]
-
-
-def all_availability(session: Session, *, match_id: int, user: User) -> dict[str, list[Interval]]:
-    """Every seated player's intervals by name: the organizer only."""
-    if user.role != Role.ORGANIZER:
-        raise SchedulingError("Доступность других игроков видит только организатор.")
-    info = match_info(session, match_id)
-    free = availabilities(session, match_id)
-    return {s.name: free.get(s.player_id, []) for s in info.seats}

@@ -11,6 +11,7 @@ from sqlmodel import Session, select
 
 from services.core import outbox
 from services.core.models import Booking, MeetingProposal, ProposalConfirmation
+from services.league.ruleset import of_season
 from services.scheduling import decide
 from services.scheduling.board import Board, MatchBoard, load_board, match_board, neighbour_ids
 from services.scheduling.intervals import Interval
@@ -119,7 +120,7 @@ def propose_meeting(
         window=info.window,
         option_intervals=[o.interval for o in options],
         hanchans_remaining=_remaining(item, old),
-        is_final=info.is_final,
+        final_hanchans=of_season(info.season).final_hanchans if info.is_final else None,
         hanchan_minutes=info.hanchan_minutes,
         now=now,
     )

@@ -10,8 +10,10 @@ from functools import lru_cache
 from operator import attrgetter
 from zoneinfo import ZoneInfo
 
-# The club's zone: UTC+3 all year, no daylight saving (PRODUCT.md "Time").
-KIROV = ZoneInfo("Europe/Kirov")
+from services.league.ruleset import DEFAULT
+
+# The club's zone: UTC+3 all year, no daylight saving (Регламент §6.1: «по времени Кирова / Москвы»).
+KIROV = ZoneInfo(DEFAULT.time_zone)  # Регламент §6.1: время Кирова (the ruleset's club time zone)
 GRID_MINUTES = 30
 SLOTS_PER_DAY = 24 * 60 // GRID_MINUTES  # 48 half-hours in a Kirov day
 _EPS = timedelta(microseconds=1)
@@ -80,6 +82,7 @@ def merge(intervals: Iterable[Interval]) -> list[Interval]:
 
 
 def union(*groups: Iterable[Interval]) -> list[Interval]:
+    """Every instant of any group, merged (a player's painted time: free and «если нужно» together)."""
     return merge(iv for group in groups for iv in group)
 
 
@@ -98,10 +101,6 @@ def _intersect_merged(a: Sequence[Interval], b: Sequence[Interval]) -> list[Inte
         else:
             j += 1
     return out
-
-
-def intersect(a: Iterable[Interval], b: Iterable[Interval]) -> list[Interval]:
-    return _intersect_merged(merge(a), merge(b))
 
 
 def intersect_all(groups: Sequence[Iterable[Interval]]) -> list[Interval]:
@@ -157,10 +156,6 @@ def _covers_merged(merged: Sequence[Interval], interval: Interval) -> bool:
 def covers(intervals: Iterable[Interval], interval: Interval) -> bool:
     """True when `interval` lies wholly inside the union of `intervals`."""
     return _covers_merged(merge(intervals), interval)
-
-
-def total_duration(intervals: Iterable[Interval]) -> timedelta:
-    return sum((iv.duration for iv in merge(intervals)), timedelta())
 
 
 # --- Kirov wall-clock grid -------------------------------------------------------------

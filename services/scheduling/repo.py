@@ -24,6 +24,7 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.wording import match_title
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import format_kirov
 
@@ -65,9 +66,7 @@ class MatchInfo:
 
     @property
     def title(self) -> str:
-        if self.stage_kind == StageKind.REGULAR:
-            return f"Тур {self.round.code}, стол {self.match.table}"
-        return "Финал" if self.is_final else f"Плей-офф, раунд {self.round.code}, стол {self.match.table}"
+        return match_title(self.stage_kind, self.round.code, self.match.table)
 
     def seat_of(self, user_id: int) -> SeatInfo | None:
         return next((s for s in self.seats if s.user_id == user_id), None)

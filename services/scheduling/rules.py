@@ -6,6 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
+from services.core.wording import counted
+from services.league.ruleset import SEATS
 from services.scheduling.intervals import (
     GRID_MINUTES,
     Interval,
@@ -20,9 +22,6 @@ from services.scheduling.intervals import (
 )
 
 DEFAULT_HANCHAN_MINUTES = 90  # planning length of one hanchan; configurable per league
-MATCH_HANCHANS = 3
-FINAL_HANCHANS = 5
-SEATS = 4
 FALLBACK_HOUR = 18  # Регламент §6.1: последнее воскресенье окна, 18:00 по Кирову
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 _EPS = timedelta(microseconds=1)
@@ -132,13 +131,8 @@ def free_rooms(meeting: Interval, busy_by_room: Mapping[int, Sequence[Interval]]
 
 
 def hanchans_word(n: int) -> str:
-    """Russian plural: 1 ханчан, 3 ханчана, 5 ханчанов, 21 ханчан."""
-    tail, tail2 = n % 10, n % 100
-    if tail == 1 and tail2 != 11:
-        return f"{n} ханчан"
-    if 2 <= tail <= 4 and not 12 <= tail2 <= 14:
-        return f"{n} ханчана"
-    return f"{n} ханчанов"
+    """1 ханчан, 3 ханчана, 5 ханчанов, 21 ханчан."""
+    return counted(n, "ханчан", "ханчана", "ханчанов")
 
 
 def format_duration(value: timedelta) -> str:
@@ -166,13 +160,14 @@ def validate_proposal(
     window: Interval,
     option_intervals: Sequence[Interval],
     hanchans_remaining: int,
-    is_final: bool,
+    final_hanchans: int | None,
     hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
     now: datetime | None = None,
     grid_minutes: int | None = GRID_MINUTES,
 ) -> list[str]:
     """Errors in Russian, empty when the meeting may be proposed. `hanchans_remaining` = the match's
-    hanchans not yet played nor held by another live meeting; `now`, when given, forbids the past."""
+    hanchans not yet played nor held by another live meeting; `final_hanchans`: the final's (the season's ruleset),
+    None for any other match; `now`, when given, forbids the past."""
     start, end = require_aware(start, "start"), require_aware(end, "end")
     if not start < end:
         return ["Окончание встречи должно быть позже начала."]
@@ -203,10 +198,10 @@ def validate_proposal(
             f"В матче осталось запланировать {hanchans_word(hanchans_remaining)}, "
             f"а во встрече {hanchans_word(hanchans)}."
         )
-    if is_final:
-        # Регламент §2, §3: финал из пяти ханчанов — за одну встречу, целиком в один день.
-        if hanchans != FINAL_HANCHANS:
-            errors.append(f"Финал проводится за одну встречу: в ней все {hanchans_word(FINAL_HANCHANS)}.")
+    if final_hanchans is not None:
+        # Регламент §2, §3: финал (пять ханчанов по регламенту 2026) — за одну встречу, целиком в один день.
+        if hanchans != final_hanchans:
+            errors.append(f"Финал проводится за одну встречу: в ней все {hanchans_word(final_hanchans)}.")
         # The meeting is [start, end): ending at 24:00 still keeps it within the start's day.
         if kirov_date(start) != kirov_date(end - _EPS):
             errors.append(
@@ -243,9 +238,7 @@ def fallback_slot(window: Interval) -> datetime:
     return slot
 
 
-def fallback_meeting(
-    window: Interval, hanchans: int = MATCH_HANCHANS, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES
-) -> Interval:
+def fallback_meeting(window: Interval, hanchans: int, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES) -> Interval:
     """The fallback meeting: from `fallback_slot` for the planned hanchans (it may run past the window's end)."""
     start = fallback_slot(window)
     return Interval(start, meeting_end(start, hanchans, hanchan_minutes))

@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.models import Booking, OutboxEvent, Role, Room, User
+from services.league.ruleset import DEFAULT
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
@@ -109,7 +110,7 @@ class MatchPage:
     bookings: list[dict] = field(default_factory=list)
     everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
     window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
-    planned: int = 3  # the match's hanchans (the final: 5)
+    planned: int = DEFAULT.hanchans_per_match  # the match's planned hanchans (the final: the ruleset's own)
     booking_news: str = ""  # the room taken away or moved since the last booking, and why (`booking_news`)
     fallback: str = ""  # Регламент §6.1: the date the match is played on if the four do not agree (`fallback_text`)
     unblock: str = ""  # the viewer's own hint: if they could come then, the match would have a time (never another's)

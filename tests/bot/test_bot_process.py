@@ -153,7 +153,7 @@ async def test_start_code_links_the_account_and_stop_unlinks(
 
     await application.process_update(_command(application, "/matches", user_id=777))
     reply = _texts_to(fake_api, 777)[-1]
-    assert "Тур 2 · стол 1 — Никто не ответил" in reply
+    assert "Тур 2, стол 1 — Никто не ответил" in reply
 
     await application.process_update(_command(application, "/stop", user_id=777))
     session.expire_all()

@@ -47,7 +47,7 @@ async def test_card_is_posted_then_edited_in_place(bot: Bot, fake_api: FakeBotAp
     (sent,) = fake_api.accepted("sendMessage")
     assert sent.params["chat_id"] == CHAT and sent.params["message_thread_id"] == SCHEDULE
     assert sent.params["parse_mode"] == "HTML"
-    assert "Тур 2 · стол 1" in sent.params["text"]
+    assert "Тур 2, стол 1" in sent.params["text"]
     assert "Ответили: Анна Иванова" in sent.params["text"]
     # The name with markup arrives escaped, so Telegram shows it as typed.
     assert "Ждём ответа: Борис &lt;b&gt;Петров&lt;/b&gt;, Вера Сидорова, Глеб Орлов" in sent.params["text"]

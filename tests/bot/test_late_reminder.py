@@ -14,12 +14,16 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 from telegram.ext import Application
 
+from services.core.config import Settings
 from services.core.models import OutboxEvent
 from services.notifier.bot import build_application
 from services.notifier.reminders import queue_due_reminder
+from services.notifier.sunday import reminder_time_of
 from tests.bot.conftest import CHAT, SCHEDULE, bot_config
 from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import SUNDAY_EVENING, answer, kirov, make_league
+
+AT_19 = reminder_time_of(Settings(reminder_time="19:00"))
 
 pytestmark = pytest.mark.asyncio
 MONDAY_MORNING = kirov(14, 9)  # after Sunday 13.12 19:00 (the window is 07.12–21.12)
@@ -85,7 +89,7 @@ async def test_a_reminder_the_site_wrote_on_sunday_is_sent_late_by_mondays_bot(
     fake_api: FakeBotApi, engine: sa.Engine, session: Session
 ):
     make_league(session)
-    written = queue_due_reminder(session, now=SUNDAY_EVENING)  # the site's lifespan task, on time
+    written = queue_due_reminder(session, now=SUNDAY_EVENING, reminder_time=AT_19)  # the site's lifespan task, on time
     session.commit()
     assert written is not None and '"late": false' in written.payload
 
@@ -99,7 +103,9 @@ async def test_a_reminder_written_on_time_sends_nothing_once_its_window_has_clos
     fake_api: FakeBotApi, engine: sa.Engine, session: Session
 ):
     make_league(session)
-    assert queue_due_reminder(session, now=kirov(20, 19, 30)) is not None  # the window's last Sunday, on time
+    assert (
+        queue_due_reminder(session, now=kirov(20, 19, 30), reminder_time=AT_19) is not None
+    )  # the window's last Sunday, on time
     session.commit()
 
     await run_bot(fake_api, engine, lambda: AFTER_THE_WINDOW, seconds=2.5)

@@ -11,6 +11,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.commands.demo_league.league import seed_demo
+from services.commands.draw import run_season_draw
 from services.core.models import (
     AuditRecord,
     DrawDraft,
@@ -23,7 +24,6 @@ from services.core.models import (
     Seat,
     User,
 )
-from services.league import draw_season
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, approved_draw, load_draft, make_draft, swap_in_draft
@@ -265,7 +265,7 @@ def test_command_line_drafts_the_season_draw(engine: sa.Engine, monkeypatch, cap
         _league(session)
     monkeypatch.setattr("services.core.db.engine", lambda: engine)
     args = argparse.Namespace(players=None, tours=4, seed=42, json=True)
-    assert draw_season.run_season_draw(args) == 0
+    assert run_season_draw(args) == 0
     printed = json.loads(capsys.readouterr().out)
     assert printed["seed"] == 42 and printed["max_meetings"] == 1 and printed["repeat_meetings"] == 0
     assert len(printed["tours"]) == 4 and len(printed["players"]) == 16
@@ -273,10 +273,10 @@ def test_command_line_drafts_the_season_draw(engine: sa.Engine, monkeypatch, cap
         season = session.exec(select(Season)).one()
         assert [list(map(list, t)) for t in load_draft(session, season).tours] == printed["tours"]
     args = argparse.Namespace(players=None, tours=4, seed=42, json=False)
-    assert draw_season.run_season_draw(args) == 0
+    assert run_season_draw(args) == 0
     text = capsys.readouterr().out
     assert "Тур 4" in text and "стол 4: Игрок" in text and "Зерно: 42" in text and "черновик" in text
-    assert draw_season.run_season_draw(argparse.Namespace(players=None, tours=3, seed=None, json=False)) == 2
+    assert run_season_draw(argparse.Namespace(players=None, tours=3, seed=None, json=False)) == 2
     assert "В сезоне 4 тура" in capsys.readouterr().err
 
 

@@ -143,3 +143,38 @@ async def test_the_sites_lifespan_task_writes_it_with_the_bot_down(
         assert json.loads(event.payload)["late"] is False
     finally:
         core_db.engine.cache_clear()
+
+
+@pytest.mark.asyncio
+async def test_the_sites_lifespan_task_deletes_expired_login_sessions(
+    sqlite_url: str, session: Session, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 24: `purge_expired_sessions` runs on a schedule (the site's lifespan, once a day, at start first)."""
+    from discard_app import discard_app as site_app
+    from discard_app import session_purge as site
+    from services.core.models import AuthSession, User
+
+    assert any("session_purge_loop" in repr(t) for t in site_app.app._lifespan_tasks)  # the app runs it
+    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
+    core_db.engine.cache_clear()
+    try:
+        user = User(login_name="purge", display_name="Сессия", password_hash="-")
+        session.add(user)
+        session.flush()
+        now = at(date(2026, 12, 13), 19)
+        for digest, expires in (("old", now - timedelta(days=1)), ("live", now + timedelta(days=1))):
+            session.add(AuthSession(token_hash=digest, user_id=user.id, created_at=now, expires_at=expires))
+        session.commit()
+        monkeypatch.setattr(site, "utc_now", lambda: now)
+        loop = asyncio.create_task(site.session_purge_loop())
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            session.expire_all()
+            if len(session.exec(select(AuthSession)).all()) == 1:
+                break
+        loop.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await loop
+        assert [s.token_hash for s in session.exec(select(AuthSession)).all()] == ["live"]
+    finally:
+        core_db.engine.cache_clear()

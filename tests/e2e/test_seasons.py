@@ -22,9 +22,11 @@ from services.core.config import ROOT
 from services.core.models import MatchStatus, Player, Registration, User, utc_now
 from services.league.accounts import find_user
 from services.league.roster import current_season
+from services.results import repo as results_repo
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
+from services.results.view import signed
 from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App, login, running_app
 from tests.factories import match_in_own_stage
 
@@ -211,6 +213,41 @@ def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App
     # Регламент §7: announced to the participants on the site (and the bot's outbox, tests/db/test_regulation.py).
     page.get_by_role("navigation").get_by_role("link", name="Объявления").click()
     expect(page.get_by_text("Четыре ханчана в матче", exact=False).first).to_be_visible()
+
+
+def test_a_rule_changed_on_the_regulation_page_moves_the_standings(page: Page, league_app: App) -> None:
+    """Регламент §6.3, §7: with a result in the season a changed number is an amendment — the page shows the
+    standings before and after, wants a reason, records and announces it; the standings page follows."""
+    engine = league_app.engine()
+    with Session(engine) as session:
+        season = current_season(session)
+        main = session.exec(
+            select(User.display_name).join(Player, Player.user_id == User.id).where(Player.season_id == season.id)
+        ).all()
+    engine.dispose()
+    _play_one_hanchan(league_app, tuple(main[:4]))  # the current season has a result, whichever test ran first
+    with Session(engine) as session:
+        before = results_repo.db_standings(session, current_season(session).id)[0]
+    login(page, league_app, ORGANIZER)
+    expect(page.get_by_role("button", name="Выйти")).to_be_visible()
+    page.goto(f"{league_app.url}/regulation")
+    expect(page.get_by_text("В сезоне уже есть результаты", exact=False).first).to_be_visible()
+    page.get_by_label("Ума ханчана за 1-е место").fill("25000")
+    page.get_by_role("button", name="Показать, что изменится").click()
+    expect(page.get_by_text("Ума ханчана за 1-е место: 15 000 → 25 000")).to_be_visible()
+    expect(page.get_by_role("region", name="Таблица до и после изменения")).to_contain_text(before.name)
+    page.get_by_role("button", name="Записать изменение").click()
+    expect(page.get_by_role("alert")).to_contain_text("укажите причину")
+    page.get_by_label("Причина изменения").fill("ума 25/5 по решению собрания")
+    page.get_by_role("button", name="Записать изменение").click()
+    expect(page.get_by_role("status").filter(has_text="Поправка записана")).to_be_visible()
+    expect(page.get_by_text("ума 25/5 по решению собрания", exact=False).first).to_be_visible()  # the history
+    with Session(engine) as session:
+        after = results_repo.db_standings(session, current_season(session).id)[0]
+    engine.dispose()
+    assert after.total >= before.total + 10_000  # the leader won a hanchan: 10 000 more uma for it
+    page.goto(f"{league_app.url}/standings")
+    expect(page.get_by_role("row", name=after.name).first).to_contain_text(signed(after.total))
 
 
 def _state_bytes(app: App) -> bytes:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
-import types
 from itertools import combinations
 
 import pytest
@@ -300,9 +298,7 @@ def test_cli_bad_n(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_without_players_uses_season_mode(monkeypatch: pytest.MonkeyPatch) -> None:
     seen: list[argparse.Namespace] = []
-    fake = types.ModuleType("services.league.draw_season")
-    fake.run_season_draw = lambda args: seen.append(args) or 0  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "services.league.draw_season", fake)
+    monkeypatch.setattr("services.commands.draw.run_season_draw", lambda args: seen.append(args) or 0)
     args = make_parser().parse_args(["draw", "--seed", "4"])
     assert args.func(args) == 0
     assert seen == [args]

@@ -19,14 +19,11 @@ from services.scheduling.intervals import (
     enabled_cells,
     floor_to_grid,
     grid_from_availability,
-    intersect,
     intersect_all,
     merge,
     on_grid,
     snap_inward,
     subtract,
-    total_duration,
-    union,
     window_days,
     window_slice,
 )
@@ -82,15 +79,11 @@ def test_merge_across_kirov_midnight():
     assert merge([iv(19, 22, 0, 0, 0, day2=20), iv(20, 0, 0, 2, 0)]) == [iv(19, 22, 0, 2, 0, day2=20)]
 
 
-def test_union_of_groups():
-    assert union([iv(19, 10, 0, 11, 0)], [iv(19, 11, 0, 12, 0)], []) == [iv(19, 10, 0, 12, 0)]
-
-
 def test_intersect_half_hour_edges():
     a = [iv(19, 18, 0, 20, 30)]
     b = [iv(19, 20, 0, 22, 0), iv(19, 17, 0, 18, 30)]
-    assert intersect(a, b) == [iv(19, 18, 0, 18, 30), iv(19, 20, 0, 20, 30)]
-    assert intersect([iv(19, 18, 0, 18, 30)], [iv(19, 18, 30, 19, 0)]) == []  # touching only
+    assert intersect_all([a, b]) == [iv(19, 18, 0, 18, 30), iv(19, 20, 0, 20, 30)]
+    assert intersect_all([[iv(19, 18, 0, 18, 30)], [iv(19, 18, 30, 19, 0)]]) == []  # touching only
 
 
 def test_intersect_all_of_nothing_is_nothing():
@@ -112,12 +105,11 @@ def test_clip_to_window():
     assert got == [Interval(k(19), k(19, 2)), Interval(k(25, 22), k(26))]
 
 
-def test_covers_and_total_duration():
+def test_covers_across_a_seam():
     free = [iv(19, 18, 0, 19, 0), iv(19, 19, 0, 21, 0), iv(19, 22, 0, 23, 0)]
     assert covers(free, iv(19, 18, 30, 21, 0))  # across a touching seam
     assert not covers(free, iv(19, 20, 30, 22, 30))
     assert not covers([], iv(19, 18, 0, 19, 0))
-    assert total_duration(free) == timedelta(hours=4)
 
 
 def test_window_slice_uses_merged_calendar():
@@ -206,14 +198,12 @@ def assert_canonical(result: list[Interval]) -> None:
 def test_operations_match_minute_sets(a, b):
     for got, want in [
         (merge(a), minutes(a)),
-        (union(a, b), minutes(a) | minutes(b)),
-        (intersect(a, b), minutes(a) & minutes(b)),
+        (intersect_all([a, b]), minutes(a) & minutes(b)),
         (subtract(a, b), minutes(a) - minutes(b)),
     ]:
         assert_canonical(got)
         assert minutes(got) == want
     assert merge(merge(a)) == merge(a)
-    assert total_duration(a) == timedelta(minutes=len(minutes(a)))
 
 
 @settings(max_examples=200, deadline=None)

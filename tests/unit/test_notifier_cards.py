@@ -118,4 +118,4 @@ def test_reminder_mentions_handles_and_splits_long_lists() -> None:
 
 def test_final_and_playoff_titles() -> None:
     assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Финал"
-    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф, раунд 1 · стол A"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф, раунд 1, стол A"

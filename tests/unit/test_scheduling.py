@@ -162,7 +162,7 @@ OPTIONS = [o.interval for o in common_options(WINDOW, PLAYERS, [DND])]
 
 
 def check(start, end, hanchans=1, **kw):
-    args = dict(window=WINDOW, option_intervals=OPTIONS, hanchans_remaining=3, is_final=False)
+    args = dict(window=WINDOW, option_intervals=OPTIONS, hanchans_remaining=3, final_hanchans=None)
     return validate_proposal(start, end, hanchans, **(args | kw))
 
 
@@ -223,7 +223,7 @@ FINAL_WINDOW = Interval(k(14, month=12), k(28, month=12))
 def final(start, end, hanchans=5, options=None):
     opts = options or [Interval(k(19, 10, month=12), k(21, 4, month=12))]
     return validate_proposal(
-        start, end, hanchans, window=FINAL_WINDOW, option_intervals=opts, hanchans_remaining=5, is_final=True
+        start, end, hanchans, window=FINAL_WINDOW, option_intervals=opts, hanchans_remaining=5, final_hanchans=5
     )
 
 
@@ -272,7 +272,7 @@ def test_fallback_slot_without_a_sunday_evening():
 
 
 def test_fallback_meeting_and_meeting_end():
-    assert fallback_meeting(WINDOW) == Interval(k(25, 18), k(25, 22, 30))
+    assert fallback_meeting(WINDOW, 3) == Interval(k(25, 18), k(25, 22, 30))
     assert fallback_meeting(WINDOW, 5, 60) == Interval(k(25, 18), k(25, 23))
     assert meeting_end(k(24, 12), 2) == k(24, 15)
 

@@ -8,9 +8,8 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
+from services.league.ruleset import DEFAULT
 from services.results.scoring import (
-    MATCH_UMA,
-    UMA,
     Hanchan,
     Match,
     Penalty,
@@ -150,6 +149,7 @@ def test_the_core_holds_every_way_in_to_real_ranges() -> None:
 
 
 def test_every_15_5_split_is_exact() -> None:
+    UMA = DEFAULT.hanchan_uma
     for first in range(4):
         for last in range(first, 4):
             assert sum(UMA[first : last + 1]) % (last - first + 1) == 0
@@ -199,7 +199,7 @@ def test_equal_match_totals_split_match_uma() -> None:
         3: ((-10000, -10000, 0), 0, -5000, -25000, 3),
         4: ((-27000, -27000, 0), 0, -15000, -69000, 4),
     }
-    assert sum(MATCH_UMA) == 0
+    assert sum(DEFAULT.match_uma) == 0
 
 
 def test_conduct_penalty_counts_before_match_places() -> None:

@@ -57,7 +57,7 @@ def _registration() -> rx.Component:
         rx.cond(
             DrawState.options.length() > 0,
             rx.vstack(
-                rx.text(texts.DRAW_CLOSING_HINT, color_scheme="gray", size="2"),
+                rx.text(DrawState.closing_hint, color_scheme="gray", size="2"),
                 rx.foreach(DrawState.options, _option_card),
                 width="100%",
                 spacing="3",

@@ -11,10 +11,12 @@ from discard_app import texts
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Season, User
+from services.core.wording import plural
 from services.league import closing as roster_closing
 from services.league import draw_season, roster, tour_windows
 from services.league.closing import ClosingError, ClosingMethod
-from services.league.draw import DrawError, plural
+from services.league.draw import DrawError
+from services.league.ruleset import multiple_of, of_season
 from services.league.tour_windows import WindowError
 from services.scheduling.rules import format_kirov
 
@@ -64,8 +66,9 @@ def _players(n: int) -> str:
     return f"{n} {plural(n, 'игрок', 'игрока', 'игроков')}"
 
 
-def _option_view(option: roster_closing.ClosingOption, main: int) -> OptionView:
+def _option_view(option: roster_closing.ClosingOption, main: int, multiple: int) -> OptionView:
     title, detail, button = _OPTION_TEXT[option.method]
+    title = title.format(multiple=multiple_of(multiple))
     names = ", ".join(e.name for e in option.moves)
     return OptionView(
         method=str(option.method),
@@ -113,6 +116,7 @@ class DrawState(OrganizerPage, AuthState):
     tour_choices: list[Choice] = []
     player_choices: list[Choice] = []
     windows: list[WindowRow] = []
+    closing_hint: str = ""  # quotes the season's roster multiple
     form_key: int = 0  # bumped to remount the window fields with what is stored; other actions keep what is typed
 
     def _refresh(self) -> None:
@@ -129,12 +133,14 @@ class DrawState(OrganizerPage, AuthState):
             windows = tour_windows.current_windows(session, season)
             self.closed = season.registration_closed
             tours = season.tours
+            multiple = of_season(season).roster_multiple
+        self.closing_hint = texts.DRAW_CLOSING_HINT.format(multiple=multiple_of(multiple))
         if self.closed:
             self.registration = texts.DRAW_REGISTRATION_CLOSED.format(main=preview.main)
             self.options = []
         else:
             self.registration = texts.DRAW_REGISTRATION_OPEN.format(main=preview.main, reserve=preview.reserve)
-            self.options = [_option_view(o, preview.main) for o in preview.options]
+            self.options = [_option_view(o, preview.main, multiple) for o in preview.options]
         self.approved = approved is not None
         self.approved_note = (
             texts.DRAW_APPROVED.format(at=format_kirov(approved.approved_at), seed=approved.seed) if approved else ""

@@ -10,6 +10,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.layout import page
+from discard_app.pages.league.regulation_rules import rules_section
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
@@ -214,5 +215,6 @@ def regulation_page() -> rx.Component:
                 width="100%",
             ),
         ),
+        rules_section(),
         rx.cond(AuthState.is_organizer, _editor()),
     )

@@ -17,6 +17,7 @@ from services.core.db import session_scope
 from services.core.models import Player, RosterStatus, User, utc_now
 from services.league import fees, issued_passwords, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
+from services.league.ruleset import multiple_of, of_season
 
 ISSUED_BOX = "roster-issued-password"  # where an issued password is shown once (components/secret.py)
 
@@ -73,8 +74,13 @@ class RosterState(OrganizerPage, AuthState):
         main = sum(r.status == RosterStatus.MAIN for r in rows)
         reserve = sum(r.status == RosterStatus.RESERVE for r in rows)
         self.summary = texts.ROSTER_COUNT.format(main=main, reserve=reserve) if season else texts.NO_SEASON
-        # Регламент §1: the main roster is strictly a multiple of four.
-        self.warning = texts.ROSTER_NOT_FOUR.format(main=main) if season and main % 4 else ""
+        # Регламент §1: the main roster is strictly a multiple of four (the season's ruleset).
+        multiple = of_season(season).roster_multiple
+        self.warning = (
+            texts.ROSTER_NOT_FOUR.format(main=main, multiple=multiple_of(multiple))
+            if season and main % multiple
+            else ""
+        )
         self.after_draw = bool(season and season.draw_approved_at)
 
     @staticmethod

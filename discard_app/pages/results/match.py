@@ -22,6 +22,7 @@ from services.core.models import Role, User, utc_now
 from services.results import hanchans as results
 from services.results import judge_calls, penalties, ruling_photos
 from services.results.repo import seated_player_ids
+from services.results.scoring import format_points
 from services.results.view import match_view
 
 RULING_KEYS = ("at", "hanchan", "actions", "disagreement", "decision")
@@ -60,6 +61,8 @@ class MatchState(LivePage, AuthState):
     entry_opens: str = ""  # when the game window opens, while it has not: no result can have been played yet
     read_only: bool = False  # a past season's match: no forms (the server refuses them anyway)
     hanchan_numbers: list[str] = []  # 1 … the match's planned hanchans, for the forms that name one
+    enter_hint: str = ""  # quotes the season's table total (its ruleset)
+    no_show_title: str = ""  # quotes the season's no-show penalty
     participant: bool = False
     staff: bool = False
     organizer: bool = False
@@ -106,6 +109,8 @@ class MatchState(LivePage, AuthState):
         self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
         self.read_only, self.entry_opens = view.read_only, view.entry_opens
         self.hanchan_numbers = [str(n) for n in range(1, view.planned + 1)]
+        self.enter_hint = texts.ENTER_HINT.format(total=format_points(view.rules.table_total))
+        self.no_show_title = texts.NO_SHOW_TITLE.format(penalty=format_points(view.rules.no_show_penalty))
         self.staff, self.organizer, self.next_number = view.staff, view.organizer, view.next_number or 0
         self.suggestions, (self.penalty_players, self.substitute_options) = hints, others
 
@@ -160,7 +165,12 @@ class MatchState(LivePage, AuthState):
         try:
             await self._act(
                 lambda s, u: results.enter_hanchan(
-                    s, u, match_id, results.parse_entry(form, self._players()), repeat_ok=repeat_ok, now=utc_now()
+                    s,
+                    u,
+                    match_id,
+                    results.parse_entry(form, self._players(), results.match_rules(s, match_id)),
+                    repeat_ok=repeat_ok,
+                    now=utc_now(),
                 ),
                 texts.ENTER_SAVED,
             )
@@ -220,7 +230,7 @@ class MatchState(LivePage, AuthState):
                 s,
                 u,
                 results.chosen_hanchan(hanchan_id),
-                results.parse_entry(form, self._players()),
+                results.parse_entry(form, self._players(), results.match_rules(s, self._id() or 0)),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
                 now=utc_now(),

@@ -117,7 +117,7 @@ def result_forms(state: Any) -> rx.Component:
     """Entry for participants, the judge and the organizer; dispute for participants; rulings for the judge."""
     enter = _section(
         "Внести ханчан " + state.next_number.to_string(),
-        rx.text(texts.ENTER_HINT, size="2", color_scheme="gray"),
+        rx.text(state.enter_hint, size="2", color_scheme="gray"),
         rx.text(texts.ENTER_POINTS_HINT, size="2", color_scheme="gray"),
         _points_fields(state),
         rx.cond(state.repeat_asked, rx.checkbox(texts.ENTER_REPEAT, name="repeat")),
@@ -229,7 +229,7 @@ def organizer_forms(state: Any) -> rx.Component:
             ),
         ),
         _section(
-            texts.NO_SHOW_TITLE,
+            state.no_show_title,
             _player_select(state),
             rx.button(texts.NO_SHOW_SUBMIT, type="submit", variant="outline", color_scheme="red"),
             on_submit=state.no_show,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-from discard_app import texts
+from discard_app import routes, texts
 from discard_app.components.live import LivePage
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
@@ -42,10 +42,7 @@ def _outcome(result: object) -> str:
     return f": {format_kirov(when)}." if when and getattr(result, "active", True) else "."
 
 
-def _match_id(value: str | None) -> int:
-    """A match id from the page; anything else becomes 0, which the services refuse with a clear message."""
-    value = (value or "").strip()
-    return int(value) if value.isdigit() else 0
+_match_id = routes.form_id
 
 
 class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):

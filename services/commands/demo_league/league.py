@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 from services.commands.demo_league.results import seed_demo_results
 from services.commands.demo_league.schedule import seed_demo_schedule
 from services.core.config import ROOT, settings
-from services.core.models import Role, Room, Season, User, utc_now
+from services.core.models import Role, Room, Season, User, saved, utc_now
 from services.league.accounts import create_user
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
@@ -64,7 +64,7 @@ def seed_demo(session: Session, *, today: date | None = None) -> list[tuple[str,
     for name in DEMO_PLAYERS:
         player, password = add_player(session, season, name, actor_user_id=organizer.id)
         logins.append((name, "игрок", password))
-    _demo_draw(session, season, organizer.id, today or datetime.now(settings.tz).date())
+    _demo_draw(session, season, saved(organizer.id), today or datetime.now(settings.tz).date())
     seed_demo_results(session, season, organizer, now=utc_now())
     seed_demo_schedule(session, season, organizer, today or datetime.now(settings.tz).date())
     # The league's regulation as published on 2 October 2026 (Регламент §7: the site shows it).

@@ -1,0 +1,254 @@
+"""The season's ruleset on the regulation page (Регламент §6.3, §7): everyone sees the numbers in force; the organizer
+edits them freely until the first result, later as an amendment previewed with the standings before and after."""
+
+from __future__ import annotations
+
+from typing import TypedDict
+
+import reflex as rx
+
+from discard_app import texts
+from discard_app.state.auth import AuthState
+from services.core.db import session_scope
+from services.core.models import Role, utc_now
+from services.league import season_rules
+from services.league.roster import current_season
+from services.league.ruleset import FIELDS, of_season
+
+
+class RuleRow(TypedDict):
+    name: str
+    label: str
+    value: str
+
+
+class ShiftRow(TypedDict):
+    name: str
+    before: str
+    after: str
+    moved: str  # "1" when the place or the total changes
+
+
+class RulesChangeRow(TypedDict):
+    label: str
+
+
+class RulesState(AuthState):
+    rules: list[RuleRow] = []
+    rules_key: int = 0  # a new key remounts the fields with the values in force
+    amendment: bool = False  # the season has results: a change is an announced amendment
+    changes: list[str] = []  # the previewed change, one line per rule
+    shift: list[ShiftRow] = []  # the standings before and after the previewed change
+    rules_history: list[RulesChangeRow] = []
+    rules_error: str = ""
+    rules_notice: str = ""
+    _pending: dict[str, str] = {}
+
+    def _show(self) -> None:
+        with session_scope() as session:
+            season = current_season(session)
+            self.rules = [
+                RuleRow(name=r.name, label=r.label, value=r.value) for r in season_rules.rule_lines(of_season(season))
+            ]
+            self.amendment = season is not None and season_rules.has_results(session, season.id)
+            changes = season_rules.rule_changes(session, season.id) if season is not None else []
+            zone = of_season(season).zone
+            self.rules_history = [
+                RulesChangeRow(
+                    label=texts.RULES_CHANGE_LABEL.format(
+                        date=f"{a.at.astimezone(zone):%d.%m.%Y %H:%M}",
+                        kind=texts.RULES_AMENDED if a.action == season_rules.AMEND else texts.RULES_SET,
+                        reason=a.reason or "—",
+                    )
+                )
+                for a in reversed(changes)
+            ]
+        self.rules_key += 1
+
+    @rx.event
+    def load_rules(self) -> None:
+        self.rules_error = self.rules_notice = ""
+        self.changes, self.shift, self._pending = [], [], {}
+        if self._current_user() is None:
+            return
+        self._show()
+
+    @rx.event
+    def preview_rules(self, form: dict[str, str]) -> None:
+        if self._require_user(Role.ORGANIZER) is None:
+            self.rules_error = texts.FORBIDDEN_ORGANIZER
+            return
+        self.rules_error = self.rules_notice = ""
+        values = {name: str(form.get(name, "")) for name in FIELDS if name in form}
+        with session_scope() as session:
+            season = current_season(session)
+            if season is None:
+                self.rules_error = texts.NO_SEASON
+                return
+            change = season_rules.preview_rules(session, season, values)
+            rows = season_rules.standings_shift(change)
+        if change.problems:
+            self.rules_error = "; ".join(change.problems)
+            return
+        if not change.lines:
+            self.rules_error = texts.RULES_UNCHANGED
+            return
+        self._pending = values
+        self.amendment = change.amendment
+        self.changes = list(change.lines)
+        self.shift = [ShiftRow(name=r.name, before=r.before, after=r.after, moved="1" if r.moved else "") for r in rows]
+
+    @rx.event
+    def apply_rules(self, form: dict[str, str]) -> None:
+        user = self._require_user(Role.ORGANIZER)
+        if user is None:
+            self.rules_error = texts.FORBIDDEN_ORGANIZER
+            return
+        self.rules_error = self.rules_notice = ""
+        if not self._pending:
+            self.rules_error = texts.RULES_PREVIEW_FIRST
+            return
+        try:
+            with session_scope() as session:
+                season = current_season(session)
+                if season is None:
+                    self.rules_error = texts.NO_SEASON
+                    return
+                change = season_rules.apply_rules(
+                    session, season, self._pending, reason=str(form.get("reason", "")), actor=user, now=utc_now()
+                )
+        except season_rules.RulesError as error:
+            self.rules_error = str(error)
+            return
+        self.rules_notice = texts.RULES_AMENDMENT_SAVED if change.amendment else texts.RULES_SAVED
+        self.changes, self.shift, self._pending = [], [], {}
+        self._show()
+
+    @rx.event
+    def cancel_preview(self) -> None:
+        self.changes, self.shift, self._pending = [], [], {}
+        self.rules_key += 1
+
+
+S = RulesState
+
+
+def _field(row: RuleRow) -> rx.Component:
+    return rx.el.label(
+        rx.text(row["label"], size="2"),
+        rx.input(name=row["name"], default_value=row["value"], width="12em"),
+        style={"display": "flex", "justify_content": "space-between", "gap": "1em", "width": "100%"},
+    )
+
+
+def _preview() -> rx.Component:
+    return rx.card(
+        rx.vstack(
+            rx.heading(texts.RULES_PREVIEW, size="3", as_="h3"),
+            rx.el.ul(rx.foreach(S.changes, lambda line: rx.el.li(line)), style={"margin": "0 0 0 1.25em"}),
+            rx.cond(
+                S.amendment,
+                rx.vstack(
+                    rx.text(texts.RULES_AMENDMENT_HINT, size="2", color_scheme="gray"),
+                    rx.box(
+                        rx.table.root(
+                            rx.table.header(
+                                rx.table.row(
+                                    rx.table.column_header_cell(texts.COL_PLAYER),
+                                    rx.table.column_header_cell(texts.RULES_BEFORE),
+                                    rx.table.column_header_cell(texts.RULES_AFTER),
+                                )
+                            ),
+                            rx.table.body(
+                                rx.foreach(
+                                    S.shift,
+                                    lambda r: rx.table.row(
+                                        rx.table.cell(r["name"]),
+                                        rx.table.cell(r["before"]),
+                                        rx.table.cell(
+                                            rx.cond(r["moved"] != "", rx.text(r["after"], weight="bold"), r["after"])
+                                        ),
+                                    ),
+                                )
+                            ),
+                            size="1",
+                        ),
+                        role="region",
+                        aria_label=texts.RULES_SHIFT,
+                        width="100%",
+                    ),
+                    spacing="2",
+                    width="100%",
+                ),
+            ),
+            rx.form(
+                rx.vstack(
+                    rx.el.label(
+                        rx.text(texts.RULES_REASON, size="2", weight="medium"),
+                        rx.input(name="reason", width="100%"),
+                        style={"display": "block", "width": "100%"},
+                    ),
+                    rx.flex(
+                        rx.button(texts.RULES_APPLY, type="submit"),
+                        rx.button(texts.RULES_CANCEL, type="button", variant="outline", on_click=S.cancel_preview),
+                        spacing="2",
+                    ),
+                    spacing="2",
+                    width="100%",
+                ),
+                on_submit=S.apply_rules,
+                width="100%",
+            ),
+            spacing="2",
+            width="100%",
+        ),
+        width="100%",
+    )
+
+
+def rules_section() -> rx.Component:
+    return rx.vstack(
+        rx.heading(texts.RULES_TITLE, size="4", as_="h2"),
+        rx.cond(S.rules_error != "", rx.callout(S.rules_error, color_scheme="red", role="alert", width="100%")),
+        rx.cond(S.rules_notice != "", rx.callout(S.rules_notice, color_scheme="green", role="status", width="100%")),
+        rx.cond(
+            AuthState.is_organizer,
+            rx.form(
+                rx.vstack(
+                    rx.text(
+                        rx.cond(S.amendment, texts.RULES_EDIT_AMENDMENT, texts.RULES_EDIT_FREE),
+                        size="2",
+                        color_scheme="gray",
+                    ),
+                    rx.foreach(S.rules, _field),
+                    rx.button(texts.RULES_SHOW_CHANGE, type="submit", variant="outline"),
+                    spacing="2",
+                    width="100%",
+                    max_width="32em",
+                ),
+                key=S.rules_key,
+                on_submit=S.preview_rules,
+                width="100%",
+            ),
+            rx.el.dl(
+                rx.foreach(
+                    S.rules,
+                    lambda r: rx.flex(rx.el.dt(r["label"]), rx.el.dd(r["value"]), justify="between", width="100%"),
+                ),
+                style={"width": "100%", "max_width": "32em"},
+                aria_label=texts.RULES_TITLE,
+            ),
+        ),
+        rx.cond(S.changes.length() > 0, _preview()),
+        rx.cond(
+            S.rules_history.length() > 0,
+            rx.vstack(
+                rx.heading(texts.RULES_HISTORY, size="3", as_="h3"),
+                rx.el.ul(rx.foreach(S.rules_history, lambda a: rx.el.li(a["label"])), style={"margin": "0 0 0 1.25em"}),
+                spacing="1",
+                width="100%",
+            ),
+        ),
+        spacing="2",
+        width="100%",
+    )

@@ -1,0 +1,16 @@
+"""The site's addresses that services put into links (the desk, the bot's cards); `discard_app/routes.py` serves
+the same builders to the pages. Pure; imports no database, reflex or telegram."""
+
+from __future__ import annotations
+
+
+def match_url(match_id: int | str) -> str:
+    return f"/match/{match_id}"
+
+
+def match_schedule_url(match_id: int | str) -> str:
+    return f"/match/{match_id}/schedule"
+
+
+def personal_ics_url(token: str) -> str:
+    return f"/calendar/me/{token}.ics"

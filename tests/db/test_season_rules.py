@@ -1,0 +1,220 @@
+"""The season's ruleset on the database (Регламент §6.3, §7): set freely before the first result, an announced
+amendment after it; the standings, the draw's roster check and the scheduling limits follow; a season file keeps it."""
+
+from __future__ import annotations
+
+import json
+import threading
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from services.core.db import session_scope
+from services.core.models import Announcement, AuditRecord, Match, OutboxEvent, Role, Season, User
+from services.league.closing import ClosingMethod, close_registration
+from services.league.draw import DrawError
+from services.league.draw_season import make_draft
+from services.league.ruleset import of_season
+from services.league.season_rules import RulesError, apply_rules, preview_rules, rule_changes, standings_shift
+from services.results import repo as results_repo
+from services.results.hanchans import ResultsError, enter_hanchan
+from services.results.season_io import export_season, import_season
+from services.results.view import match_view
+from services.scheduling import availability, booking
+from services.scheduling.repo import SchedulingError
+from tests import factories as f
+from tests.db.test_draw_season import _league as draw_league
+from tests.db.test_results import League, entry
+from tests.db.test_season_io import _empty_season
+from tests.factories import NOW, PLAYED, kirov
+
+
+def _table(session: Session) -> list[tuple[str, int, int]]:
+    season_id = results_repo.current_season_id(session)
+    return [(r.name, r.total, r.place) for r in results_repo.db_standings(session, season_id)]
+
+
+def _played(session: Session, league: League) -> None:
+    p = league.players
+    m1 = league.match(1, 1, p[:4])
+    m2 = league.match(1, 2, p[4:])
+    enter_hanchan(session, league.organizer, m1, entry(p[:4], [40000, 30000, 30000, 20000]), now=PLAYED)
+    # Игрок 4 leads without his chombo; with it (−40 000) he is last, with −20 000 second.
+    enter_hanchan(
+        session, league.organizer, m2, entry(p[4:], [60000, 25000, 20000, 15000], chombo={p[4]: 1}), now=PLAYED
+    )
+    session.commit()
+
+
+def test_before_the_first_result_the_rules_change_freely_and_quietly(session: Session, league: League) -> None:
+    change = apply_rules(
+        session, league.season, {"chombo_penalty": "20 000"}, reason="", actor=league.organizer, now=NOW
+    )
+    session.commit()
+    assert not change.amendment
+    assert of_season(session.get(Season, league.season.id)).chombo_penalty == 20_000
+    assert session.exec(select(Announcement)).all() == []
+    [record] = rule_changes(session, league.season.id)
+    assert (record.action, json.loads(record.after)["chombo_penalty"]) == ("ruleset.set", 20_000)
+
+
+def test_after_a_result_a_change_is_a_previewed_announced_amendment(session: Session, league: League) -> None:
+    _played(session, league)
+    before = _table(session)
+    # Игрок 4: 60 000 − 30 000 + 15 000 uma − 40 000 chombo = +5 000, second behind Игрок 0's +25 000.
+    assert before[:2] == [("Игрок 0", 25_000, 1), ("Игрок 4", 5_000, 2)]
+    change = preview_rules(session, league.season, {"chombo_penalty": "20000"})
+    assert change.amendment and change.lines == ("Чомбо: 40 000 → 20 000",)
+    shift = {s.name: (s.before, s.after, s.moved) for s in standings_shift(change)}
+    # −20 000 instead: +25 000, level with Игрок 0 on points and average place (the organizer decides).
+    assert shift["Игрок 4"] == ("2 · +5 000", "1 · +25 000", True)
+    assert shift["Игрок 0"] == ("1 · +25 000", "1 · +25 000", False)
+    assert _table(session) == before  # a preview writes nothing
+    with pytest.raises(RulesError, match="укажите причину"):
+        apply_rules(session, league.season, {"chombo_penalty": "20000"}, reason=" ", actor=league.organizer, now=NOW)
+    with pytest.raises(RulesError, match="только организатор"):
+        apply_rules(session, league.season, {"chombo_penalty": "20000"}, reason="x", actor=league.judge, now=NOW)
+    session.rollback()
+    apply_rules(
+        session, league.season, {"chombo_penalty": "20000"}, reason="решение собрания", actor=league.organizer, now=NOW
+    )
+    session.commit()
+    assert _table(session)[:2] == [("Игрок 0", 25_000, 1), ("Игрок 4", 25_000, 1)]  # the standings follow
+    [announcement] = session.exec(select(Announcement)).all()
+    assert "Чомбо: 40 000 → 20 000" in announcement.text and "решение собрания" in announcement.text
+    assert session.exec(select(OutboxEvent).where(OutboxEvent.kind == "announcement")).all()
+    [record] = session.exec(select(AuditRecord).where(AuditRecord.action == "ruleset.amend")).all()
+    assert (record.reason, json.loads(record.before)["chombo_penalty"]) == ("решение собрания", 40_000)
+
+
+def test_unusable_or_unchanged_rules_are_refused(session: Session, league: League) -> None:
+    with pytest.raises(RulesError, match="Ханчанов в матче: целое число"):
+        apply_rules(session, league.season, {"hanchans_per_match": "0"}, reason="", actor=league.organizer, now=NOW)
+    with pytest.raises(RulesError, match="Правила не изменились"):
+        apply_rules(session, league.season, {"chombo_penalty": "40000"}, reason="", actor=league.organizer, now=NOW)
+
+
+def test_the_roster_multiple_drives_closing_and_the_draw(session: Session) -> None:
+    season = draw_league(session, main=12, close=False)
+    organizer = User(login_name="org-rules", display_name="Орг", password_hash="-", role=Role.ORGANIZER)
+    session.add(organizer)
+    session.flush()
+    apply_rules(session, season, {"roster_multiple": "8"}, reason="", actor=organizer, now=NOW)
+    with pytest.raises(Exception, match="не кратно восьми"):
+        close_registration(session, season, ClosingMethod.AS_IS, actor_user_id=None)
+    season.registration_closed = True  # as if closed by hand
+    with pytest.raises(DrawError, match="12 игроков: число должно быть кратно восьми"):
+        make_draft(session, season, actor_user_id=None)
+    apply_rules(session, season, {"roster_multiple": "4"}, reason="", actor=organizer, now=NOW)
+    assert make_draft(session, season, actor_user_id=None).tours  # 12 is a multiple of four again
+
+
+def test_hanchans_per_match_drives_the_scheduling_limit(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+        organizer = league.organizer
+    for n in range(4):
+        with session_scope(db) as session:
+            availability.save_availability(
+                session,
+                match_id=league.match.id,
+                user_id=league.users[n].id,
+                intervals=[f.Interval(kirov(20, 17), kirov(20, 23))],
+                now=NOW,
+            )
+
+    def propose(hanchans: int) -> None:
+        with session_scope(db) as session:
+            booking.propose_meeting(
+                session,
+                match_id=league.match.id,
+                user_id=league.users[0].id,
+                start=kirov(20, 17),
+                end=kirov(20, 23),
+                hanchans=hanchans,
+                now=NOW,
+            )
+
+    with pytest.raises(SchedulingError, match="осталось запланировать 3 ханчана, а во встрече 4 ханчана"):
+        propose(4)
+    with session_scope(db) as session:
+        season = session.get(Season, league.season.id)
+        apply_rules(session, season, {"hanchans_per_match": "4"}, reason="", actor=organizer, now=NOW)
+    with Session(db) as session:
+        assert session.get(Match, league.match.id).planned_hanchans == 4
+    propose(4)  # a meeting of four hanchans fits the match now
+
+
+def test_two_organizers_changing_the_rules_at_once_both_land_in_order(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+        organizer = league.organizer
+    barrier = threading.Barrier(2)
+    errors: list[Exception] = []
+
+    def change(values: dict[str, str]) -> None:
+        barrier.wait()
+        try:
+            with session_scope(db) as session:
+                apply_rules(session, session.get(Season, league.season.id), values, reason="", actor=organizer, now=NOW)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    threads = [threading.Thread(target=change, args=(v,)) for v in ({"chombo_penalty": "20000"}, {"tours": "5"})]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    with Session(db) as session:
+        rules = of_season(session.get(Season, league.season.id))
+        assert (rules.chombo_penalty, rules.tours) == (20_000, 5)  # the second one read the first one's row
+        assert len(rule_changes(session, league.season.id)) == 2
+
+
+def test_a_season_file_keeps_its_rules(
+    session: Session, league: League, tmp_path: Path, migrated_sqlite_template: Path
+) -> None:
+    apply_rules(
+        session,
+        league.season,
+        {"chombo_penalty": "20000", "hanchan_uma_first": "20000", "hanchan_uma_second": "10000"},
+        reason="",
+        actor=league.organizer,
+        now=NOW,
+    )
+    session.commit()
+    _played(session, league)
+    document = json.loads(json.dumps(export_season(session)))
+    assert (document["rules"]["chombo_penalty"], document["rules"]["hanchan_uma_first"]) == (20_000, 20_000)
+    (tmp_path / "other.db").write_bytes(migrated_sqlite_template.read_bytes())
+    other = sa.create_engine(f"sqlite:///{tmp_path / 'other.db'}")
+    with Session(other, expire_on_commit=False) as target:
+        _empty_season(target)
+        import_season(target, document)
+        target.commit()
+        season = target.get(Season, results_repo.current_season_id(target))
+        assert of_season(season) == of_season(league.season)
+        assert _table(target) == _table(session)
+        assert export_season(target)["rules"] == document["rules"]
+    other.dispose()
+
+
+def test_the_start_points_drive_the_result_check_and_what_the_match_page_quotes(
+    session: Session, league: League
+) -> None:
+    p = league.players
+    mid = league.match(1, 1, p[:4])
+    apply_rules(session, league.season, {"start_points": "25000"}, reason="", actor=league.organizer, now=NOW)
+    session.commit()
+    view = match_view(session, league.organizer, mid, now=PLAYED)
+    assert (view.rules.table_total, view.rules.no_show_penalty) == (100_000, 80_000)
+    with pytest.raises(ResultsError) as error:
+        enter_hanchan(session, league.organizer, mid, entry(p[:4], [40000, 30000, 30000, 20000]), now=PLAYED)
+    assert error.value.problems == ["сумма очков 120 000, должно быть 100 000"]
+    enter_hanchan(session, league.organizer, mid, entry(p[:4], [40000, 25000, 25000, 10000]), now=PLAYED)
+    session.commit()
+    # 40 000 − 25 000 + 15 000 uma: the season's start points, not the regulation's 30 000.
+    assert _table(session)[0] == ("Игрок 0", 30_000, 1)
