@@ -58,10 +58,12 @@ def span_text(start: datetime, end: datetime) -> str:
 
 
 def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) -> list[list[str]]:
-    """Per cell: "m" my meeting of another match, "r" every room already taken by others, "" otherwise. Only the
-    viewer's own meetings and the club's room occupancy: nothing of another player's availability."""
+    """Per cell: "m" my meeting of another match, "r" every table of every room already taken by others, "" otherwise.
+    Only the viewer's own meetings and the club's room occupancy: nothing of another player's availability."""
     match_id = item.match.id
-    taken = {room: [m.interval for m in spans if m.match_id != match_id] for room, spans in board.room_bookings.items()}
+    taken = {
+        place: [m.interval for m in spans if m.match_id != match_id] for place, spans in board.place_bookings().items()
+    }
     seat = item.info.seat_of(user_id) if user_id is not None else None
     mine = [m.interval for m in board.player_meetings.get(seat.player_id, []) if m.match_id != match_id] if seat else []
     marks = []
