@@ -36,6 +36,7 @@ from services.league.roster import current_season
 from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
+from services.scheduling.fallback_plan import fallback_note
 from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
 
@@ -118,7 +119,9 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
             items += _unrecorded(m, now)
             continue
         fallback = m.fallback()
-        can_fallback = fallback is not None and fallback.start > now
+        fits = board.fallback_place(m) is not None  # Регламент §6.1: only while a table is left for it
+        can_fallback = fallback is not None and fallback.start > now and fits
+        fallback_text = f"Запасная дата (§6.1): {fallback_note(board, m)}."
         fallback_action = {"action": FALLBACK, "target": str(m.match.id), "action_label": "Назначить запасную дату"}
         state = board.state(m)
         if window.end <= now:
@@ -145,7 +148,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                 options = len(board.options(m))
                 parts.append("Общих вариантов нет." if not options else f"Общих вариантов: {options}.")
             if fallback is not None:
-                parts.append(f"Запасная дата (§6.1): {format_kirov(fallback.start)}.")
+                parts.append(fallback_text)
             items.append(
                 DeskItem(
                     f"soon-{m.match.id}",
@@ -160,7 +163,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
         elif state == NO_COMMON_TIME:
             detail = "Все четверо ответили, общего свободного времени нет (Регламент §3): назначьте встречу сами."
             if fallback is not None:
-                detail += f" Запасная дата (§6.1): {format_kirov(fallback.start)}."
+                detail += f" {fallback_text}"
             items.append(
                 DeskItem(
                     f"nct-{m.match.id}",

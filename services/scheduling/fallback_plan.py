@@ -13,6 +13,9 @@ from typing import TYPE_CHECKING
 
 from services.scheduling.decide import busy_players, free_tables
 from services.scheduling.intervals import Interval, merge
+from services.scheduling.rules import format_kirov
+
+NO_TABLE = "столов не хватит: назначьте другое время или помещение, или перенесите матч на следующий тур"
 
 if TYPE_CHECKING:
     from services.scheduling.board import Board, MatchBoard, Place
@@ -47,3 +50,13 @@ def plan_fallback(board: Board, items: list[MatchBoard]) -> dict[int, Place | No
 def _meetings(board: Board, item: MatchBoard) -> list:
     by_name = board.meetings_of(item)
     return [(s, by_name.get(s.name, [])) for s in item.info.seats]
+
+
+def fallback_note(board: Board, item: MatchBoard) -> str:
+    """The desk's and /schedule's words for the match's fallback: the date while a table is left for it, else that
+    it will not fit and what to do instead (never a promise the club cannot keep). Empty without a fallback."""
+    meeting = item.fallback()
+    if meeting is None:
+        return ""
+    when = format_kirov(meeting.start)
+    return when if board.fallback_place(item) is not None else f"{when} — {NO_TABLE}"

@@ -11,6 +11,9 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.models import Booking, OutboxEvent, Role, Room, User
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
+from services.scheduling.calendar_feed import place_text
+from services.scheduling.fallback_plan import fallback_note
+from services.scheduling.holds import hold_text
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
     Interval,
@@ -136,17 +139,21 @@ def meetings(
                 "confirmed": f"Подтвердили {len(yes)} из {len(info.seats)}" + (f": {', '.join(yes)}" if yes else ""),
                 "declined": f"Отклонили: {', '.join(no)}" if no else "",
                 "reason": p.failure_reason or "",
+                # Регламент §3: how long the proposal keeps its table for the four (services/scheduling/holds.py)
+                "hold": hold_text(p.hold_until, now)
+                if now is not None and p.status == LIVE_PROPOSAL and not begun
+                else "",
                 "can_answer": "1"
                 if my_player_id is not None and p.status == LIVE_PROPOSAL and mine is not True and not begun
                 else "",
             }
         )
-    rooms = dict(session.exec(select(Room.id, Room.name)).all()) if booked else {}
+    rooms = {r: (name, n) for r, name, n in session.exec(select(Room.id, Room.name, Room.tables))} if booked else {}
     booking_rows = [
         {
             "id": str(b.id),
             "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {hanchans_word(b.hanchans or 0)}",
-            "room": rooms.get(b.room_id, ""),
+            "room": place_text(b, rooms),
         }
         for b in booked
     ]
@@ -270,8 +277,8 @@ def overview(session: Session, *, now: datetime) -> list[dict]:
                 # for the filter: played, booked, over (window ended, not booked), open
                 "group": "played" if played else "booked" if item.fully_booked else "over" if over else "open",
                 "booking": "; ".join(f"{format_kirov(b.start_at)}" for b in item.bookings) or "—",
-                "fallback": format_kirov(fallback.start) if fallback else "—",
-                "can_fallback": "1" if fallback and fallback.start > now else "",
+                "fallback": fallback_note(board, item) or "—",
+                "can_fallback": "1" if fallback and fallback.start > now and board.fallback_place(item) else "",
                 "can_assign": "1" if item.remaining > 0 else "",
                 "can_move": "1" if item.movable and not item.complete else "",
                 "can_next_window": "" if item.played else "1",

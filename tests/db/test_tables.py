@@ -288,3 +288,48 @@ def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(own_url: 
             failed = session.exec(select(MeetingProposal).where(MeetingProposal.status == "failed")).all()
         assigned_ok = outcomes[2:].count("ok")
         assert assigned_ok + (2 - len([f for f in failed if f.id in proposals])) == 1, outcomes
+
+
+def test_the_desk_and_schedule_promise_the_fallback_only_to_the_matches_it_seats(tdb: sa.Engine) -> None:
+    """Регламент §6.1: with 2 tables and 3 unagreed matches, the third is told it will not fit, with no button."""
+    from services.league.desk import _scheduling_items
+    from services.scheduling.view import overview
+
+    league, ids = club(tdb, matches=3, tables=2)
+    late = kirov(27, 12)  # the window ends in under three days: the desk lists every unagreed match
+    with Session(tdb) as session:
+        rows = {int(r["id"]): r for r in overview(session, now=late) if int(r["id"]) in ids}
+        items = {i.target or i.key: i for i in _scheduling_items(load_board(session, now=late), late)}
+    assert [rows[m]["fallback"] for m in ids[:2]] == ["вс 29.11.2026 18:00"] * 2
+    assert [rows[m]["can_fallback"] for m in ids] == ["1", "1", ""]
+    assert rows[ids[2]]["fallback"].startswith("вс 29.11.2026 18:00 — столов не хватит")
+    assert "Запасная дата (§6.1): вс 29.11.2026 18:00." in items[str(ids[0])].detail
+    third = items[f"soon-{ids[2]}"]
+    assert "столов не хватит: назначьте другое время или помещение" in third.detail and third.action == ""
+
+
+def test_the_calendar_and_the_page_say_the_table_and_the_hold(tdb: sa.Engine) -> None:
+    from services.scheduling.calendar_feed import club_ics, week_entries
+    from services.scheduling.view import match_page
+
+    league, ids = club(tdb, matches=2, tables=2)
+    assign(tdb, league, ids[0], start=kirov(20, 18))
+    assign(tdb, league, ids[1], start=kirov(20, 18))
+    paint(tdb, league, 0, ids[0], Interval(kirov(21, 17), kirov(21, 23)))
+    with Session(tdb) as session:
+        room = session.get(Room, league.room.id).name
+        ics = club_ics(session).replace("\r\n ", "")
+        week = week_entries(session, kirov(16).date())
+    assert f"LOCATION:{room}\\, стол 1" in ics and f"LOCATION:{room}\\, стол 2" in ics
+    assert [e.room for e in week] == [f"{room}, стол 1", f"{room}, стол 2"]
+    with session_scope(tdb) as session:  # split the match: the rest proposed for the next evening
+        b = session.exec(select(Booking).where(Booking.match_id == ids[0])).one()
+        scheduling_admin.cancel_booking(session, booking_id=b.id, actor_user_id=league.organizer.id, reason="x",
+                                        now=NOW)  # fmt: skip
+    p = act(tdb, booking.propose_meeting, match_id=ids[0], user_id=league.users[0].id, start=kirov(21, 18),
+            end=kirov(21, 22, 30), hanchans=3, now=NOW)  # fmt: skip
+    with Session(tdb) as session:
+        page = match_page(session, match_id=ids[0], user=session.get(type(league.users[1]), league.users[1].id),
+                          now=NOW)  # fmt: skip
+    [row] = [r for r in page.proposals if r["id"] == str(p.id)]
+    assert row["hold"].startswith("Стол удерживается за этим предложением до чт 12.11.2026 12:00")
