@@ -302,4 +302,7 @@ def match_bookings(session: Session, match_id: int) -> list[dict[str, str]]:
 
 
 def room_rows(session: Session) -> list[dict]:
-    return [{"id": str(r.id), "name": r.name} for r in session.exec(select(Room).order_by(col(Room.id))).all()]
+    return [
+        {"id": str(r.id), "name": r.name, "tables": str(r.tables), "label": f"{r.name}: столов {r.tables}"}
+        for r in session.exec(select(Room).order_by(col(Room.id))).all()
+    ]

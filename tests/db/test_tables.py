@@ -333,3 +333,33 @@ def test_the_calendar_and_the_page_say_the_table_and_the_hold(tdb: sa.Engine) ->
                           now=NOW)  # fmt: skip
     [row] = [r for r in page.proposals if r["id"] == str(p.id)]
     assert row["hold"].startswith("Стол удерживается за этим предложением до чт 12.11.2026 12:00")
+
+
+def test_the_capacity_warning_counts_table_hours_activities_and_the_fallback_seats(tdb: sa.Engine) -> None:
+    """Issue 27, item 2: the desk warns when a tour's fallback Sunday cannot seat its unagreed matches, and the
+    figures say the table-hours, the activities and the margin."""
+    from services.league.desk import WINDOW_FALLBACK, _capacity_items
+    from services.scheduling.capacity import season_capacity
+
+    league, ids = club(tdb, matches=3, tables=2)
+    act(tdb, scheduling_admin.book_activity, title="D&D", start=kirov(29, 12), end=kirov(29, 23),
+        actor_user_id=league.organizer.id, now=NOW, room_id=league.room.id, tables=1)  # fmt: skip
+    with Session(tdb) as session:
+        season = session.get(Season, league.season.id)
+        cap = next(c for c in season_capacity(session, season) if c.tour == "1")
+        items = _capacity_items(season, load_board(session, now=NOW), NOW)
+    assert (cap.table_time, cap.activities, cap.need) == (
+        timedelta(days=28) - timedelta(hours=11), timedelta(hours=11), timedelta(hours=13, minutes=30)
+    )  # fmt: skip
+    assert (cap.fits, cap.fallback_tables, cap.fallback_short) == (True, 1, 2)
+    assert "запас 648 ч" in cap.text and "за вычетом занятий 11 ч" in cap.text
+    assert "2 матч. туда не поместятся" in cap.text
+    [item] = [i for i in items if i.key == "capacity-1"]
+    assert "Сейчас не согласовано 3, запасная дата вместит 1." in item.detail
+    assert (item.action, item.target) == (WINDOW_FALLBACK, str(league.rounds[0].id))
+    assign(tdb, league, ids[1], start=kirov(20, 18))
+    assign(tdb, league, ids[2], start=kirov(21, 18))
+    with Session(tdb) as session:
+        season = session.get(Season, league.season.id)
+        items = _capacity_items(season, load_board(session, now=NOW), NOW)
+    assert [i for i in items if i.key == "capacity-1"] == []  # the one left to agree fits the fallback
