@@ -137,9 +137,12 @@ class Stats:
 
 
 class Simulation:
-    def __init__(self, players: int, rooms: int, seed: int, *, url: str, bot_off_tour: int = 2) -> None:
+    def __init__(
+        self, players: int, rooms: int, seed: int, *, url: str, bot_off_tour: int = 2, tables: int = 1
+    ) -> None:
         self.rng = random.Random(seed)
         self.players, self.rooms, self.seed, self.bot_off_tour = players, rooms, seed, bot_off_tour
+        self.tables = tables  # per room (issue 27: the club's room has several mahjong tables)
         migrate(url)
         self.engine = make_engine(url)
         self.stats = Stats()
@@ -174,7 +177,10 @@ class Simulation:
             self.organizer_id = organizer.id
             season = create_season(s, "Бенчмарк сезона", actor_user_id=organizer.id)
             for room in range(self.rooms):
-                org.add_room(s, name=f"Зал {room + 1}", actor_user_id=organizer.id)
+                added = org.add_room(s, name=f"Зал {room + 1}", actor_user_id=organizer.id)
+                if self.tables > 1:
+                    org.set_room_tables(s, room_id=added.id, tables=self.tables, actor_user_id=organizer.id,
+                                        now=self.now)  # fmt: skip
             for n in range(self.players):
                 add_player(s, season, f"Игрок {n + 1:03d}", actor_user_id=organizer.id, password="bench-password")
             close_registration(s, season, ClosingMethod.AS_IS, actor_user_id=organizer.id)
@@ -489,7 +495,7 @@ class Simulation:
             with self.session() as s:
                 slot = fallback_slot(window)
                 meeting = Interval(slot, slot + remaining * HANCHAN)
-                rooms = free_rooms(meeting, load_board(s, match_ids=[state.id]).busy_by_room(meeting))
+                rooms = free_rooms(meeting, load_board(s, match_ids=[state.id]).busy_by_room(meeting, with_holds=False))
             example = f"match {state.id}, {to_kirov(slot):%d.%m %H:%M}: «{made}» (free rooms then: {rooms})"
             if "уже сыграны" in str(made):
                 self.stats.find("fallback refuses the rest of a split match", example)
@@ -502,7 +508,7 @@ class Simulation:
                     start=meeting.start,
                     end=meeting.end,
                     hanchans=remaining,
-                    room_id=rooms[0],
+                    room_id=rooms[0][0],  # (room, table): the assignment takes the room's lowest free table
                     actor_user_id=self.organizer_id,
                     reason="Регламент §6.1: запасная дата",
                 )
@@ -532,4 +538,4 @@ class Simulation:
 
     def active_meetings(self, s: Session) -> list[Meeting]:
         rows = s.exec(select(Booking).where(Booking.active)).all()
-        return [Meeting(b.id, b.match_id, b.room_id, b.start_at, b.end_at, b.hanchans or 0) for b in rows]
+        return [Meeting(b.id, b.match_id, b.room_id, b.start_at, b.end_at, b.hanchans or 0, b.table_no) for b in rows]
