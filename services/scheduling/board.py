@@ -140,9 +140,16 @@ class MatchBoard:
         if window is None or self.remaining < 1:
             return None
         try:
-            return fallback_meeting(window, self.remaining, self.info.hanchan_minutes)
+            meeting = fallback_meeting(window, self.remaining, self.info.hanchan_minutes)
         except ValueError:
             return None
+        # A split match's own meeting that Sunday evening is played first; its remaining hanchans follow it.
+        own_end = max(
+            (b.end_at for b in self.bookings if meeting.overlaps(Interval(b.start_at, b.end_at))), default=None
+        )
+        if own_end is not None and own_end > meeting.start:
+            return Interval(own_end, own_end + meeting.duration)
+        return meeting
 
 
 @dataclass

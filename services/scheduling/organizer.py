@@ -302,9 +302,10 @@ def _fallback(item: MatchBoard) -> Interval:
     if item.remaining < 1:
         raise SchedulingError("Все ханчаны матча уже забронированы.")
     try:
-        return fallback_meeting(item.info.window, item.remaining, item.info.hanchan_minutes)
+        fallback_meeting(item.info.window, item.remaining, item.info.hanchan_minutes)
     except ValueError as error:
         raise SchedulingError(str(error)) from error
+    return item.fallback()  # the read model's: after the match's own meeting that evening, if it has one
 
 
 NO_TABLE_HINT = (

@@ -363,3 +363,13 @@ def test_the_capacity_warning_counts_table_hours_activities_and_the_fallback_sea
         season = session.get(Season, league.season.id)
         items = _capacity_items(season, load_board(session, now=NOW), NOW)
     assert [i for i in items if i.key == "capacity-1"] == []  # the one left to agree fits the fallback
+
+
+def test_a_split_matchs_fallback_follows_its_own_meeting_that_evening(tdb: sa.Engine) -> None:
+    """Регламент §6.1: the remaining hanchans on the window's last Sunday — after the match's own meeting there, not
+    refused because its players already sit in it."""
+    league, ids = club(tdb, matches=1, tables=2)
+    act(tdb, scheduling_admin.assign_meeting, match_id=ids[0], start=kirov(29, 17), hanchans=1,
+        actor_user_id=league.organizer.id, now=NOW)  # 17:00–18:30  # fmt: skip
+    booked = act(tdb, scheduling_admin.apply_fallback, match_id=ids[0], actor_user_id=league.organizer.id, now=NOW)
+    assert (booked.start_at, booked.end_at, booked.hanchans) == (kirov(29, 18, 30), kirov(29, 21, 30), 2)
