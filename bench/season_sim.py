@@ -36,7 +36,7 @@ from services.results.entry import Entry
 from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
 from services.results.penalties import add_no_show
 from services.results.scoring import TableResult
-from services.scheduling import availability, booking
+from services.scheduling import availability, booking, decide
 from services.scheduling import organizer as org
 from services.scheduling.board import load_board, match_board
 from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, to_kirov
@@ -516,7 +516,32 @@ class Simulation:
                     self.stats.organizer["assign at the fallback time"] += 1
                     self._booked(state, assigned.id, meeting, remaining)
                     continue
+            if self.another_time(state, remaining):
+                continue
             self.move(state)
+
+    def another_time(self, state: MatchState, remaining: int) -> bool:
+        """What the fallback's refusal tells the organizer to do before the next tour: another time in the window
+        (Регламент §3: he may assign without the players' confirmations) — the first half hour from an hour ahead
+        with a free table and none of the four in another meeting, as the read model shows it."""
+        length = remaining * HANCHAN
+        start = ceil_to_grid(self.now + timedelta(hours=1))
+        with self.session() as s:
+            board, item = match_board(s, state.id, now=self.now)
+        while start + length <= state.window.end:
+            meeting = Interval(start, start + length)
+            busy = board.busy_by_room(meeting, exclude_match=state.id, with_holds=False)
+            if decide.busy_refusal(meeting, board.meetings_of(item)) is None and decide.free_tables(meeting, busy):
+                assigned = self._try(org.assign_meeting, match_id=state.id, start=meeting.start, end=meeting.end,
+                                     hanchans=remaining, actor_user_id=self.organizer_id,
+                                     reason="запасная дата занята: другое время окна")  # fmt: skip
+                if not done(assigned):
+                    return False
+                self.stats.organizer["assign at another time (no table at the fallback)"] += 1
+                self._booked(state, assigned.id, meeting, remaining)
+                return True
+            start += timedelta(minutes=30)
+        return False
 
     def move(self, state: MatchState) -> None:
         later = [w for w in self.windows if w.start >= state.window.end]
