@@ -325,7 +325,7 @@ def _forms() -> rx.Component:
                 name="room_id",
                 aria_label="Помещение, где меняется число столов",
             ),
-            rx.input(name="tables", type="number", min="1", max="50", aria_label="Число столов", width="6em"),
+            rx.input(name="tables", type="number", aria_label="Число столов", width="6em"),
         ),
         spacing="4",
         width="100%",
