@@ -373,3 +373,20 @@ def test_a_split_matchs_fallback_follows_its_own_meeting_that_evening(tdb: sa.En
         actor_user_id=league.organizer.id, now=NOW)  # 17:00–18:30  # fmt: skip
     booked = act(tdb, scheduling_admin.apply_fallback, match_id=ids[0], actor_user_id=league.organizer.id, now=NOW)
     assert (booked.start_at, booked.end_at, booked.hanchans) == (kirov(29, 18, 30), kirov(29, 21, 30), 2)
+
+
+def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(tdb: sa.Engine) -> None:
+    """Issue 27, item 2, when the windows are set or the draw approved: each tour with a window, its matches (or a
+    draft's tables per tour) against the club's tables."""
+    from services.scheduling.capacity import capacity_summary, season_capacity
+
+    league, ids = club(tdb, matches=6, tables=4)
+    with Session(tdb) as session:
+        season = session.get(Season, league.season.id)
+        caps = season_capacity(session, season)
+        draft = season_capacity(session, season, matches_per_tour=12)
+    assert [(c.tour, c.matches, c.fallback_tables) for c in caps] == [("1", 6, 4), ("2", 0, 4)]
+    assert caps[0].fallback_short == 2 and draft[1].fallback_short == 8
+    text = capacity_summary(caps)
+    assert text.startswith("Тур 1: столо-часов в окне 1344 ч, матчам нужно 27 ч (6 матч.), запас 1317 ч.")
+    assert "2 матч. туда не поместятся" in text
