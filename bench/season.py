@@ -1,14 +1,16 @@
 """Benchmark: a whole regular stage through the services on a simulated clock, then the league's invariants.
 
-N players with uneven weekly availability (some busy, some answering only after the Sunday reminder), 1 or 3
-rooms, the bot off for tour 2, one no-show and one dispute a tour, the organizer's fallback at each window's end
+N players with uneven weekly availability (some busy, some answering only after the Sunday reminder), rooms of
+a number of tables (default one room of 4; an open proposal holds its table 48 h), the bot off for tour 2, one
+no-show and one dispute a tour, the organizer's fallback at each window's end
 (bench/season_sim.py, bench/season_people.py). It prints the share of matches the players booked alone, the share
 whose four had any common time (the ceiling), the share played, days from a window's opening to a booking,
 organizer actions, SQL statements per match and wall time; then checks the invariants (bench/season_checks.py)
 and exits 1 listing every one that broke. Seeded and deterministic; imports no reflex or telegram.
 
-    .venv/bin/python bench/season.py --players 16 --rooms 1 --seed 1
-    .venv/bin/python bench/season.py --all            # N ∈ {16, 48, 200} × rooms ∈ {1, 3}: one markdown table
+    .venv/bin/python bench/season.py --players 16 --rooms 1 --tables 4 --seed 1   # the club: one room, 4 tables
+    .venv/bin/python bench/season.py --players 48 --rooms 3 --tables 1            # the old variants stay selectable
+    .venv/bin/python bench/season.py --all    # N ∈ {16, 48, 200} × {1×4, 1×1, 3×1}: one markdown table
     .venv/bin/python bench/season.py --database-url postgresql+psycopg://…/empty_db
 """
 
@@ -46,7 +48,7 @@ from services.scheduling.rules import players_free  # noqa: E402
 HANCHAN = timedelta(minutes=90)  # the season's planning length of a hanchan
 
 CHECKS = (
-    "no room double-booked",
+    "no table double-booked",
     "no player in two meetings at once",
     "no match over its hanchans",
     "no meeting outside its window",
@@ -61,6 +63,7 @@ class Report:
     players: int
     rooms: int
     seed: int
+    tables: int = 1  # per room
     matches: int = 0
     alone: int = 0
     ceiling: int = 0
@@ -162,13 +165,19 @@ def measure(sim: Simulation, report: Report) -> None:
 
 
 def run_season(
-    players: int, rooms: int, seed: int, *, days: int | None = None, database_url: str | None = None
+    players: int,
+    rooms: int,
+    seed: int,
+    *,
+    days: int | None = None,
+    database_url: str | None = None,
+    tables: int = 1,
 ) -> Report:
     began = time.perf_counter()
-    report = Report(players, rooms, seed)
+    report = Report(players, rooms, seed, tables)
     with tempfile.TemporaryDirectory() as tmp:
         url = database_url or f"sqlite:///{Path(tmp) / 'season.db'}"
-        sim = Simulation(players, rooms, seed, url=url)
+        sim = Simulation(players, rooms, seed, url=url, tables=tables)
         sim.setup()
         sim.run(days=days)
         measure(sim, report)
@@ -185,7 +194,7 @@ def run_season(
 
 def print_report(r: Report) -> None:
     st = r.sim.stats
-    print(f"\n{r.players} players, {r.rooms} room(s), seed {r.seed}: {r.matches} matches")
+    print(f"\n{r.players} players, {r.rooms} room(s) × {r.tables} table(s), seed {r.seed}: {r.matches} matches")
     print(f"booked by the players alone:          {r.share(r.alone)}")
     print(f"their four had any common time:       {r.share(r.ceiling)}  (the ceiling)")
     print(f"players alone, of those with time:    {r.share(r.alone_of_ceiling, r.ceiling)}")
@@ -224,13 +233,14 @@ def first_of_each_kind(violations: list[str]) -> list[str]:
 
 def table(reports: list[Report]) -> str:
     head = (
-        "| players | rooms | players alone | ceiling (any common time) | alone of ceiling | alone of time for 3 "
-        "| played | days median | days p90 | organizer actions | SQL / match | wall s | broken invariants |"
+        "| players | rooms × tables | players alone | ceiling (any common time) | alone of ceiling "
+        "| alone of time for 3 | played | days median | days p90 | organizer actions | SQL / match | wall s "
+        "| broken invariants |"
     )
     lines = [head, "|" + "---|" * 13]
     for r in reports:
         lines.append(
-            f"| {r.players} | {r.rooms} | {r.share(r.alone)} | {r.share(r.ceiling)} | "
+            f"| {r.players} | {r.rooms} × {r.tables} | {r.share(r.alone)} | {r.share(r.ceiling)} | "
             f"{r.share(r.alone_of_ceiling, r.ceiling)} | {r.share(r.alone_of_whole, r.whole)} | "
             f"{r.share(r.played)} | {r.quantile(0.5)} | "
             f"{r.quantile(0.9)} | {r.organizer_actions} | {r.statements / max(r.matches, 1):.0f} | "
@@ -243,17 +253,23 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--rooms", type=int, default=1)
+    parser.add_argument("--tables", type=int, default=4, help="mahjong tables per room (1: the old one-table room)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--days", type=int, default=None, help="stop the clock after this many days")
-    parser.add_argument("--all", action="store_true", help="N ∈ {16, 48, 200} × rooms ∈ {1, 3}")
+    parser.add_argument(
+        "--all", action="store_true", help="N ∈ {16, 48, 200} × (1 room of 4 tables, 1 room of 1, 3 rooms of 1)"
+    )
     parser.add_argument("--database-url", default=None, help="an empty database to migrate (default: SQLite)")
     args = parser.parse_args(argv)
     if args.all and args.database_url:
         parser.error("--database-url takes one run (an empty database each time): not with --all")
-    runs = [(n, k) for n in (16, 48, 200) for k in (1, 3)] if args.all else [(args.players, args.rooms)]
+    variants = ((1, 4), (1, 1), (3, 1))  # (rooms, tables per room)
+    runs = [(n, k, t) for n in (16, 48, 200) for k, t in variants] if args.all else [
+        (args.players, args.rooms, args.tables)
+    ]  # fmt: skip
     reports = []
-    for players, rooms in runs:
-        report = run_season(players, rooms, args.seed, days=args.days, database_url=args.database_url)
+    for players, rooms, tables in runs:
+        report = run_season(players, rooms, args.seed, days=args.days, database_url=args.database_url, tables=tables)
         print_report(report)
         reports.append(report)
     if args.all:
@@ -263,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\nBROKEN INVARIANTS:", file=sys.stderr)
         for r, name in broken:
             bad = r.violations[name]
-            print(f"  {r.players} players, {r.rooms} room(s): {name} — {len(bad)}:", file=sys.stderr)
+            print(f"  {r.players} players, {r.rooms} room(s) × {r.tables}: {name} — {len(bad)}:", file=sys.stderr)
             for line in first_of_each_kind(bad):
                 print(f"    {line}", file=sys.stderr)
         return 1

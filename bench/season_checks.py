@@ -26,6 +26,7 @@ class Meeting:
     start: datetime
     end: datetime
     hanchans: int = 0
+    table_no: int = 1
 
 
 @dataclass(frozen=True)
@@ -59,13 +60,14 @@ def _overlapping_pairs(items: Iterable[Meeting]) -> list[tuple[Meeting, Meeting]
 
 
 def room_double_bookings(meetings: Sequence[Meeting]) -> list[str]:
-    """Регламент §3: пересекающиеся брони не допускаются — never two active bookings overlapping in a room."""
-    by_room: dict[int, list[Meeting]] = defaultdict(list)
+    """Регламент §3: пересекающиеся брони не допускаются — never two active bookings overlapping at one table of a
+    room (a room of one table: in the room)."""
+    by_table: dict[tuple[int, int], list[Meeting]] = defaultdict(list)
     for m in meetings:
-        by_room[m.room_id].append(m)
+        by_table[(m.room_id, m.table_no)].append(m)
     return [
-        f"room {room} double-booked: {_span(a)} and {_span(b)}"
-        for room, items in sorted(by_room.items())
+        f"room {room} table {table} double-booked: {_span(a)} and {_span(b)}"
+        for (room, table), items in sorted(by_table.items())
         for a, b in _overlapping_pairs(items)
     ]
 

@@ -36,7 +36,7 @@ from services.results.entry import Entry
 from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
 from services.results.penalties import add_no_show
 from services.results.scoring import TableResult
-from services.scheduling import availability, booking
+from services.scheduling import availability, booking, decide
 from services.scheduling import organizer as org
 from services.scheduling.board import load_board, match_board
 from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, to_kirov
@@ -137,9 +137,12 @@ class Stats:
 
 
 class Simulation:
-    def __init__(self, players: int, rooms: int, seed: int, *, url: str, bot_off_tour: int = 2) -> None:
+    def __init__(
+        self, players: int, rooms: int, seed: int, *, url: str, bot_off_tour: int = 2, tables: int = 1
+    ) -> None:
         self.rng = random.Random(seed)
         self.players, self.rooms, self.seed, self.bot_off_tour = players, rooms, seed, bot_off_tour
+        self.tables = tables  # per room (issue 27: the club's room has several mahjong tables)
         migrate(url)
         self.engine = make_engine(url)
         self.stats = Stats()
@@ -174,7 +177,10 @@ class Simulation:
             self.organizer_id = organizer.id
             season = create_season(s, "Бенчмарк сезона", actor_user_id=organizer.id)
             for room in range(self.rooms):
-                org.add_room(s, name=f"Зал {room + 1}", actor_user_id=organizer.id)
+                added = org.add_room(s, name=f"Зал {room + 1}", actor_user_id=organizer.id)
+                if self.tables > 1:
+                    org.set_room_tables(s, room_id=added.id, tables=self.tables, actor_user_id=organizer.id,
+                                        now=self.now)  # fmt: skip
             for n in range(self.players):
                 add_player(s, season, f"Игрок {n + 1:03d}", actor_user_id=organizer.id, password="bench-password")
             close_registration(s, season, ClosingMethod.AS_IS, actor_user_id=organizer.id)
@@ -493,7 +499,7 @@ class Simulation:
             with self.session() as s:
                 slot = fallback_slot(window)
                 meeting = Interval(slot, slot + remaining * HANCHAN)
-                rooms = free_rooms(meeting, load_board(s, match_ids=[state.id]).busy_by_room(meeting))
+                rooms = free_rooms(meeting, load_board(s, match_ids=[state.id]).busy_by_room(meeting, with_holds=False))
             example = f"match {state.id}, {to_kirov(slot):%d.%m %H:%M}: «{made}» (free rooms then: {rooms})"
             if "уже сыграны" in str(made):
                 self.stats.find("fallback refuses the rest of a split match", example)
@@ -506,7 +512,7 @@ class Simulation:
                     start=meeting.start,
                     end=meeting.end,
                     hanchans=remaining,
-                    room_id=rooms[0],
+                    room_id=rooms[0][0],  # (room, table): the assignment takes the room's lowest free table
                     actor_user_id=self.organizer_id,
                     reason="Регламент §6.1: запасная дата",
                 )
@@ -514,7 +520,32 @@ class Simulation:
                     self.stats.organizer["assign at the fallback time"] += 1
                     self._booked(state, assigned.id, meeting, remaining)
                     continue
+            if self.another_time(state, remaining):
+                continue
             self.move(state)
+
+    def another_time(self, state: MatchState, remaining: int) -> bool:
+        """What the fallback's refusal tells the organizer to do before the next tour: another time in the window
+        (Регламент §3: he may assign without the players' confirmations) — the first half hour from an hour ahead
+        with a free table and none of the four in another meeting, as the read model shows it."""
+        length = remaining * HANCHAN
+        start = ceil_to_grid(self.now + timedelta(hours=1))
+        with self.session() as s:
+            board, item = match_board(s, state.id, now=self.now)
+        while start + length <= state.window.end:
+            meeting = Interval(start, start + length)
+            busy = board.busy_by_room(meeting, exclude_match=state.id, with_holds=False)
+            if decide.busy_refusal(meeting, board.meetings_of(item)) is None and decide.free_tables(meeting, busy):
+                assigned = self._try(org.assign_meeting, match_id=state.id, start=meeting.start, end=meeting.end,
+                                     hanchans=remaining, actor_user_id=self.organizer_id,
+                                     reason="запасная дата занята: другое время окна")  # fmt: skip
+                if not done(assigned):
+                    return False
+                self.stats.organizer["assign at another time (no table at the fallback)"] += 1
+                self._booked(state, assigned.id, meeting, remaining)
+                return True
+            start += timedelta(minutes=30)
+        return False
 
     def move(self, state: MatchState) -> None:
         later = [w for w in self.windows if w.start >= state.window.end]
@@ -536,4 +567,4 @@ class Simulation:
 
     def active_meetings(self, s: Session) -> list[Meeting]:
         rows = s.exec(select(Booking).where(Booking.active)).all()
-        return [Meeting(b.id, b.match_id, b.room_id, b.start_at, b.end_at, b.hanchans or 0) for b in rows]
+        return [Meeting(b.id, b.match_id, b.room_id, b.start_at, b.end_at, b.hanchans or 0, b.table_no) for b in rows]

@@ -106,6 +106,7 @@ DRAW_WINDOW_START = "Тур {number}: начало"
 DRAW_WINDOW_END = "Тур {number}: конец"
 DRAW_WINDOWS_SAVE = "Сохранить окна"
 DRAW_WINDOWS_SAVED = "Игровые окна сохранены."
+DRAW_CAPACITY_LABEL = "Вместят ли столы клуба туры"
 DRAW_APPROVE = "Утвердить жеребьёвку"
 DRAW_APPROVE_QUESTION = "Утвердить жеребьёвку?"
 DRAW_APPROVE_TEXT = (

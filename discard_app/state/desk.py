@@ -117,6 +117,24 @@ class DeskState(AuthState):
         )
 
     @rx.event
+    def apply_window_fallback(self, key: str, title: str, round_id: str) -> None:
+        """Регламент §6.1 for a whole tour: the notice names the matches that did not fit and what to do."""
+        user = self._staff(Role.ORGANIZER)
+        if user is None:
+            return
+        self.error = self.error_key = self.notice = ""
+        try:
+            with session_scope() as session:
+                result = scheduling_admin.apply_window_fallback(
+                    session, round_id=_digits(round_id), actor_user_id=user.id, now=utc_now()
+                )
+        except SchedulingError as error:
+            self.error, self.error_key = str(error), key
+            return
+        self.notice, self.notice_key = f"{title}: {result.summary}", key
+        self._refresh(user, force=True)
+
+    @rx.event
     def next_window(self, form: dict[str, str]) -> None:
         self._act(
             form.get("key", ""),

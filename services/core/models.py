@@ -110,6 +110,8 @@ class Season(SQLModel, table=True):
     roster_multiple: int = RULES.roster_multiple
     time_zone: str = RULES.time_zone
     hanchan_minutes: int = 90
+    # How long an open proposal holds its table (services/scheduling/holds.py); never past the option's start.
+    proposal_hold_hours: int = 48
     registration_closed: bool = False
     draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
     draw_approved_at: datetime | None = _instant(nullable=True)
@@ -368,6 +370,7 @@ class AvailabilityInterval(SQLModel, table=True):
 class Room(SQLModel, table=True):
     id: int | None = Field(default=None, primary_key=True)
     name: str
+    tables: int = 1  # mahjong tables in the room: one match meeting takes one (migration 0018 guards it)
 
 
 _OPEN = sa.text("status = 'open'")
@@ -393,6 +396,8 @@ class MeetingProposal(SQLModel, table=True):
     failure_reason: str | None = None
     created_at: datetime = _instant(now=True)
     replaces_booking_id: int | None = None  # the booking a reschedule moves (no FK: booking points here too)
+    table_no: int = 1  # the table it holds in room_id while open, until hold_until (services/scheduling/holds.py)
+    hold_until: datetime | None = _instant(nullable=True)
 
 
 class ProposalConfirmation(SQLModel, table=True):
@@ -405,10 +410,11 @@ class ProposalConfirmation(SQLModel, table=True):
 
 
 class Booking(SQLModel, table=True):
-    """One club calendar: match meetings and other activities; no overlap in a room.
+    """One club calendar: match meetings and other activities; no overlap at a table of a room (a meeting takes
+    one table; an activity taking k tables is k rows).
 
-    The database itself refuses overlapping active bookings (an exclusion
-    constraint on PostgreSQL, a trigger on SQLite comparing instants with julianday(): see the
+    The database itself refuses overlapping active bookings at one table, and a table the room does not have (an
+    exclusion constraint on PostgreSQL, a trigger on SQLite comparing instants with julianday(): see the
     migrations) and a meeting that does not end after it starts (a CHECK on PostgreSQL, the trigger on
     SQLite, which also refuses any stored time format but the canonical one SQLAlchemy writes).
     """
@@ -417,6 +423,7 @@ class Booking(SQLModel, table=True):
 
     id: int | None = Field(default=None, primary_key=True)
     room_id: int = Field(foreign_key="room.id", index=True)
+    table_no: int = 1  # 1..room.tables: no instant holds two active bookings at one table (migration 0018)
     kind: str  # "match" | "activity"
     title: str
     match_id: int | None = Field(default=None, foreign_key="match.id", index=True)

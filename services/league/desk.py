@@ -26,6 +26,7 @@ from services.core.models import (
     Role,
     RosterStatus,
     Round,
+    Season,
     Seat,
     Stage,
     StageKind,
@@ -38,6 +39,8 @@ from services.league.ruleset import Ruleset, of_season
 from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
+from services.scheduling.capacity import board_capacity
+from services.scheduling.fallback_plan import fallback_note
 from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
 
@@ -50,6 +53,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("over", "Окно закончилось, матч не сыгран"),
     ("unrecorded", "Встреча прошла, результата нет"),
     ("soon", "Окно заканчивается в ближайшие 7 дней, встречи нет"),
+    ("capacity", "Столов может не хватить"),
     ("no_common_time", "Нет общего времени"),
     ("failed", "Не удалось забронировать"),
     ("ties", "Равенство у границы плей-офф"),
@@ -60,6 +64,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
 
 # The actions the desk performs itself; anything else is a link to the page where it is settled.
 FALLBACK = "fallback"
+WINDOW_FALLBACK = "window_fallback"
 NEXT_WINDOW = "next_window"
 RESOLVE_DISPUTE = "resolve_dispute"
 ANSWER_CALL = "answer_call"
@@ -111,7 +116,9 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
             items += _unrecorded(m, now)
             continue
         fallback = m.fallback()
-        can_fallback = fallback is not None and fallback.start > now
+        fits = board.fallback_place(m) is not None  # Регламент §6.1: only while a table is left for it
+        can_fallback = fallback is not None and fallback.start > now and fits
+        fallback_text = f"Запасная дата (§6.1): {fallback_note(board, m)}."
         fallback_action = {"action": FALLBACK, "target": str(m.match.id), "action_label": "Назначить запасную дату"}
         state = board.state(m)
         if window.end <= now:
@@ -138,7 +145,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                 options = len(board.options(m))
                 parts.append("Общих вариантов нет." if not options else f"Общих вариантов: {options}.")
             if fallback is not None:
-                parts.append(f"Запасная дата (§6.1): {format_kirov(fallback.start)}.")
+                parts.append(fallback_text)
             items.append(
                 DeskItem(
                     f"soon-{m.match.id}",
@@ -153,7 +160,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
         elif state == NO_COMMON_TIME:
             detail = "Все четверо ответили, общего свободного времени нет (Регламент §3): назначьте встречу сами."
             if fallback is not None:
-                detail += f" Запасная дата (§6.1): {format_kirov(fallback.start)}."
+                detail += f" {fallback_text}"
             items.append(
                 DeskItem(
                     f"nct-{m.match.id}",
@@ -393,6 +400,38 @@ def _call_items(session: Session, user: User | None, now: datetime) -> list[Desk
     return items
 
 
+def _capacity_items(season: Season, board: Board, now: datetime) -> list[DeskItem]:
+    """Issue 27, item 2: each tour not over whose window cannot hold its matches, or whose §6.1 fallback Sunday
+    cannot seat the matches still to agree, while there is time to act (another room, a table, the next tour)."""
+    items = []
+    for cap in board_capacity(board, season):
+        if cap.window.end <= now:
+            continue
+        todo = [
+            m
+            for m in board.matches
+            if m.info.window_round.code == cap.tour
+            and m.info.stage_kind == "regular"
+            and not m.complete
+            and m.remaining > 0
+        ]
+        unseated = [m for m in todo if board.fallback_place(m) is None]
+        if cap.fits and not unseated:
+            continue
+        detail = cap.text
+        if unseated:
+            detail += f" Сейчас не согласовано {len(todo)}, запасная дата вместит {len(todo) - len(unseated)}."
+        round_id = todo[0].info.window_round.id if todo else None
+        action = (
+            {"action": WINDOW_FALLBACK, "target": str(round_id), "action_label": "Запасная дата для всего тура"}
+            if round_id is not None and cap.fallback is not None and cap.fallback.start > now
+            else {}
+        )
+        items.append(DeskItem(f"capacity-{cap.tour}", "capacity", f"Тур {cap.tour}", detail, "/schedule",
+                              "Расписание", **action))  # fmt: skip
+    return items
+
+
 def build_desk(session: Session, *, now: datetime, user: User | None = None, bot_configured: bool = False) -> Desk:
     """Everything that waits for the organizer in the current season, most urgent first; a judge sees the calls.
     `bot_configured`: the deployment has a bot (its settings, passed in), so undelivered events are news."""
@@ -405,6 +444,7 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
     items = _call_items(session, user, now)
     items += _dispute_items(session, season.id)
     items += _scheduling_items(board, now)
+    items += _capacity_items(season, board, now)
     items += _tie_items(session, season.id, of_season(season))
     items += _pantheon_items(session, season.id)
     items += _bot_items(session, bot_configured)

@@ -52,6 +52,8 @@ from services.scheduling.rules import (
     scheduling_state,
 )
 
+Place = tuple[int, int]  # (room id, table number): one match meeting sits at one table of a room
+
 
 @dataclass(frozen=True)
 class Meeting:
@@ -60,6 +62,18 @@ class Meeting:
     interval: Interval
     booking_id: int
     match_id: int
+    table_no: int = 1
+
+
+@dataclass(frozen=True)
+class Hold:
+    """An open proposal holding its table until `until` (services/scheduling/holds.py): not offered to others."""
+
+    proposal_id: int
+    match_id: int
+    place: Place
+    interval: Interval
+    until: datetime
 
 
 @dataclass
@@ -149,9 +163,16 @@ class MatchBoard:
         if window is None or self.remaining < 1:
             return None
         try:
-            return fallback_meeting(window, self.remaining, self.info.hanchan_minutes)
+            meeting = fallback_meeting(window, self.remaining, self.info.hanchan_minutes)
         except ValueError:
             return None
+        # A split match's own meeting that Sunday evening is played first; its remaining hanchans follow it.
+        own_end = max(
+            (b.end_at for b in self.bookings if meeting.overlaps(Interval(b.start_at, b.end_at))), default=None
+        )
+        if own_end is not None and own_end > meeting.start:
+            return Interval(own_end, own_end + meeting.duration)
+        return meeting
 
 
 @dataclass
@@ -161,19 +182,49 @@ class Board:
     room_bookings: dict[int, list[Meeting]]  # every active booking, per room, by start
     player_meetings: dict[int, list[Meeting]]  # the loaded matches' players → every meeting they sit in
     now: datetime | None = None
-    _busy: dict[int, list[Interval]] = field(default_factory=dict)  # per room, merged
+    tables: dict[int, int] = field(default_factory=dict)  # room id → its tables (a room missing here has one)
+    holds: list[Hold] = field(default_factory=list)  # open proposals holding a table as of `now`
+    _busy: dict[Place, list[Interval]] = field(default_factory=dict)  # per table, merged
+    _fallback_plan: dict[int, Place | None] | None = None
 
     def __post_init__(self) -> None:
-        self._busy = {room: merge(m.interval for m in spans) for room, spans in self.room_bookings.items()}
+        self._busy = {place: merge(m.interval for m in spans) for place, spans in self.place_bookings().items()}
 
-    def busy_by_room(self, window: Interval, exclude_booking: int | None = None) -> dict[int, list[Interval]]:
-        """Each room's bookings inside the window (bisection over the merged calendar), without `exclude_booking`."""
+    def place_bookings(self) -> dict[Place, list[Meeting]]:
+        """Every table of every room (a free table too) with its active bookings, by start."""
+        out: dict[Place, list[Meeting]] = {}
+        for room, spans in self.room_bookings.items():
+            for t in range(1, max(self.tables.get(room, 1), 1) + 1):
+                out[(room, t)] = []
+            for m in spans:
+                out.setdefault((room, m.table_no), []).append(m)
+        return out
+
+    def busy_by_room(
+        self,
+        window: Interval,
+        exclude_booking: int | None = None,
+        exclude_match: int | None = None,
+        *,
+        with_holds: bool = True,
+    ) -> dict[Place, list[Interval]]:
+        """Each table's bookings inside the window (bisection over the merged calendar), without `exclude_booking`,
+        with the tables held by open proposals of other matches than `exclude_match` (Регламент §3: a proposal
+        holds its table until the four answer). Keyed by (room, table): the decisions take the lowest free one."""
         if exclude_booking is None:
-            return {room: list(window_slice(busy, window)) for room, busy in self._busy.items()}
-        return {
-            room: merge(m.interval for m in spans if m.booking_id != exclude_booking and m.interval.overlaps(window))
-            for room, spans in self.room_bookings.items()
-        }
+            out = {place: list(window_slice(busy, window)) for place, busy in self._busy.items()}
+        else:
+            out = {
+                place: merge(
+                    m.interval for m in spans if m.booking_id != exclude_booking and m.interval.overlaps(window)
+                )
+                for place, spans in self.place_bookings().items()
+            }
+        held = [h for h in self.holds if h.match_id != exclude_match and h.interval.overlaps(window)]
+        for h in held if with_holds else []:
+            if h.place in out:
+                out[h.place] = merge([*out[h.place], h.interval])
+        return out
 
     def meetings_of(self, item: MatchBoard, exclude_booking: int | None = None) -> dict[str, list[Interval]]:
         """Each seated player's booked meetings (this match's and others'), by name."""
@@ -203,7 +254,7 @@ class Board:
         return need_options(
             window,
             availabilities,
-            self.busy_by_room(window, exclude_booking),
+            self.busy_by_room(window, exclude_booking, exclude_match=item.match.id),
             [iv for spans in self.meetings_of(item, exclude_booking).values() for iv in spans],
             now=self.now,
             hanchan_minutes=item.info.hanchan_minutes,
@@ -230,6 +281,16 @@ class Board:
             lambda availabilities: self._need_options(item, availabilities, None),
             window,
         )
+
+    def fallback_place(self, item: MatchBoard) -> Place | None:
+        """Регламент §6.1: the table the match's fallback meeting would take as the tables are shared among the
+        loaded matches still to agree (`fallback_plan`), or None when it would not fit (or it has no fallback)."""
+        if self._fallback_plan is None:
+            from services.scheduling.fallback_plan import plan_fallback  # it reads this module's types
+
+            todo = [m for m in self.matches if not m.complete and m.remaining > 0]
+            self._fallback_plan = plan_fallback(self, todo)
+        return self._fallback_plan.get(item.match.id)
 
     def state(self, item: MatchBoard) -> str:
         """A key of STATE_LABELS: the one state every view shows."""
@@ -287,15 +348,33 @@ def load_board(
         info = MatchInfo(match, round_, window_round or round_, stage.kind, seasons[stage.season_id], ())
         items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
     _fill(session, items, ids, now)
-    rooms = dict(session.exec(select(Room.id, Room.name).order_by(col(Room.id))).all())
+    room_rows = session.exec(select(Room.id, Room.name, Room.tables).order_by(col(Room.id))).all()
+    rooms = {room_id: name for room_id, name, _ in room_rows}
     by_room: dict[int, list[Meeting]] = {room_id: [] for room_id in rooms}
-    for booking_id, room_id, match_id, start, end in session.exec(
-        select(Booking.id, Booking.room_id, Booking.match_id, Booking.start_at, Booking.end_at)
+    for booking_id, room_id, table_no, match_id, start, end in session.exec(
+        select(Booking.id, Booking.room_id, Booking.table_no, Booking.match_id, Booking.start_at, Booking.end_at)
         .where(Booking.active)
         .order_by(col(Booking.start_at))
     ):
-        by_room.setdefault(room_id, []).append(Meeting(Interval(start, end), booking_id, match_id))
-    return Board(list(items.values()), rooms, by_room, _player_meetings(session, seat_rows), now)
+        by_room.setdefault(room_id, []).append(Meeting(Interval(start, end), booking_id, match_id, table_no))
+    tables = {room_id: n for room_id, _, n in room_rows}
+    players = _player_meetings(session, seat_rows)
+    return Board(list(items.values()), rooms, by_room, players, now, tables, _holds(session, now))
+
+
+def _holds(session: Session, now: datetime | None) -> list[Hold]:
+    """Every open proposal of the club still holding its table at `now` (a condition on read: no timer ends a
+    hold, it simply stops counting once `hold_until` or the meeting's start has passed)."""
+    stmt = select(
+        MeetingProposal.id, MeetingProposal.match_id, MeetingProposal.room_id, MeetingProposal.table_no,
+        MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.hold_until,
+    ).where(MeetingProposal.status == LIVE_PROPOSAL, col(MeetingProposal.hold_until).is_not(None))  # fmt: skip
+    if now is not None:
+        stmt = stmt.where(MeetingProposal.hold_until > now, MeetingProposal.start_at > now)
+    return [
+        Hold(pid, match_id, (room, table), Interval(start, end), until)
+        for pid, match_id, room, table, start, end, until in session.exec(stmt).all()
+    ]
 
 
 def neighbour_ids(session: Session, span: Interval, match_id: int | None) -> list[int]:

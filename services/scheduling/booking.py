@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from services.core import outbox
 from services.core.models import Booking, MeetingProposal, ProposalConfirmation
 from services.league.ruleset import of_season
-from services.scheduling import decide
+from services.scheduling import decide, holds
 from services.scheduling.board import Board, MatchBoard, load_board, match_board, neighbour_ids
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
@@ -52,13 +52,19 @@ def is_booking_race(error: sa.exc.DBAPIError) -> bool:
     return sqlstate in _RACE_SQLSTATES or "booking_overlap" in str(error.orig)
 
 
+def is_missing_table(error: sa.exc.DBAPIError) -> bool:
+    """The database refused a table the room does not have (the room's tables were just reduced)."""
+    return "booking_table" in str(error.orig)
+
+
 def store_booking(session: Session, booking: Booking, meeting: Interval, **changes: object) -> Booking | None:
     """Applies `changes` and the meeting's times inside a savepoint; returns the clashing booking instead
     when the room is taken. The Python check names the clash; the database guard catches what a
     concurrent writer slipped in (PostgreSQL 23P01/40P01, the SQLite trigger)."""
     room_id = int(changes.get("room_id", booking.room_id))
+    table_no = int(changes.get("table_no", booking.table_no))
     with session.no_autoflush:
-        clash = clashing_booking(session, room_id, meeting, exclude=booking.id)
+        clash = clashing_booking(session, room_id, meeting, exclude=booking.id, table_no=table_no)
     if clash is not None:
         return clash
     try:
@@ -68,13 +74,28 @@ def store_booking(session: Session, booking: Booking, meeting: Interval, **chang
             booking.start_at, booking.end_at, booking.active = meeting.start, meeting.end, True
             session.add(booking)
             session.flush()
-    except (sa.exc.IntegrityError, sa.exc.OperationalError) as error:
+    except (sa.exc.IntegrityError, sa.exc.OperationalError, sa.exc.InternalError) as error:
+        if is_missing_table(error):
+            raise SchedulingError(f"В помещении нет стола {table_no}: обновите страницу.") from error
         if not is_booking_race(error):
             raise
-        log.info("booking race lost for room %s at %s", room_id, meeting.start)
-        taken = clashing_booking(session, room_id, meeting, exclude=booking.id)
+        log.info("booking race lost for room %s table %s at %s", room_id, table_no, meeting.start)
+        taken = clashing_booking(session, room_id, meeting, exclude=booking.id, table_no=table_no)
         return taken or Booking(room_id=room_id, kind="match", title="", start_at=meeting.start, end_at=meeting.end)
     return None
+
+
+def store_at_first_free(
+    session: Session, booking: Booking, meeting: Interval, places: list[tuple[int, int]], **changes: object
+) -> Booking | None:
+    """`store_booking` at the first of `places` (room, table) that takes it: a table another writer took a moment
+    ago (the database refused it) gives way to the next free one. Returns the last clash when none takes it."""
+    clash = None
+    for room_id, table_no in places:
+        clash = store_booking(session, booking, meeting, **changes, room_id=room_id, table_no=table_no)
+        if clash is None:
+            return None
+    return clash
 
 
 def clash_text(session: Session, clash: Booking) -> str:
@@ -133,10 +154,13 @@ def propose_meeting(
     if open_proposal_for(session, match_id, replaces_booking_id) is not None:
         raise SchedulingError(OPEN_PROPOSAL_EXISTS)
     meeting = Interval(start, end)
-    room = next(r for o in options if o.interval.contains(meeting) for r in o.rooms)
+    # The lowest free table of the options holding the meeting: the proposal holds it until the four answer.
+    room, table_no = min(r for o in options if o.interval.contains(meeting) for r in o.rooms)
     proposal = MeetingProposal(
         match_id=match_id,
         room_id=room,
+        table_no=table_no,
+        hold_until=holds.hold_until(now, meeting.start, info.season.proposal_hold_hours),
         proposed_by_player_id=seat.player_id,
         start_at=meeting.start,
         end_at=meeting.end,
@@ -278,22 +302,25 @@ def book_proposal(
         return None
     if booking is None:  # a proposal booked before and released keeps its booking row (stable calendar UID)
         booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id)).first()
-    busy = board.busy_by_room(meeting, proposal.replaces_booking_id)
-    # taken everywhere: the confirmed room, and the store names the clash
-    room = decide.free_room(meeting, busy, preferred=proposal.room_id) or proposal.room_id
+    busy = board.busy_by_room(meeting, proposal.replaces_booking_id, exclude_match=info.match.id)
+    # The held table if it is still free (the hold kept it), else the lowest free one; taken everywhere: the held
+    # table, and the store names the clash.
+    held = (proposal.room_id, proposal.table_no)
+    places = decide.free_tables(meeting, busy, preferred=held) or [held]
     old_proposal_id = booking.proposal_id if booking else None
     changes = {
-        "room_id": room,
         "match_id": info.match.id,
         "proposal_id": proposal.id,
         "hanchans": proposal.hanchans,
         "title": f"Матч: {info.title}",
     }
     if booking is None:
-        booking = Booking(kind="match", start_at=meeting.start, end_at=meeting.end, created_at=now, **changes)
+        booking = Booking(
+            kind="match", start_at=meeting.start, end_at=meeting.end, created_at=now, room_id=held[0], **changes
+        )
     else:
         changes["sequence"] = booking.sequence + 1  # every change of a published event raises SEQUENCE (RFC 5545)
-    clash = store_booking(session, booking, meeting, **changes)
+    clash = store_at_first_free(session, booking, meeting, places, **changes)
     if clash is not None:
         reason = f"Помещение уже занято: {clash_text(session, clash)}. Бронь не создана; выберите другой общий вариант."
         _fail(session, proposal, info, reason, now)

@@ -17,22 +17,28 @@ KIND_LABELS = {"match": "Матч лиги", "activity": "Клубное зан�
 UID_DOMAIN = "discard-league"
 
 
-def _event(booking: Booking, rooms: dict[int, str]) -> IcsEvent:
+def place_text(booking: Booking, rooms: dict[int, tuple[str, int]]) -> str:
+    """Where the booking sits: the room, and its table when the room has several («Клуб, стол 2»)."""
+    name, tables = rooms.get(booking.room_id, ("", 1))
+    return f"{name}, стол {booking.table_no}" if tables > 1 else name
+
+
+def _event(booking: Booking, rooms: dict[int, tuple[str, int]]) -> IcsEvent:
     return IcsEvent(
         uid=f"booking-{booking.id}@{UID_DOMAIN}",  # stable for the booking's whole life, moves included
         start=booking.start_at,
         end=booking.end_at,
         summary=booking.title,
         dtstamp=booking.created_at,
-        location=rooms.get(booking.room_id, ""),
+        location=place_text(booking, rooms),
         sequence=booking.sequence,
         cancelled=not booking.active,
         categories=(KIND_LABELS.get(booking.kind, booking.kind),),
     )
 
 
-def _rooms(session: Session) -> dict[int, str]:
-    return {r.id: r.name for r in session.exec(select(Room)).all()}
+def _rooms(session: Session) -> dict[int, tuple[str, int]]:
+    return {r.id: (r.name, r.tables) for r in session.exec(select(Room)).all()}
 
 
 def club_ics(session: Session) -> str:
@@ -102,7 +108,7 @@ def week_entries(session: Session, monday: date) -> list[CalendarEntry]:
     rows = session.exec(
         select(Booking)
         .where(Booking.active, Booking.start_at < end, Booking.end_at > start)
-        .order_by(col(Booking.start_at), col(Booking.room_id))
+        .order_by(col(Booking.start_at), col(Booking.room_id), col(Booking.table_no))
     ).all()
     return [
         CalendarEntry(
@@ -113,7 +119,7 @@ def week_entries(session: Session, monday: date) -> list[CalendarEntry]:
             title=b.title,
             kind=b.kind,
             kind_label=KIND_LABELS.get(b.kind, b.kind),
-            room=rooms.get(b.room_id, ""),
+            room=place_text(b, rooms),
             match_id=b.match_id,
         )
         for b in rows

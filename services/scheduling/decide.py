@@ -122,6 +122,15 @@ def free_room(
     return next((r for r in rooms if not any(b.overlaps(meeting) for b in busy_by_room[r])), None)
 
 
+def free_tables(
+    meeting: Interval, busy_by_place: Mapping[tuple[int, int], Sequence[Interval]], preferred: tuple | None = None
+) -> list[tuple[int, int]]:
+    """Every (room, table) free for the whole meeting, the preferred one first, then by room and table: a meeting
+    takes the lowest free table, and the next ones if a concurrent writer took it first."""
+    places = sorted(busy_by_place, key=lambda p: (p != preferred, p))
+    return [p for p in places if not any(b.overlaps(meeting) for b in busy_by_place[p])]
+
+
 # --- confirmations -----------------------------------------------------------------------------------------
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from sqlmodel import Session, col, select
@@ -10,12 +11,19 @@ from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round
 from services.scheduling import decide
-from services.scheduling.board import Board, MatchBoard, match_board
-from services.scheduling.booking import clash_text, release_booking, store_booking, tell_neighbours
+from services.scheduling.board import Board, MatchBoard, load_board, match_board
+from services.scheduling.booking import (
+    clash_text,
+    release_booking,
+    store_at_first_free,
+    store_booking,
+    tell_neighbours,
+)
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
     MatchInfo,
     SchedulingError,
+    clashing_booking,
     lock_for_write,
     lock_match,
 )
@@ -78,22 +86,36 @@ def _require_movable(item: MatchBoard, booking: Booking, refused: str) -> None:
         raise SchedulingError(f"В этой встрече уже сыграны ханчаны: {refused}")
 
 
-def _room_for(board: Board, item: MatchBoard, meeting: Interval, room_id: int | None) -> int:
-    """The room the organizer named, or the first one free for the whole meeting; refused when one of the four
-    already sits in another meeting then (one person, one table)."""
+def _room_for(board: Board, item: MatchBoard, meeting: Interval, room_id: int | None) -> list[tuple[int, int]]:
+    """The free tables (lowest first) of the room the organizer named, or of every room, for the whole meeting
+    (tables held by other matches' open proposals only when no other is free: the organizer decides); refused
+    when one of the four already sits in another meeting then (one person, one table)."""
     if (busy := decide.busy_refusal(meeting, board.meetings_of(item))) is not None:
         raise SchedulingError(busy)
-    if room_id is not None and room_id in board.rooms:
-        return room_id
-    if room_id is not None or not board.rooms:
+    if (room_id is not None and room_id not in board.rooms) or not board.rooms:
         raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
-    free = decide.free_room(meeting, board.busy_by_room(meeting))
-    return free if free is not None else min(board.rooms)  # taken everywhere: the store names the clash
+    for with_holds in (True, False):  # a hold yields to the organizer when nothing else is free
+        busy = board.busy_by_room(meeting, exclude_match=item.match.id, with_holds=with_holds)
+        places = decide.free_tables(meeting, {p: b for p, b in busy.items() if room_id is None or p[0] == room_id})
+        if places:
+            return places
+    return [(room_id or min(board.rooms), 1)]  # taken everywhere: the store names the clash
 
 
-def _store_or_refuse(session: Session, booking: Booking, meeting: Interval, refused: str, **changes: object) -> None:
-    """Store the booking at `meeting`; a taken room is refused naming the clash, then `refused`."""
-    clash = store_booking(session, booking, meeting, **changes)
+def _store_or_refuse(
+    session: Session,
+    booking: Booking,
+    meeting: Interval,
+    refused: str,
+    places: list[tuple[int, int]] | None = None,
+    **changes: object,
+) -> None:
+    """Store the booking at `meeting` (at the first of `places` that takes it, when given); a taken table is
+    refused naming the clash, then `refused`."""
+    if places:
+        clash = store_at_first_free(session, booking, meeting, places, **changes)
+    else:
+        clash = store_booking(session, booking, meeting, **changes)
     if clash is not None:
         raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
 
@@ -126,8 +148,10 @@ def assign_meeting(
     _require_in_window(info, meeting)
     if (short := too_short(meeting, hanchans, info.hanchan_minutes)) is not None:
         raise SchedulingError(short)
+    places = _room_for(board, item, meeting, room_id)
     booking = Booking(
-        room_id=_room_for(board, item, meeting, room_id),
+        room_id=places[0][0],
+        table_no=places[0][1],
         kind="match",
         title=f"Матч: {info.title}",
         start_at=meeting.start,
@@ -137,7 +161,7 @@ def assign_meeting(
         created_by_user_id=actor_user_id,
         created_at=now,
     )
-    _store_or_refuse(session, booking, meeting, "Встреча не назначена.")
+    _store_or_refuse(session, booking, meeting, "Встреча не назначена.", places)
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -185,6 +209,7 @@ def move_booking(
     if (meeting.start, meeting.end) == (booking.start_at, booking.end_at):
         raise SchedulingError("Время брони не изменилось: укажите новое начало или окончание.")
     reason = " ".join(reason.split())
+    places = None
     if booking.match_id is not None:
         board, item = match_board(session, booking.match_id, now=now)
         info = item.info
@@ -197,8 +222,12 @@ def move_booking(
             raise SchedulingError(short)
         if not reason:  # Регламент §3: the four agreed on the old time; the organizer decides with a reason
             raise SchedulingError("Укажите причину переноса: игроки её увидят.")
+        # Its table if free at the new time, else the room's lowest free one.
+        busy = board.busy_by_room(meeting, booking.id, exclude_match=booking.match_id, with_holds=False)
+        here = {p: b for p, b in busy.items() if p[0] == booking.room_id}
+        places = decide.free_tables(meeting, here, preferred=(booking.room_id, booking.table_no))
     before = {"start": booking.start_at, "end": booking.end_at}
-    _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", sequence=booking.sequence + 1)
+    _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", places, sequence=booking.sequence + 1)
     # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
     _retire(session, booking.proposal_id)
     record_audit(
@@ -273,16 +302,24 @@ def _fallback(item: MatchBoard) -> Interval:
     if item.remaining < 1:
         raise SchedulingError("Все ханчаны матча уже забронированы.")
     try:
-        return fallback_meeting(item.info.window, item.remaining, item.info.hanchan_minutes)
+        fallback_meeting(item.info.window, item.remaining, item.info.hanchan_minutes)
     except ValueError as error:
         raise SchedulingError(str(error)) from error
+    return item.fallback()  # the read model's: after the match's own meeting that evening, if it has one
+
+
+NO_TABLE_HINT = (
+    "назначьте встречу в другом помещении или в другое время окна, либо перенесите матч на следующий тур "
+    "(Регламент §6.1)."
+)
 
 
 def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: datetime) -> Booking:
-    """Shows and books the §6.1 fallback meeting for the match's remaining hanchans in one action, in a free room;
-    only before it, for a match that is not played (a split match's rest included)."""
+    """Shows and books the §6.1 fallback meeting for the match's remaining hanchans in one action, at a free table;
+    only before it, for a match that is not played (a split match's rest included). No free table left: refused
+    saying so and what the organizer can do instead."""
     lock_match(session, match_id)
-    _, item = match_board(session, match_id, now=now)
+    board, item = match_board(session, match_id, now=now)
     _require_unplayed(item.match, "запасная дата ему не нужна.")
     meeting = _fallback(item)
     if meeting.start < now:
@@ -290,6 +327,8 @@ def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: 
             f"Запасная дата ({format_kirov(meeting.start)}) уже прошла: назначьте встречу или перенесите матч "
             "на следующий тур."
         )
+    if decide.busy_refusal(meeting, board.meetings_of(item)) is None and board.fallback_place(item) is None:
+        raise SchedulingError(f"В запасное время ({format_kirov(meeting.start)}) все столы заняты: {NO_TABLE_HINT}")
     return assign_meeting(
         session,
         match_id=match_id,
@@ -300,6 +339,49 @@ def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: 
         reason="Регламент §6.1: запасная дата",
         now=now,
     )
+
+
+@dataclass(frozen=True)
+class WindowFallback:
+    """What the window's fallback did: the matches seated (title, table text) and those that did not fit (title,
+    why), with what the organizer can do for them."""
+
+    placed: tuple[tuple[str, str], ...]
+    unplaced: tuple[tuple[str, str], ...]
+
+    @property
+    def summary(self) -> str:
+        parts = [f"Запасная дата назначена: {len(self.placed)} матч(ей)."]
+        if self.unplaced:
+            names = "; ".join(f"{title} — {why}" for title, why in self.unplaced)
+            parts.append(f"Не поместились: {names}. Для них {NO_TABLE_HINT}")
+        return " ".join(parts)
+
+
+def apply_window_fallback(session: Session, *, round_id: int, actor_user_id: int, now: datetime) -> WindowFallback:
+    """Регламент §6.1: every match of the tour's window not agreed yet is booked on the window's last Sunday at 18:00
+    while tables last (in the order of `fallback_plan`); each of the others is named with the reason."""
+    lock_for_write(session)
+    board = load_board(session, now=now)
+    todo = [
+        m
+        for m in board.matches
+        if m.info.window_round.id == round_id and not m.complete and m.remaining > 0 and m.fallback() is not None
+    ]
+    if not todo:
+        raise SchedulingError("В этом туре нет матчей, которым нужна запасная дата.")
+    todo.sort(key=lambda m: (m.fallback().start, m.match.id))
+    placed, unplaced = [], []
+    for item in todo:
+        try:
+            with session.begin_nested():
+                b = apply_fallback(session, match_id=item.match.id, actor_user_id=actor_user_id, now=now)
+        except SchedulingError as error:
+            unplaced.append((item.info.title, str(error)))
+            continue
+        room = session.get(Room, b.room_id)
+        placed.append((item.info.title, f"{room.name}, стол {b.table_no}, {format_kirov(b.start_at)}"))
+    return WindowFallback(tuple(placed), tuple(unplaced))
 
 
 def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, reason: str, now: datetime) -> Round:
@@ -380,6 +462,44 @@ def add_room(session: Session, *, name: str, actor_user_id: int, now: datetime |
     return room
 
 
+MAX_TABLES = 50
+
+
+def set_room_tables(session: Session, *, room_id: int, tables: int, actor_user_id: int, now: datetime) -> Room:
+    """The organizer sets how many mahjong tables a room has (one match meeting takes one). Fewer tables are
+    refused while a meeting or activity not yet over sits at a table that would go (move or release it first)."""
+    if not 1 <= tables <= MAX_TABLES:
+        raise SchedulingError(f"Число столов — целое от 1 до {MAX_TABLES}.")
+    lock_for_write(session)
+    room = session.exec(select(Room).where(Room.id == room_id).with_for_update()).first()
+    if room is None:
+        raise SchedulingError("Помещение не найдено: обновите страницу.")
+    beyond = session.exec(
+        select(Booking)
+        .where(Booking.room_id == room_id, Booking.active, Booking.table_no > tables, Booking.end_at > now)
+        .order_by(col(Booking.start_at))
+    ).first()
+    if beyond is not None:
+        raise SchedulingError(
+            f"За столом {beyond.table_no} есть бронь: {clash_text(session, beyond)}. "
+            "Перенесите или снимите её, прежде чем убирать стол."
+        )
+    before, room.tables = room.tables, tables
+    session.add(room)
+    session.flush()
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="room.tables",
+        entity="room",
+        entity_id=room.id,
+        before={"tables": before},
+        after={"tables": tables},
+        now=now,
+    )
+    return room
+
+
 def book_activity(
     session: Session,
     *,
@@ -389,32 +509,46 @@ def book_activity(
     actor_user_id: int,
     now: datetime,
     room_id: int | None = None,
+    tables: int | None = None,
 ) -> Booking:
-    """Another club activity (D&D and others) in the same calendar: no overlap with anything in the room (§3)."""
+    """Another club activity (D&D and others) in the same calendar (§3): the whole room (`tables` None: every
+    table free for all of it) or `tables` of its tables (the lowest free ones), one booking row per table.
+    Returns the first row."""
     title = " ".join(title.split())
     if not title:
         raise SchedulingError("Укажите название занятия, например «D&D».")
     lock_for_write(session)
     meeting = _meeting(start, end, start)  # a club activity may be entered afterwards, for the record
     room = _room(session, room_id)
-    booking = Booking(
-        room_id=room.id,
-        kind=ACTIVITY,
-        title=title,
-        start_at=meeting.start,
-        end_at=meeting.end,
-        created_by_user_id=actor_user_id,
-        created_at=now,
-    )
-    _store_or_refuse(session, booking, meeting, "Занятие не добавлено.")
-    tell_neighbours(session, booking, now=now)
+    if tables is not None and not 1 <= tables <= room.tables:
+        raise SchedulingError(f"В помещении «{room.name}» столов: {room.tables}; укажите от 1 до {room.tables}.")
+    numbers = list(range(1, room.tables + 1))
+    if tables is not None:
+        free = [t for t in numbers if clashing_booking(session, room.id, meeting, table_no=t) is None]
+        numbers = (free if len(free) >= tables else numbers)[:tables]  # too few free: the store names the clash
+    rows = []
+    for table_no in numbers:
+        booking = Booking(
+            room_id=room.id,
+            table_no=table_no,
+            kind=ACTIVITY,
+            title=title,
+            start_at=meeting.start,
+            end_at=meeting.end,
+            created_by_user_id=actor_user_id,
+            created_at=now,
+        )
+        _store_or_refuse(session, booking, meeting, "Занятие не добавлено.")
+        rows.append(booking)
+    for booking in rows:
+        tell_neighbours(session, booking, now=now)
     record_audit(
         session,
         actor_user_id=actor_user_id,
         action="activity.add",
         entity="booking",
-        entity_id=booking.id,
-        after={"title": title, "start": meeting.start, "end": meeting.end},
+        entity_id=rows[0].id,
+        after={"title": title, "start": meeting.start, "end": meeting.end, "tables": numbers},
         now=now,
     )
-    return booking
+    return rows[0]

@@ -135,10 +135,17 @@ def answered_ids(session: Session, match_id: int) -> set[int]:
     return set(rows.all())
 
 
-def clashing_booking(session: Session, room_id: int, meeting: Interval, exclude: int | None = None) -> Booking | None:
+def clashing_booking(
+    session: Session, room_id: int, meeting: Interval, exclude: int | None = None, table_no: int = 1
+) -> Booking | None:
+    """The active booking at the room's table `table_no` overlapping the meeting (one table, one meeting)."""
     rows = session.exec(
         select(Booking).where(
-            Booking.room_id == room_id, Booking.active, Booking.start_at < meeting.end, Booking.end_at > meeting.start
+            Booking.room_id == room_id,
+            Booking.table_no == table_no,
+            Booking.active,
+            Booking.start_at < meeting.end,
+            Booking.end_at > meeting.start,
         )
     ).all()
     return next((b for b in rows if b.id != exclude), None)
@@ -146,7 +153,8 @@ def clashing_booking(session: Session, room_id: int, meeting: Interval, exclude:
 
 def describe_booking(session: Session, booking: Booking) -> str:
     room = session.get(Room, booking.room_id)
-    return f"«{booking.title}», {format_kirov(booking.start_at)}–{format_kirov(booking.end_at)[-5:]}, {room.name}"
+    where = room.name if room.tables <= 1 else f"{room.name}, стол {booking.table_no}"
+    return f"«{booking.title}», {format_kirov(booking.start_at)}–{format_kirov(booking.end_at)[-5:]}, {where}"
 
 
 def active_bookings(session: Session, match_id: int) -> list[Booking]:

@@ -12,6 +12,9 @@ from services.core import outbox
 from services.core.models import Booking, OutboxEvent, Role, Room, User
 from services.league.ruleset import DEFAULT
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
+from services.scheduling.calendar_feed import place_text
+from services.scheduling.fallback_plan import fallback_note
+from services.scheduling.holds import hold_text
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
     Interval,
@@ -67,10 +70,12 @@ def span_text(start: datetime, end: datetime) -> str:
 
 
 def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) -> list[list[str]]:
-    """Per cell: "m" my meeting of another match, "r" every room already taken by others, "" otherwise. Only the
-    viewer's own meetings and the club's room occupancy: nothing of another player's availability."""
+    """Per cell: "m" my meeting of another match, "r" every table of every room already taken by others, "" otherwise.
+    Only the viewer's own meetings and the club's room occupancy: nothing of another player's availability."""
     match_id = item.match.id
-    taken = {room: [m.interval for m in spans if m.match_id != match_id] for room, spans in board.room_bookings.items()}
+    taken = {
+        place: [m.interval for m in spans if m.match_id != match_id] for place, spans in board.place_bookings().items()
+    }
     seat = item.info.seat_of(user_id) if user_id is not None else None
     mine = [m.interval for m in board.player_meetings.get(seat.player_id, []) if m.match_id != match_id] if seat else []
     marks = []
@@ -146,17 +151,21 @@ def meetings(
                 "confirmed": f"Подтвердили {len(yes)} из {len(info.seats)}" + (f": {', '.join(yes)}" if yes else ""),
                 "declined": f"Отклонили: {', '.join(no)}" if no else "",
                 "reason": p.failure_reason or "",
+                # Регламент §3: how long the proposal keeps its table for the four (services/scheduling/holds.py)
+                "hold": hold_text(p.hold_until, now)
+                if now is not None and p.status == LIVE_PROPOSAL and not begun
+                else "",
                 "can_answer": "1"
                 if my_player_id is not None and p.status == LIVE_PROPOSAL and mine is not True and not begun
                 else "",
             }
         )
-    rooms = dict(session.exec(select(Room.id, Room.name)).all()) if booked else {}
+    rooms = {r: (name, n) for r, name, n in session.exec(select(Room.id, Room.name, Room.tables))} if booked else {}
     booking_rows = [
         {
             "id": str(b.id),
             "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {hanchans_word(b.hanchans or 0)}",
-            "room": rooms.get(b.room_id, ""),
+            "room": place_text(b, rooms),
         }
         for b in booked
     ]
@@ -289,8 +298,8 @@ def overview(session: Session, *, now: datetime) -> list[dict]:
                 # for the filter: played, booked, over (window ended, not booked), open
                 "group": "played" if played else "booked" if item.fully_booked else "over" if over else "open",
                 "booking": "; ".join(f"{format_kirov(b.start_at)}" for b in item.bookings) or "—",
-                "fallback": format_kirov(fallback.start) if fallback else "—",
-                "can_fallback": "1" if fallback and fallback.start > now else "",
+                "fallback": fallback_note(board, item) or "—",
+                "can_fallback": "1" if fallback and fallback.start > now and board.fallback_place(item) else "",
                 "can_assign": "1" if item.remaining > 0 else "",
                 "can_move": "1" if item.movable and not item.complete else "",
                 "can_next_window": "" if item.played else "1",
@@ -314,4 +323,7 @@ def match_bookings(session: Session, match_id: int) -> list[dict[str, str]]:
 
 
 def room_rows(session: Session) -> list[dict]:
-    return [{"id": str(r.id), "name": r.name} for r in session.exec(select(Room).order_by(col(Room.id))).all()]
+    return [
+        {"id": str(r.id), "name": r.name, "tables": str(r.tables), "label": f"{r.name}: столов {r.tables}"}
+        for r in session.exec(select(Room).order_by(col(Room.id))).all()
+    ]

@@ -25,6 +25,14 @@ def test_double_booking_is_reported_and_touching_bookings_are_not() -> None:
     assert checks.room_double_bookings([meeting(1, 10, 1, 0, 4.5), meeting(2, 11, 2, 0, 4.5)]) == []
 
 
+def test_two_tables_of_one_room_at_once_are_not_a_double_booking_one_table_twice_is() -> None:
+    table = lambda m, n: checks.Meeting(m.booking_id, m.match_id, m.room_id, m.start, m.end, m.hanchans, n)  # noqa: E731
+    a, b = meeting(1, 10, 1, 0, 4.5), meeting(2, 11, 1, 1, 5)
+    assert checks.room_double_bookings([table(a, 1), table(b, 2)]) == []
+    [clash] = checks.room_double_bookings([table(a, 2), table(b, 2)])
+    assert "room 1 table 2 double-booked" in clash
+
+
 def test_a_player_in_two_meetings_at_once_is_reported() -> None:
     seats = {10: [1, 2, 3, 4], 11: [4, 5, 6, 7]}
     clash = checks.player_clashes([meeting(1, 10, 1, 0, 4.5), meeting(2, 11, 2, 3, 6)], seats)

@@ -8,7 +8,7 @@ from discard_app import texts
 from discard_app.layout import forbidden, notice, page
 from discard_app.state.auth import AuthState
 from discard_app.state.desk import DeskState
-from services.league.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE
+from services.league.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE, WINDOW_FALLBACK
 
 
 def _inline_form(item: dict, handler, label: str) -> rx.Component:  # noqa: ANN001
@@ -107,6 +107,14 @@ def _action(item: dict) -> rx.Component:
             rx.button(
                 item["action_label"],
                 on_click=DeskState.apply_fallback(item["key"], item["title"], item["target"]),
+                aria_label=item["action_label"] + ": " + item["title"],
+            ),
+        ),
+        (
+            WINDOW_FALLBACK,
+            rx.button(
+                item["action_label"],
+                on_click=DeskState.apply_window_fallback(item["key"], item["title"], item["target"]),
                 aria_label=item["action_label"] + ": " + item["title"],
             ),
         ),

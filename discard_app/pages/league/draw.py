@@ -262,6 +262,15 @@ def draw_page() -> rx.Component:
                     ),
                 ),
                 rx.cond(DrawState.has_season, _windows_form()),
+                rx.cond(
+                    DrawState.capacity != "",
+                    rx.callout(
+                        DrawState.capacity,
+                        icon="triangle_alert",
+                        color_scheme=rx.cond(DrawState.capacity_short, "orange", "gray"),
+                        aria_label=texts.DRAW_CAPACITY_LABEL,
+                    ),
+                ),
                 rx.cond(DrawState.has_draft & ~DrawState.approved, _approve_button()),
                 spacing="5",
                 width="100%",

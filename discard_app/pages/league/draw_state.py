@@ -18,6 +18,7 @@ from services.league.closing import ClosingError, ClosingMethod
 from services.league.draw import DrawError
 from services.league.ruleset import multiple_of, of_season
 from services.league.tour_windows import WindowError
+from services.scheduling.capacity import capacity_summary, season_capacity
 from services.scheduling.rules import format_kirov
 
 MESSAGES_ID = "draw-messages"
@@ -109,6 +110,8 @@ class DrawState(OrganizerPage, AuthState):
     options: list[OptionView] = []
     approved: bool = False
     approved_note: str = ""
+    capacity: str = ""  # issue 27, item 2: the club's tables against each tour (club data, no one's availability)
+    capacity_short: bool = False
     has_draft: bool = False
     quality: str = ""
     repeats: list[str] = []
@@ -131,6 +134,10 @@ class DrawState(OrganizerPage, AuthState):
             approved = draw_season.approved_draw(session, season)
             main = draw_season.main_roster(session, season)
             windows = tour_windows.current_windows(session, season)
+            per_tour = None if approved is not None else len(draft.tours[0]) if draft and draft.tours else None
+            caps = season_capacity(session, season, matches_per_tour=per_tour)
+            self.capacity = capacity_summary(caps) if caps and (approved is not None or per_tour) else ""
+            self.capacity_short = any(not c.fits or c.fallback_short for c in caps)
             self.closed = season.registration_closed
             tours = season.tours
             multiple = of_season(season).roster_multiple

@@ -171,6 +171,7 @@ def _proposal(p: dict) -> rx.Component:
             rx.text(p["status"], " · ", p["confirmed"], size="2"),
             rx.cond(p["declined"] != "", rx.text(p["declined"], size="2", color_scheme="red")),
             rx.cond(p["reason"] != "", rx.text(p["reason"], size="2", color_scheme="red")),
+            rx.cond(p["hold"] != "", rx.text(p["hold"], size="2", color_scheme="gray")),
             rx.cond(
                 p["can_answer"] != "",
                 rx.hstack(

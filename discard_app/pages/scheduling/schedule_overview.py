@@ -37,6 +37,9 @@ T_MATCH, T_PLAYERS, T_WINDOW, T_STATE, T_BOOKING, T_FALLBACK, T_ACTIONS = (
 T_REASON = "Уважительная причина"
 T_ROOMS = "Помещения"
 T_ADD_ROOM = "Добавить помещение"
+T_TABLES = "Столы в помещении (одна встреча матча — один стол): "
+T_SAVE_TABLES = "Сохранить число столов"
+T_ACTIVITY_TABLES = "Столов (пусто — всё помещение)"
 T_ACTIVITY = "Другое занятие клуба (D&D и др.)"
 T_ADD_ACTIVITY = "Добавить в календарь"
 T_CANCEL = "Отмена"
@@ -302,14 +305,27 @@ def _forms() -> rx.Component:
                 name="room_id",
                 aria_label="Помещение",
             ),
+            rx.input(name="tables", placeholder=T_ACTIVITY_TABLES, aria_label=T_ACTIVITY_TABLES, width="14em"),
         ),
         _form(
             "room",
             T_ROOMS + ": ",
             T_ADD_ROOM,
             S.add_room,
-            rx.foreach(S.rooms, lambda r: rx.badge(r["name"])),
+            rx.foreach(S.rooms, lambda r: rx.badge(r["label"])),
             rx.input(name="name", placeholder="Название помещения", aria_label="Название помещения"),
+        ),
+        _form(
+            "tables",
+            T_TABLES,
+            T_SAVE_TABLES,
+            S.set_tables,
+            rx.el.select(
+                rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
+                name="room_id",
+                aria_label="Помещение, где меняется число столов",
+            ),
+            rx.input(name="tables", type="number", aria_label="Число столов", width="6em"),
         ),
         spacing="4",
         width="100%",

@@ -221,6 +221,20 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
         self._run("room", scheduling_admin.add_room, name=form.get("name", ""))
 
     @rx.event
+    def set_tables(self, form: dict[str, str]) -> None:
+        room, tables = form.get("room_id") or "", (form.get("tables") or "").strip()
+        if not tables.isdigit():
+            self.error, self.error_form, self.notice = "Число столов — целое от 1 до 50.", "tables", ""
+            return
+        self._run(
+            "tables",
+            scheduling_admin.set_room_tables,
+            room_id=int(room) if room.isdigit() else 0,
+            tables=int(tables),
+            now=utc_now(),
+        )
+
+    @rx.event
     def add_activity(self, form: dict[str, str]) -> None:
         try:
             start, end = parse_kirov(form.get("start", ""), "Начало"), parse_kirov(form.get("end", ""), "Окончание")
@@ -235,5 +249,6 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
             start=start,
             end=end,
             room_id=int(room) if room.isdigit() else None,
+            tables=int(tables) if (tables := (form.get("tables") or "").strip()).isdigit() else None,
             now=utc_now(),
         )

@@ -44,6 +44,7 @@ REGULATION_FILE = ROOT / "docs" / "league-regulation-2026.ru.txt"
 DEMO_ORGANIZER = "Богдан Бойко"
 DEMO_JUDGE = "Екатерина Киселёва"
 DEMO_ROOM = "Клуб, ул. Московская 78/115"
+DEMO_TABLES = 4  # the club room's mahjong tables (issue 27): four matches sit at once
 DEMO_DRAW_SEED = 2026
 TOUR_DAYS = 14
 
@@ -60,7 +61,7 @@ def seed_demo(session: Session, *, today: date | None = None) -> list[tuple[str,
     judge, password = create_user(session, display_name=DEMO_JUDGE, role=Role.JUDGE, actor_user_id=organizer.id)
     logins.append((judge.display_name, "судья", password))
     season = create_season(session, "Лига Дискарда 2026 «Однажды в Дискарде»", actor_user_id=organizer.id)
-    session.add(Room(name=DEMO_ROOM))
+    session.add(Room(name=DEMO_ROOM, tables=DEMO_TABLES))
     for name in DEMO_PLAYERS:
         player, password = add_player(session, season, name, actor_user_id=organizer.id)
         logins.append((name, "игрок", password))
