@@ -8,8 +8,10 @@ import sqlalchemy as sa
 from sqlmodel import Session
 from telegram import Bot
 
+from services.core.config import Settings
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_due_reminder
+from services.notifier.sunday import reminder_time_of
 from services.notifier.telegram import TelegramGateway
 from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import PROPOSED_AT, SUNDAY_EVENING, answer, kirov, link, make_league
@@ -77,8 +79,11 @@ async def test_the_sunday_reminder_states_the_fallback_date(
 ) -> None:
     (league,) = make_league(session)
     answer(session, league, 0, (kirov(10, 19), kirov(10, 23)))
-    assert queue_due_reminder(session, now=SUNDAY_EVENING) is not None
+    assert (
+        queue_due_reminder(session, now=SUNDAY_EVENING, reminder_time=reminder_time_of(Settings(reminder_time="19:00")))
+        is not None
+    )
     session.commit()
     await _notifier(bot, engine, SUNDAY_EVENING).deliver_pending()
     [reminder] = [t for t in _texts(fake_api, CHAT) if "Напоминание" in t]
-    assert "Тур 2 · стол 1</b>: нужно отметить доступность" in reminder and FALLBACK in reminder
+    assert "Тур 2, стол 1</b>: нужно отметить доступность" in reminder and FALLBACK in reminder
