@@ -10,6 +10,7 @@ from sqlmodel import Session, col, delete, select
 
 from services.core import security
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import AuthSession, LoginAttempt, Role, User
 
 LOGIN_FAILED = "Неверное имя или пароль."
@@ -22,7 +23,7 @@ PASSWORD_MAX_LENGTH = 200
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zl", "Zp"})
 
 
-class AccountError(ValueError):
+class AccountError(LeagueError):
     """A refused account action; the message is shown to the person as it is."""
 
 

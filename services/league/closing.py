@@ -9,11 +9,12 @@ from enum import StrEnum
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import Player, RosterStatus, Season, User
 from services.league.draw import MIN_PLAYERS, TABLE_SIZE, plural
 
 
-class ClosingError(ValueError):
+class ClosingError(LeagueError):
     """Registration cannot be closed this way; the message is Russian and shown as is."""
 
 

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from services.core.errors import LeagueError
+
 # tours -> tables -> four player ids
 Tours = tuple[tuple[tuple[int, ...], ...], ...]
 
@@ -14,7 +16,7 @@ TABLE_SIZE = 4
 MIN_PLAYERS = 8
 
 
-class DrawError(ValueError):
+class DrawError(LeagueError):
     """A draw request or edit the organizer must fix; the message is Russian and shown as is."""
 
 

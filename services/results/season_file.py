@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from services.core.errors import LeagueError
 from services.results.scoring import (
     MAX_CHOMBO,
     MAX_PENALTY,
@@ -51,7 +52,7 @@ class Season:
     matches: tuple[Match, ...]
 
 
-class SeasonFileError(ValueError):
+class SeasonFileError(LeagueError):
     """The file cannot be used; `problems` lists every problem found, in Russian, each with its location."""
 
     def __init__(self, problems: Sequence[str]) -> None:

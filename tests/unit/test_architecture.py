@@ -18,6 +18,7 @@ PURE_MODULES = {
     "services.core.security",
     "services.core.rate_limit",
     "services.core.text_limits",
+    "services.core.errors",
     "services.league.draw",
     "services.league.roster_csv",
     "services.scheduling.intervals",

@@ -15,6 +15,7 @@ from discard_app.pages.results import match_admin as admin
 from discard_app.pages.results.judge_call import judge_call_form
 from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.results.standings_state import publish_standings
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -42,7 +43,7 @@ class HanchanView(TypedDict):
     scores: list[ScoreView]
 
 
-class MatchState(LivePage, AuthState):
+class MatchState(GuardedActions, LivePage, AuthState):
     found: bool = False
     title: str = ""
     seats: list[dict[str, str]] = []
@@ -112,6 +113,7 @@ class MatchState(LivePage, AuthState):
     def load(self) -> rx.event.EventSpec | None:
         self.error, self.problems, self.notice = "", [], ""
         self.saving = self.repeat_asked = False
+        self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
@@ -122,33 +124,30 @@ class MatchState(LivePage, AuthState):
     def dismiss(self) -> None:
         self.error, self.problems, self.notice = "", [], ""
 
-    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], *roles: Role) -> None:
-        """Check the user (and role), run one service call in a transaction, show what is wrong or what was done."""
+    def _show_refusal(self, message: str) -> None:
+        self.error, self.problems, self.notice = message, [], ""
+
+    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], form: Any) -> None:
+        """One guarded service call (discard_app/state/action.py), once per the form's key; what is wrong or done."""
         self.error, self.problems, self.notice = "", [], ""
-        user = self._require_user(*roles)
-        if user is None:
-            self.error = texts.FORBIDDEN_TITLE
+        key = form.get(KEY_FIELD, "") if isinstance(form, dict) else ""
+        outcome = self._perform(action, key=key, done=notice, action=f"match.{self._id()}")
+        if isinstance(outcome.error, results.RepeatedResult):
+            self.problems, self.repeat_asked = outcome.problems, True
             return
-        try:
-            with session_scope() as session:
-                outcome = action(session, user)
-        except results.RepeatedResult as e:
-            self.problems, self.repeat_asked = e.problems, True
+        if not outcome.ok:
+            self.problems = outcome.problems
             return
-        except results.ResultsError as e:
-            self.problems = e.problems
-            return
-        except ValueError:
-            self.error = texts.MATCH_NOT_FOUND
-            return
-        self.notice = notice(outcome) if callable(notice) else notice
-        self._refresh(user)
-        await publish_standings(self)
+        self.notice = outcome.message
+        self._refresh(self._admitted_user())
+        if not outcome.repeated:
+            await publish_standings(self)
 
     def _players(self) -> list[tuple[int, str]]:
         return [(int(p["id"]), p["name"]) for p in self.form_players]
 
     @rx.event
+    @guarded()
     async def enter(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
         repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
         if self.saving or str(form.get("form_rev")) != str(self.form_rev):
@@ -162,6 +161,7 @@ class MatchState(LivePage, AuthState):
                     s, u, match_id, results.parse_entry(form, self._players()), repeat_ok=repeat_ok, now=utc_now()
                 ),
                 texts.ENTER_SAVED,
+                form,
             )
         finally:
             self.saving = False
@@ -171,6 +171,7 @@ class MatchState(LivePage, AuthState):
             yield rx.call_script(f"document.getElementById('{ENTER_FORM_ID}')?.reset()")
 
     @rx.event
+    @guarded()
     async def call_judge(self, form: dict[str, Any]) -> None:
         """Регламент §6.2: a seated player calls the judge during a booked meeting."""
         match_id, number = self._id() or 0, _int(form.get("hanchan"))
@@ -184,9 +185,11 @@ class MatchState(LivePage, AuthState):
                 now=utc_now(),
             ),
             texts.JUDGE_CALL_SENT,
+            form,
         )
 
     @rx.event
+    @guarded()
     async def dispute(self, form: dict[str, Any]) -> AsyncIterator[None]:
         if self.saving:
             return
@@ -197,20 +200,23 @@ class MatchState(LivePage, AuthState):
             await self._act(
                 lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", "")), now=utc_now()),
                 texts.DISPUTE_SAVED,
+                form,
             )
         finally:
             self.saving = False
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def resolve(self, form: dict[str, Any]) -> None:
         hanchan_id = _int(form.get("hanchan_id"))
         await self._act(
             lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", "")), now=utc_now()),
             texts.RESOLVE_SAVED,
-            Role.ORGANIZER,
+            form,
         )
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def correct(self, form: dict[str, Any]) -> None:
         hanchan_id = _int(form.get("hanchan_id"))
         replay = str(form.get("replay", "")).lower() in ("on", "true", "1")
@@ -226,26 +232,26 @@ class MatchState(LivePage, AuthState):
                 replay=replay,
             ),
             texts.CORRECT_SAVED,
-            Role.ORGANIZER,
+            form,
         )
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def no_show(self, form: dict[str, Any]) -> None:
-        await self._act(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
+        await self._act(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def conduct(self, form: dict[str, Any]) -> None:
-        await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
+        await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, form)
 
     @rx.event
+    @guarded(Role.JUDGE, Role.ORGANIZER)
     async def ruling(self, files: list[rx.UploadFile], form: dict[str, Any]) -> rx.event.EventSpec | None:
-        # Регламент §6.2: the judge or the organizer — checked before a byte of the photos is read or stored.
-        if self._require_user(Role.JUDGE, Role.ORGANIZER) is None:
-            self.error, self.problems, self.notice = texts.FORBIDDEN_TITLE, [], ""
-            return None
+        # Регламент §6.2: the judge or the organizer — checked (by `guarded`) before a byte of the photos is read.
         photos = await admin.read_photos(files)
         action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
-        await self._act(action, texts.RULING_SAVED, Role.JUDGE, Role.ORGANIZER)
+        await self._act(action, texts.RULING_SAVED, form)
         return rx.clear_selected_files(PHOTOS_ID) if self.notice else None
 
     @rx.event
@@ -254,10 +260,12 @@ class MatchState(LivePage, AuthState):
         self.error, self.problems, self.notice = "", [texts.RULING_PHOTOS_REJECTED.format(names=names)], ""
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def substitute(self, form: dict[str, Any]) -> None:
-        await self._act(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, Role.ORGANIZER)
+        await self._act(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, form)
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def replay_match(self, form: dict[str, Any]) -> None:
         match_id = self._id() or 0
         await self._act(
@@ -270,7 +278,7 @@ class MatchState(LivePage, AuthState):
                 now=utc_now(),
             ),
             lambda new: texts.REPLAY_SAVED.format(id=new.id),
-            Role.ORGANIZER,
+            form,
         )
 
 
