@@ -179,7 +179,10 @@ PROFILE_PASSWORD = "Пароль"
 PROFILE_PASSWORD_CURRENT = "Текущий пароль"
 PROFILE_PASSWORD_NEW = "Новый пароль"
 PROFILE_PASSWORD_REPEAT = "Новый пароль ещё раз"
-PROFILE_PASSWORD_HINT = "Не короче {min} символов. После смены все остальные входы в ваш аккаунт закроются."
+PROFILE_PASSWORD_HINT = (
+    "Не короче {min} символов, не из одних пробелов и не ваше имя для входа. "
+    "После смены все остальные входы в ваш аккаунт закроются."
+)
 PROFILE_PASSWORD_SUBMIT = "Сменить пароль"
 PROFILE_PASSWORD_CHANGED = "Пароль изменён. Остальные входы в аккаунт закрыты."
 PROFILE_CALENDAR = "Личный календарь"

@@ -122,6 +122,7 @@ class GuardedActions(rx.State, mixin=True):
     """Mixed into a page state (before AuthState): the form's one-time key and the one way to act."""
 
     action_key: str = ""  # rendered into the page's forms; a new one after each performed action
+    busy: bool = False  # a form's event runs: its submit button is disabled and spins (components/form.py)
 
     def _refused(self) -> None:
         """What a refused caller sees: a page's own override may also reset its vars."""

@@ -54,3 +54,24 @@ def minutes_ago(*minutes: float) -> list[datetime]:
 )
 def test_lockout_after_five_failures_within_fifteen_minutes(failures: list[datetime], locked: datetime | None) -> None:
     assert security.locked_until(failures, NOW) == locked
+
+
+@pytest.mark.parametrize(
+    ("password", "problem"),
+    [
+        ("        ", "из одних пробелов"),
+        ("", "из одних пробелов"),
+        ("семь-ch", "короче 8"),
+        ("x" * 201, "длиннее 200"),
+        ("Анна  Петрова", "не должен совпадать"),
+        ("анна петрова", "не должен совпадать"),
+    ],
+)
+def test_a_chosen_password_is_refused_saying_why(password: str, problem: str) -> None:
+    found = security.password_problem(password, "анна петрова", lambda s: " ".join(s.split()).casefold())
+    assert found is not None and problem in found
+
+
+@pytest.mark.parametrize("password", ["восемь-8", "  с пробелами  ", "анна петрова 2"])
+def test_a_good_password_passes(password: str) -> None:
+    assert security.password_problem(password, "анна петрова", lambda s: " ".join(s.split()).casefold()) is None
