@@ -43,7 +43,8 @@ OUTSIDER = PLAYERS[12]  # a player of the season, not at the table
 READ_ONLY = {
     "setvar", "load", "tick", "watch", "dismiss", "join", "shift", "set_filter", "set_field", "open_dialog",
     "close_dialog", "pick_booking", "pick_option", "set_prop_start", "set_prop_end", "set_prop_hanchans",
-    "ask_cannot", "keep_booking", "ask_decline", "keep_proposal", "ask_reset", "cancel_reset", "cancel_withdrawal",
+    "pick_correction", "ask_cannot", "keep_booking", "ask_decline", "keep_proposal", "ask_reset", "cancel_reset",
+    "cancel_withdrawal",
     "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
 }  # fmt: skip
 
@@ -270,9 +271,7 @@ SCENARIOS: dict[str, Scenario] = {
     "MatchState.correct": Scenario(
         ORGANIZER,
         _on_match(
-            lambda m: (
-                _points(m) | {"hanchan_id": str(m.hanchan_id), "reason": "Ошибка записи", "decision": "Исправить"}
-            ),
+            lambda m: _points(m) | {"hanchan_number": "1", "reason": "Ошибка записи", "decision": "Исправить"},
             with_hanchan=True,
         ),
     ),

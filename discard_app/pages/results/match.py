@@ -71,6 +71,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
     saving: bool = False  # a form's event is running: its submit button is disabled
     repeat_asked: bool = False  # the server took a save for a second tap: the form asks "the same scores again?"
     form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
+    correct_number: str = ""  # the hanchan the correction form names, by number: it stays chosen after a save
+    correct_values: dict[str, str] = {}  # its current points, chombo and sticks: the form's fields start from them
+    correct_rev: int = 0  # a new pre-filling remounts the fields
 
     def _id(self) -> int | None:
         return routes.id_in_path(self.router.url.path, r"/match/(\d+)")
@@ -113,6 +116,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     def load(self) -> rx.event.EventSpec | None:
         self.error, self.problems, self.notice = "", [], ""
         self.saving = self.repeat_asked = False
+        self.correct_number, self.correct_values = "", {}
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         user = self._require_user()
         if user is None:
@@ -216,15 +220,29 @@ class MatchState(GuardedActions, LivePage, AuthState):
         )
 
     @rx.event
+    def pick_correction(self, number: str) -> None:
+        """Регламент §6.2: the organizer names the hanchan to correct; its current scores fill the form."""
+        if self._require_user(Role.ORGANIZER) is None:
+            return
+        self.correct_number, self.correct_values = number, {}
+        match_id = self._id() or 0
+        try:
+            with session_scope() as session:
+                self.correct_values = results.current_scores(session, match_id, _int(number))
+        except results.ResultsError as error:
+            self.problems = error.lines()
+        self.correct_rev += 1
+
+    @rx.event
     @guarded(Role.ORGANIZER)
     async def correct(self, form: dict[str, Any]) -> None:
-        hanchan_id = _int(form.get("hanchan_id"))
+        number, match_id = _int(form.get("hanchan_number")), self._id() or 0
         replay = str(form.get("replay", "")).lower() in ("on", "true", "1")
         await self._act(
             lambda s, u: results.correct_hanchan(
                 s,
                 u,
-                results.chosen_hanchan(hanchan_id),
+                results.current_hanchan(s, match_id, number).id,
                 results.parse_entry(form, self._players()),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
@@ -234,6 +252,8 @@ class MatchState(GuardedActions, LivePage, AuthState):
             texts.CORRECT_SAVED,
             form,
         )
+        if self.notice and self.correct_number:  # the same hanchan stays chosen, showing what it holds now
+            self.pick_correction(self.correct_number)
 
     @rx.event
     @guarded(Role.ORGANIZER)

@@ -190,6 +190,49 @@ def _hanchan_select(state: Any) -> rx.Component:
     )
 
 
+def _correction_select(state: Any) -> rx.Component:
+    """Регламент §6.2: by number, chosen explicitly, and it stays chosen (a correction keeps the number)."""
+    return _labelled(
+        texts.DISPUTE_HANCHAN,
+        rx.select.root(
+            rx.select.trigger(placeholder=texts.CHOOSE_HANCHAN, aria_label=texts.CORRECT_HANCHAN),
+            rx.select.content(
+                rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["number"]))
+            ),
+            name="hanchan_number",
+            value=state.correct_number,
+            on_change=state.pick_correction,
+        ),
+    )
+
+
+def _prefilled(name: rx.Var, label: str, aria_label: rx.Var | str, width: str, state: Any) -> rx.Component:
+    key = state.correct_number + "-" + state.correct_rev.to_string() + "-" + name
+    control = rx.input(name=name, aria_label=aria_label, default_value=state.correct_values[name], key=key, width=width)
+    return _labelled(label, control)
+
+
+def _correction_fields(state: Any) -> rx.Component:
+    """The chosen hanchan's current points, chombo and sticks, to change what is wrong and keep the rest."""
+    return rx.flex(
+        rx.foreach(
+            state.form_players,
+            lambda p: rx.flex(
+                rx.text(p["name"], weight="bold", width=rx.breakpoints(initial="100%", sm="11em")),
+                _prefilled("points_" + p["id"], "Очки", "Исправленные очки: " + p["name"], "9em", state),
+                _prefilled("chombo_" + p["id"], "Чомбо, раз", "Исправленные чомбо: " + p["name"], "6em", state),
+                spacing="3",
+                align="end",
+                wrap="wrap",
+            ),
+        ),
+        _prefilled("riichi_left", texts.ENTER_RIICHI, texts.CORRECT_RIICHI, "6em", state),
+        direction="column",
+        spacing="3",
+        width="100%",
+    )
+
+
 def organizer_forms(state: Any) -> rx.Component:
     """Регламент §5, §6.1–6.3: corrections, replays, dispute decisions and penalties — organizer only."""
     return rx.vstack(
@@ -199,8 +242,8 @@ def organizer_forms(state: Any) -> rx.Component:
             rx.fragment(
                 _section(
                     texts.CORRECT_TITLE,
-                    _hanchan_select(state),
-                    _points_fields(state),
+                    _correction_select(state),
+                    rx.cond(state.correct_number != "", _correction_fields(state), rx.text(texts.CORRECT_CHOOSE_FIRST)),
                     rx.checkbox(texts.CORRECT_REPLAY, name="replay"),
                     _field("reason", texts.CORRECT_REASON),
                     _field("decision", texts.CORRECT_DECISION),
