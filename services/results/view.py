@@ -46,6 +46,7 @@ ACTIONS = {
     "hanchan.replay": "переигровка ханчана",
     "match.replay": "переигровка матча",
     "penalty.add": "штраф",
+    "penalty.cancel": "штраф отменён",
     "ruling.add": "решение судьи",
     "seat.substitute": "техническая замена",
     "judge.call": "вызов судьи",  # Регламент §6.2: the call, its answer and the ruling that closes it
@@ -240,6 +241,8 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         lines=lines,
         penalties=[
             {
+                "id": str(p.id),
+                "label": f"{names.get(p.player_id, '?')}: {KINDS.get(p.kind, p.kind)}, {signed(p.points) or '0'}",
                 "name": names.get(p.player_id, "?"),
                 "points": signed(p.points) if p.points else "0",
                 "kind": KINDS.get(p.kind, p.kind),
@@ -272,6 +275,9 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
             (f"ханчан {data['hanchan']}; " if data.get("hanchan") else "") + f"судья: {data.get('judge') or '—'}"
         )
     before = json.loads(a.before) if a.before else {}
+    if a.action == "penalty.cancel":  # what was cancelled: whose, how much; the reason has its own column
+        who, kind = names.get(before.get("player"), "?"), KINDS.get(before.get("kind"), "")
+        return f"{who} {signed(before.get('points', 0))}, {kind}"
     if "results" in data and "results" in before:  # a correction: which hanchan, from what to what (Регламент §6.2)
         return "; ".join([*parts, _changes(before, data, names), *_decision(data)])
     if "results" in data:

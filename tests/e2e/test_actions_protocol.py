@@ -29,6 +29,7 @@ from services.core.db import session_scope
 from services.core.models import Role, Seat, User, utc_now
 from services.league import accounts
 from services.results import hanchans as results
+from services.results import penalties
 from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import Interval
@@ -194,9 +195,10 @@ class Match:
     id: int
     player_ids: list[int]
     hanchan_id: int = 0
+    penalty_id: int = 0
 
 
-def _match(app: App, *, with_hanchan: bool = False) -> Match:
+def _match(app: App, *, with_hanchan: bool = False, with_penalty: bool = False) -> Match:
     now = utc_now()
     engine = app.engine()
     with session_scope(engine) as session:
@@ -208,6 +210,9 @@ def _match(app: App, *, with_hanchan: bool = False) -> Match:
             points = (45_000, 35_000, 25_000, 15_000)
             entry = Entry(tuple(TableResult(pid, p) for pid, p in zip(ids, points, strict=True)), 0)
             found.hanchan_id = results.enter_hanchan(session, organizer, match.id, entry, now=now).id
+        if with_penalty:
+            organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+            found.penalty_id = penalties.add_no_show(session, organizer, match.id, ids[0], now=now).id
     engine.dispose()
     return found
 
@@ -224,9 +229,9 @@ class Scenario:
     build: Callable[[App], tuple[str, dict[str, Any]]]
 
 
-def _on_match(form: Callable[[Match], dict[str, Any]], *, with_hanchan: bool = False) -> Callable:
+def _on_match(form: Callable[[Match], dict[str, Any]], **given: bool) -> Callable:
     def build(app: App) -> tuple[str, dict[str, Any]]:
-        m = _match(app, with_hanchan=with_hanchan)
+        m = _match(app, **given)
         return f"/match/{m.id}", {"form": {**form(m), KEY_FIELD: new_key()}}
 
     return build
@@ -274,6 +279,9 @@ SCENARIOS: dict[str, Scenario] = {
             lambda m: _points(m) | {"hanchan_number": "1", "reason": "Ошибка записи", "decision": "Исправить"},
             with_hanchan=True,
         ),
+    ),
+    "MatchState.cancel_penalty": Scenario(
+        ORGANIZER, _on_match(lambda m: {"penalty_id": str(m.penalty_id), "reason": "Ошибка"}, with_penalty=True)
     ),
     "MatchState.no_show": Scenario(ORGANIZER, _on_match(lambda m: {"player_id": str(m.player_ids[2])})),
     "MatchState.conduct": Scenario(

@@ -262,6 +262,17 @@ class MatchState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
+    async def cancel_penalty(self, form: dict[str, Any]) -> None:
+        """Регламент §5, §6.3: a penalty undone with a reason, in the protocol; the standings follow."""
+        penalty_id = _int(form.get("penalty_id"))
+        await self._act(
+            lambda s, u: penalties.cancel_penalty(s, u, penalty_id, reason=str(form.get("reason", "")), now=utc_now()),
+            texts.PENALTY_CANCELLED,
+            form,
+        )
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
     async def conduct(self, form: dict[str, Any]) -> None:
         await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, form)
 

@@ -289,6 +289,29 @@ def organizer_forms(state: Any) -> rx.Component:
             color_scheme="red",
             on_submit=state.conduct,
         ),
+        rx.cond(
+            state.penalties.length() > 0,
+            _section(
+                texts.PENALTY_CANCEL_TITLE,
+                _labelled(
+                    texts.PENALTY_CANCEL_WHICH,
+                    rx.select.root(
+                        rx.select.trigger(
+                            placeholder=texts.PENALTY_CANCEL_CHOOSE, aria_label=texts.PENALTY_CANCEL_WHICH
+                        ),
+                        rx.select.content(
+                            rx.foreach(state.penalties, lambda p: rx.select.item(p["label"], value=p["id"]))
+                        ),
+                        name="penalty_id",
+                    ),
+                ),
+                _field("reason", texts.PENALTY_CANCEL_REASON),
+                state=state,
+                submit_text=texts.PENALTY_CANCEL_SUBMIT,
+                on_submit=state.cancel_penalty,
+                variant="outline",
+            ),
+        ),
         _section(
             texts.REPLAY_TITLE,
             _field("reason", texts.CORRECT_REASON),
