@@ -26,8 +26,8 @@ import discard_app.discard_app  # noqa: F401  (registers every page state)
 from discard_app.state.action import KEY_FIELD, new_key, roles_of
 from discard_app.state.auth import AuthState, _descendants
 from services.core.db import session_scope
-from services.core.models import Role, Seat, User, utc_now
-from services.league import accounts
+from services.core.models import Role, RosterStatus, Seat, User, utc_now
+from services.league import accounts, roster
 from services.results import hanchans as results
 from services.results import penalties
 from services.results.entry import Entry
@@ -60,8 +60,7 @@ NOT_YET_GUARDED = {
     "TieState": {"decide"},
     "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
     "AnnouncementsState": {"publish"},
-    "RosterState": {"order_replay", "add_player", "record_fee", "confirm_reset", "change_status",
-                    "confirm_withdrawal"},
+    "RosterState": {"order_replay", "record_fee", "confirm_reset"},
     "SeasonAdminState": {"create", "copy_roster", "import_csv", "finish"},
     "RegulationState": {"publish"},
     "DisqualificationsState": {"record"},
@@ -75,6 +74,7 @@ NOT_YET_GUARDED = {
 NO_PROTOCOL_SCENARIO = {
     "MatchState.ruling", "MatchState.call_judge", "MatchState.substitute", "MatchState.resolve",
     "ProfileState.unlink", "ProfileState.set_private_messages",  # a Telegram account linked first
+    "RosterState.confirm_withdrawal",  # answers the question `change_status` asked in the same tab
 }  # fmt: skip
 
 
@@ -263,7 +263,29 @@ def _no_form(app: App) -> tuple[str, dict[str, Any]]:
     return "/profile", {}
 
 
+def _reserve_player(app: App) -> tuple[str, dict[str, Any]]:
+    engine = app.engine()
+    with session_scope(engine) as session:
+        season = roster.current_season(session)
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        player, _ = roster.add_player(
+            session, season, f"Запасной {uuid.uuid4().hex[:6]}", actor_user_id=organizer.id, status=RosterStatus.RESERVE
+        )
+        player_id = player.id
+    engine.dispose()
+    form = {"player_id": str(player_id), "status": "substitute", "reason": "сам попросил", KEY_FIELD: new_key()}
+    return "/roster", {"form": form}
+
+
 SCENARIOS: dict[str, Scenario] = {
+    "RosterState.add_player": Scenario(
+        ORGANIZER,
+        lambda app: (
+            "/roster",
+            {"form": {"name": f"Новичок {uuid.uuid4().hex[:6]}", "status": "reserve", KEY_FIELD: new_key()}},
+        ),
+    ),
+    "RosterState.change_status": Scenario(ORGANIZER, _reserve_player),
     "ProfileState.change_password": Scenario(
         "", _own_form(lambda old: {"current": old, "new": "новый-пароль-1", "repeat": "новый-пароль-1"})
     ),
