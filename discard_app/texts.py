@@ -139,6 +139,13 @@ PLAYOFF_NO_WINDOW = "Игровое окно ещё не задано."
 PLAYOFF_CLOSE = "Закрыть регулярный этап"
 PLAYOFF_CLOSE_HINT = "Восемь лучших основных участников пройдут в плей-офф; будут созданы матчи 1-го раунда."
 PLAYOFF_CLOSED = "Регулярный этап закрыт, матчи 1-го раунда созданы."
+PLAYOFF_CLOSE_CONFIRM_TITLE = "Закрыть регулярный этап?"
+PLAYOFF_CLOSE_CANCEL = "Отмена"
+PLAYOFF_CLOSE_CONFIRM = (
+    "Восемь лучших основных участников пройдут в плей-офф, будут созданы матчи 1-го раунда{window}. "
+    "Регулярный этап после этого не открыть, результаты его матчей больше не вносятся."
+)
+PLAYOFF_CLOSE_CONFIRM_WINDOW = " с игровым окном {window}"
 PLAYOFF_WINDOWS = "Игровые окна раундов"
 PLAYOFF_WINDOW_ROUND = "Раунд"
 PLAYOFF_WINDOW_START = "Начало окна"

@@ -45,7 +45,7 @@ READ_ONLY = {
     "setvar", "load", "tick", "watch", "dismiss", "join", "shift", "set_filter", "set_field", "open_dialog",
     "close_dialog", "pick_booking", "pick_option", "set_prop_start", "set_prop_end", "set_prop_hanchans",
     "pick_correction", "ask_cannot", "keep_booking", "ask_decline", "keep_proposal", "ask_reset", "cancel_reset",
-    "cancel_withdrawal",
+    "cancel_withdrawal", "cancel_close",
     "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
 }  # fmt: skip
 
@@ -56,7 +56,7 @@ NOT_YET_GUARDED = {
                            "answer"},
     "ScheduleOverviewState": {"submit_dialog", "add_room", "add_activity"},
     "PantheonState": {"save_settings", "accept", "map_player", "assign", "ignore", "import_now"},
-    "PlayoffState": {"close_stage", "save_window", "decide_tie", "shuffle_winds"},
+    "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
     "TieState": {"decide"},
     "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
     "AnnouncementsState": {"publish"},
