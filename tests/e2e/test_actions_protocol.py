@@ -59,7 +59,6 @@ NOT_YET_GUARDED = {
     "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
     "TieState": {"decide"},
     "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
-    "AnnouncementsState": {"publish"},
     "RosterState": {"order_replay", "record_fee", "confirm_reset"},
     "SeasonAdminState": {"create", "copy_roster", "import_csv", "finish"},
     "RegulationState": {"publish"},
@@ -286,6 +285,10 @@ SCENARIOS: dict[str, Scenario] = {
         ),
     ),
     "RosterState.change_status": Scenario(ORGANIZER, _reserve_player),
+    "AnnouncementsState.publish": Scenario(
+        ORGANIZER,
+        lambda app: ("/announcements", {"form": {"text": f"Объявление {uuid.uuid4().hex[:6]}", KEY_FIELD: new_key()}}),
+    ),
     "ProfileState.change_password": Scenario(
         "", _own_form(lambda old: {"current": old, "new": "новый-пароль-1", "repeat": "новый-пароль-1"})
     ),
