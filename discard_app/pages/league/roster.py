@@ -362,6 +362,7 @@ def _forms() -> rx.Component:
             ),
             spacing="2",
             wrap="wrap",
+            width="100%",  # the long status choice shortens on a phone instead of widening the page
         ),
         on_submit=RosterState.add_player,
         submit_text=texts.ROSTER_ADD,
@@ -382,6 +383,7 @@ def _forms() -> rx.Component:
             rx.input(name="reason", placeholder=texts.ROSTER_REASON, aria_label=texts.ROSTER_REASON, min_width="14em"),
             spacing="2",
             wrap="wrap",
+            width="100%",
         ),
         on_submit=RosterState.change_status,
         submit_text=texts.ROSTER_CHANGE,
