@@ -613,3 +613,14 @@ class RegulationVersion(SQLModel, table=True):
     reason: str = ""
     announced_at: datetime = _instant(index=True)  # §7: an amendment takes effect once announced
     author_user_id: int | None = Field(default=None, foreign_key="user.id")
+
+
+class ActionKey(SQLModel, table=True):
+    """One performed action of a rendered form: its one-time key is unique, so a repeated event (a double click,
+    a resent frame) finds the row of the first and changes nothing (services/core/action_keys.py)."""
+
+    key: str = Field(primary_key=True, max_length=64)
+    user_id: int = Field(foreign_key="user.id")
+    action: str
+    result: str = ""  # what the first send answered, shown again to the repeated one
+    at: datetime = _instant(now=True)

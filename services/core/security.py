@@ -5,11 +5,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
 from passlib.hash import argon2, pbkdf2_sha256
 
+PASSWORD_MIN_LENGTH = 8
+PASSWORD_MAX_LENGTH = 200
 LOCKOUT_FAILURES = 5
 LOCKOUT_WINDOW = timedelta(minutes=15)
 LOCKOUT_DURATION = timedelta(minutes=15)
@@ -56,6 +58,20 @@ def verify_password(password: str, password_hash: str | None) -> bool:
         return argon2.verify(password, password_hash)
     except ValueError:
         return False
+
+
+def password_problem(password: str, login_name: str, normalize: Callable[[str], str]) -> str | None:
+    """What is wrong with a password a person chooses (None: nothing): at least 8 characters that are not all
+    spaces, no longer than the form takes, and not the login name (`normalize` is how login names compare)."""
+    if not password.strip():
+        return "Пароль из одних пробелов не годится."
+    if len(password) < PASSWORD_MIN_LENGTH:
+        return f"Новый пароль короче {PASSWORD_MIN_LENGTH} символов."
+    if len(password) > PASSWORD_MAX_LENGTH:
+        return f"Новый пароль длиннее {PASSWORD_MAX_LENGTH} символов."
+    if normalize(password) == normalize(login_name):
+        return "Пароль не должен совпадать с именем для входа."
+    return None
 
 
 def generate_password(length: int = 12) -> str:

@@ -9,17 +9,18 @@ from sqlmodel import Session, col, delete, select
 
 from services.core import security
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import AuthSession, LoginAttempt, Role, User, saved
 from services.league.roster_csv import has_invisible
 
 LOGIN_FAILED = "Неверное имя или пароль."
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 NAME_MAX_LENGTH = 80
-PASSWORD_MIN_LENGTH = 10
-PASSWORD_MAX_LENGTH = 200
+PASSWORD_MIN_LENGTH = security.PASSWORD_MIN_LENGTH
+PASSWORD_MAX_LENGTH = security.PASSWORD_MAX_LENGTH
 
 
-class AccountError(ValueError):
+class AccountError(LeagueError):
     """A refused account action; the message is shown to the person as it is."""
 
 
@@ -177,14 +178,14 @@ def change_password(
     session: Session, user: User, current: str, new: str, repeated: str, *, keep_session_digest: str
 ) -> None:
     """The user's own change: the current password, the new one twice. Every other session of the user ends."""
+    if not current:
+        raise AccountError("Введите текущий пароль.")
     if not security.verify_password(current, user.password_hash):
         raise AccountError("Текущий пароль неверен.")
     if new != repeated:
         raise AccountError("Новый пароль и повтор не совпадают.")
-    if len(new) < PASSWORD_MIN_LENGTH:
-        raise AccountError(f"Новый пароль короче {PASSWORD_MIN_LENGTH} символов.")
-    if len(new) > PASSWORD_MAX_LENGTH:
-        raise AccountError(f"Новый пароль длиннее {PASSWORD_MAX_LENGTH} символов.")
+    if (problem := security.password_problem(new, user.login_name, normalize_login)) is not None:
+        raise AccountError(problem)
     if new == current:
         raise AccountError("Новый пароль совпадает с текущим.")
     user.password_hash = security.hash_password(new)

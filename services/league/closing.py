@@ -10,13 +10,14 @@ from enum import StrEnum
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import Player, RosterStatus, Season, User
 from services.core.wording import plural
 from services.league.draw import MIN_PLAYERS
 from services.league.ruleset import DEFAULT, multiple_of, of_season
 
 
-class ClosingError(ValueError):
+class ClosingError(LeagueError):
     """Registration cannot be closed this way; the message is Russian and shown as is."""
 
 

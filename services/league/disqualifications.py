@@ -11,12 +11,13 @@ from datetime import date
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import Disqualification, Match, Role, User
 
 TERMS = {"year": "на год", "permanent": "пожизненно"}
 
 
-class DisqualificationError(ValueError):
+class DisqualificationError(LeagueError):
     """A refused action on the register; the message is Russian and nothing has changed."""
 
 

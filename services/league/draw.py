@@ -7,6 +7,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from services.core.errors import LeagueError
 from services.core.wording import plural
 from services.league.ruleset import DEFAULT, SEATS, multiple_of
 
@@ -17,7 +18,7 @@ TABLE_SIZE = SEATS
 MIN_PLAYERS = 8
 
 
-class DrawError(ValueError):
+class DrawError(LeagueError):
     """A draw request or edit the organizer must fix; the message is Russian and shown as is."""
 
 

@@ -8,12 +8,13 @@ from datetime import date
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import Player, Registration
 
 ACTIONS = {"paid": "оплачен", "refunded": "возвращён", "unpaid": "не оплачен"}
 
 
-class FeeError(ValueError):
+class FeeError(LeagueError):
     """A refused fee record; the message is Russian and nothing has changed."""
 
 

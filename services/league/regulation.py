@@ -13,6 +13,7 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import RegulationVersion
 from services.core.text_limits import limit_for
 from services.league.announcements import publish_announcement
@@ -24,7 +25,7 @@ MAX_REASON = 1000  # the announcement must fit one Telegram message
 FIRST_REASON = "исходная редакция"
 
 
-class RegulationError(ValueError):
+class RegulationError(LeagueError):
     """A refused publication; the message is Russian and nothing has changed."""
 
 

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import Player, Registration, Role, RosterStatus, Season, Stage, StageKind, User
 from services.league import roster
 from services.league.accounts import AccountError, find_user
@@ -23,7 +24,7 @@ from services.playoff.repo import load_bracket
 MAX_NAME = 120
 
 
-class SeasonError(ValueError):
+class SeasonError(LeagueError):
     """A refused season action; the message is Russian and nothing has changed."""
 
 

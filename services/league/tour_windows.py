@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import Match, MatchStatus, Round, Season, Stage, StageKind
 from services.scheduling.intervals import KIROV
 from services.scheduling.rules import format_kirov
@@ -17,7 +18,7 @@ from services.scheduling.rules import format_kirov
 Window = tuple[datetime, datetime]
 
 
-class WindowError(ValueError):
+class WindowError(LeagueError):
     """A game window the organizer must fix; the message is Russian and shown as is."""
 
 

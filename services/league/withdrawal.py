@@ -8,6 +8,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from services.core.errors import LeagueError
 from services.core.models import (
     Hanchan,
     Match,
@@ -30,7 +31,7 @@ from services.results.hanchans import ResultsError, replay_match
 PLAYED = (MatchStatus.PLAYING, MatchStatus.COMPLETE)
 
 
-class WithdrawalError(ValueError):
+class WithdrawalError(LeagueError):
     """A refused withdrawal or replay; the message is Russian and shown as is."""
 
 

@@ -10,6 +10,7 @@ from urllib.parse import urlparse
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User
 from services.league.matches import seated_names
 from services.pantheon import placement
@@ -19,7 +20,7 @@ from services.pantheon.placement import ASSIGNED, IGNORED, PENDING
 from services.results.hanchans import ResultsError, get_match
 
 
-class SetupError(ValueError):
+class SetupError(LeagueError):
     """Refused input; the message is Russian and nothing was stored."""
 
 

@@ -6,11 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from services.core.errors import LeagueError
+
 # A round record holds exactly one of these keys (atoms.proto, RoundState oneof).
 ROUND_KINDS = ("ron", "tsumo", "multiron", "draw", "abort", "chombo", "nagashi")
 
 
-class MalformedAnswer(ValueError):
+class MalformedAnswer(LeagueError):
     """An answer that does not have the documented shape; the message is Russian."""
 
 

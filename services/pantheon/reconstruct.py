@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from services.core.errors import LeagueError
 from services.league.ruleset import DEFAULT, Ruleset
 from services.pantheon.games import GameConfig, GameResult
 from services.results import scoring
@@ -16,7 +17,7 @@ STICK_RESETS = ("ron", "tsumo", "multiron")
 STICK_STAYS = ("draw", "abort", "nagashi")
 
 
-class ReconstructError(ValueError):
+class ReconstructError(LeagueError):
     """A game the league cannot count as it came from Pantheon; the message is Russian."""
 
 

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from services.core.db import session_scope
+from services.core.errors import LeagueError
 from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Role, Season, User, utc_now
 from services.league.ruleset import of_season
 from services.pantheon import placement
@@ -39,7 +40,7 @@ LEASE = timedelta(minutes=10)
 RUNNING = "Импорт из Pantheon уже идёт (запущен {since}): дождитесь его окончания."
 
 
-class SyncError(ValueError):
+class SyncError(LeagueError):
     """The import cannot start (no settings, not the organizer, already running); the message is Russian."""
 
 

@@ -11,6 +11,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
+from services.core.errors import LeagueError
 from services.core.models import Match, Player, RosterStatus, Round, Season, Seat, Stage, StageKind, TieDecision
 from services.league.ruleset import of_season
 from services.playoff.bracket import Bracket, Seating, build_bracket, seed_players
@@ -24,7 +25,7 @@ ROUND_CODES = ("1", "2", "3", "F")
 Window = tuple[datetime, datetime]
 
 
-class PlayoffError(ValueError):
+class PlayoffError(LeagueError):
     """A refused playoff action; the message is Russian and shown as is, and nothing has changed."""
 
 

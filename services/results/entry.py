@@ -6,13 +6,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from services.core.errors import LeagueError
 from services.league.ruleset import DEFAULT, Ruleset
 from services.results import scoring
 
 POINTS_STEP = 100  # the smallest stick on the table: a score that is not a multiple of it is a typo
 
 
-class ResultsError(ValueError):
+class ResultsError(LeagueError):
     """A refused action; `problems` lists what exactly is wrong, in Russian, and nothing has been stored."""
 
     def __init__(self, problems: str | Sequence[str]) -> None:

@@ -251,6 +251,30 @@ def chosen_hanchan(hanchan_id: int | None) -> int:
     return hanchan_id
 
 
+def current_hanchan(session: Session, match_id: int, number: int | None) -> Hanchan:
+    """The effective row of the match's hanchan with this number — what a correction form names: the number
+    stays when a correction replaces the row, so the chosen hanchan stays chosen (Регламент §6.2)."""
+    if not number:
+        raise ResultsError("Выберите ханчан.")
+    hanchan = session.exec(
+        select(Hanchan).where(
+            Hanchan.match_id == match_id, Hanchan.number == number, col(Hanchan.superseded_by_id).is_(None)
+        )
+    ).first()
+    if hanchan is None:
+        raise ResultsError(f"Ханчан {number} не найден.")
+    return hanchan
+
+
+def current_scores(session: Session, match_id: int, number: int | None) -> dict[str, str]:
+    """The hanchan's points, chombo and sticks as the correction form's fields hold them (its pre-filling)."""
+    hanchan = current_hanchan(session, match_id, number)
+    values = {"riichi_left": str(hanchan.riichi_left)}
+    for r in session.exec(select(HanchanResult).where(HanchanResult.hanchan_id == hanchan.id)).all():
+        values[f"points_{r.player_id}"], values[f"chombo_{r.player_id}"] = str(r.points), str(r.chombo)
+    return values
+
+
 def _hanchan_of_match(session: Session, hanchan_id: int) -> tuple[Hanchan, Match]:
     hanchan = session.get(Hanchan, chosen_hanchan(hanchan_id), populate_existing=True)
     if hanchan is None:

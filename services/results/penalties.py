@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlmodel import Session, col, func, select
 
 from services.core.audit import record_audit
+from services.core.db import lock_row
 from services.core.models import JudgeRuling, Match, Penalty, Player, Role, Round, Seat, Stage, TieDecision, User
 from services.core.models import Season as SeasonRow
 from services.results.hanchans import ResultsError, get_match, require_organizer
@@ -110,6 +111,37 @@ def add_no_show(
     )
     session.add(penalty)
     _audit_penalty(session, user, match, penalty, penalty.reason, now=now)
+    return penalty
+
+
+def cancel_penalty(session: Session, user: User, penalty_id: int | None, *, reason: str, now: datetime) -> Penalty:
+    """Регламент §5, §6.3: the organizer's penalty (a no-show, conduct, a chombo recorded by hand) is undone with a
+    reason. The row goes, so every standing is computed without it; the protocol keeps both the penalty and its
+    cancellation (the audit rows), with what it was and why."""
+    require_organizer(user)
+    if not penalty_id:
+        raise ResultsError("Выберите штраф.")
+    match_id = session.exec(select(Penalty.match_id).where(Penalty.id == penalty_id)).first()
+    if match_id is None:
+        raise ResultsError("Этот штраф уже отменён или не найден.")
+    lock_row(session, Match, match_id)  # two cancellations at once: the second finds it gone
+    penalty = session.get(Penalty, penalty_id, populate_existing=True)
+    if penalty is None:
+        raise ResultsError("Этот штраф уже отменён или не найден.")
+    if not reason.strip():
+        raise ResultsError("Укажите причину отмены штрафа.")
+    before = {"penalty_id": penalty.id, "player": penalty.player_id, "points": penalty.points, "kind": penalty.kind}
+    session.delete(penalty)
+    record_audit(
+        session,
+        actor_user_id=user.id,
+        action="penalty.cancel",
+        entity="match",
+        entity_id=match_id,
+        before=before,
+        reason=reason.strip(),
+        now=now,
+    )
     return penalty
 
 

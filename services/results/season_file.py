@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
+from services.core.errors import LeagueError
 from services.league.ruleset import DEFAULT, FIELDS, NUMBERS, Ruleset
 from services.results.scoring import (
     MAX_CHOMBO,
@@ -53,7 +54,7 @@ class Season:
     rules: Ruleset = DEFAULT  # every match carries the same
 
 
-class SeasonFileError(ValueError):
+class SeasonFileError(LeagueError):
     """The file cannot be used; `problems` lists every problem found, in Russian, each with its location."""
 
     def __init__(self, problems: Sequence[str]) -> None:

@@ -47,6 +47,7 @@ ACTIONS = {
     "hanchan.replay": "переигровка ханчана",
     "match.replay": "переигровка матча",
     "penalty.add": "штраф",
+    "penalty.cancel": "штраф отменён",
     "ruling.add": "решение судьи",
     "seat.substitute": "техническая замена",
     "judge.call": "вызов судьи",  # Регламент §6.2: the call, its answer and the ruling that closes it
@@ -247,6 +248,8 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         lines=lines,
         penalties=[
             {
+                "id": str(p.id),
+                "label": f"{names.get(p.player_id, '?')}: {KINDS.get(p.kind, p.kind)}, {signed(p.points) or '0'}",
                 "name": names.get(p.player_id, "?"),
                 "points": signed(p.points) if p.points else "0",
                 "kind": KINDS.get(p.kind, p.kind),
@@ -279,6 +282,12 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
         parts.append(
             (f"ханчан {data['hanchan']}; " if data.get("hanchan") else "") + f"судья: {data.get('judge') or '—'}"
         )
+    before = json.loads(a.before) if a.before else {}
+    if a.action == "penalty.cancel":  # what was cancelled: whose, how much; the reason has its own column
+        who, kind = names.get(before.get("player"), "?"), KINDS.get(before.get("kind"), "")
+        return f"{who} {signed(before.get('points', 0))}, {kind}"
+    if "results" in data and "results" in before:  # a correction: which hanchan, from what to what (Регламент §6.2)
+        return "; ".join([*parts, _changes(before, data, names), *_decision(data)])
     if "results" in data:
         parts.append(
             ", ".join(
@@ -302,6 +311,27 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
     if data.get("decision"):
         parts.append(f"решение: {data['decision']}")
     return "; ".join(parts)
+
+
+def _changes(before: dict[str, Any], after: dict[str, Any], names: dict[int, str]) -> str:
+    """«Игрок 05: 45 000 → 50 000», one per changed player (chombo and sticks too); nothing changed is said so."""
+    old = {r["player"]: r for r in before["results"]}
+    changed = []
+    for r in after["results"]:
+        was = old.get(r["player"], {})
+        name = names.get(r["player"], r["player"])
+        if was.get("points") != r["points"]:
+            was_points = scoring.format_points(was["points"]) if "points" in was else "—"
+            changed.append(f"{name}: {was_points} → {scoring.format_points(r['points'])}")
+        if was.get("chombo", 0) != r.get("chombo", 0):
+            changed.append(f"{name}: чомбо {was.get('chombo', 0)} → {r.get('chombo', 0)}")
+    if before.get("riichi_left") != after.get("riichi_left"):
+        changed.append(f"палочки риичи: {before.get('riichi_left')} → {after.get('riichi_left')}")
+    return ", ".join(changed) or "очки те же"
+
+
+def _decision(data: dict[str, Any]) -> list[str]:
+    return [f"решение: {data['decision']}"] if data.get("decision") else []
 
 
 def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str, Any] | None:

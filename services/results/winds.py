@@ -8,13 +8,14 @@ import random
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
+from services.core.errors import LeagueError
 from services.core.models import AuditRecord, Hanchan, Match, MatchStatus, Role, User, saved
 from services.playoff.bracket import shuffle_winds
 from services.results import repo as results_repo
 from services.scheduling.repo import lock_for_write
 
 
-class WindsError(ValueError):
+class WindsError(LeagueError):
     """A refused wind draw; the message is Russian and shown as is."""
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, select
 
 from services.core.db import lock_row
+from services.core.errors import LeagueError
 from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
@@ -31,7 +32,7 @@ from services.scheduling.rules import format_kirov
 LIVE_PROPOSAL = "open"  # a proposal still collecting confirmations
 
 
-class SchedulingError(ValueError):
+class SchedulingError(LeagueError):
     """A scheduling action that cannot be done; the message is Russian and shown as is."""
 
 

@@ -174,7 +174,9 @@ def test_changing_ones_password_ends_every_other_session(session: Session) -> No
     for current, new, repeat, problem in [
         ("не тот", "новый-пароль-1", "новый-пароль-1", "Текущий пароль неверен"),
         (old, "новый-пароль-1", "новый-пароль-2", "не совпадают"),
-        (old, "короткий", "короткий", "короче 10"),
+        (old, "коротко", "коротко", "короче 8"),
+        (old, " " * 10, " " * 10, "из одних пробелов"),  # ten spaces were once accepted, and logged in
+        (old, "  вера  ", "  вера  ", "не должен совпадать с именем"),  # the login name, however typed
     ]:
         with pytest.raises(AccountError, match=problem):
             accounts.change_password(session, user, current, new, repeat, keep_session_digest=here_digest)

@@ -71,3 +71,36 @@ def test_the_calendar_link_is_renewed_on_the_profile(page: Page, app: App) -> No
     expect(page.locator("code", has_text="/calendar/me/")).not_to_have_text(first)
     second = page.locator("code", has_text="/calendar/me/").inner_text()
     assert _status(first) == 404 and _status(second) == 200
+
+
+def test_the_password_form_says_its_policy_keeps_the_fields_and_refuses_spaces(page: Page, app: App) -> None:
+    name, old = _new_player(app)
+    login(page, app, name, old)
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    page.goto(f"{app.url}/profile")
+    expect(page.get_by_text("не из одних пробелов и не ваше имя для входа")).to_be_visible()
+    button = page.get_by_role("button", name="Сменить пароль")
+    button.click()  # an empty form says what is missing
+    expect(page.get_by_role("alert")).to_contain_text("Введите текущий пароль")
+    page.get_by_label("Текущий пароль").fill(old)
+    page.get_by_label("Новый пароль", exact=True).fill(" " * 10)
+    page.get_by_label("Новый пароль ещё раз").fill(" " * 10)
+    button.click()
+    expect(page.get_by_role("alert")).to_contain_text("из одних пробелов")
+    expect(page.get_by_label("Текущий пароль")).to_have_value(old)  # the fields stay as typed
+    expect(page.get_by_label("Новый пароль ещё раз")).to_have_value(" " * 10)
+    page.get_by_label("Новый пароль", exact=True).fill(name)
+    page.get_by_label("Новый пароль ещё раз").fill(name)
+    button.click()
+    expect(page.get_by_role("alert")).to_contain_text("не должен совпадать с именем")
+    page.get_by_label("Новый пароль", exact=True).fill("новый-пароль-1")
+    page.get_by_label("Новый пароль ещё раз").fill("новый-пароль-1")
+    button.dblclick()  # a double tap: changed once, and the answer stays «Пароль изменён»
+    expect(page.get_by_role("status")).to_contain_text("Пароль изменён")
+    expect(page.get_by_role("alert")).to_have_count(0)
+    expect(page.get_by_label("Текущий пароль")).to_have_value("")  # done: the form is empty again
+    page.context.clear_cookies()
+    login(page, app, name, " " * 10)
+    expect(page.get_by_role("heading", name="Мои матчи")).to_have_count(0)
+    login(page, app, name, "новый-пароль-1")
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()

@@ -20,6 +20,7 @@ PURE_MODULES = {
     "services.core.text_limits",
     "services.core.urls",
     "services.core.wording",
+    "services.core.errors",
     "services.league.draw",
     "services.league.ruleset",
     "services.league.roster_csv",

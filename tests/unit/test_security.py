@@ -84,3 +84,24 @@ def test_an_issued_password_is_hashed_quickly_and_verified_like_any_other() -> N
     assert security.needs_rehash(stored) and not security.needs_rehash(security.hash_password(password))
     assert security.verify_password(password, stored)
     assert not security.verify_password(password + "x", stored)
+
+
+@pytest.mark.parametrize(
+    ("password", "problem"),
+    [
+        ("        ", "из одних пробелов"),
+        ("", "из одних пробелов"),
+        ("семь-ch", "короче 8"),
+        ("x" * 201, "длиннее 200"),
+        ("Анна  Петрова", "не должен совпадать"),
+        ("анна петрова", "не должен совпадать"),
+    ],
+)
+def test_a_chosen_password_is_refused_saying_why(password: str, problem: str) -> None:
+    found = security.password_problem(password, "анна петрова", lambda s: " ".join(s.split()).casefold())
+    assert found is not None and problem in found
+
+
+@pytest.mark.parametrize("password", ["восемь-8", "  с пробелами  ", "анна петрова 2"])
+def test_a_good_password_passes(password: str) -> None:
+    assert security.password_problem(password, "анна петрова", lambda s: " ".join(s.split()).casefold()) is None

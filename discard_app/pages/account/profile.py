@@ -6,9 +6,12 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.form import action_form
 from discard_app.layout import page
 from discard_app.state import tab_memory
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
+from services.core.action_keys import Performed, perform_once
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import User, utc_now
@@ -19,8 +22,10 @@ from services.scheduling.calendar_feed import renew_calendar_token
 
 NEW_FEED = "profile-new-feed"  # the renewed feed link, shown once in this tab (state/tab_memory.py)
 
+PASSWORD_FORM_ID = "change-password"
 
-class ProfileState(AuthState):
+
+class ProfileState(GuardedActions, AuthState):
     linked: bool = False
     telegram_username: str = ""
     private_messages: bool = False
@@ -51,6 +56,7 @@ class ProfileState(AuthState):
         self.code = self.link_url = self.notice = ""
         self.password_error = self.password_notice = self.feed_notice = ""
         tab_memory.remember(self.router.session.client_token, NEW_FEED, "")
+        self._renew_key()
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
@@ -58,10 +64,9 @@ class ProfileState(AuthState):
         return None
 
     @rx.event
+    @guarded()
     def new_code(self) -> None:
-        user = self._require_user()
-        if user is None:
-            return
+        user = self._admitted_user()
         with session_scope() as session:
             code = telegram_link.create_link_code(session, user.id, now=utc_now()).code
         self.code = code
@@ -69,10 +74,9 @@ class ProfileState(AuthState):
         self.notice = ""
 
     @rx.event
+    @guarded()
     def set_private_messages(self, enabled: bool) -> None:
-        user = self._require_user()
-        if user is None:
-            return
+        user = self._admitted_user()
         with session_scope() as session:
             row = session.get(User, user.id)
             telegram_link.set_private_messages(session, row, enabled)
@@ -80,10 +84,9 @@ class ProfileState(AuthState):
         self.notice = texts.PROFILE_SAVED
 
     @rx.event
+    @guarded()
     def unlink(self) -> None:
-        user = self._require_user()
-        if user is None:
-            return
+        user = self._admitted_user()
         with session_scope() as session:
             row = session.get(User, user.id)
             telegram_link.unlink(session, row)
@@ -91,35 +94,45 @@ class ProfileState(AuthState):
         self.code = self.link_url = ""
         self.notice = texts.PROFILE_UNLINKED
 
+    def _show_refusal(self, message: str) -> None:
+        self.password_error, self.password_notice = message, ""
+
     @rx.event
-    async def change_password(self, form: dict[str, str]) -> None:
-        user = self._require_user()
-        if user is None:
-            return
-        digest = self._session_digest
+    @guarded()
+    async def change_password(self, form: dict[str, str]):  # noqa: ANN201  (an async generator of events)
+        """The fields stay as typed when something is wrong; they are emptied once the password is changed. A
+        second send of the same form (a double tap) answers «Пароль изменён» again and changes nothing."""
+        user = self._admitted_user()
+        self.busy, self.password_error, self.password_notice = True, "", ""
+        yield
         try:
             # argon2 twice (check the current, hash the new): in the password pool, off the event loop.
-            await password_pool.run(
+            done = await password_pool.run(
                 _change_password,
                 user.id,
                 str(form.get("current") or ""),
                 str(form.get("new") or ""),
                 str(form.get("repeat") or ""),
-                digest,
+                self._session_digest,
+                str(form.get(KEY_FIELD) or ""),
             )
         except accounts.AccountError as error:
-            self.password_error, self.password_notice = str(error), ""
+            self.password_error = str(error)
             return
         except PoolBusy:
-            self.password_error, self.password_notice = texts.LOGIN_BUSY, ""
+            self.password_error = texts.LOGIN_BUSY
             return
-        self.password_error, self.password_notice = "", texts.PROFILE_PASSWORD_CHANGED
+        finally:
+            self.busy = False
+        self.password_notice = done.message
+        if not done.repeated:
+            self._renew_key()
+        yield rx.call_script(f"document.getElementById('{PASSWORD_FORM_ID}')?.reset()")
 
     @rx.event
+    @guarded()
     def renew_feed(self) -> None:
-        user = self._require_user()
-        if user is None:
-            return
+        user = self._admitted_user()
         with session_scope() as session:
             token = renew_calendar_token(session, session.merge(user))
         self.has_feed = True
@@ -128,12 +141,15 @@ class ProfileState(AuthState):
         self.feed_notice = texts.PROFILE_CALENDAR_RENEWED
 
 
-def _change_password(user_id: int, current: str, new: str, repeat: str, keep_digest: str) -> None:
-    with session_scope() as session:
+def _change_password(user_id: int, current: str, new: str, repeat: str, keep_digest: str, key: str) -> Performed:
+    def change(session: object) -> tuple[None, str]:
         user = session.get(User, user_id)
         if user is None:
             raise accounts.AccountError(texts.FORBIDDEN_TITLE)
         accounts.change_password(session, user, current, new, repeat, keep_session_digest=keep_digest)
+        return None, texts.PROFILE_PASSWORD_CHANGED
+
+    return perform_once(key, user_id=user_id, action="profile.password", run=change)
 
 
 def _password_input(label: str, name: str, autocomplete: str) -> rx.Component:
@@ -153,29 +169,33 @@ def _password_input(label: str, name: str, autocomplete: str) -> rx.Component:
 
 
 def _password_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.cond(
-                ProfileState.password_error != "",
-                rx.callout(ProfileState.password_error, icon="triangle_alert", color_scheme="red", role="alert"),
-            ),
-            rx.cond(
-                ProfileState.password_notice != "",
-                rx.callout(ProfileState.password_notice, color_scheme="green", role="status"),
-            ),
+    message = rx.fragment(
+        rx.cond(
+            ProfileState.password_error != "",
+            rx.callout(ProfileState.password_error, icon="triangle_alert", color_scheme="red", role="alert"),
+        ),
+        rx.cond(
+            ProfileState.password_notice != "",
+            rx.callout(ProfileState.password_notice, color_scheme="green", role="status"),
+        ),
+    )
+    return rx.box(
+        action_form(
+            ProfileState,
             _password_input(texts.PROFILE_PASSWORD_CURRENT, "current", "current-password"),
             _password_input(texts.PROFILE_PASSWORD_NEW, "new", "new-password"),
             _password_input(texts.PROFILE_PASSWORD_REPEAT, "repeat", "new-password"),
             rx.text(
                 texts.PROFILE_PASSWORD_HINT.format(min=accounts.PASSWORD_MIN_LENGTH), color_scheme="gray", size="2"
             ),
-            rx.button(texts.PROFILE_PASSWORD_SUBMIT, type="submit"),
-            spacing="3",
-            width="100%",
-            max_width="26em",
+            on_submit=ProfileState.change_password,
+            submit_text=texts.PROFILE_PASSWORD_SUBMIT,
+            message=message,
+            form_id=PASSWORD_FORM_ID,
+            card=False,
         ),
-        on_submit=ProfileState.change_password,
-        reset_on_submit=True,
+        width="100%",
+        max_width="26em",
     )
 
 

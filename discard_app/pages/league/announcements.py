@@ -7,9 +7,11 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.form import action_form
 from discard_app.components.live import LivePage
 from discard_app.components.text_limit import limit_hint
 from discard_app.layout import page
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -20,6 +22,8 @@ from services.league.announcements import list_announcements, publish_announceme
 from services.notifier.status import BotStatusView, bot_status
 from services.scheduling.rules import format_kirov
 
+FORM_ID = "announcement"
+
 
 class AnnouncementView(TypedDict):
     id: int
@@ -27,7 +31,7 @@ class AnnouncementView(TypedDict):
     at: str
 
 
-class AnnouncementsState(LivePage, AuthState):
+class AnnouncementsState(GuardedActions, LivePage, AuthState):
     items: list[AnnouncementView] = []
     can_write: bool = False
     bot_lines: list[str] = []  # organizer only: connected, last delivery, waiting, last error
@@ -47,30 +51,37 @@ class AnnouncementsState(LivePage, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
+        self._renew_key()
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
         return self._start_live()
 
+    def _show_refusal(self, message: str) -> None:
+        self.error, self.notice = texts.FORBIDDEN_ORGANIZER, ""
+
     @rx.event
-    def publish(self, form: dict[str, str]) -> None:
-        user = self._require_user(Role.ORGANIZER)
-        if user is None:
-            self.error = texts.FORBIDDEN_ORGANIZER
-            return
+    @guarded(Role.ORGANIZER)
+    def publish(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+        """Once per form: a double click publishes (and sends through the bot) one announcement."""
         self.error = self.notice = ""
-        try:
-            with session_scope() as session:
-                season = roster.current_season(session)
-                if season is None:
-                    raise AccountError(texts.NO_SEASON)
-                publish_announcement(session, season, form.get("text", ""), author_user_id=user.id, now=utc_now())
-        except AccountError as error:
-            self.error = str(error)
-            return
-        self.notice = texts.ANNOUNCEMENT_PUBLISHED
-        self._refresh(user)
+
+        def publish(session: object, user: User) -> None:
+            season = roster.current_season(session)
+            if season is None:
+                raise AccountError(texts.NO_SEASON)
+            publish_announcement(session, season, form.get("text", ""), author_user_id=user.id, now=utc_now())
+
+        outcome = self._perform(
+            publish, key=form.get(KEY_FIELD), done=texts.ANNOUNCEMENT_PUBLISHED, action="announcement"
+        )
+        if not outcome.ok:
+            self.error = "; ".join(outcome.problems)  # the text stays in the field, to be fixed
+            return None
+        self.notice = outcome.message
+        self._refresh(self._admitted_user())
+        return rx.call_script(f"document.getElementById('{FORM_ID}')?.reset()")
 
 
 def _bot_lines(status: BotStatusView) -> list[str]:
@@ -100,23 +111,21 @@ def _organizer_tools() -> rx.Component:
             rx.foreach(AnnouncementsState.bot_lines, lambda line: rx.text(line, size="2")),
             width="100%",
         ),
-        rx.form(
-            rx.vstack(
-                rx.text_area(
-                    name="text",
-                    placeholder=texts.ANNOUNCEMENT_TEXT,
-                    aria_label=texts.ANNOUNCEMENT_TEXT,
-                    rows="5",
-                    width="100%",
-                    max_length=limit_for("text"),
-                ),
-                limit_hint("text"),
-                rx.button(texts.ANNOUNCEMENT_PUBLISH, type="submit"),
+        action_form(
+            AnnouncementsState,
+            rx.text_area(
+                name="text",
+                placeholder=texts.ANNOUNCEMENT_TEXT,
+                aria_label=texts.ANNOUNCEMENT_TEXT,
+                rows="5",
                 width="100%",
+                max_length=limit_for("text"),
             ),
+            limit_hint("text"),
             on_submit=AnnouncementsState.publish,
-            reset_on_submit=True,
-            width="100%",
+            submit_text=texts.ANNOUNCEMENT_PUBLISH,
+            form_id=FORM_ID,
+            card=False,
         ),
         width="100%",
         spacing="3",

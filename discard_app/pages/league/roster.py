@@ -9,17 +9,21 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.confirm import confirm_dialog
+from discard_app.components.form import action_form
 from discard_app.components.secret import password_sheet, secret_box, show_secret
 from discard_app.layout import forbidden, page
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Player, RosterStatus, User, utc_now
+from services.core.models import Player, Role, RosterStatus, User, utc_now
 from services.league import fees, issued_passwords, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 from services.league.ruleset import multiple_of, of_season
 
-ISSUED_BOX = "roster-issued-password"  # where an issued password is shown once (components/secret.py)
+ISSUED_BOX = "roster-issued-password"
+ADD_FORM_ID = "roster-add"
+STATUS_FORM_ID = "roster-status"  # where an issued password is shown once (components/secret.py)
 
 
 class RosterRowView(TypedDict):
@@ -40,7 +44,7 @@ class ReplayChoice(TypedDict):
     label: str
 
 
-class RosterState(OrganizerPage, AuthState):
+class RosterState(GuardedActions, OrganizerPage, AuthState):
     rows: list[RosterRowView] = []
     error: str = ""
     notice: str = ""
@@ -127,50 +131,58 @@ class RosterState(OrganizerPage, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
+        self._renew_key()
         if self._current_user() is None:
             return self._redirect_to_login()
         if self._organizer() is not None:
             self._refresh()
         return None
 
+    def _show_refusal(self, message: str) -> None:
+        self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
+
     @rx.event
-    def add_player(self, form: dict[str, str]) -> rx.event.EventSpec | list[rx.event.EventSpec] | None:
-        user = self._organizer()
-        if user is None:
-            return None
+    @guarded(Role.ORGANIZER)
+    def add_player(self, form: dict[str, str]) -> list[rx.event.EventSpec] | rx.event.EventSpec | None:
         self.error = self.notice = ""
         status = form.get("status") or ""
-        try:
-            with session_scope() as session:
-                season = roster.current_season(session)
-                if season is None:
-                    raise AccountError(texts.NO_SEASON)
-                status = status or roster.default_status(season)  # after the draw: the reserve
-                if status not in STATUS_OPTIONS:
-                    raise AccountError(f"Неизвестный статус: {status}.")
-                # A known person keeps their account; a disqualified one is refused with the reason (Регламент §5).
-                player, password = seasons.add_person(
-                    session,
-                    season,
-                    form.get("name", ""),
-                    today=datetime.now(settings.tz).date(),
-                    status=RosterStatus(status),
-                    actor_user_id=user.id,
-                )
-                name = session.get(User, player.user_id).display_name
-                season_name = season.name
-        except (AccountError, seasons.SeasonError) as error:
-            self.error = str(error)
+
+        def add(session: object, user: User) -> tuple[str, str | None, str]:
+            season = roster.current_season(session)
+            if season is None:
+                raise AccountError(texts.NO_SEASON)
+            chosen = status or roster.default_status(season)  # after the draw: the reserve
+            if chosen not in STATUS_OPTIONS:
+                raise AccountError(f"Неизвестный статус: {chosen}.")
+            # A known person keeps their account; a disqualified one is refused with the reason (Регламент §5).
+            player, password = seasons.add_person(
+                session,
+                season,
+                form.get("name", ""),
+                today=datetime.now(settings.tz).date(),
+                status=RosterStatus(chosen),
+                actor_user_id=user.id,
+            )
+            return session.get(User, player.user_id).display_name, password, season.name
+
+        outcome = self._perform(add, key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED, action="roster.add")
+        if not outcome.ok:
+            self.error = "; ".join(outcome.problems)
             return show_secret(ISSUED_BOX, [])
-        self.notice = texts.ROSTER_ADDED
+        self.notice = outcome.message
         self._refresh()
+        if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
+            return None
+        name, password, season_name = outcome.value
+        reset = rx.call_script(f"document.getElementById('{ADD_FORM_ID}')?.reset()")
         if not password:
-            return show_secret(ISSUED_BOX, [])
+            return [show_secret(ISSUED_BOX, []), reset]
         return [
             show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)]),
             password_sheet(
                 [issued_passwords.issued(name, password)], origin=self.router.url.origin, season_name=season_name
             ),
+            reset,
         ]
 
     @rx.event
@@ -229,57 +241,67 @@ class RosterState(OrganizerPage, AuthState):
             password_sheet([row], origin=self.router.url.origin, season_name=season_name),
         ]
 
-    def _apply_status(self, user: User, form: dict[str, str], *, dry_run: bool = False) -> bool:
-        """The status change of the form; `dry_run` checks it all and changes nothing. False: `error` says why."""
+    @staticmethod
+    def _status_change(session: object, user: User, form: dict[str, str]) -> None:
         player_id = form.get("player_id") or ""
+        player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+        if player is None:
+            raise AccountError(texts.ROSTER_PICK_PLAYER)
+        status = form.get("status", "")
+        if status == RosterStatus.WITHDRAWN:
+            # Регламент §6.1: снятие — действие организатора с причиной
+            withdrawal.withdraw_player(
+                session, player, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
+            )
+        else:
+            roster.set_status(
+                session, player, status, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
+            )
+
+    def _check_status(self, user: User, form: dict[str, str]) -> bool:
+        """The withdrawal of the form checked through, then rolled back: False and `error` says why."""
         try:
             with session_scope() as session:
-                player = session.get(Player, int(player_id)) if player_id.isdigit() else None
-                if player is None:
-                    raise AccountError(texts.ROSTER_PICK_PLAYER)
-                status = form.get("status", "")
-                if status == RosterStatus.WITHDRAWN:
-                    # Регламент §6.1: снятие — действие организатора с причиной
-                    withdrawal.withdraw_player(
-                        session, player, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
-                    )
-                else:
-                    roster.set_status(
-                        session, player, status, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
-                    )
-                if dry_run:
-                    session.rollback()
+                self._status_change(session, user, form)
+                session.rollback()
         except (AccountError, withdrawal.WithdrawalError) as error:
             self.error = str(error)
             return False
         return True
 
-    @rx.event
-    def change_status(self, form: dict[str, str]) -> None:
-        user = self._organizer()
-        if user is None:
-            return
-        self.error = self.notice = ""
-        withdrawing = form.get("status") == RosterStatus.WITHDRAWN
-        if not self._apply_status(user, form, dry_run=withdrawing):
-            return
-        if withdrawing:  # checked, not done: it takes the person out of the standings, so it is asked first
-            self._pending_withdrawal = {key: form.get(key) or "" for key in ("player_id", "reason")}
-            name = next((r["name"] for r in self.rows if r["player_id"] == form.get("player_id")), "")
-            self.withdraw_question = texts.ROSTER_WITHDRAW_CONFIRM_TITLE.format(name=name)
-            return
-        self.notice = texts.ROSTER_STATUS_CHANGED
-        self._refresh()
+    def _apply_status(self, form: dict[str, str], done: str) -> bool:
+        outcome = self._perform(
+            lambda s, u: self._status_change(s, u, form), key=form.get(KEY_FIELD), done=done, action="roster.status"
+        )
+        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+        return outcome.ok
 
     @rx.event
+    @guarded(Role.ORGANIZER)
+    def change_status(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+        """The fields stay as chosen when something is wrong (a missing reason); emptied once it is done."""
+        user = self._admitted_user()
+        self.error = self.notice = ""
+        if form.get("status") == RosterStatus.WITHDRAWN:
+            # checked, not done: it takes the person out of the standings, so it is asked first
+            if self._check_status(user, form):
+                self._pending_withdrawal = {key: form.get(key) or "" for key in ("player_id", "reason", KEY_FIELD)}
+                name = next((r["name"] for r in self.rows if r["player_id"] == form.get("player_id")), "")
+                self.withdraw_question = texts.ROSTER_WITHDRAW_CONFIRM_TITLE.format(name=name)
+            return None
+        if not self._apply_status(form, texts.ROSTER_STATUS_CHANGED):
+            return None
+        self._refresh()
+        return rx.call_script(f"document.getElementById('{STATUS_FORM_ID}')?.reset()")
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
     def confirm_withdrawal(self) -> None:
         form, self._pending_withdrawal, self.withdraw_question = self._pending_withdrawal, {}, ""
-        user = self._organizer()
-        if user is None or not form:
+        if not form:
             return
         self.error = self.notice = ""
-        if self._apply_status(user, {**form, "status": RosterStatus.WITHDRAWN}):
-            self.notice = texts.ROSTER_WITHDRAWN
+        self._apply_status({**form, "status": RosterStatus.WITHDRAWN}, texts.ROSTER_WITHDRAWN)
         self._refresh()
 
     @rx.event
@@ -351,20 +373,24 @@ def _messages() -> rx.Component:
 
 
 def _forms() -> rx.Component:
-    add_form = rx.form(
+    add_form = action_form(
+        RosterState,
         rx.flex(
             rx.input(name="name", placeholder=texts.ROSTER_NAME, aria_label=texts.ROSTER_NAME, min_width="14em"),
             _status_select(
                 "status", rx.cond(RosterState.after_draw, texts.ROSTER_DEFAULT_RESERVE, texts.ROSTER_DEFAULT_MAIN)
             ),
-            rx.button(texts.ROSTER_ADD, type="submit"),
             spacing="2",
             wrap="wrap",
+            width="100%",  # the long status choice shortens on a phone instead of widening the page
         ),
         on_submit=RosterState.add_player,
-        reset_on_submit=True,
+        submit_text=texts.ROSTER_ADD,
+        form_id=ADD_FORM_ID,
+        card=False,
     )
-    status_form = rx.form(
+    status_form = action_form(
+        RosterState,
         rx.flex(
             rx.select.root(
                 rx.select.trigger(placeholder=texts.ROSTER_PLAYER, aria_label=texts.ROSTER_PLAYER, max_width="100%"),
@@ -375,12 +401,15 @@ def _forms() -> rx.Component:
             ),
             _status_select("status"),
             rx.input(name="reason", placeholder=texts.ROSTER_REASON, aria_label=texts.ROSTER_REASON, min_width="14em"),
-            rx.button(texts.ROSTER_CHANGE, type="submit", variant="outline"),
             spacing="2",
             wrap="wrap",
+            width="100%",
         ),
         on_submit=RosterState.change_status,
-        reset_on_submit=True,
+        submit_text=texts.ROSTER_CHANGE,
+        submit_props={"variant": "outline"},
+        form_id=STATUS_FORM_ID,
+        card=False,
     )
     replay_form = rx.cond(RosterState.replay_choices.length() > 0, _replay_form())
     return rx.vstack(add_form, status_form, _fee_form(), replay_form, spacing="3", width="100%")

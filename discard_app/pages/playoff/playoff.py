@@ -8,6 +8,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.bracket import TableView, table_card, table_view
+from discard_app.components.confirm import confirm_dialog
 from discard_app.components.live import LivePage
 from discard_app.layout import page
 from discard_app.state.auth import AuthState
@@ -35,6 +36,8 @@ class PlayoffState(LivePage, AuthState):
     error: str = ""
     notice: str = ""
     _season_id: int | None = None
+    close_question: str = ""  # «Закрыть регулярный этап?» naming what follows; the form waits in `_pending_close`
+    _pending_close: dict[str, str] = {}
 
     def _season(self, session) -> Season | None:  # noqa: ANN001
         return session.get(Season, self._season_id) if self._season_id is not None else None
@@ -116,14 +119,37 @@ class PlayoffState(LivePage, AuthState):
 
     @rx.event
     def close_stage(self, form: dict[str, str]) -> None:
+        """Asks first, naming what closing does: it cannot be taken back (the playoff's matches are created)."""
+        if self._require_user(Role.ORGANIZER) is None:
+            self.error = texts.FORBIDDEN_ORGANIZER
+            return
+        self.error = self.notice = ""
+        try:
+            _close_window(form)
+        except WindowError as error:
+            self.error = str(error)
+            return
+        self._pending_close = {key: form.get(key, "") for key in ("start", "end")}
+        window = " — ".join(v.replace("T", " ") for v in self._pending_close.values() if v)
+        self.close_question = texts.PLAYOFF_CLOSE_CONFIRM.format(
+            window=texts.PLAYOFF_CLOSE_CONFIRM_WINDOW.format(window=window) if window else ""
+        )
+
+    @rx.event
+    def confirm_close(self) -> None:
+        form, self._pending_close, self.close_question = self._pending_close, {}, ""
+        if not form:
+            return
+
         def action(session, season, user) -> None:  # noqa: ANN001
-            window = (
-                parse_kirov(form.get("start", ""), texts.PLAYOFF_WINDOW_START),
-                parse_kirov(form.get("end", ""), texts.PLAYOFF_WINDOW_END),
-            )
-            playoff.close_regular_stage(session, season, actor=user, round_one_window=window)
+            playoff.close_regular_stage(session, season, actor=user, round_one_window=_close_window(form))
 
         self._act(action, texts.PLAYOFF_CLOSED, Role.ORGANIZER)
+
+    @rx.event
+    def cancel_close(self, is_open: bool = False) -> None:
+        if not is_open:
+            self._pending_close, self.close_question = {}, ""
 
     @rx.event
     def save_window(self, form: dict[str, str]) -> None:
@@ -187,15 +213,39 @@ def _window_inputs() -> list[rx.Component]:
     ]
 
 
+def _close_window(form: dict[str, str]) -> tuple:
+    return (
+        parse_kirov(form.get("start", ""), texts.PLAYOFF_WINDOW_START),
+        parse_kirov(form.get("end", ""), texts.PLAYOFF_WINDOW_END),
+    )
+
+
+def _confirm_close() -> rx.Component:
+    return confirm_dialog(
+        texts.PLAYOFF_CLOSE_CONFIRM_TITLE,
+        PlayoffState.close_question,
+        confirm=texts.PLAYOFF_CLOSE,
+        on_confirm=PlayoffState.confirm_close,
+        cancel=texts.PLAYOFF_CLOSE_CANCEL,
+        is_open=PlayoffState.close_question != "",
+        on_open_change=PlayoffState.cancel_close,
+        danger=True,
+    )
+
+
 def _captioned(caption: str, field: rx.Component) -> rx.Component:
     """A visible caption over a field: two bare date pickers in a row do not say which is the start."""
     return rx.flex(rx.text(caption + " (Киров)", size="1", color_scheme="gray"), field, direction="column", spacing="1")
 
 
 def _organizer_forms() -> rx.Component:
-    close = rx.form(
-        rx.flex(*_window_inputs(), rx.button(texts.PLAYOFF_CLOSE, type="submit"), spacing="2", wrap="wrap"),
-        on_submit=PlayoffState.close_stage,
+    close = rx.fragment(
+        _confirm_close(),
+        rx.form(
+            rx.flex(*_window_inputs(), rx.button(texts.PLAYOFF_CLOSE, type="submit"), spacing="2", wrap="wrap"),
+            on_submit=PlayoffState.close_stage,
+            reset_on_submit=False,
+        ),
     )
     windows = rx.form(
         rx.flex(

@@ -16,6 +16,7 @@ from discard_app.pages.results import match_admin as admin
 from discard_app.pages.results.judge_call import judge_call_form
 from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.results.standings_state import publish_standings
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -44,7 +45,7 @@ class HanchanView(TypedDict):
     scores: list[ScoreView]
 
 
-class MatchState(LivePage, AuthState):
+class MatchState(GuardedActions, LivePage, AuthState):
     found: bool = False
     title: str = ""
     seats: list[dict[str, str]] = []
@@ -74,6 +75,9 @@ class MatchState(LivePage, AuthState):
     saving: bool = False  # a form's event is running: its submit button is disabled
     repeat_asked: bool = False  # the server took a save for a second tap: the form asks "the same scores again?"
     form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
+    correct_number: str = ""  # the hanchan the correction form names, by number: it stays chosen after a save
+    correct_values: dict[str, str] = {}  # its current points, chombo and sticks: the form's fields start from them
+    correct_rev: int = 0  # a new pre-filling remounts the fields
 
     def _id(self) -> int | None:
         return routes.id_in_path(self.router.url.path, r"/match/(\d+)")
@@ -118,6 +122,8 @@ class MatchState(LivePage, AuthState):
     def load(self) -> rx.event.EventSpec | None:
         self.error, self.problems, self.notice = "", [], ""
         self.saving = self.repeat_asked = False
+        self.correct_number, self.correct_values = "", {}
+        self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
@@ -128,33 +134,30 @@ class MatchState(LivePage, AuthState):
     def dismiss(self) -> None:
         self.error, self.problems, self.notice = "", [], ""
 
-    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], *roles: Role) -> None:
-        """Check the user (and role), run one service call in a transaction, show what is wrong or what was done."""
+    def _show_refusal(self, message: str) -> None:
+        self.error, self.problems, self.notice = message, [], ""
+
+    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], form: Any) -> None:
+        """One guarded service call (discard_app/state/action.py), once per the form's key; what is wrong or done."""
         self.error, self.problems, self.notice = "", [], ""
-        user = self._require_user(*roles)
-        if user is None:
-            self.error = texts.FORBIDDEN_TITLE
+        key = form.get(KEY_FIELD, "") if isinstance(form, dict) else ""
+        outcome = self._perform(action, key=key, done=notice, action=f"match.{self._id()}")
+        if isinstance(outcome.error, results.RepeatedResult):
+            self.problems, self.repeat_asked = outcome.problems, True
             return
-        try:
-            with session_scope() as session:
-                outcome = action(session, user)
-        except results.RepeatedResult as e:
-            self.problems, self.repeat_asked = e.problems, True
+        if not outcome.ok:
+            self.problems = outcome.problems
             return
-        except results.ResultsError as e:
-            self.problems = e.problems
-            return
-        except ValueError:
-            self.error = texts.MATCH_NOT_FOUND
-            return
-        self.notice = notice(outcome) if callable(notice) else notice
-        self._refresh(user)
-        await publish_standings(self)
+        self.notice = outcome.message
+        self._refresh(self._admitted_user())
+        if not outcome.repeated:
+            await publish_standings(self)
 
     def _players(self) -> list[tuple[int, str]]:
         return [(int(p["id"]), p["name"]) for p in self.form_players]
 
     @rx.event
+    @guarded()
     async def enter(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
         repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
         if self.saving or str(form.get("form_rev")) != str(self.form_rev):
@@ -173,6 +176,7 @@ class MatchState(LivePage, AuthState):
                     now=utc_now(),
                 ),
                 texts.ENTER_SAVED,
+                form,
             )
         finally:
             self.saving = False
@@ -182,6 +186,7 @@ class MatchState(LivePage, AuthState):
             yield rx.call_script(f"document.getElementById('{ENTER_FORM_ID}')?.reset()")
 
     @rx.event
+    @guarded()
     async def call_judge(self, form: dict[str, Any]) -> None:
         """Регламент §6.2: a seated player calls the judge during a booked meeting."""
         match_id, number = self._id() or 0, _int(form.get("hanchan"))
@@ -195,9 +200,11 @@ class MatchState(LivePage, AuthState):
                 now=utc_now(),
             ),
             texts.JUDGE_CALL_SENT,
+            form,
         )
 
     @rx.event
+    @guarded()
     async def dispute(self, form: dict[str, Any]) -> AsyncIterator[None]:
         if self.saving:
             return
@@ -208,28 +215,45 @@ class MatchState(LivePage, AuthState):
             await self._act(
                 lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", "")), now=utc_now()),
                 texts.DISPUTE_SAVED,
+                form,
             )
         finally:
             self.saving = False
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def resolve(self, form: dict[str, Any]) -> None:
         hanchan_id = _int(form.get("hanchan_id"))
         await self._act(
             lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", "")), now=utc_now()),
             texts.RESOLVE_SAVED,
-            Role.ORGANIZER,
+            form,
         )
 
     @rx.event
+    def pick_correction(self, number: str) -> None:
+        """Регламент §6.2: the organizer names the hanchan to correct; its current scores fill the form."""
+        if self._require_user(Role.ORGANIZER) is None:
+            return
+        self.correct_number, self.correct_values = number, {}
+        match_id = self._id() or 0
+        try:
+            with session_scope() as session:
+                self.correct_values = results.current_scores(session, match_id, _int(number))
+        except results.ResultsError as error:
+            self.problems = error.lines()
+        self.correct_rev += 1
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
     async def correct(self, form: dict[str, Any]) -> None:
-        hanchan_id = _int(form.get("hanchan_id"))
+        number, match_id = _int(form.get("hanchan_number")), self._id() or 0
         replay = str(form.get("replay", "")).lower() in ("on", "true", "1")
         await self._act(
             lambda s, u: results.correct_hanchan(
                 s,
                 u,
-                results.chosen_hanchan(hanchan_id),
+                results.current_hanchan(s, match_id, number).id,
                 results.parse_entry(form, self._players(), results.match_rules(s, self._id() or 0)),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
@@ -237,23 +261,36 @@ class MatchState(LivePage, AuthState):
                 replay=replay,
             ),
             texts.CORRECT_SAVED,
-            Role.ORGANIZER,
+            form,
+        )
+        if self.notice and self.correct_number:  # the same hanchan stays chosen, showing what it holds now
+            self.pick_correction(self.correct_number)
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    async def no_show(self, form: dict[str, Any]) -> None:
+        await self._act(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    async def cancel_penalty(self, form: dict[str, Any]) -> None:
+        """Регламент §5, §6.3: a penalty undone with a reason, in the protocol; the standings follow."""
+        penalty_id = _int(form.get("penalty_id"))
+        await self._act(
+            lambda s, u: penalties.cancel_penalty(s, u, penalty_id, reason=str(form.get("reason", "")), now=utc_now()),
+            texts.PENALTY_CANCELLED,
+            form,
         )
 
     @rx.event
-    async def no_show(self, form: dict[str, Any]) -> None:
-        await self._act(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
-
-    @rx.event
+    @guarded(Role.ORGANIZER)
     async def conduct(self, form: dict[str, Any]) -> None:
-        await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, Role.ORGANIZER)
+        await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, form)
 
     @rx.event
+    @guarded(Role.JUDGE, Role.ORGANIZER)
     async def ruling(self, files: list[rx.UploadFile], form: dict[str, Any]) -> rx.event.EventSpec | None:
-        # Регламент §6.2: the judge or the organizer — checked before a byte of the photos is read or stored.
-        if self._require_user(Role.JUDGE, Role.ORGANIZER) is None:
-            self.error, self.problems, self.notice = texts.FORBIDDEN_TITLE, [], ""
-            return None
+        # Регламент §6.2: the judge or the organizer — checked (by `guarded`) before a byte of the photos is read.
         try:
             # Decoded and encoded afresh without their EXIF (location, device): slow, so off the event loop.
             photos = await asyncio.to_thread(ruling_photos.clean_photos, await admin.read_photos(files))
@@ -261,7 +298,7 @@ class MatchState(LivePage, AuthState):
             self.error, self.problems, self.notice = "", e.problems, ""
             return None
         action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
-        await self._act(action, texts.RULING_SAVED, Role.JUDGE, Role.ORGANIZER)
+        await self._act(action, texts.RULING_SAVED, form)
         return rx.clear_selected_files(PHOTOS_ID) if self.notice else None
 
     @rx.event
@@ -270,10 +307,12 @@ class MatchState(LivePage, AuthState):
         self.error, self.problems, self.notice = "", [texts.RULING_PHOTOS_REJECTED.format(names=names)], ""
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def substitute(self, form: dict[str, Any]) -> None:
-        await self._act(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, Role.ORGANIZER)
+        await self._act(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, form)
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def replay_match(self, form: dict[str, Any]) -> None:
         match_id = self._id() or 0
         await self._act(
@@ -286,7 +325,7 @@ class MatchState(LivePage, AuthState):
                 now=utc_now(),
             ),
             lambda new: texts.REPLAY_SAVED.format(id=new.id),
-            Role.ORGANIZER,
+            form,
         )
 
 

@@ -123,6 +123,8 @@ def substitute_form(state: Any) -> rx.Component:
         ),
         _field("new_name", texts.SUB_NEW_NAME),
         _area("reason", texts.SUB_REASON),
-        rx.button(texts.SUB_SUBMIT, type="submit", variant="outline"),
+        state=state,
+        submit_text=texts.SUB_SUBMIT,
+        variant="outline",
         on_submit=state.substitute,
     )

@@ -7,8 +7,7 @@ from typing import Any
 import reflex as rx
 
 from discard_app import texts
-from discard_app.components.text_limit import limit_hint
-from services.core.text_limits import FIELD_LIMITS, limit_for
+from discard_app.components.form import action_form, area, field, labelled
 from services.results import ruling_photos
 
 PHOTOS_ID = "ruling_photos"
@@ -22,29 +21,7 @@ PHOTO_TYPES = {
 }
 
 
-def _labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Component:
-    """A visible label above its control: placeholders vanish once typed into and get cut off on a phone."""
-    return rx.el.label(
-        rx.text(label, size="2", weight="medium"),
-        control,
-        display="flex",
-        flex_direction="column",
-        gap="0.25em",
-        **props,
-    )
-
-
-def _field(name: str, label: str | rx.Var, **props: Any) -> rx.Component:
-    free_text = name in FIELD_LIMITS  # a text field says how long it may be; a number field needs no hint
-    control = rx.input(name=name, aria_label=label, width="100%", max_length=limit_for(name), **props)
-    return _labelled(
-        label, rx.fragment(control, limit_hint(name)) if free_text else control, width="100%", max_width="28em"
-    )
-
-
-def _area(name: str, label: str) -> rx.Component:
-    control = rx.text_area(name=name, aria_label=label, width="100%", max_length=limit_for(name))
-    return _labelled(label, rx.fragment(control, limit_hint(name)), width="100%")
+_labelled, _field, _area = labelled, field, area  # the site's one form (components/form.py)
 
 
 def _number(
@@ -96,21 +73,26 @@ def _player_select(state: Any) -> rx.Component:
     )
 
 
-def _section(title: str | rx.Var, *children: rx.Component, on_submit: Any, form_id: str | None = None) -> rx.Component:
-    return rx.card(
-        rx.form(
-            rx.vstack(rx.heading(title, size="3", as_="h3"), *children, spacing="2", width="100%"),
-            on_submit=on_submit,
-            reset_on_submit=False,
-            id=form_id,
-        ),
-        width="100%",
+def _section(
+    title: str | rx.Var,
+    *children: rx.Component,
+    state: Any,
+    submit_text: str,
+    on_submit: Any,
+    form_id: str | None = None,
+    **submit_props: Any,
+) -> rx.Component:
+    """One form of the match page; disabled while any form's event of this page runs (`saving`)."""
+    return action_form(
+        state,
+        *children,
+        title=title,
+        on_submit=on_submit,
+        submit_text=submit_text,
+        busy=state.saving,
+        form_id=form_id,
+        submit_props=submit_props,
     )
-
-
-def _submit(text: str, state: Any, **props: Any) -> rx.Component:
-    """Disabled while any form's event of this page runs: a second tap cannot send it again."""
-    return rx.button(text, type="submit", loading=state.saving, disabled=state.saving, **props)
 
 
 def result_forms(state: Any) -> rx.Component:
@@ -122,7 +104,8 @@ def result_forms(state: Any) -> rx.Component:
         _points_fields(state),
         rx.cond(state.repeat_asked, rx.checkbox(texts.ENTER_REPEAT, name="repeat")),
         rx.el.input(type="hidden", name="form_rev", value=state.form_rev.to_string()),
-        _submit(texts.ENTER_SUBMIT, state),
+        state=state,
+        submit_text=texts.ENTER_SUBMIT,
         on_submit=state.enter,
         form_id=ENTER_FORM_ID,
     )
@@ -130,7 +113,10 @@ def result_forms(state: Any) -> rx.Component:
         texts.DISPUTE_TITLE,
         _hanchan_select(state),
         _area("note", texts.DISPUTE_NOTE),
-        _submit(texts.DISPUTE_SUBMIT, state, variant="outline", color_scheme="red"),
+        state=state,
+        submit_text=texts.DISPUTE_SUBMIT,
+        variant="outline",
+        color_scheme="red",
         on_submit=state.dispute,
     )
     ruling = _section(
@@ -140,7 +126,9 @@ def result_forms(state: Any) -> rx.Component:
         _area("disagreement", texts.RULING_DISAGREEMENT),
         _area("decision", texts.RULING_DECISION),
         _photos_zone(state),
-        _submit(texts.RULING_SUBMIT, state, variant="outline"),
+        state=state,
+        submit_text=texts.RULING_SUBMIT,
+        variant="outline",
         # The photos go with the form in one request; the handler checks the role before reading them.
         on_submit=lambda form: state.ruling(rx.upload_files(upload_id=PHOTOS_ID), form),
     )
@@ -202,6 +190,49 @@ def _hanchan_select(state: Any) -> rx.Component:
     )
 
 
+def _correction_select(state: Any) -> rx.Component:
+    """Регламент §6.2: by number, chosen explicitly, and it stays chosen (a correction keeps the number)."""
+    return _labelled(
+        texts.DISPUTE_HANCHAN,
+        rx.select.root(
+            rx.select.trigger(placeholder=texts.CHOOSE_HANCHAN, aria_label=texts.CORRECT_HANCHAN),
+            rx.select.content(
+                rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["number"]))
+            ),
+            name="hanchan_number",
+            value=state.correct_number,
+            on_change=state.pick_correction,
+        ),
+    )
+
+
+def _prefilled(name: rx.Var, label: str, aria_label: rx.Var | str, width: str, state: Any) -> rx.Component:
+    key = state.correct_number + "-" + state.correct_rev.to_string() + "-" + name
+    control = rx.input(name=name, aria_label=aria_label, default_value=state.correct_values[name], key=key, width=width)
+    return _labelled(label, control)
+
+
+def _correction_fields(state: Any) -> rx.Component:
+    """The chosen hanchan's current points, chombo and sticks, to change what is wrong and keep the rest."""
+    return rx.flex(
+        rx.foreach(
+            state.form_players,
+            lambda p: rx.flex(
+                rx.text(p["name"], weight="bold", width=rx.breakpoints(initial="100%", sm="11em")),
+                _prefilled("points_" + p["id"], "Очки", "Исправленные очки: " + p["name"], "9em", state),
+                _prefilled("chombo_" + p["id"], "Чомбо, раз", "Исправленные чомбо: " + p["name"], "6em", state),
+                spacing="3",
+                align="end",
+                wrap="wrap",
+            ),
+        ),
+        _prefilled("riichi_left", texts.ENTER_RIICHI, texts.CORRECT_RIICHI, "6em", state),
+        direction="column",
+        spacing="3",
+        width="100%",
+    )
+
+
 def organizer_forms(state: Any) -> rx.Component:
     """Регламент §5, §6.1–6.3: corrections, replays, dispute decisions and penalties — organizer only."""
     return rx.vstack(
@@ -211,19 +242,23 @@ def organizer_forms(state: Any) -> rx.Component:
             rx.fragment(
                 _section(
                     texts.CORRECT_TITLE,
-                    _hanchan_select(state),
-                    _points_fields(state),
+                    _correction_select(state),
+                    rx.cond(state.correct_number != "", _correction_fields(state), rx.text(texts.CORRECT_CHOOSE_FIRST)),
                     rx.checkbox(texts.CORRECT_REPLAY, name="replay"),
                     _field("reason", texts.CORRECT_REASON),
                     _field("decision", texts.CORRECT_DECISION),
-                    rx.button(texts.CORRECT_SUBMIT, type="submit", variant="outline"),
+                    state=state,
+                    submit_text=texts.CORRECT_SUBMIT,
+                    variant="outline",
                     on_submit=state.correct,
                 ),
                 _section(
                     texts.RESOLVE_TITLE,
                     _hanchan_select(state),
                     _field("decision", texts.CORRECT_DECISION),
-                    rx.button(texts.RESOLVE_SUBMIT, type="submit", variant="outline"),
+                    state=state,
+                    submit_text=texts.RESOLVE_SUBMIT,
+                    variant="outline",
                     on_submit=state.resolve,
                 ),
             ),
@@ -231,7 +266,10 @@ def organizer_forms(state: Any) -> rx.Component:
         _section(
             state.no_show_title,
             _player_select(state),
-            rx.button(texts.NO_SHOW_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+            state=state,
+            submit_text=texts.NO_SHOW_SUBMIT,
+            variant="outline",
+            color_scheme="red",
             on_submit=state.no_show,
         ),
         _section(
@@ -245,14 +283,43 @@ def organizer_forms(state: Any) -> rx.Component:
             _field("amount", texts.CONDUCT_AMOUNT, input_mode="numeric"),
             _field("violation", texts.CONDUCT_VIOLATION),
             _field("basis", texts.CONDUCT_BASIS),
-            rx.button(texts.CONDUCT_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+            state=state,
+            submit_text=texts.CONDUCT_SUBMIT,
+            variant="outline",
+            color_scheme="red",
             on_submit=state.conduct,
+        ),
+        rx.cond(
+            state.penalties.length() > 0,
+            _section(
+                texts.PENALTY_CANCEL_TITLE,
+                _labelled(
+                    texts.PENALTY_CANCEL_WHICH,
+                    rx.select.root(
+                        rx.select.trigger(
+                            placeholder=texts.PENALTY_CANCEL_CHOOSE, aria_label=texts.PENALTY_CANCEL_WHICH
+                        ),
+                        rx.select.content(
+                            rx.foreach(state.penalties, lambda p: rx.select.item(p["label"], value=p["id"]))
+                        ),
+                        name="penalty_id",
+                    ),
+                ),
+                _field("reason", texts.PENALTY_CANCEL_REASON),
+                state=state,
+                submit_text=texts.PENALTY_CANCEL_SUBMIT,
+                on_submit=state.cancel_penalty,
+                variant="outline",
+            ),
         ),
         _section(
             texts.REPLAY_TITLE,
             _field("reason", texts.CORRECT_REASON),
             _field("decision", texts.CORRECT_DECISION),
-            rx.button(texts.REPLAY_SUBMIT, type="submit", variant="outline", color_scheme="red"),
+            state=state,
+            submit_text=texts.REPLAY_SUBMIT,
+            variant="outline",
+            color_scheme="red",
             on_submit=state.replay_match,
         ),
         spacing="3",

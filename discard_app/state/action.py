@@ -1,0 +1,170 @@
+"""The one guarded action of every mutating handler: role, session, service, at most once, the message.
+
+    class RosterState(OrganizerPage, AuthState):
+        @rx.event
+        @guarded(Role.ORGANIZER)
+        def add_player(self, form: dict[str, str]) -> None:
+            outcome = self._perform(lambda session, user: ..., key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED)
+
+`guarded(*roles)` checks on the server, before the handler's body runs, that the caller is logged in and has one
+of the roles (none named: any logged-in user); a refused call changes nothing and the body never runs. The
+roles stay on the handler (`roles_of`), so the protocol tests find every mutating handler and the role it needs.
+
+`_perform` opens one transaction and in it claims the form's one-time action key (`services/core/action_keys.py`),
+runs the service and records its answer. A repeated send of the same key changes nothing and answers with the
+first result. A `LeagueError` (every service refusal derives from it) becomes the message next to the form, with
+the fields kept; anything else is logged and becomes the Russian unexpected-error message.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import logging
+import secrets
+from collections.abc import Callable
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+import reflex as rx
+
+from discard_app import texts
+from services.core import action_keys
+from services.core.errors import LeagueError
+from services.core.models import Role, User
+
+log = logging.getLogger(__name__)
+
+KEY_FIELD = "action_key"  # the hidden field of every form (components/form.py)
+ROLES_ATTRIBUTE = "__discard_roles__"
+
+# The user a guarded handler was admitted as, for its `_perform`; set by `guarded` for the handler's run only.
+_admitted: ContextVar[User | None] = ContextVar("admitted", default=None)
+
+
+def new_key() -> str:
+    return secrets.token_urlsafe(18)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What an action did: `ok` with its message (and the service's value), or the problems to show."""
+
+    ok: bool
+    message: str = ""
+    problems: list[str] = field(default_factory=list)
+    value: Any = None
+    repeated: bool = False  # a second send of a key already performed: nothing was done this time
+    error: LeagueError | None = None
+
+
+def roles_of(handler: Callable) -> tuple[Role, ...] | None:
+    """The roles a guarded handler needs (() for any logged-in user); None for a handler that is not guarded."""
+    return getattr(handler, ROLES_ATTRIBUTE, None)
+
+
+def guarded(*roles: Role) -> Callable[[Callable], Callable]:
+    """A mutating handler: refused on the server, before its body, to a visitor without one of `roles`."""
+
+    def wrap(fn: Callable) -> Callable:
+        def admit(self: Any) -> User | None:
+            user = self._require_user(*roles)
+            if user is None:
+                self._refused()
+            return user
+
+        if inspect.isasyncgenfunction(fn):
+
+            @functools.wraps(fn)
+            async def handler(self: Any, *args: Any, **kwargs: Any) -> Any:
+                if (user := admit(self)) is None:
+                    return
+                _admitted.set(user)
+                try:
+                    async for update in fn(self, *args, **kwargs):
+                        _admitted.set(user)  # another event may have run between two yields
+                        yield update
+                finally:
+                    _admitted.set(None)
+
+        elif inspect.iscoroutinefunction(fn):
+
+            @functools.wraps(fn)
+            async def handler(self: Any, *args: Any, **kwargs: Any) -> Any:
+                if (user := admit(self)) is None:
+                    return None
+                token = _admitted.set(user)
+                try:
+                    return await fn(self, *args, **kwargs)
+                finally:
+                    _admitted.reset(token)
+
+        else:
+
+            @functools.wraps(fn)
+            def handler(self: Any, *args: Any, **kwargs: Any) -> Any:
+                if (user := admit(self)) is None:
+                    return None
+                token = _admitted.set(user)
+                try:
+                    return fn(self, *args, **kwargs)
+                finally:
+                    _admitted.reset(token)
+
+        setattr(handler, ROLES_ATTRIBUTE, tuple(roles))
+        return handler
+
+    return wrap
+
+
+class GuardedActions(rx.State, mixin=True):
+    """Mixed into a page state (before AuthState): the form's one-time key and the one way to act."""
+
+    action_key: str = ""  # rendered into the page's forms; a new one after each performed action
+    busy: bool = False  # a form's event runs: its submit button is disabled and spins (components/form.py)
+
+    def _refused(self) -> None:
+        """What a refused caller sees: a page's own override may also reset its vars."""
+        self._show_refusal(texts.FORBIDDEN_TITLE)
+
+    def _show_refusal(self, message: str) -> None:  # noqa: B027  (pages that show it override this)
+        """Pages override this to put the message where their form shows it."""
+
+    def _admitted_user(self) -> User:
+        user = _admitted.get()
+        if user is None:
+            raise RuntimeError("_perform outside a @guarded handler")
+        return user
+
+    def _renew_key(self) -> None:
+        self.action_key = new_key()
+
+    def _perform(
+        self,
+        run: Callable[[Any, User], Any],
+        *,
+        key: Any = "",
+        done: str | Callable[[Any], str] = "",
+        action: str = "",
+    ) -> Outcome:
+        """Runs `run(session, user)` once per `key` in one transaction (an empty key: no once-guard)."""
+        user = self._admitted_user()
+        key = str(key or "")
+
+        def once(session: Any) -> tuple[Any, str]:
+            value = run(session, user)
+            return value, done(value) if callable(done) else done
+
+        try:
+            performed = action_keys.perform_once(key, user_id=user.id, action=action or type(self).__name__, run=once)
+        except LeagueError as error:
+            return Outcome(ok=False, problems=error.lines(), error=error)
+        except Exception as error:  # a defect: logged, and the person reads what to do
+            log.error("an action failed", exc_info=error)
+            return Outcome(ok=False, problems=[texts.UNEXPECTED_ERROR])
+        if performed.repeated:
+            return Outcome(ok=True, message=performed.message, repeated=True)
+        if key:
+            self._renew_key()
+        return Outcome(ok=True, message=performed.message, value=performed.value)
