@@ -22,6 +22,7 @@ from sqlmodel import Session, col, select
 from bench.season_checks import HanchanRecord, Meeting
 from bench.season_people import Person, free_time, if_needed_time, make_person, table_points
 from services.core import security
+from services.core.config import Settings
 from services.core.db import make_engine, migrate, session_scope
 from services.core.models import Booking, Match, Player, Role, Round, Seat, User
 from services.league.accounts import create_user
@@ -32,6 +33,7 @@ from services.league.seasons import create_season
 from services.league.tour_windows import set_windows
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_due_reminder
+from services.notifier.sunday import reminder_time_of
 from services.results.entry import Entry
 from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
 from services.results.penalties import add_no_show
@@ -45,6 +47,8 @@ from services.scheduling.repo import (
     open_proposal_for,
 )
 from services.scheduling.rules import fallback_slot, free_rooms
+
+REMINDER_AT = reminder_time_of(Settings(reminder_time="19:00"))  # the deployment's default Sunday reminder
 
 SEASON_START = date(2026, 10, 19)  # a Monday; four two-week windows, as the demo league has
 TOUR_DAYS = 14
@@ -240,7 +244,7 @@ class Simulation:
         # Регламент §3: the Sunday reminder is written by whichever process sees its moment pass (the site here,
         # whether or not the bot is up) and delivered once the bot is.
         with self.session() as s:
-            if queue_due_reminder(s, now=self.now) is not None:
+            if queue_due_reminder(s, now=self.now, reminder_time=REMINDER_AT) is not None:
                 self._reminded()
         if self.bot_on():
             self.deliver()
