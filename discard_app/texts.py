@@ -626,3 +626,10 @@ RULES_HISTORY = "Изменения правил сезона"
 RULES_CHANGE_LABEL = "{date} — {kind}: {reason}"
 RULES_AMENDED = "поправка"
 RULES_SET = "до первого результата"
+
+# /schedule: how long a new proposal holds its table (issue 27 item 6).
+HOLD_HOURS_TITLE = "Сколько часов предложение держит стол (1–168 ч), пока все четверо не подтвердят: "
+HOLD_HOURS_FIELD = "Часов удержания стола"
+HOLD_HOURS_NOW = "сейчас: {hours} ч"
+HOLD_HOURS_SAVE = "Сохранить время удержания"
+HOLD_HOURS_NO_SEASON = "Сезон ещё не создан: время удержания задаётся для сезона."

@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from services.scheduling.rules import format_kirov
 
 DEFAULT_HOLD_HOURS = 48
+MIN_HOLD_HOURS, MAX_HOLD_HOURS = 1, 168  # the organizer's setting: an hour to a week
 
 
 def hold_until(now: datetime, start: datetime, hours: int = DEFAULT_HOLD_HOURS) -> datetime:

@@ -15,7 +15,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core.db import make_engine, session_scope
-from services.core.models import Booking, MeetingProposal, Room, Season
+from services.core.models import AuditRecord, Booking, MeetingProposal, Room, Season
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.board import load_board, options_for
@@ -390,3 +390,27 @@ def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(tdb: sa.
     text = capacity_summary(caps)
     assert text.startswith("Тур 1: столо-часов в окне 1344 ч, матчам нужно 27 ч (6 матч.), запас 1317 ч.")
     assert "2 матч. туда не поместятся" in text
+
+
+def test_the_organizer_sets_the_hold_time_and_a_new_proposal_holds_that_long(tdb: sa.Engine) -> None:
+    """Issue 27 item 6: the hold time is the organizer's setting (whole hours, 1..168); a new proposal's hold ends that
+    long after it is made, never past the meeting's start; a wrong value is refused and changes nothing."""
+    league, ids = club(tdb, matches=2, tables=2, hold_hours=48)
+    org, season_id = league.organizer.id, league.season.id
+    act(tdb, scheduling_admin.set_proposal_hold_hours, season_id=season_id, hours=6, actor_user_id=org, now=NOW)
+    for wrong in (0, 169, "abc", "6.5", -1):
+        with pytest.raises(SchedulingError, match="целое число от 1 до 168"):
+            act(tdb, scheduling_admin.set_proposal_hold_hours, season_id=season_id, hours=wrong, actor_user_id=org,
+                now=NOW)  # fmt: skip
+    with Session(tdb) as session:
+        assert session.get(Season, season_id).proposal_hold_hours == 6
+        audits = session.exec(select(AuditRecord).where(AuditRecord.action == "season.proposal_hold_hours")).all()
+        assert [(a.actor_user_id, a.entity_id, a.before, a.after) for a in audits] == [
+            (org, season_id, '{"proposal_hold_hours": 48}', '{"proposal_hold_hours": 6}')
+        ]
+    evening = Interval(kirov(20, 17), kirov(20, 23))
+    paint(tdb, league, 0, ids[0], evening)
+    paint(tdb, league, 1, ids[1], evening)
+    assert _propose(tdb, league, 0, ids[0]).hold_until == NOW + timedelta(hours=6)
+    late = kirov(20, 18) - timedelta(hours=2)  # 2 h before the start: the hold ends at the start, not 6 h later
+    assert _propose(tdb, league, 1, ids[1], now=late).hold_until == kirov(20, 18)

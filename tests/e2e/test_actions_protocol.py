@@ -54,7 +54,7 @@ NOT_YET_GUARDED = {
     "DeskState": {"apply_fallback", "apply_window_fallback", "next_window", "resolve", "answer", "close", "assign"},
     "MatchScheduleState": {"save_grid", "confirm_release", "copy_previous", "cannot_come", "propose", "confirm_decline",
                            "answer"},
-    "ScheduleOverviewState": {"submit_dialog", "add_room", "add_activity", "set_tables"},
+    "ScheduleOverviewState": {"submit_dialog", "add_room", "add_activity", "set_tables", "set_hold_hours"},
     "PantheonState": {"save_settings", "accept", "map_player", "assign", "ignore", "import_now"},
     "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
     "TieState": {"decide"},

@@ -1,5 +1,5 @@
-"""/schedule: the organizer sets how many tables a room has (issue 27): a wrong number is refused with a clear
-error and changes nothing, a right one is saved and shown with the room."""
+"""/schedule: the organizer sets how many tables a room has and how long a proposal holds one (issue 27): a wrong
+number is refused with a clear error and changes nothing, a right one is saved and shown."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from playwright.sync_api import Browser, expect
 from sqlmodel import select
 
 from services.core.db import session_scope
-from services.core.models import Room, User, utc_now
+from services.core.models import Room, Season, User, utc_now
+from services.league.roster import current_season
 from services.scheduling import organizer as scheduling_admin
 from tests.e2e.conftest import ORGANIZER, App, login
 from tests.e2e.test_organizer_desk import PHONE
@@ -38,3 +39,39 @@ def test_the_organizer_sets_a_rooms_tables_on_the_schedule_page(browser: Browser
             assert session.get(Room, room_id).tables == 4
     finally:
         context.close()
+
+
+def test_the_organizer_sets_the_proposal_hold_time_on_the_schedule_page(browser: Browser, app: App) -> None:
+    """Issue 27 item 6: the hold time field shows the current value; a wrong one is refused next to the form and
+    changes nothing; a right one is saved and shown again after a reload."""
+    with session_scope(app.engine()) as session:
+        organizer_id = session.exec(select(User.id).where(User.display_name == ORGANIZER)).one()
+        season_id = current_season(session).id
+        scheduling_admin.set_proposal_hold_hours(session, season_id=season_id, hours=48, actor_user_id=organizer_id,
+                                                 now=utc_now())  # fmt: skip
+    context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
+    page = context.new_page()
+    field = page.get_by_label("Часов удержания стола", exact=True)
+    try:
+        login(page, app, ORGANIZER, path="/schedule")
+        expect(page.get_by_text("Сколько часов предложение держит стол (1–168 ч)")).to_be_visible()
+        expect(page.get_by_text("сейчас: 48 ч", exact=True)).to_be_visible()
+        expect(field).to_have_value("48")
+        field.fill("169")
+        page.get_by_role("button", name="Сохранить время удержания").click()
+        expect(page.get_by_role("alert")).to_contain_text("целое число от 1 до 168")
+        with session_scope(app.engine()) as session:
+            assert session.get(Season, season_id).proposal_hold_hours == 48
+        field.fill("6")
+        page.get_by_role("button", name="Сохранить время удержания").click()
+        expect(page.get_by_text("сейчас: 6 ч", exact=True)).to_be_visible()
+        with session_scope(app.engine()) as session:
+            assert session.get(Season, season_id).proposal_hold_hours == 6
+        page.reload()
+        expect(page.get_by_text("сейчас: 6 ч", exact=True)).to_be_visible()
+        expect(field).to_have_value("6")
+    finally:
+        context.close()
+        with session_scope(app.engine()) as session:  # the other browser tests' proposals hold the default time
+            scheduling_admin.set_proposal_hold_hours(session, season_id=season_id, hours=48,
+                                                     actor_user_id=organizer_id, now=utc_now())  # fmt: skip

@@ -9,6 +9,7 @@ from discard_app.components.live import LivePage
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Round, utc_now
+from services.league.roster import current_season
 from services.league.tour_windows import WindowError, parse_kirov
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
@@ -66,6 +67,7 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
     room_id: str = ""
     booking_id: str = ""
     reason: str = ""
+    hold_hours: str = ""  # the current season's proposal hold time (the organizer's setting, not a secret)
 
     @rx.var
     def visible_rows(self) -> list[dict[str, str]]:
@@ -75,6 +77,10 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
             if (not self.tour_filter or r["tour"] == self.tour_filter)
             and (not self.state_filter or r["group"] == self.state_filter)
         ]
+
+    @rx.var
+    def hold_label(self) -> str:
+        return texts.HOLD_HOURS_NOW.format(hours=self.hold_hours) if self.hold_hours else ""
 
     @rx.var
     def tours(self) -> list[str]:
@@ -92,6 +98,8 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
         self._stamp = self._live_stamp()  # every match's state, booked anywhere, shows at once (live_push)
         with session_scope() as session:
             self.rows, self.rooms = overview(session, now=utc_now()), room_rows(session)
+            season = current_season(session)
+            self.hold_hours = str(season.proposal_hold_hours) if season is not None else ""
 
     def _live_reload(self, user: object, before: str, now: str) -> None:  # noqa: ARG002
         if self._organizer() is not None:  # the role again, on every pushed reload
@@ -231,6 +239,25 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
             scheduling_admin.set_room_tables,
             room_id=int(room) if room.isdigit() else 0,
             tables=int(tables),
+            now=utc_now(),
+        )
+
+    @rx.event
+    def set_hold_hours(self, form: dict[str, str]) -> None:
+        """Регламент §3, issue 27 item 6: how long a new proposal holds its table (the service validates)."""
+        if self._organizer() is None:
+            return
+        with session_scope() as session:
+            season = current_season(session)
+            season_id = season.id if season is not None else None
+        if season_id is None:
+            self.error, self.error_form, self.notice = texts.HOLD_HOURS_NO_SEASON, "hold", ""
+            return
+        self._run(
+            "hold",
+            scheduling_admin.set_proposal_hold_hours,
+            season_id=season_id,
+            hours=(form.get("hours") or "").strip(),
             now=utc_now(),
         )
 
