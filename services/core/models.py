@@ -475,7 +475,8 @@ class TelegramPending(SQLModel, table=True):
     `after_message_id`, the newest one known before it was sent) and records it instead of sending it again."""
 
     chat_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
-    kind: str  # "send" (a TelegramSend of event_id/part) or "card" (the MatchCard of match_id)
+    kind: str  # "send" (a TelegramSend of event_id/part), "hint" (a send that is also match_id's UnblockHint),
+    # or "card" (the MatchCard of match_id)
     event_id: int | None = None
     part: int = 0
     match_id: int | None = None
@@ -493,6 +494,16 @@ class MatchCard(SQLModel, table=True):
     message_id: int
     text_hash: str = ""
     updated_at: datetime = _instant(now=True)
+
+
+class UnblockHint(SQLModel, table=True):
+    """The last private hint «если вы сможете …» sent to one chat (a player's Telegram) for a match: a hint is sent
+    again only when its text differs. Written in the commit that records the message (services/notifier/outbox.py)."""
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    chat_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
+    text_hash: str
+    sent_at: datetime = _instant(now=True)
 
 
 class TelegramLinkCode(SQLModel, table=True):

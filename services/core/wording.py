@@ -26,3 +26,8 @@ def match_title(stage_kind: str, round_code: str, table: str) -> str:
     if str(stage_kind) == PLAYOFF:
         return "Финал" if round_code == FINAL else f"Плей-офф, раунд {round_code}, стол {table}"
     return f"Тур {round_code}, стол {table}"
+
+
+def place(room: str, tables: int, table_no: int) -> str:
+    """Where a booking sits: the room, and its table when the room has several («Клуб, стол 2»)."""
+    return f"{room}, стол {table_no}" if tables > 1 else room

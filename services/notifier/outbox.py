@@ -38,7 +38,16 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox as kinds
 from services.core.db import session_scope
-from services.core.models import Announcement, MatchCard, OutboxEvent, TelegramPending, TelegramSend, User, utc_now
+from services.core.models import (
+    Announcement,
+    MatchCard,
+    OutboxEvent,
+    TelegramPending,
+    TelegramSend,
+    UnblockHint,
+    User,
+    utc_now,
+)
 from services.notifier import cards
 from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
@@ -123,7 +132,8 @@ def _newest_known(session: Session, chat_id: int) -> int:
 
 
 def _record(session: Session, pending: TelegramPending, message_id: int, *, now: datetime) -> None:
-    """What Telegram accepted: the event's message (TelegramSend) or the match's card (MatchCard)."""
+    """What Telegram accepted: the event's message (TelegramSend) or the match's card (MatchCard); a hint is also
+    the match's last hint to that chat (UnblockHint), in the same commit."""
     if pending.kind == "card":
         row = session.get(MatchCard, pending.match_id) or MatchCard(
             match_id=pending.match_id, chat_id=pending.chat_id, message_id=0
@@ -136,6 +146,12 @@ def _record(session: Session, pending: TelegramPending, message_id: int, *, now:
         )
         session.add(row)
         return
+    if pending.kind == "hint":
+        hint = session.get(UnblockHint, (pending.match_id, pending.chat_id)) or UnblockHint(
+            match_id=pending.match_id, chat_id=pending.chat_id, text_hash=""
+        )
+        hint.text_hash, hint.sent_at = text_hash(pending.text), now
+        session.add(hint)
     done = session.exec(
         select(TelegramSend.id).where(
             TelegramSend.event_id == pending.event_id,
@@ -260,8 +276,18 @@ class Notifier:
         pending = TelegramPending(chat_id=chat, kind="card", match_id=snap.match_id, text=text)
         await self._post(pending, thread_id=self.target.schedule_thread_id)
 
-    async def send_once(self, event_id: int, chat_id: int, text: str, *, part: int = 0, thread_id: int | None = None):
-        """Sends one message of an event unless it was sent before; records its id before returning."""
+    async def send_once(
+        self,
+        event_id: int,
+        chat_id: int,
+        text: str,
+        *,
+        part: int = 0,
+        thread_id: int | None = None,
+        hint_of: int | None = None,
+    ):
+        """Sends one message of an event unless it was sent before; records its id before returning. `hint_of`: the
+        match whose unblock hint this is (recorded as the last hint to this chat in the same commit)."""
         with session_scope(self.bind) as session:
             done = session.exec(
                 select(TelegramSend.id).where(
@@ -270,7 +296,8 @@ class Notifier:
             ).first()
         if done is not None:
             return
-        pending = TelegramPending(chat_id=chat_id, kind="send", event_id=event_id, part=part, text=text)
+        kind = "send" if hint_of is None else "hint"
+        pending = TelegramPending(chat_id=chat_id, kind=kind, event_id=event_id, part=part, match_id=hint_of, text=text)
         await self._post(pending, thread_id=thread_id)
 
     async def _paced(self, chat_id: int) -> None:
@@ -359,30 +386,37 @@ class Notifier:
     async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the
         newest event of that kind in this delivery, which the message is recorded under."""
-        messages: list[tuple[int, int, str]] = []
+        messages: list[tuple[int, int, str, int | None]] = []  # event, chat, text, the match of a hint
         wanting = [s for s in snap.seats if s.private_messages and s.telegram_user_id is not None]
         proposal = snap.proposal
         if kinds.PROPOSED in last and proposal is not None:
             answered = proposal.confirmed | proposal.declined
             text = cards.proposal_waiting_text(snap)
             messages += [
-                (last[kinds.PROPOSED], s.telegram_user_id, text) for s in wanting if s.player_id not in answered
+                (last[kinds.PROPOSED], s.telegram_user_id, text, None) for s in wanting if s.player_id not in answered
             ]
         booked = [last[k] for k in (kinds.BOOKED, kinds.MOVED) if k in last]
         if snap.bookings and booked:
             text = cards.booked_text(snap, moved=kinds.MOVED in last and kinds.BOOKED not in last)
-            messages += [(max(booked), s.telegram_user_id, text) for s in wanting]
+            messages += [(max(booked), s.telegram_user_id, text, None) for s in wanting]
         if kinds.RELEASED in last:
-            messages += [(last[kinds.RELEASED], s.telegram_user_id, cards.released_text(snap)) for s in wanting]
-        # The one who blocks is told privately, once per change of what the four painted (or of the rooms).
+            messages += [(last[kinds.RELEASED], s.telegram_user_id, cards.released_text(snap), None) for s in wanting]
+        # The one who blocks is told privately, once per hint: another player's repaint that leaves the hint as it
+        # was sends nothing again; a changed hint (other times) is sent once (the last one is kept in UnblockHint).
         changed = [last[k] for k in (kinds.ANSWERED, kinds.OPTIONS_LOST, kinds.OPTIONS_CHANGED) if k in last]
         if changed and snap.unblock:
+            with session_scope(self.bind) as session:
+                told = {
+                    h.chat_id: h.text_hash
+                    for h in session.exec(select(UnblockHint).where(UnblockHint.match_id == snap.match_id))
+                }
             for s in wanting:
-                if (text := cards.unblock_private_text(snap, s.player_id)) is not None:
-                    messages.append((max(changed), s.telegram_user_id, text))
-        for event_id, chat_id, text in messages:
+                text = cards.unblock_private_text(snap, s.player_id)
+                if text is not None and told.get(s.telegram_user_id) != text_hash(text):
+                    messages.append((max(changed), s.telegram_user_id, text, snap.match_id))
+        for event_id, chat_id, text, hint_of in messages:
             try:
-                await self.send_once(event_id, chat_id, text)
+                await self.send_once(event_id, chat_id, text, hint_of=hint_of)
             except Undeliverable as error:
                 log.info("private message to a player not delivered: %s", error)
 

@@ -12,6 +12,7 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from services.core.models import Match, MatchStatus, Player, Round, Seat, User
+from services.core.wording import place
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.rules import NO_COMMON_TIME, NOBODY_ANSWERED, OPTIONS, PROPOSED, WAITING
 
@@ -57,7 +58,7 @@ class ProposalView:
 class BookingView:
     start: datetime
     end: datetime
-    room: str
+    room: str  # the room and its table as the calendar says it («Клуб, стол 2»)
     hanchans: int | None
 
 
@@ -130,7 +131,13 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
         options=tuple(options),
         proposal=_proposal(board, item),
         bookings=tuple(
-            BookingView(b.start_at, b.end_at, board.rooms.get(b.room_id, ""), b.hanchans) for b in item.bookings
+            BookingView(
+                b.start_at,
+                b.end_at,
+                place(board.rooms.get(b.room_id, ""), board.tables.get(b.room_id, 1), b.table_no),
+                b.hanchans,
+            )
+            for b in item.bookings
         ),
         state=board.state(item),
         fallback_start=fallback.start if (fallback := item.fallback_ahead(board.now)) is not None else None,

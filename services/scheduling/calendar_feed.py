@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from sqlmodel import Session, col, select
 
 from services.core.models import Booking, Player, Room, Seat, User
+from services.core.wording import place
 from services.scheduling.ics import IcsEvent, calendar_ics
 from services.scheduling.intervals import at_kirov, kirov_date, to_kirov
 
@@ -20,7 +21,7 @@ UID_DOMAIN = "discard-league"
 def place_text(booking: Booking, rooms: dict[int, tuple[str, int]]) -> str:
     """Where the booking sits: the room, and its table when the room has several («Клуб, стол 2»)."""
     name, tables = rooms.get(booking.room_id, ("", 1))
-    return f"{name}, стол {booking.table_no}" if tables > 1 else name
+    return place(name, tables, booking.table_no)
 
 
 def _event(booking: Booking, rooms: dict[int, tuple[str, int]]) -> IcsEvent:

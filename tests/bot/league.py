@@ -41,12 +41,15 @@ class League:
     match_id: int
 
 
-def make_league(session: Session, *, tables: int = 1, names: tuple[str, ...] = NAMES) -> list[League]:
+def make_league(
+    session: Session, *, tables: int = 1, names: tuple[str, ...] = NAMES, room_tables: int = 1
+) -> list[League]:
+    """`tables` matches of four in one tour; the room has `room_tables` mahjong tables."""
     season = Season(name="Лига 2026")
     session.add(season)
     session.flush()
     stage = Stage(season_id=season.id)
-    room = Room(name="Большой зал")
+    room = Room(name="Большой зал", tables=room_tables)
     session.add_all([stage, room])
     session.flush()
     round_ = Round(stage_id=stage.id, code="2", window_start=WINDOW_START, window_end=WINDOW_END)

@@ -16,7 +16,7 @@ from services.notifier.status import bot_status
 from services.notifier.telegram import TelegramGateway
 from tests.bot.conftest import OutsideNetwork
 from tests.bot.fake_api import TOKEN, FakeBotApi
-from tests.bot.league import answer, confirm, kirov, make_league, propose
+from tests.bot.league import answer, confirm, kirov, link, make_league, propose
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -1001234, 7, 9
 TARGET = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
@@ -197,3 +197,26 @@ async def test_a_stale_heartbeat_shows_the_bot_disconnected(engine: sa.Engine, s
     session.commit()
     assert not bot_status(session, now=now).connected
     assert bot_status(session, now=now - timedelta(minutes=9)).connected
+
+
+async def test_a_booking_at_table_2_shows_the_table_on_the_card_and_privately(
+    bot: Bot, fake_api: FakeBotApi, engine: sa.Engine, session: Session
+):
+    first, second = make_league(session, tables=2, room_tables=2)
+    link(session, second, 0, 5001, "anna2", private=True)
+    for league in (first, second):  # the same evening for both: the second match takes the room's table 2
+        for index in range(4):
+            answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
+        proposal_id = propose(session, league, kirov(14, 13))
+        for index in range(1, 4):
+            confirm(session, league, proposal_id, index)
+    notifier = _notifier(bot, engine)
+
+    await notifier.deliver_pending()
+
+    first_card = fake_api.messages[(CHAT, _card(session, first.match_id).message_id)]["text"]
+    second_card = fake_api.messages[(CHAT, _card(session, second.match_id).message_id)]["text"]
+    assert "пн 14.12.2026 13:00–17:30, Большой зал, стол 1" in first_card
+    assert "пн 14.12.2026 13:00–17:30, Большой зал, стол 2" in second_card
+    (booked,) = [c.params["text"] for c in fake_api.accepted("sendMessage") if c.params["chat_id"] == 5001]
+    assert "Встреча забронирована" in booked and "Большой зал, стол 2, 3 ханчана" in booked

@@ -74,6 +74,36 @@ async def test_only_the_one_who_blocks_is_told_privately_when_the_others_are_fre
     assert len(_texts(fake_api, PRIVATE[3])) == 1
 
 
+async def test_the_blockers_hint_is_sent_again_only_when_it_changes(
+    bot: Bot, fake_api: FakeBotApi, engine: sa.Engine, session: Session
+) -> None:
+    (league,) = make_league(session)
+    for n, telegram_id in enumerate(PRIVATE):
+        link(session, league, n, telegram_id, None, private=True)
+    for n in (0, 1, 2):
+        answer(session, league, n, (kirov(10, 19), kirov(10, 23)))
+    answer(session, league, 3, (kirov(12, 10), kirov(12, 14)))  # no common time: the fourth alone could unblock
+    notifier = _notifier(bot, engine, IN_WINDOW)
+    await notifier.deliver_pending()
+    assert [HINT in t for t in _texts(fake_api, PRIVATE[3])] == [True]
+
+    # Another player repaints (one more evening nobody else has): its event is delivered, the hint stays the same.
+    answer(session, league, 0, (kirov(10, 19), kirov(10, 23)), (kirov(11, 10), kirov(11, 12)))
+    assert (await notifier.deliver_pending()).delivered >= 1
+    assert len(_texts(fake_api, PRIVATE[3])) == 1  # nothing new for the blocker
+
+    # A repaint that changes the hint's times: the new hint is sent once.
+    answer(session, league, 1, (kirov(10, 20), kirov(10, 23)))
+    await notifier.deliver_pending()
+    answer(session, league, 2, (kirov(10, 19), kirov(10, 23)), (kirov(11, 10), kirov(11, 11)))  # same hint again
+    await notifier.deliver_pending()
+    await notifier.deliver_pending()
+    first, second = _texts(fake_api, PRIVATE[3])
+    assert HINT in first and "Если вы сможете в чт 10.12 20:00–23:00, у матча будет время." in second
+    for other in PRIVATE[:3]:
+        assert not any("Если вы сможете" in t for t in _texts(fake_api, other))
+
+
 async def test_the_sunday_reminder_states_the_fallback_date(
     bot: Bot, fake_api: FakeBotApi, engine: sa.Engine, session: Session
 ) -> None:

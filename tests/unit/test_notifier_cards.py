@@ -7,6 +7,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from services.core.wording import place
 from services.notifier import cards
 from services.notifier.snapshot import BookingView, MatchSnapshot, OptionView, ProposalView, SeatView
 from services.scheduling.rules import NO_COMMON_TIME, OPTIONS, WAITING
@@ -119,3 +120,13 @@ def test_reminder_mentions_handles_and_splits_long_lists() -> None:
 def test_final_and_playoff_titles() -> None:
     assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Финал"
     assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф, раунд 1, стол A"
+
+
+def test_the_place_names_the_table_only_when_the_room_has_several() -> None:
+    # The card's booking place is worded as the calendar's («Клуб, стол 2»), by one function.
+    assert place("Клуб", 4, 2) == "Клуб, стол 2"
+    assert place("Клуб", 1, 1) == "Клуб"
+    booking = BookingView(T0, T0 + timedelta(minutes=270), place("Клуб", 4, 2), 3)
+    assert "Бронь: сб 12.12.2026 13:00–17:30, Клуб, стол 2, 3 ханчана" in cards.card_text(
+        _snap(bookings=(booking,), state="booked")
+    )
