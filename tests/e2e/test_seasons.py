@@ -47,7 +47,11 @@ def _play_one_hanchan(app: App, names: tuple[str, ...]) -> None:
     with Session(engine) as session:
         season = current_season(session)
         players = [
-            session.exec(select(Player).join(User, User.id == Player.user_id).where(User.display_name == n)).one()
+            session.exec(
+                select(Player)
+                .join(User, User.id == Player.user_id)
+                .where(User.display_name == n, Player.season_id == season.id)
+            ).one()
             for n in names
         ]
         match = match_in_own_stage(session, season, players, MatchStatus.PLAYING)
@@ -207,7 +211,7 @@ def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App
 
     # The version in force on a date before the first publication: none yet.
     page.get_by_label("Редакция, действовавшая на дату").fill("2026-01-01")
-    page.get_by_role("button", name="Показать").click()
+    page.get_by_role("button", name="Показать", exact=True).click()
     expect(page.get_by_role("alert")).to_have_text("На 01.01.2026 регламент ещё не был опубликован.")
 
     # Регламент §7: announced to the participants on the site (and the bot's outbox, tests/db/test_regulation.py).
