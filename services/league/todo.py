@@ -161,7 +161,9 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         item = items[match_id]
         info = item.info
         state, action, mine, when = _card(board, item, user, scores.get(match_id), now)
-        later = _later(item, current, now) and info.match.status == MatchStatus.SCHEDULING
+        # A later tour folds while nothing has begun there; a proposal or a meeting the four made early is followed.
+        begun = bool(item.live or item.bookings)
+        later = _later(item, current, now) and info.match.status == MatchStatus.SCHEDULING and not begun
         if later and item.remaining > 0:  # asks nothing until its window opens; painting early stays possible
             window = info.window
             action, mine = f"ждёт своего игрового окна (откроется {window.start.astimezone(KIROV):%d.%m})", False

@@ -202,9 +202,12 @@ def test_the_last_confirmations_race_from_both_workers_and_the_room_is_booked_on
                 availability.save_availability(
                     session, match_id=match.id, user_id=user_id, intervals=[evening], now=utc_now()
                 )
+            # The first proposal was made two days ago: the table it held is free again (the hold passed), so the
+            # second match may propose the same evening and the two fourth confirmations meet at one table.
+            proposed_at = utc_now() - timedelta(hours=49) if n == 0 else utc_now()
             proposal = booking.propose_meeting(
                 session, match_id=match.id, user_id=users[0], start=evening.start,
-                end=evening.start + timedelta(hours=4, minutes=30), hanchans=3, now=utc_now(),
+                end=evening.start + timedelta(hours=4, minutes=30), hanchans=3, now=proposed_at,
             )  # fmt: skip
             for user_id in users[:3]:
                 if not _confirmed(session, proposal.id, user_id):
