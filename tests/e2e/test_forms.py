@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 import uuid
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Locator, Page, expect
 
 from discard_app import texts
 from discard_app.components.form import FORM_MARK
@@ -21,11 +21,13 @@ NOT_YET_MOVED = {
     "/schedule": {"Добавить в календарь", "Добавить помещение", "Сохранить число столов", "Сохранить время удержания"},
     "/playoff": {"Закрыть регулярный этап"},
     "/pantheon": {"Сохранить"},
-    "/desk": {"Назначить судью"},
     "/seasons/manage": {"Начать сезон"},
     "/disqualifications": {"Записать дисквалификацию"},
     "/regulation": {"Показать", "Опубликовать изменение", "Показать, что изменится"},
 }
+# Pages none of whose forms are moved yet: the desk's buttons are its items' actions, which depend on what waits
+# («Назначить запасную дату: Тур 2, стол 1», «Перенести на следующий тур», «Оставить результат», «Назначить судью» …).
+NOT_YET_MOVED_PAGES = {"/desk"}
 PAGES = [
     "/", "/roster", "/draw", "/standings", "/match/{id}", "/match/{id}/schedule", "/schedule", "/calendar",
     "/playoff", "/announcements", "/profile", "/pantheon", "/desk", "/seasons", "/seasons/manage",
@@ -41,6 +43,17 @@ MOVED = {
 }
 
 
+def _visible_after_one_reload(page: Page, locator: Locator) -> None:
+    """This walk checks where the buttons stand, not how a page loads: an organizer page that comes up without
+    its forms (seen now and then on /roster right after the login, noted on issue 25) is reloaded once."""
+    try:
+        expect(locator).to_be_visible(timeout=10_000)
+    except AssertionError:
+        page.reload()
+        page.wait_for_load_state("networkidle")
+        expect(locator).to_be_visible()
+
+
 def test_every_submit_button_stands_in_the_form_component(page: Page, app: App) -> None:
     match = _match(app, with_hanchan=True)  # the correction and dispute forms need a hanchan
     login(page, app, ORGANIZER)
@@ -51,11 +64,13 @@ def test_every_submit_button_stands_in_the_form_component(page: Page, app: App) 
         page.wait_for_load_state("networkidle")
         expect(page.get_by_role("heading").first).to_be_visible()
         for text in MOVED.get(path, set()):  # the on-load event's forms, in the form component
-            expect(page.locator(f"form[{FORM_MARK}] button[type=submit]", has_text=text).first).to_be_visible()
+            _visible_after_one_reload(page, page.locator(f"form[{FORM_MARK}] button[type=submit]", has_text=text).first)
         page.wait_for_timeout(500)  # and whatever else the on-load event renders
         buttons = page.evaluate(SUBMITS)
         inside = {text for text, moved in buttons if moved}
         assert MOVED.get(path, set()) <= inside, f"{path}: expected on the form component: {MOVED[path] - inside}"
+        if path in NOT_YET_MOVED_PAGES:
+            continue
         if found := {text for text, moved in buttons if not moved} - NOT_YET_MOVED.get(path, set()):
             outside[path] = found
     assert not outside, f"submit buttons outside the form component: {outside}"
