@@ -96,7 +96,9 @@ class TelegramGateway:
         except (BadRequest, Forbidden) as error:
             raise Undeliverable(str(error)) from error
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+    def _edit_call(self, chat_id: int, message_id: int, text: str) -> Callable[[], Awaitable[object]]:
+        """One `editMessageText` with this text, as `_call` retries it (a card's edit and the probe alike)."""
+
         async def call() -> object:
             return await self.bot.edit_message_text(
                 text,
@@ -107,8 +109,11 @@ class TelegramGateway:
                 read_timeout=self.answer_timeout,
             )
 
+        return call
+
+    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
         try:
-            await self._call("editMessageText", call)
+            await self._call("editMessageText", self._edit_call(chat_id, message_id, text))
         except BadRequest as error:
             message = str(error).lower()
             if "message is not modified" in message:
@@ -123,19 +128,8 @@ class TelegramGateway:
         """Whether the message with this id is ours with exactly this text: an edit with the same text answers
         "message is not modified" only then; someone else's message "can't be edited", an id past the chat's
         last message (or a deleted one) is "not found"."""
-
-        async def call() -> object:
-            return await self.bot.edit_message_text(
-                text,
-                chat_id=chat_id,
-                message_id=message_id,
-                parse_mode=ParseMode.HTML,
-                link_preview_options=_NO_PREVIEW,
-                read_timeout=self.answer_timeout,
-            )
-
         try:
-            await self._call("editMessageText (probe)", call)
+            await self._call("editMessageText (probe)", self._edit_call(chat_id, message_id, text))
         except BadRequest as error:
             message = str(error).lower()
             if "message is not modified" in message:
