@@ -19,6 +19,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
+from discard_app.session_cookie import SESSION_COOKIE
 from services.core.config import ROOT
 from services.core.db import make_engine, migrate, session_scope
 from services.core.models import Role, Room, Season, Stage, StageKind
@@ -171,6 +172,21 @@ def login(page: Page, app: App, name: str, password: str | None = None, *, path:
     page.get_by_label("Имя").fill(name)
     page.get_by_label("Пароль").fill(password if password is not None else app.passwords[name])
     page.get_by_role("button", name="Войти").click()
+    _wait_for_the_answer(page)
+
+
+def _wait_for_the_answer(page: Page, seconds: float = 15.0) -> None:
+    """Until the login is decided: the session cookie is set (the page then loads its next address) or the form
+    shows its refusal. A test that moved on at once could leave the login page before the browser took its
+    cookie, and the next pages came up logged out (seen as an organizer page without its forms)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if any(c["name"] == SESSION_COOKIE for c in page.context.cookies()):
+            page.wait_for_load_state()
+            return
+        if page.get_by_role("alert").count():
+            return
+        page.wait_for_timeout(50)
 
 
 @pytest.fixture(autouse=True)
