@@ -20,16 +20,21 @@ from services.scheduling.calendar_feed import club_ics, personal_ics
 ICS_TYPE = "text/calendar; charset=utf-8"
 
 
-def club_calendar(_request: Request) -> Response:
-    # The club calendar names matches and activities only: no personal data, so no token is needed.
+def _site_url(request: Request) -> str:
+    """The site's address for the feeds' links: PUBLIC_URL, else the address the client asked."""
+    return settings.public_url or f"{request.url.scheme}://{request.url.netloc}"
+
+
+def club_calendar(request: Request) -> Response:
+    # The club calendar names matches (their players, as the public match pages do) and activities: no token.
     with session_scope() as session:
-        body = club_ics(session)
+        body = club_ics(session, site_url=_site_url(request))
     return Response(body, media_type=ICS_TYPE, headers={"Cache-Control": "no-cache"})
 
 
 def my_calendar(request: Request) -> Response:
     with session_scope() as session:
-        body = personal_ics(session, request.path_params["token"])
+        body = personal_ics(session, request.path_params["token"], site_url=_site_url(request))
     if body is None:
         return PlainTextResponse("Календарь не найден: ссылка устарела или неверна.", status_code=404)
     return Response(body, media_type=ICS_TYPE, headers={"Cache-Control": "no-cache, private"})

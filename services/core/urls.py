@@ -14,3 +14,9 @@ def match_schedule_url(match_id: int | str) -> str:
 
 def personal_ics_url(token: str) -> str:
     return f"/calendar/me/{token}.ics"
+
+
+def webcal_url(feed_url: str) -> str:
+    """The feed's address for a one-tap subscription: webcal:// opens the phone's or computer's calendar app."""
+    scheme, sep, rest = feed_url.partition("://")
+    return f"webcal://{rest}" if sep and scheme in ("http", "https") else feed_url

@@ -10,6 +10,7 @@ from datetime import date, timedelta
 from sqlmodel import Session, col, select
 
 from services.core.models import Booking, Player, Room, Seat, User
+from services.core.urls import match_url
 from services.core.wording import place
 from services.scheduling.ics import IcsEvent, calendar_ics
 from services.scheduling.intervals import at_kirov, kirov_date, to_kirov
@@ -24,14 +25,56 @@ def place_text(booking: Booking, rooms: dict[int, tuple[str, int]]) -> str:
     return place(name, tables, booking.table_no)
 
 
-def _event(booking: Booking, rooms: dict[int, tuple[str, int]]) -> IcsEvent:
+def absolute_url(site_url: str, path: str) -> str:
+    """The page's full address for a calendar client (which has no page to resolve a relative link against)."""
+    return f"{site_url.rstrip('/')}{path}" if site_url else path
+
+
+def match_names(session: Session, match_ids: list[int]) -> dict[int, list[str]]:
+    """The four seated players' names of each match, in seat order."""
+    if not match_ids:
+        return {}
+    rows = session.exec(
+        select(Seat.match_id, User.display_name)
+        .join(Player, col(Player.id) == Seat.player_id)
+        .join(User, col(User.id) == Player.user_id)
+        .where(col(Seat.match_id).in_(match_ids))
+        .order_by(col(Seat.match_id), col(Seat.seed))
+    ).all()
+    names: dict[int, list[str]] = {}
+    for match_id, name in rows:
+        names.setdefault(match_id, []).append(name)
+    return names
+
+
+def _description(booking: Booking, where: str, names: list[str], site_url: str) -> str:
+    """The event's text: who plays, where, and the match page's address (one fact a line)."""
+    if booking.match_id is None:
+        return ""
+    lines = [f"Игроки: {', '.join(names)}"] if names else []
+    if where:
+        lines.append(f"Где: {where}")
+    lines.append(f"Страница матча: {absolute_url(site_url, match_url(booking.match_id))}")
+    return "\n".join(lines)
+
+
+def _event(
+    booking: Booking,
+    rooms: dict[int, tuple[str, int]],
+    names: dict[int, list[str]] | None = None,
+    site_url: str = "",
+) -> IcsEvent:
+    where = place_text(booking, rooms)
+    players = (names or {}).get(booking.match_id or 0, [])
     return IcsEvent(
         uid=f"booking-{booking.id}@{UID_DOMAIN}",  # stable for the booking's whole life, moves included
         start=booking.start_at,
         end=booking.end_at,
-        summary=booking.title,
+        summary=f"{booking.title}: {', '.join(players)}" if players else booking.title,
         dtstamp=booking.created_at,
-        location=place_text(booking, rooms),
+        location=where,
+        description=_description(booking, where, players, site_url),
+        url=absolute_url(site_url, match_url(booking.match_id)) if booking.match_id is not None else "",
         sequence=booking.sequence,
         cancelled=not booking.active,
         categories=(KIND_LABELS.get(booking.kind, booking.kind),),
@@ -42,11 +85,13 @@ def _rooms(session: Session) -> dict[int, tuple[str, int]]:
     return {r.id: (r.name, r.tables) for r in session.exec(select(Room)).all()}
 
 
-def club_ics(session: Session) -> str:
-    """Every booking of the club, cancelled ones as STATUS:CANCELLED so subscribers drop them."""
+def club_ics(session: Session, *, site_url: str = "") -> str:
+    """Every booking of the club, cancelled ones as STATUS:CANCELLED so subscribers drop them; a match's event
+    names its four players, its room and table and its page (`site_url` makes the page's address absolute)."""
     rooms = _rooms(session)
     rows = session.exec(select(Booking).order_by(col(Booking.start_at), col(Booking.id))).all()
-    return calendar_ics([_event(b, rooms) for b in rows], name="Клуб «Братство Дискарда»")
+    names = match_names(session, [b.match_id for b in rows if b.match_id is not None])
+    return calendar_ics([_event(b, rooms, names, site_url) for b in rows], name="Клуб «Братство Дискарда»")
 
 
 def ensure_calendar_token(session: Session, user: User) -> str:
@@ -73,7 +118,7 @@ def user_for_calendar_token(session: Session, token: str) -> User | None:
     return user if user and hmac.compare_digest(user.calendar_token or "", token) else None
 
 
-def personal_ics(session: Session, token: str) -> str | None:
+def personal_ics(session: Session, token: str, *, site_url: str = "") -> str | None:
     """The meetings of the user's own matches; None for an unknown token."""
     user = user_for_calendar_token(session, token)
     if user is None:
@@ -82,7 +127,9 @@ def personal_ics(session: Session, token: str) -> str | None:
     rows = session.exec(
         select(Booking).where(col(Booking.match_id).in_(match_ids)).order_by(col(Booking.start_at), col(Booking.id))
     ).all()
-    return calendar_ics([_event(b, _rooms(session)) for b in rows], name=f"Мои матчи — {user.display_name}")
+    rooms = _rooms(session)
+    names = match_names(session, [b.match_id for b in rows if b.match_id is not None])
+    return calendar_ics([_event(b, rooms, names, site_url) for b in rows], name=f"Мои матчи — {user.display_name}")
 
 
 @dataclass(frozen=True)

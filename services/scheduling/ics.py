@@ -31,6 +31,7 @@ class IcsEvent:
     dtstamp: datetime
     location: str = ""
     description: str = ""
+    url: str = ""  # the match page's absolute address (URL property)
     sequence: int = 0
     cancelled: bool = False
     categories: tuple[str, ...] = ()  # the booking's kind: "Матч", "DnD", ...
@@ -57,6 +58,8 @@ def _vevent(event: IcsEvent) -> icalendar.Event:
         vevent.add("location", event.location)
     if event.description:
         vevent.add("description", event.description)
+    if event.url:
+        vevent.add("url", event.url)
     if event.categories:
         vevent.add("categories", list(event.categories))
     vevent.add("status", "CANCELLED" if event.cancelled else "CONFIRMED")

@@ -9,12 +9,13 @@ import uuid
 from collections.abc import Callable
 from datetime import timedelta
 
+import icalendar
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core.db import session_scope
-from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, Room
+from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, Room, User
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.board import options_for, state_of
@@ -317,6 +318,38 @@ def test_calendar_feeds_publish_moves_and_cancellations(db: sa.Engine) -> None:
         other = personal_ics(session, act(db, lambda s: ensure_calendar_token(s, s.merge(league.organizer))))
     assert uid in club and "SEQUENCE:1" in club and "STATUS:CANCELLED" in club
     assert uid not in other  # the organizer plays no match: their own feed is empty
+
+
+def test_calendar_event_names_the_four_the_room_table_and_the_match_page(db: sa.Engine) -> None:
+    league, _ = booked_league(db)
+    [row] = match_bookings(db, league.match.id)
+    with session_scope(db) as session:
+        # A name that needs escaping in iCalendar (comma, semicolon, backslash) and a long line to fold.
+        user = session.merge(league.users[0])
+        user.display_name = "Анна; Мария, «Я»\\Тест"
+        session.add(user)
+        token = ensure_calendar_token(session, user)
+    with Session(db, expire_on_commit=False) as session:
+        names = [session.get_one(User, u.id).display_name for u in league.users[:4]]
+        room = session.get(Room, row.room_id)
+        feeds = [
+            personal_ics(session, token, site_url="https://league.example/"),
+            club_ics(session, site_url="https://league.example"),
+        ]
+    page = f"https://league.example/match/{league.match.id}"
+    for feed in feeds:
+        assert feed is not None
+        assert all(len(line.encode()) <= 75 for line in feed.split("\r\n"))  # folded at 75 octets
+        assert "Анна\\; Мария\\, «Я»\\\\Тест" in feed.replace("\r\n ", "")  # RFC 5545 escaping
+        [event] = [
+            e
+            for e in icalendar.Calendar.from_ical(feed).walk("VEVENT")
+            if str(e["uid"]) == f"booking-{row.id}@discard-league"
+        ]
+        text = str(event["description"])
+        assert all(name in text and name in str(event["summary"]) for name in names)
+        assert room is not None and room.name in str(event["location"]) and room.name in text
+        assert str(event["url"]) == page and page in text
 
 
 def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int:

@@ -104,3 +104,24 @@ def test_the_password_form_says_its_policy_keeps_the_fields_and_refuses_spaces(p
     expect(page.get_by_role("heading", name="Мои матчи")).to_have_count(0)
     login(page, app, name, "новый-пароль-1")
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+
+
+def test_the_calendar_feed_is_offered_as_a_webcal_subscription_on_a_phone(browser: Browser, app: App) -> None:
+    """Issue 28, item 7: /profile (and /calendar) offer the personal feed as a webcal:// link and a copy button."""
+    name, password = _new_player(app)
+    context = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+    page = context.new_page()
+    login(page, app, name, password)
+    expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
+    page.goto(f"{app.url}/profile")
+    page.get_by_role("button", name="Получить ссылку").click()
+    feed = page.locator("code", has_text="/calendar/me/").inner_text()
+    webcal = "webcal://" + feed.split("://", 1)[1]
+    expect(page.get_by_test_id("webcal-link")).to_have_attribute("href", webcal)
+    expect(page.get_by_role("button", name="Подписаться в календаре")).to_be_visible()
+    expect(page.get_by_role("button", name="Скопировать ссылку")).to_be_visible()
+    page.reload()  # offered again on the next visit, not only right after it was made
+    expect(page.get_by_test_id("webcal-link")).to_have_attribute("href", webcal)
+    page.goto(f"{app.url}/calendar")
+    expect(page.get_by_test_id("webcal-link")).to_have_attribute("href", webcal)
+    context.close()

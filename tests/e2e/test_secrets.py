@@ -386,11 +386,11 @@ def test_a_tab_closed_on_the_page_leaves_no_intervals_or_feed_link_in_the_state_
     schedule.goto(f"{app.url}/match/{match_id}/schedule")
     expect(schedule.get_by_text(re.compile("02:15 — 03:45")).first).to_be_visible()
     calendar.goto(f"{app.url}/calendar")
-    feed_link = calendar.locator("a[href*='/calendar/me/']")
+    feed_link = calendar.locator("a[href^='http'][href*='/calendar/me/']")
     expect(feed_link).to_be_visible()
     shown_token = re.search(r"/calendar/me/([^.]+)\.ics", feed_link.inner_text()).group(1)
     profile.goto(f"{app.url}/profile")
-    profile.get_by_role("button", name=re.compile("ссылк", re.I)).first.click()
+    profile.get_by_role("button", name=texts.PROFILE_CALENDAR_NEW).click()
     expect(profile.locator("code").filter(has_text="/calendar/me/")).to_be_visible()
     with session_scope(engine) as session:
         token = session.exec(select(User).where(User.display_name == ORGANIZER)).one().calendar_token

@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.feed_link import feed_links
 from discard_app.components.form import action_form
 from discard_app.layout import page
 from discard_app.state import tab_memory
@@ -16,6 +17,7 @@ from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.core.password_pool import PoolBusy, password_pool
+from services.core.urls import webcal_url
 from services.league import accounts
 from services.notifier import linking as telegram_link
 from services.scheduling.calendar_feed import renew_calendar_token
@@ -43,10 +45,19 @@ class ProfileState(GuardedActions, AuthState):
         feed = tab_memory.recall(self.router.session.client_token, NEW_FEED, "")
         return [feed] if feed else []
 
+    @rx.var(cache=False)
+    def my_webcal(self) -> list[str]:
+        """The same feed as a webcal:// link (a one-tap subscription), from the tab's memory too."""
+        feed = tab_memory.recall(self.router.session.client_token, NEW_FEED, "")
+        return [webcal_url(feed)] if feed else []
+
     feed_notice: str = ""
 
     def _show(self, user: User) -> None:
         self.has_feed = bool(user.calendar_token)
+        if user.calendar_token:  # offered here too, for a subscription; kept in the tab's memory, not on the state
+            feed = (self.router.headers.origin or "") + routes.personal_ics_url(user.calendar_token)
+            tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
         self.linked = user.telegram_user_id is not None
         self.telegram_username = user.telegram_username or ""
         self.private_messages = bool(user.telegram_private_messages)
@@ -206,7 +217,7 @@ def _calendar() -> rx.Component:
             ProfileState.feed_notice != "",
             rx.callout(ProfileState.feed_notice, color_scheme="green", role="status"),
         ),
-        rx.foreach(ProfileState.my_feed, lambda feed: rx.code(feed, word_break="break-all")),
+        feed_links(ProfileState.my_feed, ProfileState.my_webcal),
         rx.cond(
             ProfileState.has_feed,
             rx.button(texts.PROFILE_CALENDAR_NEW, on_click=ProfileState.renew_feed, variant="outline"),

@@ -8,12 +8,14 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.feed_link import feed_links
 from discard_app.components.live import LivePage
 from discard_app.layout import page
 from discard_app.state import tab_memory
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import User, utc_now
+from services.core.urls import webcal_url
 from services.scheduling.calendar_feed import ensure_calendar_token, week_entries, week_start
 from services.scheduling.intervals import kirov_date
 
@@ -53,6 +55,12 @@ class ClubCalendarState(LivePage, AuthState):
         uncached string var on the state (to skip resending it) and only a digest of anything else."""
         feed = tab_memory.recall(self.router.session.client_token, MY_FEED, "")
         return [feed] if feed else []
+
+    @rx.var(cache=False)
+    def my_webcal(self) -> list[str]:
+        """The same feed as a webcal:// link (a one-tap subscription), from the tab's memory too."""
+        feed = tab_memory.recall(self.router.session.client_token, MY_FEED, "")
+        return [webcal_url(feed)] if feed else []
 
     def _refresh(self, user: User) -> None:  # noqa: ARG002 - the club's calendar is the same for everyone
         """The week on screen again: a booking made or released anywhere shows within a second."""
@@ -161,4 +169,5 @@ def club_calendar_page() -> rx.Component:
             ": ",
             rx.foreach(ClubCalendarState.my_feed, lambda feed: rx.link(feed, href=feed, word_break="break-all")),
         ),
+        feed_links(ClubCalendarState.my_feed, ClubCalendarState.my_webcal, show_address=False),
     )

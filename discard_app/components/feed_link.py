@@ -1,0 +1,36 @@
+"""The personal calendar feed offered for subscription: the address itself, a webcal:// link that opens the
+calendar app in one tap, and a copy button. The address comes from the tab's memory (state/tab_memory.py)."""
+
+from __future__ import annotations
+
+import reflex as rx
+
+T_SUBSCRIBE = "Подписаться в календаре"
+T_COPY = "Скопировать ссылку"
+T_COPIED = "Ссылка скопирована"
+
+
+def feed_links(feeds: rx.Var, webcals: rx.Var, *, show_address: bool = True) -> rx.Component:
+    """`feeds` and `webcals`: one-item lists (or empty) of the same feed as https:// and as webcal://."""
+    return rx.vstack(
+        rx.foreach(feeds, lambda feed: rx.code(feed, word_break="break-all")) if show_address else rx.fragment(),
+        rx.hstack(
+            rx.foreach(
+                webcals,
+                lambda webcal: rx.link(rx.button(T_SUBSCRIBE, type="button"), href=webcal, data_testid="webcal-link"),
+            ),
+            rx.foreach(
+                feeds,
+                lambda feed: rx.button(
+                    T_COPY,
+                    type="button",
+                    variant="outline",
+                    on_click=[rx.set_clipboard(feed), rx.toast.success(T_COPIED)],
+                ),
+            ),
+            wrap="wrap",
+            spacing="2",
+        ),
+        spacing="2",
+        width="100%",
+    )
