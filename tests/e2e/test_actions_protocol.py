@@ -44,7 +44,8 @@ OUTSIDER = PLAYERS[12]  # a player of the season, not at the table
 READ_ONLY = {
     "setvar", "load", "tick", "watch", "dismiss", "join", "shift", "set_filter", "set_field", "open_dialog",
     "close_dialog", "pick_booking", "pick_option", "set_prop_start", "set_prop_end", "set_prop_hanchans",
-    "pick_correction", "ask_cannot", "keep_booking", "ask_decline", "keep_proposal", "ask_reset", "cancel_reset",
+    "pick_correction", "ask_cannot", "set_cannot_free_time", "keep_booking", "ask_decline", "keep_proposal",
+    "ask_reset", "cancel_reset",
     "cancel_withdrawal", "cancel_close", "load_rules", "cancel_preview",
     "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
 }  # fmt: skip
