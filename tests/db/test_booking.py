@@ -549,3 +549,20 @@ def test_whole_free_days_read_as_days() -> None:
     assert span_text(kirov(17), kirov(19)) == "вт 17.11 — ср 18.11 целиком"
     assert span_text(kirov(17, 18), kirov(17, 23)) == "вт 17.11.2026 18:00 — 23:00"
     assert span_text(kirov(17, 18), kirov(18)) == "вт 17.11.2026 18:00 — 00:00"
+
+
+def test_the_organizer_is_offered_only_the_match_s_remaining_hanchans(db: sa.Engine) -> None:
+    """Issue 28: the assign dialog offers 1 … the remaining hanchans of the ruleset's three (Регламент §2), never 5
+    for a regular match; the last is the default."""
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    match_id = league.match.id
+    assert act(db, scheduling_admin.assignable_hanchans, match_id=match_id, now=NOW) == [1, 2, 3]
+    for n in range(4):
+        paint(db, league, n, evening(20), evening(21))
+    p = proposed(db, league, kirov(20, 18), kirov(20, 21), hanchans=2)
+    confirm(db, league, p.id, 0, 1, 2, 3)
+    assert act(db, scheduling_admin.assignable_hanchans, match_id=match_id, now=NOW) == [1]
+    p = proposed(db, league, kirov(21, 18), kirov(21, 20), hanchans=1)
+    confirm(db, league, p.id, 0, 1, 2, 3)
+    assert act(db, scheduling_admin.assignable_hanchans, match_id=match_id, now=NOW) == []
