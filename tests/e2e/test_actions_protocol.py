@@ -34,7 +34,7 @@ from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import Interval
 from tests import factories
-from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App
 from tests.e2e.test_secrets import RawTab as _RawTab
 
 SEATED = list(PLAYERS[4:8])
@@ -293,7 +293,13 @@ SCENARIOS: dict[str, Scenario] = {
         ORGANIZER,
         lambda app: (
             "/roster",
-            {"form": {"name": f"Новичок {uuid.uuid4().hex[:6]}", "status": "reserve", KEY_FIELD: new_key()}},
+            {
+                "form": {
+                    "name": f"Новичок {uuid.uuid4().hex[:6].translate(LETTERS)}",
+                    "status": "reserve",
+                    KEY_FIELD: new_key(),
+                }
+            },
         ),
     ),
     "RosterState.change_status": Scenario(ORGANIZER, _reserve_player),
