@@ -18,6 +18,7 @@ def confirm_dialog(
     on_cancel: Any = None,
     on_open_change: Any = None,
     danger: bool = False,
+    extra: rx.Component | None = None,
 ) -> rx.Component:
     """Open while `is_open`; `on_confirm` acts, the cancel button (or `on_open_change` on Escape) changes nothing."""
     cancel_button = rx.button(
@@ -28,6 +29,7 @@ def confirm_dialog(
         rx.alert_dialog.content(
             rx.alert_dialog.title(title),
             rx.alert_dialog.description(text),
+            *([extra] if extra is not None else []),  # e.g. a checkbox that shapes what the confirmation does
             rx.flex(
                 rx.alert_dialog.cancel(cancel_button),
                 rx.alert_dialog.action(confirm_button),

@@ -59,3 +59,21 @@ def first_too_long(payload: Mapping[str, Any]) -> tuple[str, int] | None:
         if len(text) > limit_for(field):
             return field, limit_for(field)
     return None
+
+
+# A new person's name (roster add, CSV import): letters of any script (ё too), spaces, hyphens, apostrophes.
+PERSON_NAME_MAX = 60
+_NAME_MARKS = frozenset(" -'’ʼ")
+
+
+def person_name_problem(name: str) -> str | None:
+    """Why `name` (already trimmed) cannot be a new person's name, in Russian; None when it can."""
+    if not name:
+        return "не указано имя"
+    if len(name) > PERSON_NAME_MAX:
+        return f"имя длиннее {PERSON_NAME_MAX} символов"
+    if any(not (ch.isalpha() or ch in _NAME_MARKS) for ch in name):
+        return "в имени допустимы только буквы, пробелы, дефис и апостроф"
+    if not any(ch.isalpha() for ch in name):
+        return "в имени нет ни одной буквы"
+    return None

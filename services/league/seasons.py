@@ -15,10 +15,11 @@ from sqlmodel import Session, col, func, select
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import Player, Registration, Role, RosterStatus, Season, Stage, StageKind, User
+from services.core.text_limits import person_name_problem
 from services.league import roster
 from services.league.accounts import AccountError, find_user
 from services.league.disqualifications import active_disqualification, refusal_text
-from services.league.roster_csv import CsvEntry, CsvProblem, TooManyLines, parse_roster_csv
+from services.league.roster_csv import CsvEntry, CsvProblem, TooManyLines, has_invisible, parse_roster_csv
 from services.playoff.repo import load_bracket
 
 MAX_NAME = 120
@@ -150,6 +151,11 @@ def add_person(
             actor_user_id=actor_user_id,
         )
         return player, None
+    # A new person only: a known one keeps the name the league already has; an empty or invisible-laden name is
+    # refused by the account with its own message.
+    problem = person_name_problem(" ".join(name.split())) if name.strip() and not has_invisible(name) else None
+    if problem is not None:
+        raise SeasonError(problem[0].upper() + problem[1:] + ".")
     try:
         player, password = roster.add_player(session, season, name, status=status, actor_user_id=actor_user_id)
     except AccountError as error:
@@ -218,7 +224,9 @@ def preview_roster_csv(session: Session, season: Season, text: str, *, today: da
             continue
         user = find_user(session, item.name)
         outcome, accepted = "новый игрок: будет создан вход и пароль", True
-        if user is not None:
+        if user is None and (problem := person_name_problem(item.name)) is not None:
+            outcome, accepted = f"Строка {item.line} отклонена: {problem}", False
+        elif user is not None:
             dq = active_disqualification(session, user.id, today)
             if dq is not None:
                 outcome, accepted = f"Строка {item.line} отклонена: {refusal_text(user.display_name, dq)}", False

@@ -17,7 +17,7 @@ from services.core.models import (
     MeetingProposal,
     ProposalConfirmation,
 )
-from services.scheduling import decide
+from services.scheduling import booking, decide
 from services.scheduling.board import MatchBoard, match_board
 from services.scheduling.booking import release_booking
 from services.scheduling.intervals import Interval, clip, subtract, union
@@ -229,3 +229,26 @@ def own_availability(session: Session, *, match_id: int, user_id: int) -> list[I
     """The caller's own intervals for a match (empty when they are not seated in it)."""
     seat = match_info(session, match_id).seat_of(user_id)
     return availabilities(session, match_id).get(seat.player_id, []) if seat else []
+
+
+def cannot_come(
+    session: Session, *, booking_id: int, user_id: int, now: datetime, take_time_out: bool = True
+) -> Booking:
+    """«Не смогу» on a booked meeting (booking.cannot_come), and by default the meeting's time also leaves the
+    player's own availability for that match in the same transaction, so the same time is not offered again at
+    once (Регламент §6.1, §6.4: the player's availability is theirs to give)."""
+    released = booking.cannot_come(session, booking_id=booking_id, user_id=user_id, now=now)
+    if take_time_out and released.match_id is not None:
+        span = [Interval(released.start_at, released.end_at)]
+        match_id = released.match_id
+        maybe = own_if_needed(session, match_id=match_id, user_id=user_id)
+        free = subtract(own_availability(session, match_id=match_id, user_id=user_id), maybe)
+        save_availability(
+            session,
+            match_id=match_id,
+            user_id=user_id,
+            intervals=subtract(free, span),
+            if_needed=subtract(maybe, span),
+            now=now,
+        )
+    return released

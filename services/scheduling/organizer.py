@@ -121,6 +121,14 @@ def _store_or_refuse(
         raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
 
 
+def assignable_hanchans(session: Session, match_id: int, *, now: datetime | None) -> list[int]:
+    """The hanchan counts the organizer may assign to a match: 1 … its remaining ones (neither booked nor played),
+    the last being the default; the total is the season's ruleset's (Регламент §2: a regular match 3, the final 5),
+    so a regular match is never offered 5. Empty when nothing is left."""
+    _, item = match_board(session, match_id, now=now)
+    return list(range(1, max(item.remaining, 0) + 1))
+
+
 def assign_meeting(
     session: Session,
     *,

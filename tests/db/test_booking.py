@@ -502,6 +502,28 @@ def test_cannot_come_releases_the_booking_for_all_four(db: sa.Engine) -> None:
         act(db, booking.cannot_come, booking_id=row.id, user_id=league.users[2].id, now=NOW)
 
 
+@pytest.mark.parametrize("take_time_out", [True, False])
+def test_cannot_come_can_take_the_meeting_s_time_out_of_one_s_availability(db: sa.Engine, take_time_out: bool) -> None:
+    """Issue 28: «Не смогу» by default also takes the meeting's time out of the player's own availability, in the
+    same transaction, so that time is not offered again at once; without it the option comes back."""
+    league, p = booked_league(db)
+    [row] = match_bookings(db, league.match.id)
+    span = Interval(row.start_at, row.end_at)
+    act(db, availability.cannot_come, booking_id=row.id, user_id=league.users[2].id, now=NOW,
+        take_time_out=take_time_out)  # fmt: skip
+    [row] = match_bookings(db, league.match.id)
+    assert not row.active
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get(MeetingProposal, p.id).status == "declined"
+        own = availability.own_availability(session, match_id=league.match.id, user_id=league.users[2].id)
+        offered = options_for(session, league.match.id, now=NOW)
+    assert any(iv.overlaps(span) for iv in own) is not take_time_out
+    assert any(o.interval.overlaps(span) for o in offered) is not take_time_out
+    assert any(o.interval.overlaps(evening(21)) for o in offered)  # the rest of the painted time stays offered
+    if take_time_out:
+        assert own == [Interval(kirov(20, 17), kirov(20, 18)), Interval(kirov(20, 22, 30), kirov(20, 23)), evening(21)]
+
+
 def test_the_organizer_releases_a_booking_with_a_reason(db: sa.Engine) -> None:
     league, p = booked_league(db)
     [row] = match_bookings(db, league.match.id)
@@ -560,3 +582,20 @@ def test_whole_free_days_read_as_days() -> None:
     assert span_text(kirov(17), kirov(19)) == "вт 17.11 — ср 18.11 целиком"
     assert span_text(kirov(17, 18), kirov(17, 23)) == "вт 17.11.2026 18:00 — 23:00"
     assert span_text(kirov(17, 18), kirov(18)) == "вт 17.11.2026 18:00 — 00:00"
+
+
+def test_the_organizer_is_offered_only_the_match_s_remaining_hanchans(db: sa.Engine) -> None:
+    """Issue 28: the assign dialog offers 1 … the remaining hanchans of the ruleset's three (Регламент §2), never 5
+    for a regular match; the last is the default."""
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+    match_id = league.match.id
+    assert act(db, scheduling_admin.assignable_hanchans, match_id=match_id, now=NOW) == [1, 2, 3]
+    for n in range(4):
+        paint(db, league, n, evening(20), evening(21))
+    p = proposed(db, league, kirov(20, 18), kirov(20, 21), hanchans=2)
+    confirm(db, league, p.id, 0, 1, 2, 3)
+    assert act(db, scheduling_admin.assignable_hanchans, match_id=match_id, now=NOW) == [1]
+    p = proposed(db, league, kirov(21, 18), kirov(21, 20), hanchans=1)
+    confirm(db, league, p.id, 0, 1, 2, 3)
+    assert act(db, scheduling_admin.assignable_hanchans, match_id=match_id, now=NOW) == []

@@ -10,7 +10,7 @@ from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from services.core.db import make_engine, migrate
 from services.core.models import Player, Registration, Role, Season, User
@@ -23,6 +23,7 @@ from services.league.roster import current_season
 from services.league.roster_csv import MAX_LINES, parse_roster_csv
 from services.league.seasons import (
     SeasonError,
+    add_person,
     copy_roster,
     create_season,
     finish_season,
@@ -282,3 +283,20 @@ def test_a_file_far_longer_than_any_roster_is_refused_before_it_is_read(session:
     with pytest.raises(SeasonError, match=f"больше {MAX_LINES} строк"):
         import_roster_csv(session, new, text, today=TODAY, actor_user_id=None)
     assert len(parse_roster_csv("".join(f"Игрок {n};@p{n};да\n" for n in range(MAX_LINES)))) == MAX_LINES
+
+
+def test_a_new_person_s_name_is_letters_spaces_hyphens_and_apostrophes_only(session: Session, league: League) -> None:
+    """Issue 28: a new name with digits or emoji is refused in the preview, the import and the roster form alike."""
+    new = create_season(session, "Лига 2027", actor_user_id=None)
+    text = "Анна-Мария д'Арк;@am;да\nНовичок 7;@n;да\nЧай 🀄;@c;нет\n"
+    lines = preview_roster_csv(session, new, text, today=TODAY)
+    assert [(line.line, line.accepted) for line in lines] == [(1, True), (2, False), (3, False)]
+    assert lines[1].outcome == "Строка 2 отклонена: в имени допустимы только буквы, пробелы, дефис и апостроф"
+    result = import_roster_csv(session, new, text, today=TODAY, actor_user_id=None)
+    assert result.added == 1 and [name for name, _ in result.passwords] == ["Анна-Мария д'Арк"]
+    with pytest.raises(SeasonError, match="длиннее 60 символов"):
+        add_person(session, new, "Я" * 61, today=TODAY, actor_user_id=None)
+    session.commit()
+    names = session.exec(select(User.display_name).join(Player, col(Player.user_id) == User.id).where(
+        Player.season_id == new.id)).all()  # fmt: skip
+    assert list(names) == ["Анна-Мария д'Арк"]

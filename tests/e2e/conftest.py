@@ -45,6 +45,8 @@ class App:
         return make_engine(self.database_url)
 
 
+# A unique tag inside a person's name: letters only, as a name must be (issue 28).
+LETTERS = str.maketrans("0123456789", "абвгдежзик")
 ORGANIZER = "Богдан Бойко"
 JUDGE = "Екатерина Киселёва"
 PLAYERS = tuple(f"Игрок {n:02d}" for n in range(1, 17))

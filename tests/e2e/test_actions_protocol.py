@@ -34,7 +34,7 @@ from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import Interval
 from tests import factories
-from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App
 from tests.e2e.test_secrets import RawTab as _RawTab
 
 SEATED = list(PLAYERS[4:8])
@@ -44,7 +44,8 @@ OUTSIDER = PLAYERS[12]  # a player of the season, not at the table
 READ_ONLY = {
     "setvar", "load", "tick", "watch", "dismiss", "join", "shift", "set_filter", "set_field", "open_dialog",
     "close_dialog", "pick_booking", "pick_option", "set_prop_start", "set_prop_end", "set_prop_hanchans",
-    "pick_correction", "ask_cannot", "keep_booking", "ask_decline", "keep_proposal", "ask_reset", "cancel_reset",
+    "pick_correction", "ask_cannot", "set_cannot_free_time", "keep_booking", "ask_decline", "keep_proposal",
+    "ask_reset", "cancel_reset",
     "cancel_withdrawal", "cancel_close", "load_rules", "cancel_preview",
     "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
 }  # fmt: skip
@@ -292,7 +293,13 @@ SCENARIOS: dict[str, Scenario] = {
         ORGANIZER,
         lambda app: (
             "/roster",
-            {"form": {"name": f"Новичок {uuid.uuid4().hex[:6]}", "status": "reserve", KEY_FIELD: new_key()}},
+            {
+                "form": {
+                    "name": f"Новичок {uuid.uuid4().hex[:6].translate(LETTERS)}",
+                    "status": "reserve",
+                    KEY_FIELD: new_key(),
+                }
+            },
         ),
     ),
     "RosterState.change_status": Scenario(ORGANIZER, _reserve_player),

@@ -296,10 +296,18 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
     expect(mine.get_by_role("alertdialog")).to_have_count(0)
     with session_scope(engine) as session:
         assert session.get(Booking, booking_id).active
+    expect(mine.get_by_label(f"{_label(day)} 18:00", exact=True)).to_have_attribute("aria-checked", "true")
     cannot.tap()
+    # Issue 28: the same dialog offers to take the meeting's time out of one's own availability, checked by default
+    take_out = mine.get_by_role("alertdialog").get_by_role("checkbox", name="Убрать это время из моей доступности")
+    expect(take_out).to_be_checked()
     mine.get_by_role("alertdialog").get_by_role("button", name="Снять бронь").tap()
     expect(mine.get_by_role("status")).to_contain_text("Бронь снята: остальные игроки уже видят это.")
     expect(mine.get_by_text("Пока не забронировано.")).to_be_visible()
+    # the released 18:00–22:30 is no longer painted; the rest of the evening still is
+    expect(mine.get_by_label(f"{_label(day)} 18:00", exact=True)).to_have_attribute("aria-checked", "false")
+    expect(mine.get_by_label(f"{_label(day)} 22:00", exact=True)).to_have_attribute("aria-checked", "false")
+    expect(mine.get_by_label(f"{_label(day)} 22:30", exact=True)).to_have_attribute("aria-checked", "true")
     expect(other.get_by_text("Пока не забронировано.")).to_be_visible(timeout=LIVE)  # live, no reload
     expect(other.get_by_text(re.compile(rf"^Снята бронь на .*: {names[2]} не сможет прийти\.$"))).to_be_visible()
     with session_scope(engine) as session:

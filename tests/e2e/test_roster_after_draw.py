@@ -17,7 +17,7 @@ from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import current_season
 from services.league.tour_windows import set_windows
 from services.scheduling.intervals import at_kirov, kirov_date
-from tests.e2e.conftest import ORGANIZER, App, login
+from tests.e2e.conftest import LETTERS, ORGANIZER, App, login
 from tests.e2e.test_organizer_desk import PHONE
 
 
@@ -42,7 +42,7 @@ def _approved_draw(app: App) -> None:
 
 def test_a_player_added_after_the_draw_goes_to_the_reserve(browser: Browser, app: App) -> None:
     _approved_draw(app)
-    name = f"Поздний {uuid.uuid4().hex[:5]}"
+    name = f"Поздний {uuid.uuid4().hex[:5].translate(LETTERS)}"
     context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
     page = context.new_page()
     try:

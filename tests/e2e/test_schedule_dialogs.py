@@ -115,3 +115,30 @@ def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app
     finally:
         context.close()
         engine.dispose()
+
+
+def test_the_assign_dialog_offers_only_the_match_s_remaining_hanchans(browser: Browser, app: App) -> None:
+    """Issue 28: of a regular match's three hanchans (Регламент §2) one is booked: the dialog offers 1 or 2, the
+    two by default; never 5."""
+    table = tuple(fresh_players(app))
+    base = kirov_date(utc_now()) + timedelta(days=100)
+    window = Interval(at_kirov(base), at_kirov(base + timedelta(days=14)))
+    match_id, title = _stage_with_tours(app, table, window)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        room = session.exec(select(Room)).first()
+        scheduling_admin.assign_meeting(session, match_id=match_id, start=at_kirov(base + timedelta(days=2), 18),
+                                        hanchans=1, room_id=room.id, actor_user_id=organizer.id,
+                                        now=utc_now())  # fmt: skip
+    engine.dispose()
+    context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
+    page = context.new_page()
+    try:
+        login(page, app, ORGANIZER, path="/schedule")
+        page.get_by_role("button", name=f"Назначить встречу: {title}").click()
+        select_box = page.get_by_role("dialog").get_by_role("combobox", name="Ханчанов")
+        expect(select_box).to_have_value("2")
+        assert select_box.locator("option").all_inner_texts() == ["1", "2"]
+    finally:
+        context.close()

@@ -13,6 +13,7 @@ from discard_app.pages.scheduling.match_schedule_state import (
     T_BOOKINGS,
     T_CANNOT,
     T_CANNOT_BACK,
+    T_CANNOT_FREE,
     T_CANNOT_OK,
     T_CANNOT_TEXT,
     T_CANNOT_TITLE,
@@ -220,6 +221,12 @@ def _cannot_dialog() -> rx.Component:
         on_cancel=MatchScheduleState.keep_booking,
         is_open=MatchScheduleState.cannot_booking != "",
         danger=True,
+        extra=rx.checkbox(
+            T_CANNOT_FREE,
+            checked=MatchScheduleState.cannot_free_time,
+            on_change=MatchScheduleState.set_cannot_free_time,
+            margin_top="0.75em",
+        ),
     )
 
 

@@ -86,6 +86,7 @@ T_CANNOT_TEXT = (
 )
 T_CANNOT_OK = "Снять бронь"
 T_CANNOT_BACK = "Я приду"
+T_CANNOT_FREE = "Убрать это время из моей доступности"
 T_CANNOT_DONE = (
     "Бронь снята: остальные игроки уже видят это. Снимите это время в своей доступности и сохраните, "
     "чтобы его не предлагали снова, и согласуйте другое."
@@ -124,6 +125,7 @@ class MatchScheduleState(LivePage, AuthState):
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
     _pending_grid: str = ""
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
+    cannot_free_time: bool = True  # the dialog's checkbox: the meeting's time also leaves one's availability
     decline_proposal: str = ""  # «Отклонить» pressed on this proposal: the dialog asks before ending it for all four
 
     def _match_id(self) -> int | None:
@@ -296,6 +298,11 @@ class MatchScheduleState(LivePage, AuthState):
     @rx.event
     def ask_cannot(self, booking_id: str) -> None:
         self.cannot_booking = booking_id
+        self.cannot_free_time = True  # by default the time is not offered again at once (issue 28)
+
+    @rx.event
+    def set_cannot_free_time(self, value: bool) -> None:
+        self.cannot_free_time = bool(value)
 
     @rx.event
     def keep_booking(self) -> None:
@@ -311,12 +318,18 @@ class MatchScheduleState(LivePage, AuthState):
         self.msg_at = "top"
         try:
             with session_scope() as session:
-                booking.cannot_come(session, booking_id=int(booking_id), user_id=user.id, now=utc_now())
+                availability.cannot_come(
+                    session,
+                    booking_id=int(booking_id),
+                    user_id=user.id,
+                    now=utc_now(),
+                    take_time_out=self.cannot_free_time,
+                )
         except SchedulingError as error:
             self.error = str(error)
         else:
             self.notice = T_CANNOT_DONE
-        self._refresh(user, grid=False)
+        self._refresh(user, grid=self.cannot_free_time)  # the grid shows the time taken out
 
     @rx.event
     def pick_option(self, start: str, end: str, hanchans: str) -> None:

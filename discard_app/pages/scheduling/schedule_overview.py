@@ -197,7 +197,7 @@ def _dialog_fields() -> rx.Component:
                 _field(
                     "Ханчанов",
                     rx.el.select(
-                        *[rx.el.option(str(n), value=str(n)) for n in (1, 2, 3, 5)],
+                        rx.foreach(S.hanchan_choices, lambda n: rx.el.option(n, value=n)),
                         value=S.hanchans,
                         on_change=lambda v: S.set_field("hanchans", v),
                         aria_label="Ханчанов",

@@ -64,6 +64,7 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
     start: str = ""
     end: str = ""
     hanchans: str = "3"
+    hanchan_choices: list[str] = ["1", "2", "3"]  # the match's remaining hanchans (Регламент §2)
     room_id: str = ""
     booking_id: str = ""
     reason: str = ""
@@ -148,9 +149,15 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
             return
         if match_id != self.dialog_match_id or kind != self.dialog:
             self.start = self.end = self.reason = self.booking_id = ""
-            self.hanchans, self.room_id = "3", self.rooms[0]["id"] if self.rooms else ""
+            self.hanchans, self.room_id = "", self.rooms[0]["id"] if self.rooms else ""
         self.dialog, self.dialog_match_id, self.dialog_title = kind, match_id, row["title"]
         self.dialog_fallback, self.dialog_error, self.dialog_bookings = row["fallback"], "", []
+        if kind == ASSIGN:  # only the match's remaining hanchans, all of them by default (Регламент §2)
+            with session_scope() as session:
+                choices = scheduling_admin.assignable_hanchans(session, _match_id(match_id), now=utc_now())
+            self.hanchan_choices = [str(n) for n in choices]
+            if self.hanchans not in self.hanchan_choices:
+                self.hanchans = self.hanchan_choices[-1] if choices else ""
         if kind in (MOVE, RELEASE):
             with session_scope() as session:
                 self.dialog_bookings = match_bookings(session, _match_id(match_id))
