@@ -7,13 +7,14 @@ from datetime import timedelta
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Player, Round, Seat
+from services.core.models import Player, Round, Seat, User
 from services.league.desk import build_desk
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
+from services.results.view import match_view
 from tests.db.test_withdrawal import _approved, _matches_of
 from tests.factories import PLAYED
 
@@ -40,8 +41,18 @@ def test_a_withdrawn_players_remaining_matches_wait_for_a_substitute(session: Se
     item = next(i for i in desk.items if i.key == f"substitute-{second.id}-{player.id}")
     assert item.group == "substitutes" and item.link == f"/match/{second.id}" and item.link_label == "Посадить замену"
 
+    # The match page offers no points field for her: the result form waits for the substitute.
+    name = session.get(User, player.user_id).display_name
+    assert match_view(session, organizer, second.id, now=PLAYED).needs_substitute == name
+    assert match_view(session, organizer, first.id, now=PLAYED).needs_substitute == ""  # played: the same four stay
+
     seat_substitute(session, organizer, second.id, player.id, new_name="Запасной Игрок", reason="переезд", now=PLAYED)
     session.commit()
     keys = {item.key for item in build_desk(session, now=PLAYED).items}
     assert f"substitute-{second.id}-{player.id}" not in keys
     assert {k for k in keys if k.startswith("substitute-")} == {f"substitute-{m.id}-{player.id}" for m in rest}
+    view = match_view(session, organizer, second.id, now=PLAYED)
+    assert view.needs_substitute == ""
+    assert name not in [p["name"] for p in view.form_players] and "Запасной Игрок" in [
+        p["name"] for p in view.form_players
+    ]
