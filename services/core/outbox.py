@@ -36,6 +36,9 @@ DRAW_APPROVED = "draw_approved"
 ANNOUNCEMENT = "announcement"
 REMINDER = "sunday_reminder"
 JUDGE_CALLED = "judge_called"  # Регламент §6.2: a private message to the judge (no match_id: not a card change)
+# Регламент §6.2 «при невозможности связаться — к организатору»: a call unanswered for ESCALATE_AFTER, once per call
+# (`once_key` "judge-call-unanswered-<id>"), a private message to the organizers.
+JUDGE_CALL_UNANSWERED = "judge_call_unanswered"
 # Регламент §6.1: a technical substitute took a seat; the match's card and open pages show the new four.
 SUBSTITUTE_SEATED = "substitute_seated"
 

@@ -8,6 +8,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from sqlalchemy import exists
 from sqlmodel import Session, col, func, select
 
 from services.core.models import (
@@ -58,6 +59,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("failed", "Не удалось забронировать"),
     ("ties", "Равенство у границы плей-офф"),
     ("pantheon", "Игры из Pantheon ждут решения"),
+    ("substitutes", "Нужна техническая замена"),
     ("bot", "Telegram-бот"),
     ("roster", "Состав"),
 )
@@ -330,7 +332,8 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool, rules: 
         .order_by(col(Player.registration_order))
     ).all()
     items = []
-    if len(main) % rules.roster_multiple:
+    # Регламент §1: a registration-time rule; after the draw a withdrawal is settled by substitutes (§6.1).
+    if not draw_approved and len(main) % rules.roster_multiple:
         items.append(
             DeskItem(
                 "roster-four",
@@ -365,6 +368,40 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool, rules: 
                     )
                 )
     return items
+
+
+def _substitute_items(session: Session, season_id: int, draw_approved: bool) -> list[DeskItem]:
+    """Регламент §6.1: every match not yet played where a withdrawn player still holds a seat needs a technical
+    substitute; the match page's «Замена» form seats one (a seated substitute takes the seat, and the item goes).
+    The season's matches come from the approved draw (Регламент §2): before it there is nothing to read."""
+    if not draw_approved:
+        return []
+    rows = session.exec(
+        select(Match, Round, Stage, Player.id, User.display_name)
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .join(Seat, col(Seat.match_id) == Match.id)
+        .join(Player, col(Player.id) == Seat.player_id)
+        .join(User, col(User.id) == Player.user_id)
+        .where(
+            Stage.season_id == season_id,
+            Player.status == RosterStatus.WITHDRAWN,
+            col(Match.status).in_([MatchStatus.SCHEDULING, MatchStatus.PLAYING]),
+            ~exists().where(col(Hanchan.match_id) == Match.id, col(Hanchan.superseded_by_id).is_(None)),
+        )
+        .order_by(col(Round.id), col(Match.id))
+    ).all()
+    return [
+        DeskItem(
+            f"substitute-{match.id}-{player_id}",
+            "substitutes",
+            match_title(stage.kind, round_.code, match.table),
+            f"{name}: участие в сезоне прекращено (Регламент §6.1); матч не сыгран — за стол нужна техническая замена.",
+            match_url(match.id),
+            "Посадить замену",
+        )
+        for match, round_, stage, player_id, name in rows
+    ]
 
 
 def _call_items(session: Session, user: User | None, now: datetime) -> list[DeskItem]:
@@ -447,6 +484,7 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
     items += _capacity_items(season, board, now)
     items += _tie_items(session, season.id, of_season(season))
     items += _pantheon_items(session, season.id)
+    items += _substitute_items(session, season.id, season.draw_approved_at is not None)
     items += _bot_items(session, bot_configured)
     items += _roster_items(session, season.id, season.draw_approved_at is not None, of_season(season))
     order = {key: n for n, (key, _) in enumerate(GROUPS)}

@@ -242,6 +242,17 @@ def judge_call_text(payload: Mapping[str, Any]) -> str:
     )
 
 
+def judge_call_unanswered_text(payload: Mapping[str, Any]) -> str:
+    """Регламент §6.2 «при невозможности связаться — к организатору»: the organizer's private message."""
+    hanchan = payload.get("hanchan")
+    return (
+        f"<b>Вызов судьи без ответа</b> {int(payload.get('waited_minutes') or 0)}\u00a0мин: "
+        f"{escape(str(payload.get('match', '')))}"
+        + (f", ханчан {int(hanchan)}" if hanchan else "")
+        + f"\n{escape(str(payload.get('description', '')))}"
+    )
+
+
 def draw_approved_text(season: str, matches: int, windows: Sequence[tuple[datetime, datetime]]) -> str:
     """Регламент §2: the draw of all tours is approved; each tour's window as Kirov dates (the end is exclusive)."""
     lines = [f"<b>Жеребьёвка утверждена</b>: {escape(season[:MAX_NAME])}, туров: {len(windows)}, матчей: {matches}."]

@@ -42,6 +42,7 @@ from services.core.models import (
     Announcement,
     MatchCard,
     OutboxEvent,
+    Role,
     TelegramPending,
     TelegramSend,
     UnblockHint,
@@ -55,6 +56,7 @@ from services.notifier.pacing import Pace
 from services.notifier.reminders import pending_matches, queue_due_reminder
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
 from services.notifier.sunday import is_late
+from services.results.judge_calls import escalate_unanswered
 
 log = logging.getLogger(__name__)
 
@@ -435,6 +437,8 @@ class Notifier:
             await self._remind(event.id, datetime.fromisoformat(payload["at"]), late=bool(payload.get("late")))
         elif event.kind == kinds.JUDGE_CALLED:
             await self._judge_called(event.id, payload)
+        elif event.kind == kinds.JUDGE_CALL_UNANSWERED:
+            await self._judge_call_unanswered(event.id, payload)
         else:
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
 
@@ -448,6 +452,23 @@ class Notifier:
             chat_id = judge.telegram_user_id if judge else None
         if chat_id is not None:
             await self.send_once(event_id, chat_id, cards.judge_call_text(payload))
+
+    async def _judge_call_unanswered(self, event_id: int, payload: dict) -> None:
+        """Регламент §6.2 «при невозможности связаться — к организатору»: each organizer with a linked Telegram."""
+        with session_scope(self.bind) as session:
+            chats = session.exec(
+                select(User.telegram_user_id)
+                .where(User.role == Role.ORGANIZER, col(User.telegram_user_id).is_not(None))
+                .order_by(col(User.id))
+            ).all()
+        for part, chat_id in enumerate(chats):
+            if chat_id is not None:
+                await self.send_once(event_id, chat_id, cards.judge_call_unanswered_text(payload), part=part)
+
+    def queue_escalations(self) -> int:
+        """Регламент §6.2: the calls unanswered for ten minutes written to the outbox, once each (a unique key)."""
+        with session_scope(self.bind) as session:
+            return len(escalate_unanswered(session, now=self.clock()))
 
     async def _remind(self, event_id: int, at: datetime, *, late: bool = False) -> None:
         """Регламент §3: the matches of the window current at the reminder time, as they stand now, if that window

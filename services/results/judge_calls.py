@@ -21,7 +21,9 @@ from services.results.repo import current_season_id, user_player_in_match
 from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
 
-ESCALATE_AFTER = timedelta(minutes=10)  # unanswered this long, the organizer sees the call too
+# Регламент §6.2: «при невозможности связаться — к организатору»: unanswered this long, the organizer sees the call
+# too (on the desk, and one private message through the bot: `escalate_unanswered`).
+ESCALATE_AFTER = timedelta(minutes=10)
 EARLY = timedelta(minutes=30)  # Регламент §5: a meeting may start up to 30 minutes late, or a little early
 DESCRIPTION_LIMIT = limit_for("description")
 
@@ -226,3 +228,33 @@ def open_calls_for(session: Session, user: User, *, now: datetime) -> list[Judge
             if c.judge_user_id in (user.id, None) or (c.answered_at is None and now - c.called_at >= ESCALATE_AFTER)
         ]
     return []
+
+
+def escalate_unanswered(session: Session, *, now: datetime) -> list[JudgeCall]:
+    """Регламент §6.2: each open call unanswered for ESCALATE_AFTER gets one «judge call unanswered» event for the
+    organizers — at most once per call however often and from however many processes this runs (a unique key)."""
+    calls = session.exec(
+        select(JudgeCall).where(
+            col(JudgeCall.closed_at).is_(None),
+            col(JudgeCall.answered_at).is_(None),
+            JudgeCall.called_at <= now - ESCALATE_AFTER,
+        )
+    ).all()
+    written = []
+    for c in calls:
+        waited = int((now - c.called_at).total_seconds() // 60)
+        event = outbox.emit_once(
+            session,
+            outbox.JUDGE_CALL_UNANSWERED,
+            f"judge-call-unanswered-{c.id}",
+            now=now,
+            call_id=c.id,
+            call_match_id=c.match_id,
+            match=match_info(session, c.match_id).title,
+            hanchan=c.hanchan_number,
+            description=c.description,
+            waited_minutes=waited,
+        )
+        if event is not None:
+            written.append(c)
+    return written

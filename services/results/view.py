@@ -18,6 +18,7 @@ from services.core.models import (
     Match,
     Penalty,
     Player,
+    RosterStatus,
     Round,
     Seat,
     Stage,
@@ -118,6 +119,9 @@ class MatchView:
     rules: Ruleset  # the season's: what the forms quote (the table total, the no-show penalty)
     entry_opens: str = ""  # the game window has not opened: no result yet (Регламент §2), shown instead of the form
     form_players: list[dict[str, str]] = field(default_factory=list)
+    # Регламент §6.1: a withdrawn participant still seated in a match not yet played — no points field for her; the
+    # organizer seats a technical substitute first (the names, shown instead of the result form)
+    needs_substitute: str = ""
 
 
 def _names(session: Session, player_ids: set[int]) -> dict[int, str]:
@@ -233,6 +237,15 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
     allowed = can_enter(session, user, match.id) and not read_only
     opens = entry_opens(session, user, match, now or utc_now())
     done = len(hanchans)
+    withdrawn = (
+        session.exec(
+            select(Player.id).where(
+                col(Player.id).in_([s.player_id for s in seats]), Player.status == RosterStatus.WITHDRAWN
+            )
+        ).all()
+        if not done
+        else []
+    )
     return MatchView(
         title=f"Матч {match.id}: {place}, стол {match.table}",
         status=str(match.status),
@@ -270,6 +283,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         read_only=read_only,
         rules=rules,
         form_players=[{"id": str(s.player_id), "name": names.get(s.player_id, "?")} for s in seats],
+        needs_substitute=", ".join(names.get(pid, "?") for pid in withdrawn),
     )
 
 

@@ -11,7 +11,15 @@ from sqlmodel import Session, select
 from services.core.db import session_scope
 from services.core.models import JudgeCall, OutboxEvent, Role
 from services.results.hanchans import ResultsError
-from services.results.judge_calls import answer_call, assign_judge, call_judge, close_call, open_calls_for
+from services.results.judge_calls import (
+    ESCALATE_AFTER,
+    answer_call,
+    assign_judge,
+    call_judge,
+    close_call,
+    escalate_unanswered,
+    open_calls_for,
+)
 from services.results.view import match_view
 from services.scheduling import organizer as scheduling_admin
 from tests import factories as f
@@ -80,3 +88,25 @@ def test_the_assigned_judge_gets_the_call_first_then_the_organizer_after_ten_min
         assert what[-4:] == ["вызов судьи", "судья принял вызов", "решение судьи", "вызов закрыт решением судьи"]
         call_row = next(row for row in view.protocol if row["what"] == "вызов судьи")
         assert call_row["reason"] == "спор о фуритене" and "ханчан 2" in call_row["detail"]
+
+
+def test_an_unanswered_call_reaches_the_organizer_once_through_the_bot(db: sa.Engine) -> None:
+    """Регламент §6.2 «при невозможности связаться — к организатору»: one event per call, after ESCALATE_AFTER."""
+    league, _ = _league(db)
+    with session_scope(db) as session:
+        first = call_judge(session, league.users[0], league.match.id, hanchan_number=1, description="спор о фуритэн",
+                           now=DURING)  # fmt: skip
+        second = call_judge(session, league.users[1], league.match.id, hanchan_number=1, description="чомбо?",
+                            now=DURING)  # fmt: skip
+        first_id, second_id = first.id, second.id
+    with session_scope(db) as session:
+        assert escalate_unanswered(session, now=DURING + ESCALATE_AFTER - timedelta(minutes=1)) == []
+        answer_call(session, league.organizer, second_id, now=DURING + timedelta(minutes=2))  # answered: not escalated
+    for _ in range(2):  # twice: still one event
+        with session_scope(db) as session:
+            escalate_unanswered(session, now=DURING + ESCALATE_AFTER + timedelta(minutes=5))
+    with Session(db) as session:
+        events = session.exec(select(OutboxEvent).where(OutboxEvent.kind == "judge_call_unanswered")).all()
+        assert [e.once_key for e in events] == [f"judge-call-unanswered-{first_id}"]
+        assert '"waited_minutes": 15' in events[0].payload and "Тур 1" in events[0].payload
+        assert second_id != first_id

@@ -78,11 +78,12 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         main = sum(r.status == RosterStatus.MAIN for r in rows)
         reserve = sum(r.status == RosterStatus.RESERVE for r in rows)
         self.summary = texts.ROSTER_COUNT.format(main=main, reserve=reserve) if season else texts.NO_SEASON
-        # Регламент §1: the main roster is strictly a multiple of four (the season's ruleset).
+        # Регламент §1: the main roster is strictly a multiple of four (the season's ruleset) — a registration-time
+        # rule: once the draw is approved a withdrawal is settled by substitutes (§6.1), not by the roster's size.
         multiple = of_season(season).roster_multiple
         self.warning = (
             texts.ROSTER_NOT_FOUR.format(main=main, multiple=multiple_of(multiple))
-            if season and main % multiple
+            if season and season.draw_approved_at is None and main % multiple
             else ""
         )
         self.after_draw = bool(season and season.draw_approved_at)

@@ -59,6 +59,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     substitute_options: list[dict[str, str]] = []
     suggestions: list[str] = []
     can_enter: bool = False
+    needs_substitute: str = ""  # Регламент §6.1: withdrawn players still seated, before any hanchan: no entry form
     entry_opens: str = ""  # when the game window opens, while it has not: no result can have been played yet
     read_only: bool = False  # a past season's match: no forms (the server refuses them anyway)
     hanchan_numbers: list[str] = []  # 1 … the match's planned hanchans, for the forms that name one
@@ -112,6 +113,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         )
         self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
         self.read_only, self.entry_opens = view.read_only, view.entry_opens
+        self.needs_substitute = view.needs_substitute
         self.hanchan_numbers = [str(n) for n in range(1, view.planned + 1)]
         self.enter_hint = texts.ENTER_HINT.format(total=format_points(view.rules.table_total))
         self.no_show_title = texts.NO_SHOW_TITLE.format(penalty=format_points(view.rules.no_show_penalty))

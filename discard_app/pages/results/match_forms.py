@@ -136,9 +136,14 @@ def result_forms(state: Any) -> rx.Component:
         rx.cond(
             state.can_enter & (state.next_number > 0),
             rx.cond(
-                state.entry_opens != "",
-                rx.text(texts.ENTER_NOT_YET, state.entry_opens, ".", color_scheme="gray"),  # Регламент §2
-                enter,
+                state.needs_substitute != "",
+                # Регламент §6.1: the withdrawn have no points here; a technical substitute takes the seat first
+                rx.text(texts.ENTER_NEEDS_SUBSTITUTE, state.needs_substitute, ".", color_scheme="gray"),
+                rx.cond(
+                    state.entry_opens != "",
+                    rx.text(texts.ENTER_NOT_YET, state.entry_opens, ".", color_scheme="gray"),  # Регламент §2
+                    enter,
+                ),
             ),
         ),
         rx.cond(state.participant & (state.hanchans.length() > 0), dispute),

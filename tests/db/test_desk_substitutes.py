@@ -1,0 +1,58 @@
+"""The desk after a withdrawal (Регламент §6.1): the withdrawn player's matches not yet played wait for a technical
+substitute until one is seated; the registration-time multiple-of-four advice (§1) is gone once the draw is approved."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from sqlmodel import Session, col, select
+
+from services.core.models import Player, Round, Seat, User
+from services.league.desk import build_desk
+from services.league.substitution import seat_substitute
+from services.league.withdrawal import withdraw_player
+from services.results.entry import Entry
+from services.results.hanchans import enter_hanchan
+from services.results.scoring import TableResult
+from services.results.view import match_view
+from tests.db.test_withdrawal import _approved, _matches_of
+from tests.factories import PLAYED
+
+
+def test_a_withdrawn_players_remaining_matches_wait_for_a_substitute(session: Session) -> None:
+    season, organizer = _approved(session)
+    player = session.exec(select(Player).where(Player.season_id == season.id)).first()
+    first, second, *rest = _matches_of(session, player)
+    # The first match is played in part before the withdrawal: it stays out of the substitutes' list.
+    seated = session.exec(select(Seat.player_id).where(Seat.match_id == first.id).order_by(col(Seat.seed))).all()
+    start = session.get(Round, first.round_id).window_start
+    entry = Entry(
+        tuple(TableResult(pid, pts) for pid, pts in zip(seated, [40000, 30000, 30000, 20000], strict=True)), 0
+    )
+    enter_hanchan(session, organizer, first.id, entry, now=start + timedelta(hours=1))
+    withdraw_player(session, player, reason="переезд", actor_user_id=organizer.id, now=PLAYED)
+    session.commit()
+
+    desk = build_desk(session, now=PLAYED)
+    keys = {item.key for item in desk.items}
+    waiting = {k for k in keys if k.startswith("substitute-")}
+    assert waiting == {f"substitute-{m.id}-{player.id}" for m in [second, *rest]}
+    assert "roster-four" not in keys  # 15 in the main roster, but the draw is approved (Регламент §1)
+    item = next(i for i in desk.items if i.key == f"substitute-{second.id}-{player.id}")
+    assert item.group == "substitutes" and item.link == f"/match/{second.id}" and item.link_label == "Посадить замену"
+
+    # The match page offers no points field for her: the result form waits for the substitute.
+    name = session.get(User, player.user_id).display_name
+    assert match_view(session, organizer, second.id, now=PLAYED).needs_substitute == name
+    assert match_view(session, organizer, first.id, now=PLAYED).needs_substitute == ""  # played: the same four stay
+
+    seat_substitute(session, organizer, second.id, player.id, new_name="Запасной Игрок", reason="переезд", now=PLAYED)
+    session.commit()
+    keys = {item.key for item in build_desk(session, now=PLAYED).items}
+    assert f"substitute-{second.id}-{player.id}" not in keys
+    assert {k for k in keys if k.startswith("substitute-")} == {f"substitute-{m.id}-{player.id}" for m in rest}
+    view = match_view(session, organizer, second.id, now=PLAYED)
+    assert view.needs_substitute == ""
+    assert name not in [p["name"] for p in view.form_players] and "Запасной Игрок" in [
+        p["name"] for p in view.form_players
+    ]
