@@ -61,7 +61,6 @@ NOT_YET_GUARDED = {
     "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
     "RosterState": {"order_replay", "record_fee", "confirm_reset"},
     "SeasonAdminState": {"create", "copy_roster", "import_csv", "finish", "reissue_unused"},
-    "RegulationState": {"publish"},
     "RulesState": {"preview_rules", "apply_rules"},
     "DisqualificationsState": {"record"},
     "SeasonsState": {"ignore"},
@@ -296,6 +295,19 @@ SCENARIOS: dict[str, Scenario] = {
         ),
     ),
     "RosterState.change_status": Scenario(ORGANIZER, _reserve_player),
+    "RegulationState.publish": Scenario(
+        ORGANIZER,
+        lambda app: (
+            "/regulation",
+            {
+                "form": {
+                    "regulation": f"Регламент лиги, редакция {uuid.uuid4().hex[:6]}",
+                    "reason": "Уточнён порядок записи",
+                    KEY_FIELD: new_key(),
+                }
+            },
+        ),
+    ),
     "AnnouncementsState.publish": Scenario(
         ORGANIZER,
         lambda app: ("/announcements", {"form": {"text": f"Объявление {uuid.uuid4().hex[:6]}", KEY_FIELD: new_key()}}),
