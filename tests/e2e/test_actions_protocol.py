@@ -62,7 +62,6 @@ NOT_YET_GUARDED = {
     "RosterState": {"order_replay", "record_fee", "confirm_reset"},
     "SeasonAdminState": {"create", "copy_roster", "import_csv", "finish", "reissue_unused"},
     "RulesState": {"preview_rules", "apply_rules"},
-    "DisqualificationsState": {"record"},
     "SeasonsState": {"ignore"},
     "SeasonRecordState": {"ignore"},
     "ClubCalendarState": set(),
@@ -286,7 +285,18 @@ def _reserve_player(app: App) -> tuple[str, dict[str, Any]]:
     return "/roster", {"form": form}
 
 
+def _disqualify_fresh_player(app: App) -> tuple[str, dict[str, Any]]:
+    name = _fresh_player(app)[0]
+    engine = app.engine()
+    with session_scope(engine) as session:
+        person_id = session.exec(select(User.id).where(User.display_name == name)).one()
+    engine.dispose()
+    form = {"user_id": str(person_id), "term": "year", "reason": "Протокол: нарушение", KEY_FIELD: new_key()}
+    return "/disqualifications", {"form": form}
+
+
 SCENARIOS: dict[str, Scenario] = {
+    "DisqualificationsState.record": Scenario(ORGANIZER, _disqualify_fresh_player),
     "RosterState.add_player": Scenario(
         ORGANIZER,
         lambda app: (

@@ -22,7 +22,6 @@ NOT_YET_MOVED = {
     "/playoff": {"Закрыть регулярный этап"},
     "/pantheon": {"Сохранить"},
     "/seasons/manage": {"Начать сезон"},
-    "/disqualifications": {"Записать дисквалификацию"},
     "/regulation": {"Показать", "Показать, что изменится"},
 }
 # Pages none of whose forms are moved yet: the desk's buttons are its items' actions, which depend on what waits
@@ -42,6 +41,7 @@ MOVED = {
     "/profile": {"Сменить пароль"},
     "/announcements": {"Опубликовать"},
     "/regulation": {"Опубликовать изменение"},
+    "/disqualifications": {"Записать дисквалификацию"},
 }
 
 
