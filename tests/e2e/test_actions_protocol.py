@@ -62,9 +62,7 @@ NOT_YET_GUARDED = {
     "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
     "RosterState": {"order_replay", "record_fee", "confirm_reset"},
     "SeasonAdminState": {"create", "copy_roster", "import_csv", "finish", "reissue_unused"},
-    "RegulationState": {"publish"},
     "RulesState": {"preview_rules", "apply_rules"},
-    "DisqualificationsState": {"record"},
     "SeasonsState": {"ignore"},
     "SeasonRecordState": {"ignore"},
     "ClubCalendarState": set(),
@@ -288,7 +286,18 @@ def _reserve_player(app: App) -> tuple[str, dict[str, Any]]:
     return "/roster", {"form": form}
 
 
+def _disqualify_fresh_player(app: App) -> tuple[str, dict[str, Any]]:
+    name = _fresh_player(app)[0]
+    engine = app.engine()
+    with session_scope(engine) as session:
+        person_id = session.exec(select(User.id).where(User.display_name == name)).one()
+    engine.dispose()
+    form = {"user_id": str(person_id), "term": "year", "reason": "Протокол: нарушение", KEY_FIELD: new_key()}
+    return "/disqualifications", {"form": form}
+
+
 SCENARIOS: dict[str, Scenario] = {
+    "DisqualificationsState.record": Scenario(ORGANIZER, _disqualify_fresh_player),
     "RosterState.add_player": Scenario(
         ORGANIZER,
         lambda app: (
@@ -303,6 +312,19 @@ SCENARIOS: dict[str, Scenario] = {
         ),
     ),
     "RosterState.change_status": Scenario(ORGANIZER, _reserve_player),
+    "RegulationState.publish": Scenario(
+        ORGANIZER,
+        lambda app: (
+            "/regulation",
+            {
+                "form": {
+                    "regulation": f"Регламент лиги, редакция {uuid.uuid4().hex[:6]}",
+                    "reason": "Уточнён порядок записи",
+                    KEY_FIELD: new_key(),
+                }
+            },
+        ),
+    ),
     "AnnouncementsState.publish": Scenario(
         ORGANIZER,
         lambda app: ("/announcements", {"form": {"text": f"Объявление {uuid.uuid4().hex[:6]}", KEY_FIELD: new_key()}}),

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import reflex as rx
 from sqlmodel import col, select
 
 from discard_app import routes, texts
+from discard_app.components.form import action_form
 from discard_app.layout import forbidden, page
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, User
 from services.league import disqualifications as dq
+
+FORM_ID = "disqualification"
 
 
 class RegisterLine(TypedDict):
@@ -29,7 +33,7 @@ class Person(TypedDict):
     name: str
 
 
-class DisqualificationsState(AuthState):
+class DisqualificationsState(GuardedActions, AuthState):
     allowed: bool = False
     can_record: bool = False
     rows: list[RegisterLine] = []
@@ -71,22 +75,25 @@ class DisqualificationsState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
+        self._renew_key()
         if self._current_user() is None:
             return self._redirect_to_login()
         if self._staff() is not None:
             self._refresh()
         return None
 
+    def _show_refusal(self, message: str) -> None:
+        self.error, self.notice = texts.FORBIDDEN_ORGANIZER, ""
+
     @rx.event
-    def record(self, form: dict[str, str]) -> None:
-        user = self._require_user(Role.ORGANIZER)
-        if user is None:
-            self.error = texts.FORBIDDEN_ORGANIZER
-            return
+    @guarded(Role.ORGANIZER)
+    def record(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+        """Once per form: a double click records one disqualification."""
         self.error = self.notice = ""
-        raw_match = (form.get("match_id") or "").strip().lstrip("№")
-        raw_day = (form.get("starts_on") or "").strip()
-        try:
+
+        def record(session: Any, user: User) -> str:
+            raw_match = (form.get("match_id") or "").strip().lstrip("№")
+            raw_day = (form.get("starts_on") or "").strip()
             if raw_match and not raw_match.isdigit():
                 raise dq.DisqualificationError(texts.DQ_BAD_MATCH)
             try:
@@ -94,25 +101,32 @@ class DisqualificationsState(AuthState):
             except ValueError as error:
                 raise dq.DisqualificationError(texts.SEASON_BAD_DATE.format(value=raw_day)) from error
             person_id = form.get("user_id") or ""
-            with session_scope() as session:
-                person = session.get(User, int(person_id)) if person_id.isdigit() else None
-                if person is None:
-                    raise dq.DisqualificationError(texts.DQ_PICK)
-                dq.record_disqualification(
-                    session,
-                    person,
-                    term=form.get("term", ""),
-                    reason=form.get("reason", ""),
-                    match_id=int(raw_match) if raw_match else None,
-                    starts_on=starts,
-                    actor_user_id=user.id,
-                )
-                name = person.display_name
-        except dq.DisqualificationError as error:
-            self.error = str(error)
-            return
-        self.notice = texts.DQ_SAVED.format(name=name)
+            person = session.get(User, int(person_id)) if person_id.isdigit() else None
+            if person is None:
+                raise dq.DisqualificationError(texts.DQ_PICK)
+            dq.record_disqualification(
+                session,
+                person,
+                term=form.get("term", ""),
+                reason=form.get("reason", ""),
+                match_id=int(raw_match) if raw_match else None,
+                starts_on=starts,
+                actor_user_id=user.id,
+            )
+            return person.display_name
+
+        outcome = self._perform(
+            record,
+            key=form.get(KEY_FIELD),
+            done=lambda name: texts.DQ_SAVED.format(name=name),
+            action="disqualification",
+        )
+        if not outcome.ok:
+            self.error = "; ".join(outcome.problems)  # the fields stay, to be fixed
+            return None
+        self.notice = outcome.message
         self._refresh()
+        return rx.call_script(f"document.getElementById('{FORM_ID}')?.reset()")
 
 
 S = DisqualificationsState
@@ -138,38 +152,32 @@ def _field(label: str, control: rx.Component) -> rx.Component:
 
 
 def _form() -> rx.Component:
-    return rx.card(
-        rx.form(
-            rx.vstack(
-                _field(
-                    texts.DQ_PERSON,
-                    rx.select.root(
-                        rx.select.trigger(placeholder=texts.DQ_PICK, aria_label=texts.DQ_PERSON, width="100%"),
-                        rx.select.content(rx.foreach(S.people, lambda p: rx.select.item(p["name"], value=p["id"]))),
-                        name="user_id",
-                    ),
-                ),
-                _field(
-                    texts.DQ_TERM,
-                    rx.select.root(
-                        rx.select.trigger(aria_label=texts.DQ_TERM, width="100%"),
-                        rx.select.content(*[rx.select.item(v, value=k) for k, v in texts.DQ_TERMS.items()]),
-                        name="term",
-                        default_value="year",
-                    ),
-                ),
-                _field(texts.DQ_REASON, rx.text_area(name="reason", aria_label=texts.DQ_REASON, width="100%")),
-                _field(texts.DQ_MATCH, rx.input(name="match_id", input_mode="numeric", aria_label=texts.DQ_MATCH)),
-                _field(texts.DQ_STARTS, rx.input(name="starts_on", type="date", aria_label=texts.DQ_STARTS)),
-                rx.button(texts.DQ_SAVE, type="submit", color_scheme="red", variant="outline"),
-                spacing="2",
-                width="100%",
+    return action_form(
+        S,
+        _field(
+            texts.DQ_PERSON,
+            rx.select.root(
+                rx.select.trigger(placeholder=texts.DQ_PICK, aria_label=texts.DQ_PERSON, width="100%"),
+                rx.select.content(rx.foreach(S.people, lambda p: rx.select.item(p["name"], value=p["id"]))),
+                name="user_id",
             ),
-            on_submit=S.record,
-            reset_on_submit=True,
-            width="100%",
         ),
-        width="100%",
+        _field(
+            texts.DQ_TERM,
+            rx.select.root(
+                rx.select.trigger(aria_label=texts.DQ_TERM, width="100%"),
+                rx.select.content(*[rx.select.item(v, value=k) for k, v in texts.DQ_TERMS.items()]),
+                name="term",
+                default_value="year",
+            ),
+        ),
+        _field(texts.DQ_REASON, rx.text_area(name="reason", aria_label=texts.DQ_REASON, width="100%")),
+        _field(texts.DQ_MATCH, rx.input(name="match_id", input_mode="numeric", aria_label=texts.DQ_MATCH)),
+        _field(texts.DQ_STARTS, rx.input(name="starts_on", type="date", aria_label=texts.DQ_STARTS)),
+        on_submit=S.record,
+        submit_text=texts.DQ_SAVE,
+        form_id=FORM_ID,
+        submit_props={"color_scheme": "red", "variant": "outline"},
     )
 
 

@@ -9,8 +9,10 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.form import action_form
 from discard_app.layout import page
 from discard_app.pages.league.regulation_rules import rules_section
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
@@ -31,7 +33,7 @@ def _label(v: RegulationVersion) -> str:
     )
 
 
-class RegulationState(AuthState):
+class RegulationState(GuardedActions, AuthState):
     text: str = ""
     version: str = ""
     on_date: str = ""
@@ -55,6 +57,7 @@ class RegulationState(AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
+        self._renew_key()
         if self._current_user() is None:
             return self._redirect_to_login()
         self.on_date = ""
@@ -93,28 +96,32 @@ class RegulationState(AuthState):
         except UnicodeDecodeError:
             self.error = texts.SEASON_CSV_UNREADABLE
 
+    def _show_refusal(self, message: str) -> None:
+        self.error, self.notice = texts.FORBIDDEN_ORGANIZER, ""
+
     @rx.event
+    @guarded(Role.ORGANIZER)
     def publish(self, form: dict[str, str]) -> None:
-        user = self._require_user(Role.ORGANIZER)
-        if user is None:
-            self.error = texts.FORBIDDEN_ORGANIZER
-            return
+        """Once per form: a double click publishes (and announces) one amendment."""
         self.error = self.notice = ""
-        try:
-            with session_scope() as session:
-                regulation.publish(
-                    session,
-                    form.get("regulation", ""),
-                    reason=form.get("reason", ""),
-                    now=datetime.now(settings.tz),
-                    author_user_id=user.id,
-                )
-        except regulation.RegulationError as error:
+        outcome = self._perform(
+            lambda session, user: regulation.publish(
+                session,
+                form.get("regulation", ""),
+                reason=form.get("reason", ""),
+                now=datetime.now(settings.tz),
+                author_user_id=user.id,
+            ),
+            key=form.get(KEY_FIELD),
+            done=texts.REGULATION_PUBLISHED,
+            action="regulation",
+        )
+        if not outcome.ok:
             self.draft = form.get("regulation", "")
             self.draft_key += 1
-            self.error = str(error)
+            self.error = "; ".join(outcome.problems)
             return
-        self.notice = texts.REGULATION_PUBLISHED
+        self.notice = outcome.message
         self.on_date = ""
         self._show(datetime.now(settings.tz))
 
@@ -139,26 +146,21 @@ def _editor() -> rx.Component:
                 cursor="pointer",
                 width="100%",
             ),
-            rx.form(
-                rx.vstack(
-                    rx.el.label(
-                        rx.text(texts.REGULATION_TEXT, size="2", weight="medium"),
-                        rx.text_area(
-                            name="regulation", default_value=S.draft, key=S.draft_key, rows="16", width="100%"
-                        ),
-                        style={"display": "block", "width": "100%"},
-                    ),
-                    rx.el.label(
-                        rx.text(texts.REGULATION_REASON, size="2", weight="medium"),
-                        rx.input(name="reason", width="100%"),
-                        style={"display": "block", "width": "100%"},
-                    ),
-                    rx.button(texts.REGULATION_EDIT, type="submit"),
-                    spacing="2",
-                    width="100%",
+            action_form(
+                S,
+                rx.el.label(
+                    rx.text(texts.REGULATION_TEXT, size="2", weight="medium"),
+                    rx.text_area(name="regulation", default_value=S.draft, key=S.draft_key, rows="16", width="100%"),
+                    style={"display": "block", "width": "100%"},
+                ),
+                rx.el.label(
+                    rx.text(texts.REGULATION_REASON, size="2", weight="medium"),
+                    rx.input(name="reason", width="100%"),
+                    style={"display": "block", "width": "100%"},
                 ),
                 on_submit=S.publish,
-                width="100%",
+                submit_text=texts.REGULATION_EDIT,
+                card=False,
             ),
             spacing="2",
             width="100%",
