@@ -27,10 +27,12 @@ from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import signed
-from tests.e2e.conftest import JUDGE, ORGANIZER, PLAYERS, App, login, running_app
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, running_app
 from tests.factories import match_in_own_stage
 
-NEW_PLAYERS = [f"Новичок {n:02d}" for n in range(1, 16)]
+NEW_PLAYERS = [
+    f"Новичок {n:02d}".translate(LETTERS) for n in range(1, 16)
+]  # a name is letters (text_limits.person_name_problem)
 
 
 @pytest.fixture(scope="module")

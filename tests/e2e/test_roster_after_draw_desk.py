@@ -1,6 +1,7 @@
 """The organizer's desk after a withdrawal (Регламент §6.1): the withdrawn player's unplayed match waits for a
 technical substitute, its link opens the match page's form, and once seated the item is gone. Own players and a
-far-future tour (the e2e database is shared); the draw is approved through the services as test_roster_after_draw."""
+far-future tour (the e2e database is shared); the draw is approved through the services as test_roster_after_draw,
+so this file runs after it and after test_draw (the files run in name order), which drafts the draw itself."""
 
 from __future__ import annotations
 
