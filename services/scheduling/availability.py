@@ -236,7 +236,7 @@ def cannot_come(
 ) -> Booking:
     """«Не смогу» on a booked meeting (booking.cannot_come), and by default the meeting's time also leaves the
     player's own availability for that match in the same transaction, so the same time is not offered again at
-    once (Регламент §6.1, §6.4: the player's availability is theirs to give)."""
+    once (Регламент §3: the site keeps each player's availability)."""
     released = booking.cannot_come(session, booking_id=booking_id, user_id=user_id, now=now)
     if take_time_out and released.match_id is not None:
         span = [Interval(released.start_at, released.end_at)]

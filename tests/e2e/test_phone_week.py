@@ -303,6 +303,7 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
     expect(take_out).to_be_checked()
     mine.get_by_role("alertdialog").get_by_role("button", name="Снять бронь").tap()
     expect(mine.get_by_role("status")).to_contain_text("Бронь снята: остальные игроки уже видят это.")
+    expect(mine.get_by_role("status")).to_contain_text("Это время убрано из вашей доступности")
     expect(mine.get_by_text("Пока не забронировано.")).to_be_visible()
     # the released 18:00–22:30 is no longer painted; the rest of the evening still is
     expect(mine.get_by_label(f"{_label(day)} 18:00", exact=True)).to_have_attribute("aria-checked", "false")

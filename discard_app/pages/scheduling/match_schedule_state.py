@@ -91,6 +91,9 @@ T_CANNOT_DONE = (
     "Бронь снята: остальные игроки уже видят это. Снимите это время в своей доступности и сохраните, "
     "чтобы его не предлагали снова, и согласуйте другое."
 )
+T_CANNOT_DONE_FREED = (
+    "Бронь снята: остальные игроки уже видят это. Это время убрано из вашей доступности — согласуйте другое."
+)
 T_COPY = "Скопировать моё время из прошлого тура"
 T_COPIED = "Отмечено ваше свободное время из матча «{title}» (по тем же дням недели): проверьте и сохраните."
 T_NOTHING_TO_COPY = "В прошлых турах вы не отмечали свободное время: копировать нечего."
@@ -328,7 +331,7 @@ class MatchScheduleState(LivePage, AuthState):
         except SchedulingError as error:
             self.error = str(error)
         else:
-            self.notice = T_CANNOT_DONE
+            self.notice = T_CANNOT_DONE_FREED if self.cannot_free_time else T_CANNOT_DONE
         self._refresh(user, grid=self.cannot_free_time)  # the grid shows the time taken out
 
     @rx.event
