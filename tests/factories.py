@@ -26,7 +26,7 @@ def window(start: date = WINDOW_START, days: int = 14) -> Interval:
 
 
 def user(session: Session, name: str | None = None, role: Role = Role.PLAYER) -> User:
-    tag = uuid.uuid4().hex[:8]
+    tag = uuid.uuid4().hex[:12]  # 8 hex digits collided once in a full run's PostgreSQL database
     row = User(login_name=f"u{tag}", display_name=name or f"Игрок {tag}", password_hash="-", role=role)
     session.add(row)
     session.flush()

@@ -391,7 +391,9 @@ def test_a_tab_closed_on_the_page_leaves_no_intervals_or_feed_link_in_the_state_
     shown_token = re.search(r"/calendar/me/([^.]+)\.ics", feed_link.inner_text()).group(1)
     profile.goto(f"{app.url}/profile")
     profile.get_by_role("button", name=texts.PROFILE_CALENDAR_NEW).click()
-    expect(profile.locator("code").filter(has_text="/calendar/me/")).to_be_visible()
+    renewed = profile.locator("code").filter(has_text="/calendar/me/")
+    expect(renewed).to_be_visible()
+    expect(renewed).not_to_contain_text(shown_token)  # the page shows the existing feed at once: wait for the new one
     with session_scope(engine) as session:
         token = session.exec(select(User).where(User.display_name == ORGANIZER)).one().calendar_token
     engine.dispose()
