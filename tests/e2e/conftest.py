@@ -196,7 +196,7 @@ def _expect_timeout() -> None:
     expect.set_options(timeout=15_000)
 
 
-OWN_APP_FIXTURES = {"league_app", "prod_app"}
+OWN_APP_FIXTURES = {"league_app", "prod_app", "season_app"}
 
 
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the items by their fixtures' parameters
