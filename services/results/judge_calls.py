@@ -9,11 +9,23 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Booking, JudgeAssignment, JudgeCall, JudgeRuling, Match, Role, Round, Stage, User
+from services.core.models import (
+    Booking,
+    JudgeAssignment,
+    JudgeCall,
+    JudgeRuling,
+    Match,
+    OutboxEvent,
+    Role,
+    Round,
+    Stage,
+    User,
+)
 from services.core.text_limits import limit_for
 from services.results.hanchans import ResultsError, get_match, require_organizer
 from services.results.penalties import add_ruling
@@ -230,14 +242,21 @@ def open_calls_for(session: Session, user: User, *, now: datetime) -> list[Judge
     return []
 
 
+UNANSWERED_KEY = "judge-call-unanswered-"  # + the call's id: the outbox's unique key of its escalation
+
+
 def escalate_unanswered(session: Session, *, now: datetime) -> list[JudgeCall]:
     """Регламент §6.2: each open call unanswered for ESCALATE_AFTER gets one «judge call unanswered» event for the
     organizers — at most once per call however often and from however many processes this runs (a unique key)."""
+    escalated = select(OutboxEvent.id).where(
+        OutboxEvent.once_key == sa.literal(UNANSWERED_KEY) + sa.cast(JudgeCall.id, sa.String)
+    )
     calls = session.exec(
         select(JudgeCall).where(
             col(JudgeCall.closed_at).is_(None),
             col(JudgeCall.answered_at).is_(None),
             JudgeCall.called_at <= now - ESCALATE_AFTER,
+            ~sa.exists(escalated),  # the minute job reads only the calls not told yet
         )
     ).all()
     written = []
@@ -246,7 +265,7 @@ def escalate_unanswered(session: Session, *, now: datetime) -> list[JudgeCall]:
         event = outbox.emit_once(
             session,
             outbox.JUDGE_CALL_UNANSWERED,
-            f"judge-call-unanswered-{c.id}",
+            f"{UNANSWERED_KEY}{c.id}",
             now=now,
             call_id=c.id,
             call_match_id=c.match_id,

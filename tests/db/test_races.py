@@ -18,6 +18,7 @@ from services.core.models import (
     Hanchan,
     Match,
     MeetingProposal,
+    OutboxEvent,
     ProposalConfirmation,
     Room,
     Round,
@@ -31,6 +32,7 @@ from services.notifier import status as bot_status
 from services.notifier.reminders import queue_due_reminder
 from services.playoff import stage as playoff
 from services.results.hanchans import Entry, enter_hanchan
+from services.results.judge_calls import ESCALATE_AFTER, UNANSWERED_KEY, call_judge, escalate_unanswered
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
@@ -299,3 +301,36 @@ def test_the_site_the_bot_and_the_timer_write_one_sunday_reminder(url: str, mode
         assert race(url, mode, [late, late]) == [NOT_WRITTEN] * 2
         with Session(engine_for(url)) as session:
             assert len(reminders(session, sunday)) == 1
+
+
+CALLED = kirov(20, 19)  # during the meeting of 20.11 18:00–22:30
+
+
+def _escalate(session: Session, **kwargs) -> None:  # noqa: ANN003
+    """escalate_unanswered, telling the race whether this caller wrote the call's event (a SchedulingError: not)."""
+    if not escalate_unanswered(session, **kwargs):
+        raise SchedulingError(NOT_WRITTEN)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_bots_minute_jobs_tell_the_organizers_of_an_unanswered_call_once(url: str, mode: str) -> None:
+    """Регламент §6.2: every bot process's minute job sees the same unanswered call at the same instant; one
+    of them writes its «judge call unanswered» event, the others are told it exists, and a later minute writes none."""
+    writers = 4 if mode == "thread" else 2
+    for _ in range(TRIES // 2):
+        with session_scope(engine_for(url)) as session:
+            league = f.league(session)
+            scheduling_admin.assign_meeting(session, match_id=league.match.id, start=kirov(20, 18), hanchans=3,
+                                            room_id=league.room.id, actor_user_id=league.organizer.id,
+                                            now=NOW)  # fmt: skip
+            call = call_judge(session, league.users[0], league.match.id, hanchan_number=1,
+                              description="спор о фуритэн", now=CALLED)  # fmt: skip
+            call_id = call.id
+        later = (_escalate, {"now": CALLED + ESCALATE_AFTER + timedelta(minutes=1)})
+        assert sorted(race(url, mode, [later] * writers)) == sorted(["ok"] + [NOT_WRITTEN] * (writers - 1))
+        assert race(url, mode, [(_escalate, {"now": CALLED + ESCALATE_AFTER + timedelta(minutes=2)})]) == [NOT_WRITTEN]
+        with Session(engine_for(url)) as session:
+            keys = session.exec(
+                select(OutboxEvent.once_key).where(OutboxEvent.once_key == f"{UNANSWERED_KEY}{call_id}")
+            )
+            assert len(keys.all()) == 1
