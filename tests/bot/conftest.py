@@ -9,9 +9,11 @@ from typing import Any
 
 import pytest
 import pytest_asyncio
+import sqlalchemy as sa
 from telegram import Bot
+from telegram.ext import Application
 
-from services.notifier.bot import BotConfig
+from services.notifier.bot import BotConfig, build_application
 from services.notifier.outbox import Target
 from services.scheduling.intervals import KIROV
 from tests.bot.fake_api import TOKEN, FakeBotApi, start_fake_api
@@ -88,3 +90,12 @@ def bot_config(fake_api: FakeBotApi, **overrides: Any) -> BotConfig:
         "reminder_time": time(19, 0, tzinfo=KIROV),
     }
     return BotConfig(**{**options, **overrides})
+
+
+@pytest_asyncio.fixture
+async def application(fake_api: FakeBotApi, engine: sa.Engine) -> AsyncIterator[Application]:
+    """The real bot application on the test's database, talking to the fake; a module may define its own."""
+    app = build_application(bot_config(fake_api), bind=engine, gateway_options={"backoff": 0.01, "attempts": 2})
+    await app.initialize()
+    yield app
+    await app.shutdown()

@@ -3,11 +3,8 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
-import sqlalchemy as sa
 from sqlmodel import Session, select
 from telegram.ext import Application
 
@@ -16,20 +13,12 @@ from services.core.outbox import DRAW_APPROVED
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, make_draft
 from services.league.tour_windows import set_windows
-from services.notifier.bot import OUTBOX_JOB, build_application
-from tests.bot.conftest import ANNOUNCEMENTS, CHAT, bot_config
+from services.notifier.bot import OUTBOX_JOB
+from tests.bot.conftest import ANNOUNCEMENTS, CHAT
 from tests.bot.fake_api import FakeBotApi
 from tests.db.test_draw_season import WINDOWS, _league
 
 pytestmark = pytest.mark.asyncio
-
-
-@pytest_asyncio.fixture
-async def application(fake_api: FakeBotApi, engine: sa.Engine) -> AsyncIterator[Application]:
-    app = build_application(bot_config(fake_api), bind=engine, gateway_options={"backoff": 0.01, "attempts": 2})
-    await app.initialize()
-    yield app
-    await app.shutdown()
 
 
 def _events(session: Session) -> list[OutboxEvent]:

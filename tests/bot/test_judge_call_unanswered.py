@@ -3,34 +3,21 @@ the organizer in a private message, once, however often the bot's minute job run
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-
 import pytest
-import pytest_asyncio
-import sqlalchemy as sa
 from sqlmodel import Session, select
 from telegram.ext import Application
 
 from services.core.models import OutboxEvent
 from services.core.outbox import JUDGE_CALL_UNANSWERED
-from services.notifier.bot import OUTBOX_JOB, REMINDER_JOB, build_application
+from services.notifier.bot import OUTBOX_JOB, REMINDER_JOB
 from services.results.judge_calls import call_judge
 from services.scheduling import organizer as scheduling_admin
 from tests import factories as f
-from tests.bot.conftest import bot_config
 from tests.bot.fake_api import FakeBotApi
 from tests.factories import NOW, kirov
 
 pytestmark = pytest.mark.asyncio
 ORGANIZER_CHAT = 777_000_111
-
-
-@pytest_asyncio.fixture
-async def application(fake_api: FakeBotApi, engine: sa.Engine) -> AsyncIterator[Application]:
-    app = build_application(bot_config(fake_api), bind=engine, gateway_options={"backoff": 0.01, "attempts": 2})
-    await app.initialize()
-    yield app
-    await app.shutdown()
 
 
 async def test_an_unanswered_call_is_sent_to_the_organizer_once(
