@@ -14,6 +14,7 @@ from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, adopt_cookie, co
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
+from services.core.urls import site_address
 from services.league import accounts
 from services.scheduling.calendar_feed import club_ics, personal_ics
 
@@ -22,7 +23,7 @@ ICS_TYPE = "text/calendar; charset=utf-8"
 
 def _site_url(request: Request) -> str:
     """The site's address for the feeds' links: PUBLIC_URL, else the address the client asked."""
-    return settings.public_url or f"{request.url.scheme}://{request.url.netloc}"
+    return site_address(settings.public_url, f"{request.url.scheme}://{request.url.netloc}")
 
 
 def club_calendar(request: Request) -> Response:

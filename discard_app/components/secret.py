@@ -10,6 +10,7 @@ from datetime import datetime
 import reflex as rx
 
 from services.core.config import settings
+from services.core.urls import site_address
 from services.league import issued_passwords
 
 # Shown like the amber callouts of the pages (Radix's colour variables).
@@ -50,6 +51,9 @@ def password_sheet(rows: list[issued_passwords.IssuedPassword], *, origin: str, 
     """The issued passwords as a printable sheet, downloaded once: the file travels inside this one event (as a
     data: URL) and is written nowhere on the server, in no state var (issue 25, item 5)."""
     sheet = issued_passwords.sheet_html(
-        rows, site_url=settings.public_url or origin, season_name=season_name, made_at=datetime.now(settings.tz)
+        rows,
+        site_url=site_address(settings.public_url, origin),
+        season_name=season_name,
+        made_at=datetime.now(settings.tz),
     )
     return rx.download(data=sheet, filename=issued_passwords.SHEET_FILENAME, mime_type="text/html")

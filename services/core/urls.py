@@ -16,6 +16,12 @@ def personal_ics_url(token: str) -> str:
     return f"/calendar/me/{token}.ics"
 
 
+def site_address(public_url: str | None, asked: str) -> str:
+    """The address every absolute link gives (feeds, the password sheet): PUBLIC_URL when it is set — behind the
+    proxy the address a request came by may be an internal one — else the address the person asked by."""
+    return (public_url or asked).rstrip("/")
+
+
 def webcal_url(feed_url: str) -> str:
     """The feed's address for a one-tap subscription: webcal:// opens the phone's or computer's calendar app."""
     scheme, sep, rest = feed_url.partition("://")

@@ -17,7 +17,7 @@ from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.core.password_pool import PoolBusy, password_pool
-from services.core.urls import webcal_url
+from services.core.urls import site_address, webcal_url
 from services.league import accounts
 from services.notifier import linking as telegram_link
 from services.scheduling.calendar_feed import renew_calendar_token
@@ -53,10 +53,13 @@ class ProfileState(GuardedActions, AuthState):
 
     feed_notice: str = ""
 
+    def _site(self) -> str:
+        return site_address(settings.public_url, self.router.headers.origin or "")
+
     def _show(self, user: User) -> None:
         self.has_feed = bool(user.calendar_token)
         if user.calendar_token:  # offered here too, for a subscription; kept in the tab's memory, not on the state
-            feed = (self.router.headers.origin or "") + routes.personal_ics_url(user.calendar_token)
+            feed = self._site() + routes.personal_ics_url(user.calendar_token)
             tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
         self.linked = user.telegram_user_id is not None
         self.telegram_username = user.telegram_username or ""
@@ -147,7 +150,7 @@ class ProfileState(GuardedActions, AuthState):
         with session_scope() as session:
             token = renew_calendar_token(session, session.merge(user))
         self.has_feed = True
-        feed = (self.router.headers.origin or "") + routes.personal_ics_url(token)
+        feed = self._site() + routes.personal_ics_url(token)
         tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
         self.feed_notice = texts.PROFILE_CALENDAR_RENEWED
 

@@ -13,9 +13,10 @@ from discard_app.components.live import LivePage
 from discard_app.layout import page
 from discard_app.state import tab_memory
 from discard_app.state.auth import AuthState
+from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import User, utc_now
-from services.core.urls import webcal_url
+from services.core.urls import site_address, webcal_url
 from services.scheduling.calendar_feed import ensure_calendar_token, week_entries, week_start
 from services.scheduling.intervals import kirov_date
 
@@ -91,7 +92,7 @@ class ClubCalendarState(LivePage, AuthState):
         ]
 
     def _feeds(self, user: User) -> None:
-        origin = self.router.headers.origin or ""
+        origin = site_address(settings.public_url, self.router.headers.origin or "")
         with session_scope() as session:
             token = ensure_calendar_token(session, session.merge(user))
         self.club_feed = origin + routes.CLUB_ICS
