@@ -64,7 +64,7 @@ def final_order(bracket: PlayoffView, standings: list[StandingsRow]) -> list[int
     return final + [p for p in regular if p not in final]
 
 
-def _bracket_and_standings(session: Session, season: Season) -> tuple[PlayoffView, list[StandingsRow]]:
+def season_bracket_and_standings(session: Session, season: Season) -> tuple[PlayoffView, list[StandingsRow]]:
     """The season read and scored once for both."""
     scored = season_scores(session, season.id)
     return load_bracket(session, season, scored), db_standings(session, season.id, scored)
@@ -73,7 +73,7 @@ def _bracket_and_standings(session: Session, season: Season) -> tuple[PlayoffVie
 def season_summaries(session: Session) -> list[SeasonSummary]:
     result = []
     for season in session.exec(select(Season).order_by(col(Season.id).desc())).all():
-        bracket, standings = _bracket_and_standings(session, season)
+        bracket, standings = season_bracket_and_standings(session, season)
         champion_ids = bracket.bracket.final_places[:1]
         order = final_order(bracket, standings)
         names = bracket.names
@@ -159,7 +159,7 @@ def person_seasons(session: Session, user_id: int) -> list[dict[str, str]]:
         .order_by(col(Season.id).desc())
     ).all()
     for player, season in rows:
-        bracket, standings = _bracket_and_standings(session, season)
+        bracket, standings = season_bracket_and_standings(session, season)
         row = next((r for r in standings if int(r.player) == player.id), None)
         order = final_order(bracket, standings)
         place = str(order.index(player.id) + 1) if player.id in order else "—"

@@ -29,6 +29,7 @@ from services.league import history
 from services.league.accounts import create_user
 from services.league.roster import add_player
 from services.league.seasons import finish_season
+from services.league.standing_note import standing_notes
 from services.playoff import stage as playoff
 from services.results import winds
 from services.results.entry import ResultsError
@@ -83,6 +84,9 @@ class League:
                 self.session.add(Seat(match_id=m.id, player_id=self.p[s], seed=seed))
             self.play(m.id, seats, *points)
 
+    def user(self, number: int) -> User:
+        return self.session.get(User, self.session.get(Player, self.p[number]).user_id)
+
     def bracket(self):
         return playoff.load_bracket(self.session, self.season)
 
@@ -123,7 +127,7 @@ def test_closing_is_refused_for_a_tie_in_the_top_eight_and_for_a_player(league: 
 def test_a_whole_playoff(league: League, session: Session) -> None:
     p = league.p
     decide_tie(session, league.organizer, league.season.id, [p[8], p[6], p[5], p[7]], reason="жребий", now=PLAYED)
-    # Standings: 1, 9 (winners), 2, 10 (seconds), 8, 6, 5, 7 (decided), then 3, 11, 4, 12.
+    # Standings: 1, 9 (winners), 2, 10 (seconds), 8, 6, 5, 7 (decided), then 11, 3, 12, 4 (26 000 beats 25 000).
     preview = league.bracket()
     assert not preview.started and league.numbers(preview.bracket.seeds) == [1, 9, 2, 10, 8, 6, 5, 7]
 
@@ -135,6 +139,12 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
     rounds = {r.code: r for r in session.exec(select(Round).join(Stage).where(Stage.kind == StageKind.PLAYOFF))}
     assert sorted(rounds) == ["1", "2", "3", "F"] and rounds["1"].window_end == at(14)
     assert session.exec(select(AuditRecord).where(AuditRecord.action == "playoff.open")).one()
+    # Issue 28 item 4: the tenth place reads that her season ends here (Регламент §2); a seeded player reads nothing.
+    (out,) = standing_notes(session, league.user(3), at(2))
+    assert out.title == "Регулярный этап завершён" and out.text.startswith(
+        "Вы заняли 10 место; в плей-офф проходят первые 8"
+    )
+    assert standing_notes(session, league.user(1), at(2)) == []
     with pytest.raises(playoff.PlayoffError, match="уже закрыт"):
         playoff.close_regular_stage(session, league.season, actor=league.organizer)
 
@@ -197,6 +207,9 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
     assert (summary.champion, summary.status) == ("Участник 09", "завершён 28.12.2026")
     assert summary.top[:4] == ("Участник 09", "Участник 01", "Участник 07", "Участник 05")
     assert len(summary.top) == 8
+    (champion,) = standing_notes(session, league.user(9), at(28))
+    assert champion.title == "Сезон «Плей-офф тест» завершён" and champion.text == "Ваше итоговое место — 1 из 12."
+    assert standing_notes(session, league.user(4), at(28))[0].text == "Ваше итоговое место — 12 из 12."
     with pytest.raises(ResultsError, match="в архиве"):
         league.play(final_id, [9, 1, 7, 5], IN_ORDER)
 

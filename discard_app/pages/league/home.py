@@ -12,6 +12,7 @@ from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
+from services.league.standing_note import standing_notes
 from services.league.todo import home_cards
 
 
@@ -28,7 +29,15 @@ class MatchRow(TypedDict):
     fallback: str
 
 
+class NoteRow(TypedDict):
+    title: str
+    text: str
+    tone: str
+    to_desk: str
+
+
 class HomeState(LivePage, AuthState):
+    notes: list[NoteRow] = []  # where the person stands this season: their own, no one else's
     matches: list[MatchRow] = []
     past: list[MatchRow] = []
     later: list[MatchRow] = []  # later tours' matches: folded, they ask for nothing until their window opens
@@ -41,8 +50,11 @@ class HomeState(LivePage, AuthState):
 
     def _refresh(self, user: User) -> None:
         self._stamp = self._live_stamp()
+        now = utc_now()
         with session_scope() as session:
-            cards = home_cards(session, user, utc_now())
+            cards = home_cards(session, user, now)
+            notes = standing_notes(session, user, now)
+        self.notes = [NoteRow(title=n.title, text=n.text, tone=n.tone, to_desk="1" if n.to_desk else "") for n in notes]
         rows = [
             (
                 "past" if c.past else "later" if c.later else "now",
@@ -78,6 +90,17 @@ class HomeState(LivePage, AuthState):
         return self._start_live()
 
 
+def _note(row: NoteRow) -> rx.Component:
+    return rx.callout.root(
+        rx.callout.text(rx.text.strong(row["title"])),
+        rx.callout.text(row["text"]),
+        rx.cond(row["to_desk"] != "", rx.link(texts.HOME_TO_DESK, href=routes.DESK, weight="bold")),
+        color_scheme=rx.match(row["tone"], ("red", "red"), ("amber", "amber"), ("green", "green"), "blue"),
+        role="status",
+        width="100%",
+    )
+
+
 def _match_card(row: MatchRow) -> rx.Component:
     return rx.card(
         rx.vstack(
@@ -110,6 +133,7 @@ def _match_card(row: MatchRow) -> rx.Component:
 def home_page() -> rx.Component:
     return page(
         texts.HOME_TITLE,
+        rx.foreach(HomeState.notes, _note),
         rx.cond(HomeState.staff_note != "", rx.text(HomeState.staff_note, color_scheme="gray")),
         # The organizer's home points to the desk: «Матчей пока нет… когда жеребьёвка будет утверждена» is for players.
         rx.cond(
@@ -151,6 +175,10 @@ def home_page() -> rx.Component:
                 width="100%",
                 spacing="3",
             ),
-            rx.cond(HomeState.is_staff, rx.fragment(), notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT)),
+            rx.cond(
+                HomeState.is_staff | (HomeState.notes.length() > 0),  # the note says why there are no matches
+                rx.fragment(),
+                notice(texts.HOME_EMPTY_TITLE, texts.HOME_EMPTY_TEXT),
+            ),
         ),
     )
