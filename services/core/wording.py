@@ -21,10 +21,19 @@ def counted(n: int, one: str, few: str, many: str) -> str:
     return f"{n} {plural(n, one, few, many)}"
 
 
+# The playoff's tables in Russian (Регламент §2: tables А and Б of round 1, the upper and lower brackets of round 2);
+# the database keeps the Latin letters of the bracket's codes (services/playoff/repo.TABLE_OF).
+PLAYOFF_TABLES = {"A": "стол А", "B": "стол Б", "U": "верхняя ветка", "L": "нижняя ветка"}
+
+
 def match_title(stage_kind: str, round_code: str, table: str) -> str:
-    """«Тур 2, стол 3», «Плей-офф, раунд 2U, стол U», «Финал»."""
+    """«Тур 2, стол 3», «Плей-офф, раунд 1, стол Б», «Плей-офф, раунд 2, верхняя ветка», «Плей-офф, раунд 3»,
+    «Финал»."""
     if str(stage_kind) == PLAYOFF:
-        return "Финал" if round_code == FINAL else f"Плей-офф, раунд {round_code}, стол {table}"
+        if round_code == FINAL:
+            return "Финал"
+        where = PLAYOFF_TABLES.get(table)
+        return f"Плей-офф, раунд {round_code}" + (f", {where}" if where else "")
     return f"Тур {round_code}, стол {table}"
 
 

@@ -25,6 +25,7 @@ from services.core.models import (
     User,
     utc_now,
 )
+from services.core.wording import match_title
 from services.league.ruleset import Ruleset
 from services.results import scoring
 from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of
@@ -231,7 +232,6 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         }
         for r in session.exec(select(JudgeRuling).where(JudgeRuling.match_id == match.id).order_by(col(JudgeRuling.id)))
     ]
-    place = f"тур {round_.code}" if kind == scoring.REGULAR else f"плей-офф, раунд {round_.code}"
     season = season_of(session, match)
     read_only = season is not None and archived(session, season)
     allowed = can_enter(session, user, match.id) and not read_only
@@ -247,13 +247,15 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         else []
     )
     return MatchView(
-        title=f"Матч {match.id}: {place}, стол {match.table}",
+        title=f"Матч {match.id}: {match_title(kind, round_.code, match.table)}",
         status=str(match.status),
         seats=[
             {
                 "name": names.get(s.player_id, "?"),
                 "player_id": str(s.player_id),
-                "note": f"замена за {names.get(s.substitute_for_player_id, '?')}" if s.substitute_for_player_id else "",
+                "note": f"замена за игрока {names.get(s.substitute_for_player_id, '?')}"  # the name stays as written
+                if s.substitute_for_player_id
+                else "",
             }
             for s in seats
         ],

@@ -119,7 +119,17 @@ def test_reminder_mentions_handles_and_splits_long_lists() -> None:
 
 def test_final_and_playoff_titles() -> None:
     assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Финал"
-    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф, раунд 1, стол A"
+    # Issue 28 item 6: no Latin letters on screen — tables А/Б, the upper and lower brackets (Регламент §2)
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф, раунд 1, стол А"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="B")) == "Плей-офф, раунд 1, стол Б"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="2", table="U")) == (
+        "Плей-офф, раунд 2, верхняя ветка"
+    )
+    assert (
+        cards.match_title(_snap(stage_kind="playoff", round_code="2", table="L")) == "Плей-офф, раунд 2, нижняя ветка"
+    )
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="3", table="3")) == "Плей-офф, раунд 3"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Финал"
 
 
 def test_the_place_names_the_table_only_when_the_room_has_several() -> None:

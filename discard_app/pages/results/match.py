@@ -504,6 +504,6 @@ def _body() -> rx.Component:
 
 
 def match_page() -> rx.Component:
-    # The page title is the match itself ("Матч 3: тур 1, стол 3"), not a generic "Матч" above it.
+    # The page title is the match itself ("Матч 3: Тур 1, стол 3"), not a generic "Матч" above it.
     title = rx.cond(MatchState.found & (MatchState.title != ""), MatchState.title, "Матч")
     return page(title, rx.cond(MatchState.found, _body(), forbidden(texts.MATCH_NOT_FOUND)))
