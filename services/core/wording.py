@@ -26,6 +26,52 @@ def counted(n: int, one: str, few: str, many: str) -> str:
 PLAYOFF_TABLES = {"A": "стол А", "B": "стол Б", "U": "верхняя ветка", "L": "нижняя ветка"}
 
 
+# Men's first names that end like women's (and the short forms the club uses); ambiguous ones (Саша, Женя,
+# Валя) are in neither list and leave a sentence in its neutral form.
+_MEN_ENDING_IN_A = frozenset(
+    "никита илья кузьма фома лука савва данила гаврила добрыня миша гриша паша лёша алёша дима вова коля толя "
+    "петя ваня серёжа костя федя гоша тёма лёня вася стёпа слава юра боря гена витя рома жора".split()
+)
+_AMBIGUOUS = frozenset("саша женя валя шура слава".split())
+_WOMEN_SURNAME = ("ова", "ева", "ёва", "ина", "ына", "ская", "цкая", "ая")
+_MEN_SURNAME = ("ов", "ев", "ёв", "ин", "ын", "ский", "цкий", "ой", "ый")
+
+
+def _word_gender(word: str) -> tuple[str, bool] | None:
+    """One word's vote: ("f" or "m", strong?) or None. Strong: a surname's ending or a first name in -а/-я, -й;
+    weak: any other consonant (Олег, but also the surname Жук, which women bear too)."""
+    w = word.lower().strip("«»\"'.,")
+    if not w.isalpha() or w in _AMBIGUOUS or w.endswith(("ых", "их")):  # Белых, Седых: the same for both
+        return None
+    if w in _MEN_ENDING_IN_A:
+        return "m", True
+    if len(w) > 4 and w.endswith(_WOMEN_SURNAME):
+        return "f", True
+    if len(w) > 3 and w.endswith(_MEN_SURNAME):
+        return "m", True
+    if w.endswith(("а", "я")):
+        return "f", True
+    if w.endswith("й"):
+        return "m", True
+    if w.endswith("ь") or w[-1] in "еёиоуыэю" or not "а" <= w[-1] <= "я":  # Игорь, Любовь; Клименко; Latin
+        return None
+    return "m", False
+
+
+def gender(name: str) -> str | None:
+    """«f» or «m» when the person's name tells (Татьяна Морозова, Олег Клименко), None when it does not (Саша
+    Белых, a Latin nickname, a name whose words disagree): then a sentence about them keeps its neutral form."""
+    votes = [v for word in name.replace("-", " ").split() if (v := _word_gender(word)) is not None]
+    strong = {g for g, firm in votes if firm}
+    found = strong or {g for g, _ in votes}
+    return found.pop() if len(found) == 1 else None
+
+
+def agreed(name: str, masculine: str, feminine: str) -> str:
+    """The word that agrees with the person: «ответил» / «ответила», «ответил(а)» when the name does not tell."""
+    return {"m": masculine, "f": feminine}.get(gender(name) or "", f"{masculine}({feminine[len(masculine):]})")
+
+
 def match_title(stage_kind: str, round_code: str, table: str) -> str:
     """«Тур 2, стол 3», «Плей-офф, раунд 1, стол Б», «Плей-офф, раунд 2, верхняя ветка», «Плей-офф, раунд 3»,
     «Финал»."""

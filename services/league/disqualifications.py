@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import Disqualification, Match, Role, User
+from services.core.wording import agreed
 
 TERMS = {"year": "на год", "permanent": "пожизненно"}
 
@@ -48,7 +49,7 @@ def active_disqualification(session: Session, user_id: int, on: date) -> Disqual
 
 def refusal_text(name: str, row: Disqualification) -> str:
     until = "пожизненно" if row.ends_on is None else f"до {row.ends_on:%d.%m.%Y}"
-    return f"«{name}» дисквалифицирован(а) {until}: {row.reason}"
+    return f"«{name}» {agreed(name, 'дисквалифицирован', 'дисквалифицирована')} {until}: {row.reason}"
 
 
 def record_disqualification(

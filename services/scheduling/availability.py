@@ -17,6 +17,7 @@ from services.core.models import (
     MeetingProposal,
     ProposalConfirmation,
 )
+from services.core.wording import agreed
 from services.scheduling import booking, decide
 from services.scheduling.board import MatchBoard, match_board
 from services.scheduling.booking import release_booking
@@ -157,7 +158,9 @@ def _carry_out(
         )
     for c in outcome.released:
         booking = session.get(Booking, c.booking_id)
-        release_booking(session, booking, info, reason=f"{name} изменил(а) доступность", now=now)
+        release_booking(
+            session, booking, info, reason=f"{name} {agreed(name, 'изменил', 'изменила')} доступность", now=now
+        )
     # Retire first: a reopened proposal may take the need a retired one leaves.
     for proposal_id, status in [
         *((p, "withdrawn") for p in outcome.retired),

@@ -10,6 +10,7 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.models import Booking, OutboxEvent, Role, Room, User
+from services.core.wording import agreed
 from services.league.ruleset import DEFAULT
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.calendar_feed import place_text
@@ -256,7 +257,15 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime, gr
             spans, maybe = sorted(free.get(s.player_id, [])), set(item.if_needed.get(s.player_id, []))
             text = "; ".join(span_text(iv.start, iv.end) + (" (если нужно)" if iv in maybe else "") for iv in spans)
             page.everyone.append(
-                (s.name, text or ("нет свободного времени" if s.player_id in item.answered else "не ответил"))
+                (
+                    s.name,
+                    text
+                    or (
+                        "нет свободного времени"
+                        if s.player_id in item.answered
+                        else f"не {agreed(s.name, 'ответил', 'ответила')}"
+                    ),
+                )
             )
     return page
 

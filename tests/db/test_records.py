@@ -55,7 +55,7 @@ def test_disqualified_person_is_refused_with_the_reason(session: Session, league
     # …during it the entry is refused with the reason, and nothing is written.
     with pytest.raises(SeasonError) as refused:
         add_person(session, new, "Игрок 2", today=date(2027, 1, 20), actor_user_id=None)
-    assert str(refused.value) == "«Игрок 2» дисквалифицирован(а) до 20.01.2028: отказ продолжать игру"
+    assert str(refused.value) == "«Игрок 2» дисквалифицирован до 20.01.2028: отказ продолжать игру"
     assert session.exec(select(Player).where(Player.season_id == new.id)).all() == []
     assert [(r.name, r.match_id, r.ends_on) for r in register(session)] == [("Игрок 2", mid, date(2028, 1, 20))]
 

@@ -109,7 +109,7 @@ def test_copy_roster_keeps_order_and_refuses_the_disqualified(session: Session, 
     result = copy_roster(session, new, league.season, today=TODAY, actor_user_id=None)
     session.commit()
     assert result.added == tuple(f"Игрок {n}" for n in range(8) if n != 3)
-    assert result.refused == ("«Игрок 3» дисквалифицирован(а) до 01.12.2027: неспортивное поведение",)
+    assert result.refused == ("«Игрок 3» дисквалифицирован до 01.12.2027: неспортивное поведение",)
     orders = session.exec(select(Player.registration_order).where(Player.season_id == new.id)).all()
     assert sorted(orders) == list(range(1, 8))
     # The disqualification ends after a year: then the person may be entered again.

@@ -172,7 +172,7 @@ def test_fee_and_disqualification_register(page: Page, league_app: App, browser:
     page.get_by_label("Имя и фамилия").fill(PLAYERS[5])
     page.get_by_role("button", name="Добавить игрока").click()
     expect(page.get_by_role("alert")).to_have_text(
-        f"«{PLAYERS[5]}» дисквалифицирован(а) пожизненно: Отказ продолжать игру в матче"
+        f"«{PLAYERS[5]}» дисквалифицирован пожизненно: Отказ продолжать игру в матче"
     )
 
     # The judge reads the register; a player is refused by the server and sees no names.
