@@ -5,6 +5,7 @@ import reflex as rx
 import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
 from discard_app import live_push, routes, texts
 from discard_app.api import http_api
+from discard_app.components.season_checklist import ChecklistState
 from discard_app.components.site_frame import connection_overlay, not_found_page
 from discard_app.components.text_limit import max_length_script
 from discard_app.errors import unexpected_error
@@ -22,6 +23,7 @@ from discard_app.pages.league.roster import RosterState, roster_page
 from discard_app.pages.league.season_admin import season_admin_page
 from discard_app.pages.league.season_admin_state import SeasonAdminState
 from discard_app.pages.league.seasons import SeasonRecordState, SeasonsState, season_record_page, seasons_page
+from discard_app.pages.league.staff import StaffState, staff_page
 from discard_app.pages.pantheon.pantheon import PantheonState, pantheon_page
 from discard_app.pages.playoff.playoff import PlayoffState, playoff_page
 from discard_app.pages.results.match import MatchState, match_page
@@ -66,7 +68,8 @@ app.app_wraps[(5, "Overlay")] = connection_overlay
 PAGES = [
     (login_page, routes.LOGIN, texts.LOGIN_TITLE, LoginState.load),
     (home_page, routes.HOME, None, HomeState.load),
-    (desk_page, routes.DESK, texts.DESK_TITLE, DeskState.load),
+    (desk_page, routes.DESK, texts.DESK_TITLE, [DeskState.load, ChecklistState.load]),
+    (staff_page, routes.STAFF, texts.STAFF_TITLE, StaffState.load),
     (roster_page, routes.ROSTER, texts.ROSTER_TITLE, RosterState.load),
     (draw_page, routes.DRAW, texts.DRAW_TITLE, DrawState.load),
     (match_schedule_page, routes.MATCH_SCHEDULE, texts.SCHEDULE_PAGE_TITLE, MatchScheduleState.load),

@@ -23,7 +23,6 @@ TEXT_LIMIT_HINT = "до {limit} символов"
 NAV_HOME = "Мои матчи"
 NAV_ROSTER = "Состав"
 
-ROLE_LABELS = {"player": "игрок", "organizer": "организатор", "judge": "судья"}
 
 HOME_TITLE = "Мои матчи"
 HOME_EMPTY_TITLE = "Матчей пока нет"
@@ -637,3 +636,27 @@ HOLD_HOURS_FIELD = "Часов удержания стола"
 HOLD_HOURS_NOW = "сейчас: {hours} ч"
 HOLD_HOURS_SAVE = "Сохранить время удержания"
 HOLD_HOURS_NO_SEASON = "Сезон ещё не создан: время удержания задаётся для сезона."
+
+# --- staff: the judge and the experts made on the site (issue 28 item 1) ---
+STAFF_TITLE = "Судьи и эксперты"
+STAFF_HINT = (
+    "Регламент §1: главный судья лиги и эксперты для спорных случаев. Новому человеку выдаётся пароль — он показан "
+    "один раз; роль можно сменить или снять (человек останется игроком)."
+)
+STAFF_ADD_TITLE = "Добавить судью или эксперта"
+STAFF_NAME = "Имя и фамилия"
+STAFF_ROLE = "Роль"
+STAFF_ROLE_PICK = "Выберите роль"
+STAFF_ADD = "Добавить"
+STAFF_ADDED = "Добавлен(а): {name}."
+STAFF_NEW_ROLE = "Новая роль"
+STAFF_ROLE_SAVE = "Сменить роль"
+STAFF_ROLE_SET = "{name}: теперь {role}."
+STAFF_EMPTY = "Судей и экспертов пока нет."
+STAFF_TELEGRAM_YES = "Telegram привязан"
+STAFF_TELEGRAM_NO = "Telegram не привязан"
+STAFF_SHEET = "Судьи и эксперты лиги"
+CHECKLIST_TITLE = "Подготовка сезона"
+CHECKLIST_OF = " из "
+CHECKLIST_DONE = ": готово"
+CHECKLIST_MISSING = ": не готово"

@@ -9,6 +9,7 @@ from discard_app.session_cookie import forget_script
 from discard_app.state import tab_memory
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
+from services.core.wording import ROLE_NAMES
 from services.league import accounts
 
 
@@ -66,7 +67,7 @@ class AuthState(rx.State):
 
     @rx.var
     def role_name(self) -> str:
-        return texts.ROLE_LABELS.get(self.user_role, "")
+        return ROLE_NAMES.get(self.user_role, "")
 
     @rx.var
     def header_label(self) -> str:

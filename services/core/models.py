@@ -59,6 +59,7 @@ class Role(StrEnum):
     PLAYER = "player"
     ORGANIZER = "organizer"
     JUDGE = "judge"
+    EXPERT = "expert"  # Регламент §1: consulted in disputed cases; no rights beyond a reader's
 
 
 class RosterStatus(StrEnum):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 PLAYOFF = "playoff"  # services.core.models.StageKind.PLAYOFF, as text (this module imports no table)
 FINAL = "F"
+# services.core.models.Role's values in Russian, for the pages, the bot and the services' messages alike
+ROLE_NAMES = {"player": "игрок", "organizer": "организатор", "judge": "судья", "expert": "эксперт"}
 
 
 def plural(n: int, one: str, few: str, many: str) -> str:
@@ -29,10 +31,44 @@ PLAYOFF_TABLES = {"A": "стол А", "B": "стол Б", "U": "верхняя �
 # Men's first names that end like women's (and the short forms the club uses); ambiguous ones (Саша, Женя,
 # Валя) are in neither list and leave a sentence in its neutral form.
 _MEN_ENDING_IN_A = frozenset(
-    "никита илья кузьма фома лука савва данила гаврила добрыня миша гриша паша лёша алёша дима вова коля толя "
-    "петя ваня серёжа костя федя гоша тёма лёня вася стёпа слава юра боря гена витя рома жора".split()
+    (
+        "никита",
+        "илья",
+        "кузьма",
+        "фома",
+        "лука",
+        "савва",
+        "данила",
+        "гаврила",
+        "добрыня",
+        "миша",
+        "гриша",
+        "паша",
+        "лёша",
+        "алёша",
+        "дима",
+        "вова",
+        "коля",
+        "толя",
+        "петя",
+        "ваня",
+        "серёжа",
+        "костя",
+        "федя",
+        "гоша",
+        "тёма",
+        "лёня",
+        "вася",
+        "стёпа",
+        "юра",
+        "боря",
+        "гена",
+        "витя",
+        "рома",
+        "жора",
+    )
 )
-_AMBIGUOUS = frozenset("саша женя валя шура слава".split())
+_AMBIGUOUS = frozenset(("саша", "женя", "валя", "шура", "слава"))
 _WOMEN_SURNAME = ("ова", "ева", "ёва", "ина", "ына", "ская", "цкая", "ая")
 _MEN_SURNAME = ("ов", "ев", "ёв", "ин", "ын", "ский", "цкий", "ой", "ый")
 
@@ -69,7 +105,7 @@ def gender(name: str) -> str | None:
 
 def agreed(name: str, masculine: str, feminine: str) -> str:
     """The word that agrees with the person: «ответил» / «ответила», «ответил(а)» when the name does not tell."""
-    return {"m": masculine, "f": feminine}.get(gender(name) or "", f"{masculine}({feminine[len(masculine):]})")
+    return {"m": masculine, "f": feminine}.get(gender(name) or "", f"{masculine}({feminine[len(masculine) :]})")
 
 
 def match_title(stage_kind: str, round_code: str, table: str) -> str:

@@ -27,7 +27,7 @@ from discard_app.state.action import KEY_FIELD, new_key, roles_of
 from discard_app.state.auth import AuthState, _descendants
 from services.core.db import session_scope
 from services.core.models import Role, RosterStatus, Seat, User, utc_now
-from services.league import accounts, roster
+from services.league import accounts, roster, staff
 from services.results import hanchans as results
 from services.results import penalties
 from services.results.entry import Entry
@@ -299,7 +299,33 @@ def _disqualify_fresh_player(app: App) -> tuple[str, dict[str, Any]]:
     return "/disqualifications", {"form": form}
 
 
+def _expert(app: App) -> tuple[str, dict[str, Any]]:
+    """An expert made through the services, whose role the organizer takes back (issue 28 item 1)."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        expert, _ = staff.add_staff(session, f"Эксперт {uuid.uuid4().hex[:6].translate(LETTERS)}", "expert",
+                                    actor_user_id=None, now=utc_now())  # fmt: skip
+        expert_id = expert.id
+    engine.dispose()
+    return "/staff", {"form": {"user_id": str(expert_id), "role": "player", KEY_FIELD: new_key()}}
+
+
 SCENARIOS: dict[str, Scenario] = {
+    # Experts only: a new judge would change the shared app's judge lists
+    "StaffState.add": Scenario(
+        ORGANIZER,
+        lambda app: (
+            "/staff",
+            {
+                "form": {
+                    "name": f"Эксперт {uuid.uuid4().hex[:6].translate(LETTERS)}",
+                    "role": "expert",
+                    KEY_FIELD: new_key(),
+                }
+            },
+        ),
+    ),  # fmt: skip
+    "StaffState.set_role": Scenario(ORGANIZER, _expert),
     "DisqualificationsState.record": Scenario(ORGANIZER, _disqualify_fresh_player),
     "RosterState.add_player": Scenario(
         ORGANIZER,

@@ -30,7 +30,7 @@ NOT_YET_MOVED_PAGES = {"/desk"}
 PAGES = [
     "/", "/roster", "/draw", "/standings", "/match/{id}", "/match/{id}/schedule", "/schedule", "/calendar",
     "/playoff", "/announcements", "/profile", "/pantheon", "/desk", "/seasons", "/seasons/manage",
-    "/disqualifications", "/regulation",
+    "/disqualifications", "/regulation", "/staff",
 ]  # fmt: skip
 SUBMITS = f"""() => [...document.querySelectorAll('button[type=submit], input[type=submit]')]
     .map(b => [b.innerText.trim(), !!b.closest('form[{FORM_MARK}]')])"""
@@ -41,6 +41,7 @@ MOVED = {
     "/announcements": {"Опубликовать"},
     "/regulation": {"Опубликовать изменение"},
     "/disqualifications": {"Записать дисквалификацию"},
+    "/staff": {"Добавить"},
 }
 
 

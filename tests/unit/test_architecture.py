@@ -48,6 +48,7 @@ VIEW_MODULES = {
     "services.notifier.cards",
     "services.league.todo",
     "services.league.standing_note",
+    "services.league.checklist",
 }
 SHELL_PACKAGES = ("discard_app", "services.commands", "services.notifier.bot", "services.notifier.telegram")
 # The notifier's delivery pass turns events into texts and sends them: part of the bot.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.season_checklist import season_checklist_card
 from discard_app.layout import forbidden, notice, page
 from discard_app.state.auth import AuthState
 from discard_app.state.desk import DeskState
@@ -176,6 +177,7 @@ def desk_page() -> rx.Component:
             DeskState.allowed,
             rx.vstack(
                 rx.text(texts.DESK_INTRO, color_scheme="gray", size="2"),
+                season_checklist_card(),  # the organizer's only (its state checks the role)
                 rx.cond(
                     (DeskState.notice != "") & (DeskState.notice_key != "assign"),  # beside the button that caused it
                     rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),

@@ -12,6 +12,7 @@ from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
+from services.core.wording import ROLE_NAMES
 from services.league.standing_note import standing_notes
 from services.league.todo import home_cards
 
@@ -77,7 +78,7 @@ class HomeState(LivePage, AuthState):
         self.later = [r for group, r in rows if group == "later"]
         self.past = [r for group, r in rows if group == "past"]
         self.awaiting = sum(1 for c in cards if c.mine)
-        role = texts.ROLE_LABELS.get(str(user.role), str(user.role))
+        role = ROLE_NAMES.get(str(user.role), str(user.role))
         self.staff_note = texts.HOME_STAFF_TEXT.format(role=role) if user.role != Role.PLAYER else ""
         self.is_staff = user.role != Role.PLAYER
 
