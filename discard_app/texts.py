@@ -636,3 +636,7 @@ HOLD_HOURS_FIELD = "Часов удержания стола"
 HOLD_HOURS_NOW = "сейчас: {hours} ч"
 HOLD_HOURS_SAVE = "Сохранить время удержания"
 HOLD_HOURS_NO_SEASON = "Сезон ещё не создан: время удержания задаётся для сезона."
+
+# --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---
+TIE_PICK_EVERY_PLACE = "Выберите игрока на каждое место группы."
+TIE_NO_SEASON = "Сезон не найден."

@@ -15,14 +15,18 @@ from collections.abc import Callable, Iterator
 from datetime import timedelta
 
 import pytest
-from sqlmodel import select
+from sqlmodel import col, select
 
 from discard_app.state.action import KEY_FIELD, new_key
 from services.core.db import session_scope
-from services.core.models import Season, User, utc_now
+from services.core.models import Player, Round, Season, Stage, User, utc_now
 from services.league import closing, draw_season, seasons, tour_windows
 from services.league.roster import current_season
+from services.results import hanchans as results
+from services.results.entry import Entry
+from services.results.scoring import TableResult
 from services.scheduling.intervals import KIROV
+from tests import factories
 from tests.e2e.conftest import ORGANIZER, PLAYERS, App, running_app
 from tests.e2e.test_actions_protocol import (
     Scenario,
@@ -86,8 +90,48 @@ def _in_fresh_season(stage: str, path: str, payload: Callable[[int], dict]) -> C
     return build
 
 
+# --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---------------------------------
+# Регламент §4: a tie the organizer decides needs players equal in total and average place; the shared season's
+# totals move with every other test, so each build makes a season of its own with two tables played alike.
+
+TIE_POINTS = (45_000, 35_000, 25_000, 15_000)
+
+
+def _tied_season(app: App) -> tuple[str, dict]:
+    """Two tables of the fresh season, one hanchan each with the same scores: seat k of one table ties seat k of
+    the other; the organizer orders the leaders' group."""
+    season_id = fresh_season(app, "open")
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        players = {
+            u.display_name: p
+            for p, u in session.exec(
+                select(Player, User).join(User, col(User.id) == Player.user_id).where(Player.season_id == season_id)
+            )
+        }
+        stage = session.exec(select(Stage).where(Stage.season_id == season_id)).one()
+        now = utc_now()
+        round_ = Round(
+            stage_id=stage.id, code="1", window_start=now - timedelta(days=2), window_end=now + timedelta(days=6)
+        )
+        session.add(round_)
+        session.flush()
+        for table, names in enumerate((ROSTER[:4], ROSTER[4:8]), start=1):
+            match = factories.match(session, round_, [players[n] for n in names], table=str(table))
+            lines = tuple(TableResult(players[n].id, pts) for n, pts in zip(names, TIE_POINTS, strict=True))
+            results.enter_hanchan(session, organizer, match.id, Entry(lines, 0), now=now)
+        ordered = [players[ROSTER[4]].id, players[ROSTER[0]].id]
+    engine.dispose()
+    form = {"pos_1": str(ordered[0]), "pos_2": str(ordered[1]), "reason": "Жребий при свидетелях", KEY_FIELD: new_key()}
+    return "/standings", {"form": form}
+
+
 # handler -> what the organizer sends, on a season made for it. Each helper adds its own (issue 24 item 2).
-SEASON_SCENARIOS: dict[str, Scenario] = {}
+SEASON_SCENARIOS: dict[str, Scenario] = {
+    # --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---
+    "TieState.decide": Scenario(ORGANIZER, _tied_season),
+}
 
 
 def test_the_fresh_season_is_current_and_in_its_stage(season_app: App) -> None:
