@@ -45,14 +45,15 @@ class DeskState(GuardedActions, AuthState):
     matches: list[dict[str, str]] = []
     _version: tuple = ()
 
-    def _staff(self, *roles: Role) -> User | None:
+    def _staff(self) -> User | None:
+        """The organizer or the judge; anyone else keeps nothing of the desk (the actions' roles: `guarded`)."""
         user = self._require_user(*STAFF)
         self.allowed = user is not None
         self.organizer = user is not None and user.role == Role.ORGANIZER
         if user is None:
             self.items, self.groups, self.count, self._version = [], [], 0, ()
             self.judges, self.rounds, self.matches = [], [], []
-        return user if user is not None and (not roles or user.role in roles) else None
+        return user
 
     def _refresh(self, user: User, *, force: bool = False) -> None:
         now = utc_now()
