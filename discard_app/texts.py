@@ -660,3 +660,6 @@ CHECKLIST_TITLE = "Подготовка сезона"
 CHECKLIST_OF = " из "
 CHECKLIST_DONE = ": готово"
 CHECKLIST_MISSING = ": не готово"
+# --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---
+TIE_PICK_EVERY_PLACE = "Выберите игрока на каждое место группы."
+TIE_NO_SEASON = "Сезон не найден."

@@ -3,28 +3,33 @@ shows; the organizer's judge assignments (Регламент §6.3)."""
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
 import reflex as rx
 
 from discard_app import live_push, routes, texts
 from discard_app.components.live import current_stamp
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.changes import LEAGUE
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league.desk import build_desk, desk_version, judge_choices
-from services.results.hanchans import ResultsError, resolve_dispute
+from services.results.hanchans import resolve_dispute
 from services.results.judge_calls import answer_call, assign_judge, close_call
 from services.scheduling import organizer as scheduling_admin
-from services.scheduling.repo import SchedulingError
 
 STAFF = (Role.ORGANIZER, Role.JUDGE)
+ASSIGN = "assign"  # the «Назначить судью» form's own key for its messages (the items' keys are `DeskItem.key`)
+REFUSED = "refused"  # a refused action's message stands at the top of the desk
 
 
 _digits = routes.form_id
 
 
-class DeskState(AuthState):
+class DeskState(GuardedActions, AuthState):
     allowed: bool = False
     organizer: bool = False
     items: list[dict[str, str]] = []
@@ -34,19 +39,21 @@ class DeskState(AuthState):
     error_key: str = ""
     notice: str = ""
     notice_key: str = ""  # the action the notice answers: "assign" is shown under its form, the rest at the top
+    working: str = ""  # the item whose action runs: its button spins (components/form.py)
     judges: list[dict[str, str]] = []
     rounds: list[dict[str, str]] = []
     matches: list[dict[str, str]] = []
     _version: tuple = ()
 
-    def _staff(self, *roles: Role) -> User | None:
+    def _staff(self) -> User | None:
+        """The organizer or the judge; anyone else keeps nothing of the desk (the actions' roles: `guarded`)."""
         user = self._require_user(*STAFF)
         self.allowed = user is not None
         self.organizer = user is not None and user.role == Role.ORGANIZER
         if user is None:
             self.items, self.groups, self.count, self._version = [], [], 0, ()
             self.judges, self.rounds, self.matches = [], [], []
-        return user if user is not None and (not roles or user.role in roles) else None
+        return user
 
     def _refresh(self, user: User, *, force: bool = False) -> None:
         now = utc_now()
@@ -62,7 +69,9 @@ class DeskState(AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.error_key = self.notice = ""
+        self.error = self.error_key = self.notice = self.working = ""
+        self.busy = False
+        self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         if self._current_user() is None:
             return self._redirect_to_login()
         user = self._staff()
@@ -92,97 +101,126 @@ class DeskState(AuthState):
             return
         self._refresh(user)
 
-    def _act(self, key: str, title: str, action, *roles: Role, **kwargs) -> None:  # noqa: ANN001, ANN003
-        user = self._staff(*roles)
-        if user is None:
-            return
+    def _show_refusal(self, message: str) -> None:
+        """A tab that is not staff keeps nothing of the desk (`_staff`); a judge sending an organizer's action
+        reads why at the top."""
+        self._staff()
+        self.error, self.error_key, self.notice = message, REFUSED, ""
+
+    async def _act(
+        self, form: dict[str, str], run: Callable[[Any, User], Any], done: str | Callable[[Any], str]
+    ) -> AsyncIterator[None]:
+        """One item's action through the guarded helper (discard_app/state/action.py), once per the form's key:
+        its button spins while it runs; a refusal stands under the item (its fields kept), the answer at the top."""
+        item = str(form.get("item") or "")
         self.error = self.error_key = self.notice = ""
+        self.busy, self.working = True, item
+        yield  # the item's button shows it works before the service runs
         try:
-            with session_scope() as session:
-                action(session, user, **kwargs)
-        except (SchedulingError, ResultsError) as error:
-            self.error, self.error_key = str(error), key
+            outcome = self._perform(run, key=form.get(KEY_FIELD), done=done, action=f"desk.{item}"[:60])
+        finally:
+            self.busy, self.working = False, ""
+        if not outcome.ok:
+            self.error, self.error_key = "; ".join(outcome.problems), item
             return
-        self.notice, self.notice_key = texts.DESK_DONE.format(title=title), key
-        self._refresh(user, force=True)
+        self.notice, self.notice_key = outcome.message, item
+        self._refresh(self._admitted_user(), force=True)
+
+    @staticmethod
+    def _done(form: dict[str, str]) -> str:
+        return texts.DESK_DONE.format(title=str(form.get("title") or "")[:120])
 
     @rx.event
-    def apply_fallback(self, key: str, title: str, match_id: str) -> None:
-        self._act(
-            key,
-            title,
-            lambda s, u, **kw: scheduling_admin.apply_fallback(s, actor_user_id=u.id, now=utc_now(), **kw),
-            Role.ORGANIZER,
-            match_id=_digits(match_id),
-        )
+    @guarded(Role.ORGANIZER)
+    async def apply_fallback(self, form: dict[str, str]) -> AsyncIterator[None]:
+        """Регламент §6.1: the match's fallback Sunday booked in one tap."""
+        match_id = _digits(form.get("target"))
+        async for update in self._act(
+            form,
+            lambda s, u: scheduling_admin.apply_fallback(s, match_id=match_id, actor_user_id=u.id, now=utc_now()),
+            self._done(form),
+        ):
+            yield update
 
     @rx.event
-    def apply_window_fallback(self, key: str, title: str, round_id: str) -> None:
+    @guarded(Role.ORGANIZER)
+    async def apply_window_fallback(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.1 for a whole tour: the notice names the matches that did not fit and what to do."""
-        user = self._staff(Role.ORGANIZER)
-        if user is None:
-            return
-        self.error = self.error_key = self.notice = ""
-        try:
-            with session_scope() as session:
-                result = scheduling_admin.apply_window_fallback(
-                    session, round_id=_digits(round_id), actor_user_id=user.id, now=utc_now()
-                )
-        except SchedulingError as error:
-            self.error, self.error_key = str(error), key
-            return
-        self.notice, self.notice_key = f"{title}: {result.summary}", key
-        self._refresh(user, force=True)
+        round_id, title = _digits(form.get("target")), str(form.get("title") or "")[:120]
+        async for update in self._act(
+            form,
+            lambda s, u: scheduling_admin.apply_window_fallback(
+                s, round_id=round_id, actor_user_id=u.id, now=utc_now()
+            ),
+            lambda result: f"{title}: {result.summary}",
+        ):
+            yield update
 
     @rx.event
-    def next_window(self, form: dict[str, str]) -> None:
-        self._act(
-            form.get("key", ""),
-            form.get("title", ""),
-            lambda s, u, **kw: scheduling_admin.move_to_next_window(s, actor_user_id=u.id, now=utc_now(), **kw),
-            Role.ORGANIZER,
-            match_id=_digits(form.get("target")),
-            reason=form.get("reason", ""),
-        )
+    @guarded(Role.ORGANIZER)
+    async def next_window(self, form: dict[str, str]) -> AsyncIterator[None]:
+        """Регламент §6.1: with a good reason the organizer moves the match to the next tour's window."""
+        match_id, reason = _digits(form.get("target")), str(form.get("reason") or "")
+        async for update in self._act(
+            form,
+            lambda s, u: scheduling_admin.move_to_next_window(
+                s, match_id=match_id, reason=reason, actor_user_id=u.id, now=utc_now()
+            ),
+            self._done(form),
+        ):
+            yield update
 
     @rx.event
-    def resolve(self, form: dict[str, str]) -> None:
-        self._act(
-            form.get("key", ""),
-            form.get("title", ""),
-            lambda s, u, **kw: resolve_dispute(s, u, now=utc_now(), **kw),
-            Role.ORGANIZER,
-            hanchan_id=_digits(form.get("target")),
-            decision=form.get("reason", ""),
-        )
+    @guarded(Role.ORGANIZER)
+    async def resolve(self, form: dict[str, str]) -> AsyncIterator[None]:
+        """Регламент §6.2: a disputed result kept, with the organizer's decision."""
+        hanchan_id, decision = _digits(form.get("target")), str(form.get("reason") or "")
+        async for update in self._act(
+            form, lambda s, u: resolve_dispute(s, u, hanchan_id, decision, now=utc_now()), self._done(form)
+        ):
+            yield update
 
     @rx.event
-    def answer(self, key: str, title: str, call_id: str) -> None:
-        self._act(key, title, lambda s, u, **kw: answer_call(s, u, now=utc_now(), **kw), call_id=_digits(call_id))
+    @guarded(*STAFF)
+    async def answer(self, form: dict[str, str]) -> AsyncIterator[None]:
+        """Регламент §6.2: the judge takes the call («Иду»)."""
+        call_id = _digits(form.get("target"))
+        async for update in self._act(form, lambda s, u: answer_call(s, u, call_id, now=utc_now()), self._done(form)):
+            yield update
 
     @rx.event
-    def close(self, form: dict[str, str]) -> None:
+    @guarded(*STAFF)
+    async def close(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.2: the ruling closes the call; the call's description is its sequence of actions."""
-        self._act(
-            form.get("key", ""),
-            form.get("title", ""),
-            lambda s, u, **kw: close_call(s, u, now=utc_now(), **kw),
-            call_id=_digits(form.get("target")),
-            actions=form.get("actions", ""),
-            disagreement=form.get("disagreement", ""),
-            decision=form.get("reason", ""),
-        )
+        call_id = _digits(form.get("target"))
+        actions, disagreement = str(form.get("actions") or ""), str(form.get("disagreement") or "")
+        decision = str(form.get("reason") or "")
+        async for update in self._act(
+            form,
+            lambda s, u: close_call(
+                s, u, call_id, actions=actions, disagreement=disagreement, decision=decision, now=utc_now()
+            ),
+            self._done(form),
+        ):
+            yield update
 
     @rx.event
-    def assign(self, form: dict[str, str]) -> None:
+    @guarded(Role.ORGANIZER)
+    async def assign(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.3: a judge for a match, a day or a round (exactly one of them)."""
-        self._act(
-            "assign",
+        judge_id, match_id, round_id = (_digits(form.get(name)) for name in ("judge", "match", "round"))
+        day = str(form.get("day") or "").strip() or None
+        async for update in self._act(
+            {**form, "item": ASSIGN},
+            lambda s, u: assign_judge(
+                s,
+                u,
+                judge_user_id=judge_id,
+                match_id=match_id or None,
+                round_id=round_id or None,
+                day=day,
+                now=utc_now(),
+            ),  # fmt: skip
             texts.DESK_ASSIGNED,
-            lambda s, u, **kw: assign_judge(s, u, now=utc_now(), **kw),
-            Role.ORGANIZER,
-            judge_user_id=_digits(form.get("judge")),
-            match_id=_digits(form.get("match")) or None,
-            round_id=_digits(form.get("round")) or None,
-            day=(form.get("day") or "").strip() or None,
-        )
+        ):
+            yield update

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
-from sqlalchemy import exists
+from sqlalchemy import exists, or_
 from sqlmodel import Session, col, func, select
 
 from services.core.models import (
@@ -16,6 +16,7 @@ from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
     BotStatus,
+    Disqualification,
     Hanchan,
     JudgeCall,
     Match,
@@ -42,6 +43,7 @@ from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.capacity import board_capacity
 from services.scheduling.fallback_plan import fallback_note
+from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
 
@@ -370,14 +372,22 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool, rules: 
     return items
 
 
-def _substitute_items(session: Session, season_id: int, draw_approved: bool) -> list[DeskItem]:
+def _substitute_items(session: Session, season_id: int, draw_approved: bool, today: date) -> list[DeskItem]:
     """Регламент §6.1: every match not yet played where a withdrawn player still holds a seat needs a technical
-    substitute; the match page's «Замена» form seats one (a seated substitute takes the seat, and the item goes).
+    substitute; so does one where a player disqualified today (Регламент §5, §6.3) still sits without having been
+    withdrawn. The match page's «Замена» form seats one (a seated substitute takes the seat, and the item goes).
     The season's matches come from the approved draw (Регламент §2): before it there is nothing to read."""
     if not draw_approved:
         return []
+    # Регламент §5: a disqualification in force on `today` (a one-year one ends the day before its anniversary),
+    # as `disqualifications.active_disqualification` reads it — here inside the one statement.
+    disqualified = exists().where(
+        col(Disqualification.user_id) == Player.user_id,
+        col(Disqualification.starts_on) <= today,
+        or_(col(Disqualification.ends_on).is_(None), col(Disqualification.ends_on) > today),
+    )
     rows = session.exec(
-        select(Match, Round, Stage, Player.id, User.display_name)
+        select(Match, Round, Stage, Player.id, Player.status, User.display_name)
         .join(Round, col(Round.id) == Match.round_id)
         .join(Stage, col(Stage.id) == Round.stage_id)
         .join(Seat, col(Seat.match_id) == Match.id)
@@ -385,7 +395,7 @@ def _substitute_items(session: Session, season_id: int, draw_approved: bool) -> 
         .join(User, col(User.id) == Player.user_id)
         .where(
             Stage.season_id == season_id,
-            Player.status == RosterStatus.WITHDRAWN,
+            or_(Player.status == RosterStatus.WITHDRAWN, disqualified),
             col(Match.status).in_([MatchStatus.SCHEDULING, MatchStatus.PLAYING]),
             ~exists().where(col(Hanchan.match_id) == Match.id, col(Hanchan.superseded_by_id).is_(None)),
         )
@@ -396,11 +406,17 @@ def _substitute_items(session: Session, season_id: int, draw_approved: bool) -> 
             f"substitute-{match.id}-{player_id}",
             "substitutes",
             match_title(stage.kind, round_.code, match.table),
-            f"{name}: участие в сезоне прекращено (Регламент §6.1); матч не сыгран — за стол нужна техническая замена.",
+            f"{name}: "
+            + (
+                "участие в сезоне прекращено (Регламент §6.1)"
+                if status == RosterStatus.WITHDRAWN
+                else "дисквалифицирован(а) (Регламент §5), но ещё сидит за столом"
+            )
+            + "; матч не сыгран — за стол нужна техническая замена.",
             match_url(match.id),
             "Посадить замену",
         )
-        for match, round_, stage, player_id, name in rows
+        for match, round_, stage, player_id, status, name in rows
     ]
 
 
@@ -484,7 +500,7 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
     items += _capacity_items(season, board, now)
     items += _tie_items(session, season.id, of_season(season))
     items += _pantheon_items(session, season.id)
-    items += _substitute_items(session, season.id, season.draw_approved_at is not None)
+    items += _substitute_items(session, season.id, season.draw_approved_at is not None, kirov_date(now))
     items += _bot_items(session, bot_configured)
     items += _roster_items(session, season.id, season.draw_approved_at is not None, of_season(season))
     order = {key: n for n, (key, _) in enumerate(GROUPS)}

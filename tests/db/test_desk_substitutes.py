@@ -7,14 +7,16 @@ from datetime import timedelta
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Player, Round, Seat, User
+from services.core.models import Player, RosterStatus, Round, Seat, User
 from services.league.desk import build_desk
+from services.league.disqualifications import record_disqualification
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import match_view
+from services.scheduling.intervals import kirov_date
 from tests.db.test_withdrawal import _approved, _matches_of
 from tests.factories import PLAYED
 
@@ -56,3 +58,36 @@ def test_a_withdrawn_players_remaining_matches_wait_for_a_substitute(session: Se
     assert name not in [p["name"] for p in view.form_players] and "Запасной Игрок" in [
         p["name"] for p in view.form_players
     ]
+
+
+def test_a_disqualified_player_still_seated_waits_for_a_substitute(session: Session) -> None:
+    """Issue 28: a disqualification (Регламент §5) does not withdraw the player by itself; while they still sit at a
+    match not yet played, the desk asks for a technical substitute, and once seated the item goes."""
+    season, organizer = _approved(session)
+    player = session.exec(select(Player).where(Player.season_id == season.id)).first()
+    first, *rest = _matches_of(session, player)
+    user = session.get(User, player.user_id)
+    today = kirov_date(PLAYED)
+
+    def waiting() -> set[str]:
+        return {i.key for i in build_desk(session, now=PLAYED).items if i.key.startswith("substitute-")}
+
+    record_disqualification(session, user, term="year", reason="саботаж", match_id=None, starts_on=today + timedelta(
+        days=1), actor_user_id=organizer.id)  # fmt: skip
+    session.commit()
+    assert waiting() == set()  # not in force yet
+    record_disqualification(session, user, term="year", reason="саботаж", match_id=None, starts_on=today,
+                            actor_user_id=organizer.id)  # fmt: skip
+    session.commit()
+    assert session.get(Player, player.id).status != RosterStatus.WITHDRAWN
+    assert waiting() == {f"substitute-{m.id}-{player.id}" for m in [first, *rest]}
+    item = next(i for i in build_desk(session, now=PLAYED).items if i.key == f"substitute-{first.id}-{player.id}")
+    assert item.group == "substitutes" and "дисквалифицирован(а)" in item.detail and item.link == f"/match/{first.id}"
+
+    seat_substitute(session, organizer, first.id, player.id, new_name="Запасной Игрок", reason="дисквалификация",
+                    now=PLAYED)  # fmt: skip
+    session.commit()
+    assert waiting() == {f"substitute-{m.id}-{player.id}" for m in rest}
+    # A one-year disqualification ends the day before its anniversary: then nothing waits for it.
+    later = PLAYED + timedelta(days=366)
+    assert not {i.key for i in build_desk(session, now=later).items if i.key.startswith("substitute-")}

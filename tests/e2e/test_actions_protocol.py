@@ -9,6 +9,7 @@ list of handlers not yet moved onto the helper.
 
 from __future__ import annotations
 
+import itertools
 import json
 import threading
 import uuid
@@ -26,13 +27,15 @@ import discard_app.discard_app  # noqa: F401  (registers every page state)
 from discard_app.state.action import KEY_FIELD, new_key, roles_of
 from discard_app.state.auth import AuthState, _descendants
 from services.core.db import session_scope
-from services.core.models import Role, RosterStatus, Seat, User, utc_now
+from services.core.models import Match as MatchRow
+from services.core.models import Role, RosterStatus, Round, Seat, User, utc_now
 from services.league import accounts, roster, staff
 from services.results import hanchans as results
-from services.results import penalties
+from services.results import judge_calls, penalties
 from services.results.entry import Entry
 from services.results.scoring import TableResult
-from services.scheduling.intervals import Interval
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App
 from tests.e2e.test_secrets import RawTab as _RawTab
@@ -52,13 +55,11 @@ READ_ONLY = {
 
 # Not yet on the guarded helper (issue 24 item 2): the list only shrinks. Each still checks its role by hand.
 NOT_YET_GUARDED = {
-    "DeskState": {"apply_fallback", "apply_window_fallback", "next_window", "resolve", "answer", "close", "assign"},
     "MatchScheduleState": {"save_grid", "confirm_release", "copy_previous", "cannot_come", "propose", "confirm_decline",
                            "answer"},
     "ScheduleOverviewState": {"submit_dialog", "add_room", "add_activity", "set_tables", "set_hold_hours"},
     "PantheonState": {"save_settings", "accept", "map_player", "assign", "ignore", "import_now"},
     "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
-    "TieState": {"decide"},
     "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
     "RosterState": {"order_replay", "record_fee", "confirm_reset"},
     "SeasonAdminState": {"create", "copy_roster", "import_csv", "finish", "reissue_unused"},
@@ -310,6 +311,91 @@ def _expert(app: App) -> tuple[str, dict[str, Any]]:
     return "/staff", {"form": {"user_id": str(expert_id), "role": "player", KEY_FIELD: new_key()}}
 
 
+# --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---------------------------------
+
+_FORTNIGHTS = itertools.count(300)  # each desk scenario's own far-future window: its §6.1 Sunday and its meetings
+
+
+def _far_window() -> Interval:
+    """Two weeks from a Monday years ahead, none shared with another build (the fallback Sunday's tables, the four
+    players' meetings stay its own)."""
+    today = kirov_date(utc_now())
+    start = today - timedelta(days=today.weekday()) + timedelta(weeks=2 * next(_FORTNIGHTS))
+    return Interval(at_kirov(start), at_kirov(start + timedelta(days=14)))
+
+
+def _organizer(session: Any) -> User:
+    return session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+
+
+def _desk_form(target: int, **fields: str) -> dict[str, Any]:
+    return {"form": {"item": f"protocol-{target}", "title": "Протокол", "target": str(target), **fields,
+                     KEY_FIELD: new_key()}}  # fmt: skip
+
+
+def _desk_match(app: App, *, next_tour: bool = False) -> tuple[int, int]:
+    """A fresh match of the seated four in a far-future tour (and the tour after it): (match id, round id)."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        window = _far_window()
+        match = factories.match_for_names(session, SEATED, window)
+        if next_tour:  # Регламент §6.1: the next tour's window is where the match moves
+            stage_id = session.get(Round, match.round_id).stage_id
+            session.add(Round(stage_id=stage_id, code=str(uuid.uuid4().int % 900_000 + 100_000),
+                              window_start=window.end, window_end=window.end + timedelta(days=14)))  # fmt: skip
+        found = match.id, match.round_id
+    engine.dispose()
+    return found
+
+
+def _desk_fallback(app: App) -> tuple[str, dict[str, Any]]:
+    return "/desk", _desk_form(_desk_match(app)[0])
+
+
+def _desk_window_fallback(app: App) -> tuple[str, dict[str, Any]]:
+    return "/desk", _desk_form(_desk_match(app)[1])
+
+
+def _desk_next_window(app: App) -> tuple[str, dict[str, Any]]:
+    return "/desk", _desk_form(_desk_match(app, next_tour=True)[0], reason="болезнь игрока")
+
+
+def _desk_dispute(app: App) -> tuple[str, dict[str, Any]]:
+    m = _match(app, with_hanchan=True)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        player = session.exec(select(User).where(User.display_name == SEATED[1])).one()
+        results.dispute_hanchan(session, player, m.hanchan_id, "перепутаны очки", now=utc_now())
+    engine.dispose()
+    return "/desk", _desk_form(m.hanchan_id, reason="Проверено по записи")
+
+
+def _judge_call(app: App) -> int:
+    """Регламент §6.2: a seated player calls the judge during the match's meeting (a far-future one, so the call's
+    moment is the meeting's): the call waits for the league's judge."""
+    match_id = _desk_match(app)[0]
+    engine = app.engine()
+    with session_scope(engine) as session:
+        start = at_kirov(kirov_date(session.get(Round, session.get(MatchRow, match_id).round_id).window_start), 18)
+        scheduling_admin.assign_meeting(session, match_id=match_id, start=start, hanchans=3,
+                                        actor_user_id=_organizer(session).id, now=utc_now())  # fmt: skip
+        player = session.exec(select(User).where(User.display_name == SEATED[2])).one()
+        call = judge_calls.call_judge(session, player, match_id, hanchan_number=1, description="спор о фуритене",
+                                      now=start + timedelta(minutes=10))  # fmt: skip
+        call_id = call.id
+    engine.dispose()
+    return call_id
+
+
+def _desk_assign(app: App) -> tuple[str, dict[str, Any]]:
+    m = _match(app)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        judge_id = session.exec(select(User.id).where(User.display_name == JUDGE)).one()
+    engine.dispose()
+    return "/desk", {"form": {"judge": str(judge_id), "match": str(m.id), "round": "", "day": "", KEY_FIELD: new_key()}}
+
+
 SCENARIOS: dict[str, Scenario] = {
     # Experts only: a new judge would change the shared app's judge lists
     "StaffState.add": Scenario(
@@ -385,6 +471,25 @@ SCENARIOS: dict[str, Scenario] = {
     "MatchState.replay_match": Scenario(
         ORGANIZER, _on_match(lambda m: {"reason": "Стол перепутан", "decision": "Переиграть"})
     ),
+    # --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---
+    "DeskState.apply_fallback": Scenario(ORGANIZER, _desk_fallback),
+    "DeskState.apply_window_fallback": Scenario(ORGANIZER, _desk_window_fallback),
+    "DeskState.next_window": Scenario(ORGANIZER, _desk_next_window),
+    "DeskState.resolve": Scenario(ORGANIZER, _desk_dispute),
+    "DeskState.answer": Scenario(JUDGE, lambda app: ("/desk", _desk_form(_judge_call(app)))),
+    "DeskState.close": Scenario(
+        JUDGE,
+        lambda app: (
+            "/desk",
+            _desk_form(
+                _judge_call(app),
+                actions="дискард после риичи, рон",
+                disagreement="был ли фуритен",
+                reason="фуритен, рон отменён",
+            ),  # fmt: skip
+        ),
+    ),
+    "DeskState.assign": Scenario(ORGANIZER, _desk_assign),
 }
 
 ACTORS = {Role.ORGANIZER: ORGANIZER, Role.JUDGE: JUDGE, Role.PLAYER: OUTSIDER}

@@ -15,15 +15,21 @@ from collections.abc import Callable, Iterator
 from datetime import timedelta
 
 import pytest
-from sqlmodel import select
+from playwright.sync_api import Page, expect
+from sqlmodel import col, select
 
+from discard_app import texts
 from discard_app.state.action import KEY_FIELD, new_key
 from services.core.db import session_scope
-from services.core.models import Season, User, utc_now
+from services.core.models import Player, Round, Season, Stage, TieDecision, User, utc_now
 from services.league import closing, draw_season, seasons, tour_windows
 from services.league.roster import current_season
+from services.results import hanchans as results
+from services.results.entry import Entry
+from services.results.scoring import TableResult
 from services.scheduling.intervals import KIROV
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, running_app
+from tests import factories
+from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login, running_app
 from tests.e2e.test_actions_protocol import (
     Scenario,
     _added,
@@ -86,8 +92,49 @@ def _in_fresh_season(stage: str, path: str, payload: Callable[[int], dict]) -> C
     return build
 
 
+# --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---------------------------------
+# Регламент §4: a tie the organizer decides needs players equal in total and average place; the shared season's
+# totals move with every other test, so each build makes a season of its own with two tables played alike.
+
+TIE_POINTS = (45_000, 35_000, 25_000, 15_000)
+TIE_GROUP = texts.TIE_PLACE.format(place=1)  # the two leaders of `_tied_season`
+
+
+def _tied_season(app: App) -> tuple[str, dict]:
+    """Two tables of the fresh season, one hanchan each with the same scores: seat k of one table ties seat k of
+    the other; the organizer orders the leaders' group."""
+    season_id = fresh_season(app, "open")
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        players = {
+            u.display_name: p
+            for p, u in session.exec(
+                select(Player, User).join(User, col(User.id) == Player.user_id).where(Player.season_id == season_id)
+            )
+        }
+        stage = session.exec(select(Stage).where(Stage.season_id == season_id)).one()
+        now = utc_now()
+        round_ = Round(
+            stage_id=stage.id, code="1", window_start=now - timedelta(days=2), window_end=now + timedelta(days=6)
+        )
+        session.add(round_)
+        session.flush()
+        for table, names in enumerate((ROSTER[:4], ROSTER[4:8]), start=1):
+            match = factories.match(session, round_, [players[n] for n in names], table=str(table))
+            lines = tuple(TableResult(players[n].id, pts) for n, pts in zip(names, TIE_POINTS, strict=True))
+            results.enter_hanchan(session, organizer, match.id, Entry(lines, 0), now=now)
+        ordered = [players[ROSTER[4]].id, players[ROSTER[0]].id]
+    engine.dispose()
+    form = {"pos_1": str(ordered[0]), "pos_2": str(ordered[1]), "reason": "Жребий при свидетелях", KEY_FIELD: new_key()}
+    return "/standings", {"form": form}
+
+
 # handler -> what the organizer sends, on a season made for it. Each helper adds its own (issue 24 item 2).
-SEASON_SCENARIOS: dict[str, Scenario] = {}
+SEASON_SCENARIOS: dict[str, Scenario] = {
+    # --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---
+    "TieState.decide": Scenario(ORGANIZER, _tied_season),
+}
 
 
 def test_the_fresh_season_is_current_and_in_its_stage(season_app: App) -> None:
@@ -131,3 +178,28 @@ def test_the_same_season_event_sent_twice_at_once_acts_once(season_app: App, han
     _send(season_app, scenario.actor, _event_name(handler), payload, path, times=2)
     twice = _added(before, _snapshot(season_app))
     assert once and twice == once, f"{handler}: one send changed {json.dumps(once)}, two sends {json.dumps(twice)}"
+
+
+def test_the_organizer_orders_a_tie_in_the_browser_once(season_app: App, page: Page) -> None:
+    """Регламент §4 on /standings: the tie form (the one form component) takes the order and the reason; a double
+    click records one decision with no refusal shown, and the settled group leaves the page."""
+    _tied_season(season_app)
+    login(page, season_app, ORGANIZER, path="/standings")
+    group = page.locator("form").filter(has=page.get_by_role("heading", name=TIE_GROUP, exact=True))
+    expect(group).to_have_count(1)
+    for place, name in ((1, ROSTER[4]), (2, ROSTER[0])):
+        group.get_by_role("combobox", name=f"Место {place}: {TIE_GROUP}").click()
+        page.get_by_role("option", name=name, exact=True).click()
+    group.get_by_label(texts.TIE_REASON).fill("Жребий при свидетелях")
+    group.get_by_role("button", name=texts.TIE_SUBMIT).dblclick()
+    expect(page.get_by_role("status").filter(has_text=texts.TIE_SAVED)).to_be_visible()
+    expect(page.get_by_role("heading", name=TIE_GROUP, exact=True)).to_have_count(0)
+    expect(page.get_by_role("heading", name=texts.TIE_PLACE.format(place=3), exact=True)).to_be_visible()
+    # the second click's send is the same form's key: answered as the first, not refused as a settled group
+    expect(page.get_by_role("alert")).to_have_count(0)
+    engine = season_app.engine()
+    with session_scope(engine) as session:
+        season = current_season(session)
+        decisions = session.exec(select(TieDecision).where(TieDecision.season_id == season.id)).all()
+    engine.dispose()
+    assert len(decisions) == 1, decisions

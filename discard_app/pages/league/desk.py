@@ -5,52 +5,50 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.form import action_form
 from discard_app.components.season_checklist import season_checklist_card
 from discard_app.layout import forbidden, notice, page
 from discard_app.state.auth import AuthState
-from discard_app.state.desk import DeskState
+from discard_app.state.desk import ASSIGN, REFUSED, DeskState
+from services.core.text_limits import limit_for
 from services.league.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE, WINDOW_FALLBACK
 
 
-def _inline_form(item: dict, handler, label: str) -> rx.Component:  # noqa: ANN001
-    """A reason (or decision) and the button, on the item's own row; a refused submit keeps what was typed."""
-    return rx.form(
-        rx.flex(
-            rx.el.input(type="hidden", name="key", value=item["key"]),
-            rx.el.input(type="hidden", name="title", value=item["title"]),
-            rx.el.input(type="hidden", name="target", value=item["target"]),
-            rx.input(name="reason", placeholder=label, aria_label=label + ": " + item["title"], min_width="14em"),
-            rx.button(item["action_label"], type="submit", aria_label=item["action_label"] + ": " + item["title"]),
-            spacing="2",
-            wrap="wrap",
-        ),
+def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
+    """The item's action as its own small form: the item and its row as hidden fields, the one-time key, the busy
+    button; a refused submit keeps what was typed (components/form.py)."""
+    return action_form(
+        DeskState,
+        rx.el.input(type="hidden", name="item", value=item["key"]),
+        rx.el.input(type="hidden", name="title", value=item["title"]),
+        rx.el.input(type="hidden", name="target", value=item["target"]),
+        *([rx.flex(*fields, spacing="2", wrap="wrap", width="100%")] if fields else []),
         on_submit=handler,
-        reset_on_submit=False,
-        width="100%",
+        submit_text=item["action_label"],
+        busy=DeskState.working == item["key"],
+        submit_props={"aria_label": item["action_label"] + ": " + item["title"]},
+        card=False,
+    )
+
+
+def _text(item: dict, name: str, label: str) -> rx.Component:
+    return rx.input(
+        name=name,
+        placeholder=label,
+        aria_label=label + ": " + item["title"],
+        max_length=limit_for(name),
+        min_width="14em",
     )
 
 
 def _ruling_form(item: dict) -> rx.Component:
     """Регламент §6.2: the ruling that closes a call — the sequence of actions, the disagreement, the decision."""
-
-    def field(name: str, label: str) -> rx.Component:
-        return rx.input(name=name, placeholder=label, aria_label=label + ": " + item["title"], min_width="14em")
-
-    return rx.form(
-        rx.flex(
-            rx.el.input(type="hidden", name="key", value=item["key"]),
-            rx.el.input(type="hidden", name="title", value=item["title"]),
-            rx.el.input(type="hidden", name="target", value=item["target"]),
-            field("actions", texts.DESK_RULING_ACTIONS),
-            field("disagreement", texts.DESK_RULING_DISAGREEMENT),
-            field("reason", texts.DESK_RULING_DECISION),
-            rx.button(item["action_label"], type="submit", aria_label=item["action_label"] + ": " + item["title"]),
-            spacing="2",
-            wrap="wrap",
-        ),
-        on_submit=DeskState.close,
-        reset_on_submit=False,
-        width="100%",
+    return _item_form(
+        item,
+        DeskState.close,
+        _text(item, "actions", texts.DESK_RULING_ACTIONS),
+        _text(item, "disagreement", texts.DESK_RULING_DISAGREEMENT),
+        _text(item, "reason", texts.DESK_RULING_DECISION),
     )
 
 
@@ -69,7 +67,8 @@ def _choice(name: str, label: str, options: rx.Var, empty: str) -> rx.Component:
 
 def _assign_judge_form() -> rx.Component:
     """Регламент §6.3: the organizer assigns a judge to a match, a day or a tour; a call goes to that judge first."""
-    return rx.form(
+    return action_form(
+        DeskState,
         rx.flex(
             rx.text(texts.DESK_ASSIGN_TITLE, weight="bold", width="100%"),
             _choice("judge", texts.DESK_JUDGE, DeskState.judges, texts.CHOOSE_JUDGE),
@@ -81,55 +80,38 @@ def _assign_judge_form() -> rx.Component:
                 display="flex",
                 flex_direction="column",
             ),
-            rx.button(texts.DESK_ASSIGN_SUBMIT, type="submit", variant="outline"),
-            rx.cond(
-                (DeskState.error != "") & (DeskState.error_key == "assign"),
-                rx.callout(DeskState.error, color_scheme="red", role="alert", width="100%"),
-            ),
-            rx.cond(
-                (DeskState.notice != "") & (DeskState.notice_key == "assign"),
-                rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
-            ),
             spacing="2",
             wrap="wrap",
             align="end",
+            width="100%",
         ),
         on_submit=DeskState.assign,
-        reset_on_submit=False,
-        width="100%",
+        submit_text=texts.DESK_ASSIGN_SUBMIT,
+        busy=DeskState.working == ASSIGN,
+        submit_props={"variant": "outline"},
+        message=rx.fragment(
+            rx.cond(
+                (DeskState.error != "") & (DeskState.error_key == ASSIGN),
+                rx.callout(DeskState.error, color_scheme="red", role="alert", width="100%"),
+            ),
+            rx.cond(
+                (DeskState.notice != "") & (DeskState.notice_key == ASSIGN),
+                rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
+            ),
+        ),
+        card=False,
     )
 
 
 def _action(item: dict) -> rx.Component:
     return rx.match(
         item["action"],
-        (
-            FALLBACK,
-            rx.button(
-                item["action_label"],
-                on_click=DeskState.apply_fallback(item["key"], item["title"], item["target"]),
-                aria_label=item["action_label"] + ": " + item["title"],
-            ),
-        ),
-        (
-            WINDOW_FALLBACK,
-            rx.button(
-                item["action_label"],
-                on_click=DeskState.apply_window_fallback(item["key"], item["title"], item["target"]),
-                aria_label=item["action_label"] + ": " + item["title"],
-            ),
-        ),
-        (
-            ANSWER_CALL,
-            rx.button(
-                item["action_label"],
-                on_click=DeskState.answer(item["key"], item["title"], item["target"]),
-                aria_label=item["action_label"] + ": " + item["title"],
-            ),
-        ),
+        (FALLBACK, _item_form(item, DeskState.apply_fallback)),
+        (WINDOW_FALLBACK, _item_form(item, DeskState.apply_window_fallback)),
+        (ANSWER_CALL, _item_form(item, DeskState.answer)),
         (CLOSE_CALL, _ruling_form(item)),
-        (NEXT_WINDOW, _inline_form(item, DeskState.next_window, texts.DESK_REASON)),
-        (RESOLVE_DISPUTE, _inline_form(item, DeskState.resolve, texts.DESK_DECISION)),
+        (NEXT_WINDOW, _item_form(item, DeskState.next_window, _text(item, "reason", texts.DESK_REASON))),
+        (RESOLVE_DISPUTE, _item_form(item, DeskState.resolve, _text(item, "reason", texts.DESK_DECISION))),
         rx.fragment(),
     )
 
@@ -179,8 +161,12 @@ def desk_page() -> rx.Component:
                 rx.text(texts.DESK_INTRO, color_scheme="gray", size="2"),
                 season_checklist_card(),  # the organizer's only (its state checks the role)
                 rx.cond(
-                    (DeskState.notice != "") & (DeskState.notice_key != "assign"),  # beside the button that caused it
+                    (DeskState.notice != "") & (DeskState.notice_key != ASSIGN),  # beside the button that caused it
                     rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
+                ),
+                rx.cond(
+                    (DeskState.error != "") & (DeskState.error_key == REFUSED),
+                    rx.callout(DeskState.error, color_scheme="red", role="alert", width="100%"),
                 ),
                 rx.cond(
                     DeskState.count > 0,

@@ -7,11 +7,13 @@ from typing import Any, TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.form import action_form
 from discard_app.pages.results.match_forms import _field, _labelled
 from discard_app.pages.results.standings_state import publish_standings
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role, utc_now
+from services.core.models import Role, User, utc_now
 from services.results import hanchans as results
 from services.results import penalties
 from services.results.repo import current_season_id
@@ -29,7 +31,7 @@ class TieGroupView(TypedDict):
     positions: list[str]
 
 
-class TieState(AuthState):
+class TieState(GuardedActions, AuthState):
     """Only the organizer's browser gets the groups; everyone else keeps the empty list."""
 
     groups: list[TieGroupView] = []
@@ -53,72 +55,61 @@ class TieState(AuthState):
     @rx.event
     def load(self) -> None:
         self.groups, self.problems, self.notice = [], [], ""
+        self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         if self._require_user(Role.ORGANIZER) is not None:
             self._refresh()
 
+    def _show_refusal(self, message: str) -> None:
+        self.groups, self.problems, self.notice = [], [message], ""
+
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def decide(self, form: dict[str, Any]) -> None:
+        """Регламент §4: the organizer's order of one tied group, best first, with the reason; once per form."""
         self.problems, self.notice = [], ""
-        user = self._require_user(Role.ORGANIZER)
-        if user is None:
-            self.groups, self.problems = [], [texts.FORBIDDEN_TITLE]
-            return
         keys = sorted((k for k in form if k.startswith("pos_") and k[4:].isdigit()), key=lambda k: int(k[4:]))
         order = [results._int(form[k]) for k in keys]
         if not order or any(pid is None for pid in order):
-            self.problems = ["Выберите игрока на каждое место группы."]
+            self.problems = [texts.TIE_PICK_EVERY_PLACE]
             return
-        try:
-            with session_scope() as session:
-                season_id = current_season_id(session)
-                if season_id is None:
-                    raise results.ResultsError("Сезон не найден.")
-                penalties.decide_tie(
-                    session,
-                    user,
-                    season_id,
-                    [p for p in order if p is not None],
-                    str(form.get("reason", "")),
-                    now=utc_now(),
-                )
-        except results.ResultsError as e:
-            self.problems = e.problems
+        ordered, reason = [p for p in order if p is not None], str(form.get("reason", ""))
+
+        def decide(session: Any, user: User) -> None:
+            season_id = current_season_id(session)
+            if season_id is None:
+                raise results.ResultsError(texts.TIE_NO_SEASON)
+            penalties.decide_tie(session, user, season_id, ordered, reason, now=utc_now())
+
+        outcome = self._perform(decide, key=form.get(KEY_FIELD), done=texts.TIE_SAVED, action="standings.tie")
+        if not outcome.ok:
+            self.problems = outcome.problems
             return
-        self.notice = texts.TIE_SAVED
+        self.notice = outcome.message
         self._refresh()
-        await publish_standings(self)
+        if not outcome.repeated:
+            await publish_standings(self)
 
 
 def _group(group: TieGroupView) -> rx.Component:
-    return rx.card(
-        rx.form(
-            rx.vstack(
-                rx.heading(group["title"], size="3", as_="h3"),
-                rx.text(group["names"], size="2"),
-                rx.foreach(
-                    group["positions"],
-                    lambda n: _labelled(
-                        "Место " + n,
-                        rx.select.root(
-                            rx.select.trigger(
-                                placeholder=texts.CHOOSE_PLAYER, aria_label="Место " + n + ": " + group["title"]
-                            ),
-                            rx.select.content(
-                                rx.foreach(group["players"], lambda p: rx.select.item(p["name"], value=p["id"]))
-                            ),
-                            name="pos_" + n,
-                        ),
-                    ),
+    return action_form(
+        TieState,
+        rx.text(group["names"], size="2"),
+        rx.foreach(
+            group["positions"],
+            lambda n: _labelled(
+                "Место " + n,
+                rx.select.root(
+                    rx.select.trigger(placeholder=texts.CHOOSE_PLAYER, aria_label="Место " + n + ": " + group["title"]),
+                    rx.select.content(rx.foreach(group["players"], lambda p: rx.select.item(p["name"], value=p["id"]))),
+                    name="pos_" + n,
                 ),
-                _field("reason", texts.TIE_REASON),
-                rx.button(texts.TIE_SUBMIT, type="submit", variant="outline"),
-                spacing="2",
-                width="100%",
             ),
-            on_submit=TieState.decide,
-            reset_on_submit=False,
         ),
-        width="100%",
+        _field("reason", texts.TIE_REASON),
+        on_submit=TieState.decide,
+        submit_text=texts.TIE_SUBMIT,
+        title=group["title"],
+        submit_props={"variant": "outline"},
     )
 
 
