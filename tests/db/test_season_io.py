@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from services.results.penalties import add_no_show
 from services.results.season_file import SeasonFileError
 from services.results.season_io import export_season, import_season
 from tests.db.test_results import League, entry
-from tests.factories import PLAYED
+from tests.factories import PLAYED, begun_meeting
 
 
 @pytest.fixture(autouse=True)
@@ -45,6 +46,7 @@ def _played(session: Session) -> League:
     enter_hanchan(
         session, league.organizer, m2, entry(p[4:], [50000, 10000, 30000, 30000], chombo={p[5]: 1}), now=PLAYED
     )
+    begun_meeting(session, m2, PLAYED - timedelta(hours=1))
     add_no_show(session, league.organizer, m2, p[7], now=PLAYED)
     session.commit()
     return league

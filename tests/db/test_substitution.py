@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from sqlmodel import Session, select
@@ -15,7 +16,7 @@ from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.scoring import score_match
 from tests.db.test_results import League, entry
-from tests.factories import PLAYED
+from tests.factories import PLAYED, begun_meeting
 
 
 def _seats(session: Session, match_id: int) -> list[tuple[int, int | None]]:
@@ -41,6 +42,7 @@ def test_new_substitute_by_name_plays_counts_in_the_match_but_not_in_the_standin
 
     # The substitute wins the hanchan: in the match results, not in the standings; the no-show keeps his penalty.
     enter_hanchan(session, league.organizer, mid, entry([a, b, c, sub.id], [20000, 30000, 30000, 40000]), now=PLAYED)
+    begun_meeting(session, mid, PLAYED - timedelta(hours=1))
     add_no_show(session, league.organizer, mid, d, now=PLAYED)
     assert [pid for pid, _ in penalty_candidates(session, mid)] == [a, b, c, sub.id, d]
     season, scores = results_repo.season_scores(session, league.season.id)
