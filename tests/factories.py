@@ -28,6 +28,8 @@ WINDOW_START = date(2026, 11, 16)  # a Monday; the window runs two weeks, to Mon
 NOW = at_kirov(date(2026, 11, 10), 12)  # before the window: proposals are not "in the past"
 # Inside the window (a hanchan may be entered) and far from the real clock: what a service stores comes from it.
 PLAYED = at_kirov(date(2026, 11, 18), 15)
+# A new person's name is letters (text_limits.person_name_problem): uuid.uuid4().hex[:6].translate(LETTERS)
+LETTERS = str.maketrans("0123456789", "абвгдежзик")
 
 
 def kirov(day: int, hour: int = 0, minute: int = 0, month: int = 11) -> datetime:

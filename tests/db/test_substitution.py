@@ -91,7 +91,11 @@ def test_refusals_change_nothing(session: Session, league: League) -> None:
     with pytest.raises(ResultsError, match="не числится технической заменой"):
         seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, reason="r", now=PLAYED)
     with pytest.raises(ResultsError, match="уже есть"):
-        seat_substitute(session, league.organizer, mid, d, new_name="Игрок 6", reason="r", now=PLAYED)
+        seat_substitute(session, league.organizer, mid, d, new_name="Судья Судейская", reason="r", now=PLAYED)
+    # a new person's name is letters (text_limits.person_name_problem), as everywhere a person is made
+    with pytest.raises(ResultsError, match="только буквы, пробелы, дефис и апостроф"):
+        seat_substitute(session, league.organizer, mid, d, new_name="Замена 2", reason="r", now=PLAYED)
+    assert [pid for pid, _ in penalty_candidates(session, mid)] == [a, b, c, d]  # nobody seated
 
     enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [40000, 30000, 30000, 20000]), now=PLAYED)
     session.commit()
