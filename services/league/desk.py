@@ -16,6 +16,7 @@ from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
     BotStatus,
+    Disqualification,
     Hanchan,
     JudgeCall,
     Match,
@@ -42,6 +43,7 @@ from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.capacity import board_capacity
 from services.scheduling.fallback_plan import fallback_note
+from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
 
@@ -370,12 +372,18 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool, rules: 
     return items
 
 
-def _substitute_items(session: Session, season_id: int, draw_approved: bool) -> list[DeskItem]:
-    """Регламент §6.1: every match not yet played where a withdrawn player still holds a seat needs a technical
-    substitute; the match page's «Замена» form seats one (a seated substitute takes the seat, and the item goes).
-    The season's matches come from the approved draw (Регламент §2): before it there is nothing to read."""
+def _substitute_items(session: Session, season_id: int, draw_approved: bool, now: datetime) -> list[DeskItem]:
+    """Регламент §6.1: every match not yet played where a withdrawn (or, §5 and §6.3, disqualified) player still
+    holds a seat needs a technical substitute — the players `results.hanchans.seated_out_of_season` names; the match
+    page's «Замена» form seats one (a seated substitute takes the seat, and the item goes). The season's matches
+    come from the approved draw (Регламент §2): before it there is nothing to read."""
     if not draw_approved:
         return []
+    on = kirov_date(now)
+    disqualified = select(Disqualification.user_id).where(
+        col(Disqualification.starts_on) <= on,
+        col(Disqualification.ends_on).is_(None) | (col(Disqualification.ends_on) > on),
+    )
     rows = session.exec(
         select(Match, Round, Stage, Player.id, User.display_name)
         .join(Round, col(Round.id) == Match.round_id)
@@ -385,7 +393,7 @@ def _substitute_items(session: Session, season_id: int, draw_approved: bool) -> 
         .join(User, col(User.id) == Player.user_id)
         .where(
             Stage.season_id == season_id,
-            Player.status == RosterStatus.WITHDRAWN,
+            (Player.status == RosterStatus.WITHDRAWN) | col(Player.user_id).in_(disqualified),
             col(Match.status).in_([MatchStatus.SCHEDULING, MatchStatus.PLAYING]),
             ~exists().where(col(Hanchan.match_id) == Match.id, col(Hanchan.superseded_by_id).is_(None)),
         )
@@ -484,7 +492,7 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
     items += _capacity_items(season, board, now)
     items += _tie_items(session, season.id, of_season(season))
     items += _pantheon_items(session, season.id)
-    items += _substitute_items(session, season.id, season.draw_approved_at is not None)
+    items += _substitute_items(session, season.id, season.draw_approved_at is not None, now)
     items += _bot_items(session, bot_configured)
     items += _roster_items(session, season.id, season.draw_approved_at is not None, of_season(season))
     order = {key: n for n, (key, _) in enumerate(GROUPS)}

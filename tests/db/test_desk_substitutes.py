@@ -9,12 +9,14 @@ from sqlmodel import Session, col, select
 
 from services.core.models import Player, Round, Seat, User
 from services.league.desk import build_desk
+from services.league.disqualifications import record_disqualification
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import match_view
+from services.scheduling.intervals import kirov_date
 from tests.db.test_withdrawal import _approved, _matches_of
 from tests.factories import PLAYED
 
@@ -56,3 +58,25 @@ def test_a_withdrawn_players_remaining_matches_wait_for_a_substitute(session: Se
     assert name not in [p["name"] for p in view.form_players] and "Запасной Игрок" in [
         p["name"] for p in view.form_players
     ]
+
+
+def test_a_disqualified_players_matches_wait_for_a_substitute_too(session: Session) -> None:
+    season, organizer = _approved(session)
+    player = session.exec(select(Player).where(Player.season_id == season.id)).first()
+    matches = _matches_of(session, player)
+    user = session.get(User, player.user_id)
+    record_disqualification(
+        session,
+        user,
+        term="year",
+        reason="саботаж",
+        match_id=None,
+        starts_on=kirov_date(PLAYED),
+        actor_user_id=organizer.id,
+    )
+    session.commit()
+    waiting = {i.key for i in build_desk(session, now=PLAYED).items if i.key.startswith("substitute-")}
+    assert waiting == {f"substitute-{m.id}-{player.id}" for m in matches}
+    assert match_view(session, organizer, matches[0].id, now=PLAYED).needs_substitute == user.display_name
+    before = {i.key for i in build_desk(session, now=PLAYED - timedelta(days=1)).items}  # not yet in force
+    assert not {k for k in before if k.startswith("substitute-")}
