@@ -8,13 +8,28 @@ from datetime import date, datetime, timedelta
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Match, MatchStatus, Player, Role, Room, Round, Season, Seat, Stage, StageKind, User
+from services.core.models import (
+    Booking,
+    Match,
+    MatchStatus,
+    Player,
+    Role,
+    Room,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageKind,
+    User,
+)
 from services.scheduling.intervals import Interval, at_kirov
 
 WINDOW_START = date(2026, 11, 16)  # a Monday; the window runs two weeks, to Monday 30.11 00:00 Kirov
 NOW = at_kirov(date(2026, 11, 10), 12)  # before the window: proposals are not "in the past"
 # Inside the window (a hanchan may be entered) and far from the real clock: what a service stores comes from it.
 PLAYED = at_kirov(date(2026, 11, 18), 15)
+# A new person's name is letters (text_limits.person_name_problem): uuid.uuid4().hex[:6].translate(LETTERS)
+LETTERS = str.maketrans("0123456789", "абвгдежзик")
 
 
 def kirov(day: int, hour: int = 0, minute: int = 0, month: int = 11) -> datetime:
@@ -120,3 +135,23 @@ def match_in_own_stage(session: Session, season: Season, players: list[Player], 
     session.add(round_)
     session.flush()
     return match(session, round_, players, status=status)
+
+
+def begun_meeting(session: Session, match_id: int, start: datetime, hanchans: int = 3) -> Booking:
+    """A booked meeting of the match that began at `start`, in a room of its own so no other booking clashes: a
+    no-show penalty is given only for a meeting that began more than 30 minutes ago (Регламент §5)."""
+    room = Room(name=f"Зал {uuid.uuid4().hex[:6]}")
+    session.add(room)
+    session.flush()
+    booking = Booking(
+        room_id=room.id,
+        kind="match",
+        title=f"Матч {match_id}",
+        match_id=match_id,
+        hanchans=hanchans,
+        start_at=start,
+        end_at=start + timedelta(hours=5),
+    )
+    session.add(booking)
+    session.flush()
+    return booking

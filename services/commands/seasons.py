@@ -11,7 +11,7 @@ from services.commands.cli import read_text
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, Season
-from services.league.accounts import AccountError, create_user
+from services.league.accounts import AccountError, create_user, new_person_name
 from services.league.roster import current_season
 from services.league.seasons import (
     SeasonError,
@@ -67,7 +67,8 @@ def run_new(args: argparse.Namespace) -> int:
         with session_scope() as session:
             password = None
             if args.organizer:
-                organizer, password = create_user(session, display_name=args.organizer, role=Role.ORGANIZER)
+                name = new_person_name(args.organizer)
+                organizer, password = create_user(session, display_name=name, role=Role.ORGANIZER)
             season = create_season(
                 session,
                 args.name,

@@ -7,7 +7,7 @@ import sys
 
 from services.core.db import session_scope
 from services.core.models import Role, RosterStatus
-from services.league.accounts import AccountError, create_user, find_user, reset_password
+from services.league.accounts import AccountError, create_user, find_user, new_person_name, reset_password
 from services.league.roster import add_player, current_season
 
 
@@ -25,18 +25,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_add(args: argparse.Namespace) -> int:
     try:
+        name = new_person_name(args.name)  # an organizer or a judge is a person too
         with session_scope() as session:
             season = current_season(session)
             if args.role == Role.PLAYER and season is not None:
-                _, password = add_player(
-                    session, season, args.name, status=RosterStatus(args.status), actor_user_id=None
-                )
+                _, password = add_player(session, season, name, status=RosterStatus(args.status), actor_user_id=None)
             else:
-                _, password = create_user(session, display_name=args.name, role=Role(args.role))
+                _, password = create_user(session, display_name=name, role=Role(args.role))
     except AccountError as error:
         print(error, file=sys.stderr)
         return 2
-    print(f"{args.name}: пароль {password} (показан один раз)")
+    print(f"{name}: пароль {password} (показан один раз)")
     return 0
 
 

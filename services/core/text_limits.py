@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-# Form field name -> the most characters it takes.
+# The most characters of a name, one constant per meaning, used by every way in (forms, the command line, the roster
+# CSV, the season file): a person's name (below, with its rule) and a season's name.
+PERSON_NAME_MAX = 60
+SEASON_NAME_MAX = 120
+
+# Form field name -> the most characters it takes (a form's ceiling; the rule of the thing named may be stricter).
 FIELD_LIMITS: dict[str, int] = {
-    "name": 80,  # a person's or a room's name
-    "title": 120,
+    "name": 80,  # a person's or a room's name as typed (a login: accounts made before the person rule had up to 80)
+    "title": SEASON_NAME_MAX,
     "password": 200,
     "current": 200,
     "new": 200,
@@ -61,8 +66,8 @@ def first_too_long(payload: Mapping[str, Any]) -> tuple[str, int] | None:
     return None
 
 
-# A new person's name (roster add, CSV import): letters of any script (ё too), spaces, hyphens, apostrophes.
-PERSON_NAME_MAX = 60
+# A new person's name wherever one is made (the roster, the roster CSV, a technical substitute by name, the season
+# file, `discard user add`, the demo league): letters of any script (ё too), spaces, hyphens, apostrophes.
 _NAME_MARKS = frozenset(" -'’ʼ")
 
 

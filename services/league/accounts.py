@@ -11,11 +11,12 @@ from services.core import security
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import AuthSession, LoginAttempt, Role, User, saved
+from services.core.text_limits import PERSON_NAME_MAX, limit_for, person_name_problem
 from services.league.roster_csv import has_invisible
 
 LOGIN_FAILED = "Неверное имя или пароль."
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-NAME_MAX_LENGTH = 80
+NAME_MAX_LENGTH = limit_for("name")  # a typed login: the form's ceiling, not the rule of a new person's name
 PASSWORD_MIN_LENGTH = security.PASSWORD_MIN_LENGTH
 PASSWORD_MAX_LENGTH = security.PASSWORD_MAX_LENGTH
 
@@ -44,8 +45,17 @@ def clean_display_name(name: str) -> str:
     name = " ".join(name.split())
     if not name:
         raise AccountError("Укажите имя.")
-    if len(name) > NAME_MAX_LENGTH:
-        raise AccountError(f"Имя длиннее {NAME_MAX_LENGTH} символов.")
+    if len(name) > PERSON_NAME_MAX:
+        raise AccountError(f"Имя длиннее {PERSON_NAME_MAX} символов.")
+    return name
+
+
+def new_person_name(name: str) -> str:
+    """A new person's name as it will be shown, or AccountError saying why it cannot be one: the one rule of names
+    (`text_limits.person_name_problem`), for the ways in that make a person outside the roster's own checks."""
+    name = clean_display_name(name)
+    if (problem := person_name_problem(name)) is not None:
+        raise AccountError(problem[0].upper() + problem[1:] + ".")
     return name
 
 

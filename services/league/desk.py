@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from datetime import date, datetime, timedelta
+from datetime import datetime, timedelta
 
-from sqlalchemy import exists, or_
+from sqlalchemy import exists
 from sqlmodel import Session, col, func, select
 
 from services.core.models import (
@@ -372,19 +372,17 @@ def _roster_items(session: Session, season_id: int, draw_approved: bool, rules: 
     return items
 
 
-def _substitute_items(session: Session, season_id: int, draw_approved: bool, today: date) -> list[DeskItem]:
-    """Регламент §6.1: every match not yet played where a withdrawn player still holds a seat needs a technical
-    substitute; so does one where a player disqualified today (Регламент §5, §6.3) still sits without having been
-    withdrawn. The match page's «Замена» form seats one (a seated substitute takes the seat, and the item goes).
-    The season's matches come from the approved draw (Регламент §2): before it there is nothing to read."""
+def _substitute_items(session: Session, season_id: int, draw_approved: bool, now: datetime) -> list[DeskItem]:
+    """Регламент §6.1: every match not yet played where a withdrawn (or, §5 and §6.3, disqualified) player still
+    holds a seat needs a technical substitute — the players `results.hanchans.seated_out_of_season` names; the match
+    page's «Замена» form seats one (a seated substitute takes the seat, and the item goes). The season's matches
+    come from the approved draw (Регламент §2): before it there is nothing to read."""
     if not draw_approved:
         return []
-    # Регламент §5: a disqualification in force on `today` (a one-year one ends the day before its anniversary),
-    # as `disqualifications.active_disqualification` reads it — here inside the one statement.
-    disqualified = exists().where(
-        col(Disqualification.user_id) == Player.user_id,
-        col(Disqualification.starts_on) <= today,
-        or_(col(Disqualification.ends_on).is_(None), col(Disqualification.ends_on) > today),
+    on = kirov_date(now)
+    disqualified = select(Disqualification.user_id).where(
+        col(Disqualification.starts_on) <= on,
+        col(Disqualification.ends_on).is_(None) | (col(Disqualification.ends_on) > on),
     )
     rows = session.exec(
         select(Match, Round, Stage, Player.id, Player.status, User.display_name)
@@ -395,7 +393,7 @@ def _substitute_items(session: Session, season_id: int, draw_approved: bool, tod
         .join(User, col(User.id) == Player.user_id)
         .where(
             Stage.season_id == season_id,
-            or_(Player.status == RosterStatus.WITHDRAWN, disqualified),
+            (Player.status == RosterStatus.WITHDRAWN) | col(Player.user_id).in_(disqualified),
             col(Match.status).in_([MatchStatus.SCHEDULING, MatchStatus.PLAYING]),
             ~exists().where(col(Hanchan.match_id) == Match.id, col(Hanchan.superseded_by_id).is_(None)),
         )
@@ -500,7 +498,7 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
     items += _capacity_items(season, board, now)
     items += _tie_items(session, season.id, of_season(season))
     items += _pantheon_items(session, season.id)
-    items += _substitute_items(session, season.id, season.draw_approved_at is not None, kirov_date(now))
+    items += _substitute_items(session, season.id, season.draw_approved_at is not None, now)
     items += _bot_items(session, bot_configured)
     items += _roster_items(session, season.id, season.draw_approved_at is not None, of_season(season))
     order = {key: n for n, (key, _) in enumerate(GROUPS)}

@@ -47,6 +47,16 @@ def active_disqualification(session: Session, user_id: int, on: date) -> Disqual
     return next((d for d in rows if d.ends_on is None or on < d.ends_on), None)
 
 
+def disqualified_on(session: Session, user_ids: list[int], on: date) -> set[int]:
+    """Which of these people a disqualification holds on `on` (one query, as `active_disqualification`)."""
+    rows = session.exec(
+        select(Disqualification).where(
+            col(Disqualification.user_id).in_(user_ids), col(Disqualification.starts_on) <= on
+        )
+    ).all()
+    return {d.user_id for d in rows if d.ends_on is None or on < d.ends_on}
+
+
 def refusal_text(name: str, row: Disqualification) -> str:
     until = "пожизненно" if row.ends_on is None else f"до {row.ends_on:%d.%m.%Y}"
     return f"«{name}» {agreed(name, 'дисквалифицирован', 'дисквалифицирована')} {until}: {row.reason}"

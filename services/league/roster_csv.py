@@ -13,7 +13,8 @@ import unicodedata
 from dataclasses import dataclass
 from datetime import date
 
-MAX_NAME = 80
+from services.core.text_limits import PERSON_NAME_MAX
+
 # A club's registration file has tens of lines, a big league a few hundred; far more is not a roster (and its
 # preview would be megabytes sent to the tab and seconds of parsing).
 MAX_LINES = 1000
@@ -110,8 +111,8 @@ def parse_roster_csv(text: str) -> list[CsvEntry | CsvProblem]:
             results.append(CsvProblem(number, raw, "не указано имя"))
         elif has_invisible(cells[0]):
             results.append(CsvProblem(number, raw, "в имени есть невидимые или управляющие символы"))
-        elif len(name) > MAX_NAME:
-            results.append(CsvProblem(number, raw, f"имя длиннее {MAX_NAME} символов"))
+        elif len(name) > PERSON_NAME_MAX:  # the rest of the person rule: preview_roster_csv, for new people only
+            results.append(CsvProblem(number, raw, f"имя длиннее {PERSON_NAME_MAX} символов"))
         elif fee is None:
             results.append(CsvProblem(number, raw, f"взнос «{fee_text}»: ожидается «да», «нет» или дата оплаты"))
         elif name.casefold() in seen:

@@ -15,14 +15,12 @@ from sqlmodel import Session, col, func, select
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import Player, Registration, Role, RosterStatus, Season, Stage, StageKind, User
-from services.core.text_limits import person_name_problem
+from services.core.text_limits import SEASON_NAME_MAX, person_name_problem
 from services.league import roster
 from services.league.accounts import AccountError, find_user
 from services.league.disqualifications import active_disqualification, refusal_text
 from services.league.roster_csv import CsvEntry, CsvProblem, TooManyLines, has_invisible, parse_roster_csv
 from services.playoff.repo import load_bracket
-
-MAX_NAME = 120
 
 
 class SeasonError(LeagueError):
@@ -41,8 +39,8 @@ def create_season(
     name = " ".join(name.split())
     if not name:
         raise SeasonError("Укажите название сезона.")
-    if len(name) > MAX_NAME:
-        raise SeasonError(f"Название длиннее {MAX_NAME} символов.")
+    if len(name) > SEASON_NAME_MAX:
+        raise SeasonError(f"Название длиннее {SEASON_NAME_MAX} символов.")
     if registration_opens_on and registration_closes_on and registration_closes_on < registration_opens_on:
         raise SeasonError("Регистрация не может закрыться раньше, чем откроется.")
     # SQLite's lower() knows only Latin letters: compare the names here.

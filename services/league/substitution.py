@@ -14,8 +14,10 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Hanchan, Match, MatchStatus, Player, RosterStatus, Round, Season, Seat, Stage, User
+from services.core.text_limits import person_name_problem
 from services.league.accounts import AccountError
 from services.league.roster import add_player
+from services.league.roster_csv import has_invisible
 from services.results.hanchans import ResultsError, get_match, require_organizer
 
 
@@ -96,6 +98,8 @@ def seat_substitute(
         problems.append("выберите техническую замену из списка или введите имя нового игрока")
     if substitute_player_id is not None and name:
         problems.append("выберите замену из списка или введите имя нового игрока, но не то и другое сразу")
+    elif name and not has_invisible(new_name) and (problem := person_name_problem(name)) is not None:
+        problems.append(problem)  # the one rule of a new person's name; invisible characters: the account says so
     if not reason.strip():
         problems.append("укажите причину замены")
     if problems:

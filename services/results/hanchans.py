@@ -8,7 +8,7 @@ Everything is written to the audit trail with `entity="match"`, so the match pro
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -21,7 +21,9 @@ from services.core.models import (
     HanchanResult,
     Match,
     MatchStatus,
+    Player,
     Role,
+    RosterStatus,
     Round,
     Season,
     Seat,
@@ -29,6 +31,7 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.league.disqualifications import disqualified_on
 from services.league.ruleset import Ruleset, of_season
 from services.playoff.stage import advance_playoff
 from services.results import scoring
@@ -36,6 +39,7 @@ from services.results.entry import Entry, ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
 from services.results.entry import parse_entry as parse_entry
 from services.results.repo import seated_player_ids, user_player_in_match
+from services.scheduling.intervals import kirov_date
 from services.scheduling.rules import format_kirov
 
 
@@ -93,6 +97,40 @@ def match_rules(session: Session, match_id: int) -> Ruleset:
     """The ruleset of the match's season (the regulation's when the match is unknown)."""
     match = session.get(Match, match_id)
     return of_season(season_of(session, match) if match is not None else None)
+
+
+def seated_out_of_season(session: Session, match_id: int, *, on: date) -> list[tuple[int, str]]:
+    """Регламент §6.1: the seated players (id, name) who no longer play the season — withdrawn, or disqualified on
+    `on` (§5, §6.3) — so a technical substitute takes the seat before the table plays."""
+    rows = session.exec(
+        select(Player.id, Player.user_id, Player.status, User.display_name)
+        .join(Seat, col(Seat.player_id) == Player.id)
+        .join(User, col(User.id) == Player.user_id)
+        .where(Seat.match_id == match_id)
+        .order_by(col(Seat.seed))
+    ).all()
+    disqualified = disqualified_on(session, [user_id for _, user_id, _, _ in rows], on)
+    return [
+        (pid, name)
+        for pid, user_id, status, name in rows
+        if status == RosterStatus.WITHDRAWN or user_id in disqualified
+    ]
+
+
+def _require_full_table(session: Session, user: User, match: Match, now: datetime) -> None:
+    """Регламент §6.1: a withdrawn (or disqualified) participant is replaced by a technical substitute «для
+    комплектования стола»; until the organizer seats one, the table cannot have played. The organizer alone may
+    still record a hanchan — how an unfinished match ends and which played hanchans count is his decision for the
+    case («определяет организатор отдельно для конкретной ситуации»), e.g. hanchans played before the withdrawal."""
+    if user.role == Role.ORGANIZER:
+        return
+    out = seated_out_of_season(session, match.id, on=kirov_date(now))
+    if out:
+        names = ", ".join(f"«{name}»" for _, name in out)
+        raise ResultsError(
+            f"За столом этого матча ещё числится {names}, а в сезоне больше не играет: результат вносится после "
+            "того, как организатор посадит техническую замену (Регламент §6.1)."
+        )
 
 
 def _check(session: Session, match: Match, entry: Entry) -> None:
@@ -202,6 +240,7 @@ def enter_hanchan(
         raise ResultsError(
             f"Все {match.planned_hanchans} ханчана матча уже внесены; исправить результат может организатор."
         )
+    _require_full_table(session, user, match, now)
     _check(session, match, entry)
     if not repeat_ok and _is_repeat(session, done[-1] if done else None, entry, user, now):
         raise RepeatedResult(REPEAT_MESSAGE)

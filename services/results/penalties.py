@@ -7,23 +7,65 @@ is only offered as a suggestion text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from sqlmodel import Session, col, func, select
 
 from services.core.audit import record_audit
 from services.core.db import lock_row
-from services.core.models import JudgeRuling, Match, Penalty, Player, Role, Round, Seat, Stage, TieDecision, User
+from services.core.models import (
+    Booking,
+    JudgeRuling,
+    Match,
+    Penalty,
+    Player,
+    Role,
+    Round,
+    Seat,
+    Stage,
+    TieDecision,
+    User,
+)
 from services.core.models import Season as SeasonRow
 from services.results.hanchans import ResultsError, get_match, require_organizer
 from services.results.repo import db_standings
 from services.results.scoring import MAX_PENALTY, format_points
+from services.scheduling.rules import format_kirov
 
 NO_SHOW = "no_show"
 CONDUCT = "conduct"
 NO_SHOW_REASON = "неявка без предупреждения и уважительной причины (Регламент §5)"
 # EMA, разъяснение санкций §3.1: предупреждение → 5 → 10 → 20 → 30 → … очков МКР.
 EMA_LADDER = ("предупреждение", "5 очков", "10 очков", "20 очков", "30 очков")
+# Регламент §5: «Опоздание до 30 минут включительно допускается». Someone is absent, not late, only once a booked
+# meeting of the match (the §6.1 fallback Sunday is booked too) began more than this long ago.
+LATENESS_ALLOWED = timedelta(minutes=30)
+
+
+class NoShowTooEarly(ResultsError):
+    """A no-show penalty for a match whose booked meeting has not begun (or began less than 30 minutes ago)."""
+
+
+def _require_meeting_begun(session: Session, match: Match, now: datetime) -> None:
+    """Регламент §5: a no-show is not coming to a meeting that took place — the match's booked meeting (an active
+    booking; a released one was called off, which is no no-show) started more than LATENESS_ALLOWED before `now`.
+    Lateness up to 30 minutes is allowed, so the penalty waits for it."""
+    starts = session.exec(
+        select(Booking.start_at)
+        .where(Booking.match_id == match.id, col(Booking.active))
+        .order_by(col(Booking.start_at))
+    ).all()
+    if any(start + LATENESS_ALLOWED < now for start in starts):
+        return
+    if not starts:
+        raise NoShowTooEarly(
+            "У матча нет забронированной встречи: штраф за неявку назначается только за встречу, которая "
+            "уже началась (Регламент §5)."
+        )
+    raise NoShowTooEarly(
+        f"Встреча матча назначена на {format_kirov(starts[0])}; опоздание до 30 минут включительно допускается "
+        f"(Регламент §5): штраф за неявку — позже {format_kirov(starts[0] + LATENESS_ALLOWED)}."
+    )
 
 
 def ema_suggestion(previous: int) -> str:
@@ -98,6 +140,7 @@ def add_no_show(
     ).first()
     if exists is not None:
         raise ResultsError("Штраф за неявку в этом матче уже назначен.")
+    _require_meeting_begun(session, match, now)
     season = _season_of_match(session, match)
     penalty = Penalty(
         match_id=match.id,

@@ -10,6 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from services.core.errors import LeagueError
+from services.core.text_limits import PERSON_NAME_MAX
 from services.league.ruleset import DEFAULT, FIELDS, NUMBERS, Ruleset
 from services.results.scoring import (
     MAX_CHOMBO,
@@ -38,7 +39,6 @@ _HANCHAN_KEYS = ("number", "riichi_left", "results")
 _RESULT_KEYS = ("player", "points", "chombo")
 _PENALTY_KEYS = ("player", "points", "reason")
 # The ranges a real season stays far inside (services/results/scoring.py): the same for every way in.
-MAX_NAME = 80  # as an account's name
 
 
 def _within(low: int, high: int) -> Callable[[Any], bool]:
@@ -125,8 +125,8 @@ def _player(r: _Reader, raw: Any, index: int) -> Player | None:
         data,
         "name",
         where,
-        lambda v: isinstance(v, str) and v.strip() != "" and len(" ".join(v.split())) <= MAX_NAME,
-        f"непустой строкой не длиннее {MAX_NAME} символов",
+        lambda v: isinstance(v, str) and v.strip() != "" and len(" ".join(v.split())) <= PERSON_NAME_MAX,
+        f"непустой строкой не длиннее {PERSON_NAME_MAX} символов",
     )
     status = r.field(data, "status", where, lambda v: v in STATUSES, "одним из: " + ", ".join(STATUSES))
     if pid is None or name is None or status is None:

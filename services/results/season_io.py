@@ -34,6 +34,7 @@ from services.core.models import (
     User,
 )
 from services.core.models import Season as SeasonRow
+from services.core.text_limits import person_name_problem
 from services.league.accounts import normalize_login
 from services.league.roster import add_player
 from services.league.ruleset import of_season
@@ -107,6 +108,14 @@ def check_import(session: Session, season: Season) -> list[str]:
         "или исправьте имя в файле"
         for p in season.players
         if _key(p.name) not in roster and _key(p.name) in logins
+    ]
+    # A new person's name follows the one rule of names (the season's own players keep theirs).
+    problems += [
+        f"игрок «{p.name}»: {problem}"
+        for p in season.players
+        if _key(p.name) not in roster
+        and _key(p.name) not in logins
+        and (problem := person_name_problem(" ".join(p.name.split()))) is not None
     ]
     by_file_id = {p.id: p for p in season.players}
     for m in season.matches:

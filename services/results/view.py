@@ -18,7 +18,6 @@ from services.core.models import (
     Match,
     Penalty,
     Player,
-    RosterStatus,
     Round,
     Seat,
     Stage,
@@ -28,7 +27,7 @@ from services.core.models import (
 from services.core.wording import match_title
 from services.league.ruleset import Ruleset
 from services.results import scoring
-from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of
+from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of, seated_out_of_season
 from services.results.repo import (
     current_season_id,
     db_standings,
@@ -38,7 +37,7 @@ from services.results.repo import (
     user_player_in_match,
 )
 from services.results.standings import StandingsRow
-from services.scheduling.intervals import KIROV
+from services.scheduling.intervals import KIROV, kirov_date
 from services.scheduling.rules import format_kirov
 
 ACTIONS = {
@@ -237,14 +236,9 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
     allowed = can_enter(session, user, match.id) and not read_only
     opens = entry_opens(session, user, match, now or utc_now())
     done = len(hanchans)
+    # the same players enter_hanchan refuses a participant's result for (Регламент §6.1)
     withdrawn = (
-        session.exec(
-            select(Player.id).where(
-                col(Player.id).in_([s.player_id for s in seats]), Player.status == RosterStatus.WITHDRAWN
-            )
-        ).all()
-        if not done
-        else []
+        [pid for pid, _ in seated_out_of_season(session, match.id, on=kirov_date(now or utc_now()))] if not done else []
     )
     return MatchView(
         title=f"Матч {match.id}: {match_title(kind, round_.code, match.table)}",

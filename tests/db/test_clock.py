@@ -126,6 +126,7 @@ def test_penalties_rulings_and_tie_decisions_are_decided_at_the_callers_now(db: 
         a, b, c, d = (p.id for p in league.players)
         mid = league.match.id
         enter_hanchan(session, league.organizer, mid, _entry(league, (35000, 35000, 25000, 25000)), now=FAR)
+        f.begun_meeting(session, mid, FAR - timedelta(hours=1))
         no_show = add_no_show(session, league.organizer, mid, d, now=FAR + MINUTE)
         conduct = add_conduct_penalty(session, league.organizer, mid, c, amount=0, violation="шум", basis="RRC 2.0",
                                       now=FAR + 2 * MINUTE)  # fmt: skip

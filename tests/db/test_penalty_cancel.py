@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
@@ -19,6 +19,7 @@ from services.results.penalties import add_conduct_penalty, add_no_show, cancel_
 from services.results.view import match_view
 from tests.conftest import fresh_postgres_database
 from tests.db.test_results import League, entry
+from tests.factories import begun_meeting
 
 PLAYED = datetime(2026, 12, 5, 15, 0, tzinfo=UTC)
 
@@ -27,6 +28,7 @@ def test_a_cancelled_penalty_leaves_the_standings_and_stays_in_the_protocol(sess
     table = league.players[:4]
     mid = league.match(1, 1, table)
     enter_hanchan(session, league.organizer, mid, entry(table, [45000, 35000, 25000, 15000]), now=PLAYED)
+    begun_meeting(session, mid, PLAYED - timedelta(hours=1))
     no_show = add_no_show(session, league.organizer, mid, table[0], now=PLAYED)
     add_conduct_penalty(session, league.organizer, mid, table[1], amount=2000, violation="шум", basis="§5", now=PLAYED)
     before = {r.player: r.total for r in results_repo.db_standings(session, league.season.id)}
@@ -68,6 +70,7 @@ def test_two_cancellations_at_once_cancel_once(own_db: sa.Engine, monkeypatch: p
         league = League(session)
         table = league.players[:4]
         mid = league.match(1, 1, table)
+        begun_meeting(session, mid, PLAYED - timedelta(hours=1))
         penalty_id = add_no_show(session, league.organizer, mid, table[0], now=PLAYED).id
         organizer_id = league.organizer.id
     outcomes: list[str] = []

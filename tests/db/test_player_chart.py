@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 from sqlmodel import Session
 
 from services.results.hanchans import enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.view import player_view
 from tests.db.test_results import League, entry
-from tests.factories import PLAYED
+from tests.factories import PLAYED, begun_meeting
 
 
 def _lines(view: dict) -> dict[str, list[int | None]]:
@@ -25,7 +27,9 @@ def test_tours_not_played_have_no_point_for_the_player_and_the_leaders(session: 
     # Tour 2: p0–p3 play to an all-equal hanchan (0 each: the total stays the same but the tour was played);
     # p4–p7's match is not played, only p7's no-show penalty counts there (Регламент §5).
     enter_hanchan(session, org, league.match(2, 1, p[:4]), entry(p[:4], [30000, 30000, 30000, 30000]), now=PLAYED)
-    add_no_show(session, org, league.match(2, 2, p[4:]), p[7], now=PLAYED)
+    absent_in = league.match(2, 2, p[4:])
+    begun_meeting(session, absent_in, PLAYED - timedelta(hours=1))
+    add_no_show(session, org, absent_in, p[7], now=PLAYED)
     # Tour 3: only p4–p7 play. p4 +25 000, p5 +10 000, p7 −25 000.
     enter_hanchan(session, org, league.match(3, 2, p[4:]), entry(p[4:], [40000, 35000, 25000, 20000]), now=PLAYED)
     session.commit()

@@ -43,7 +43,7 @@ from services.results.scoring import TableResult, score_match
 from services.results.season_file import dump_season, parse_season
 from services.results.standings import compute_standings
 from services.results.view import match_view
-from tests.factories import PLAYED, kirov
+from tests.factories import PLAYED, begun_meeting, kirov
 
 
 class League:
@@ -353,6 +353,7 @@ def test_penalties_are_organizer_only_and_count(session: Session, league: League
         add_no_show(session, league.judge, mid, table[0], now=PLAYED)
     with pytest.raises(ResultsError, match="не участвует"):
         add_no_show(session, league.organizer, mid, league.players[7], now=PLAYED)
+    begun_meeting(session, mid, PLAYED - timedelta(hours=1))
     p = add_no_show(session, league.organizer, mid, table[0], now=PLAYED)
     assert (p.points, p.warning, p.kind) == (-80000, True, "no_show")
     with pytest.raises(ResultsError, match="уже назначен"):
@@ -439,6 +440,7 @@ def test_standings_from_the_database_equal_those_from_the_exported_file(session:
         entry([p[0], p[4], p[1], p[5]], [50000, 10000, 30000, 30000], chombo={p[4]: 1}),
         now=PLAYED,
     )
+    begun_meeting(session, m2, PLAYED - timedelta(hours=1))
     add_no_show(session, league.organizer, m2, p[7], now=PLAYED)
     session.commit()
     from_db = results_repo.db_standings(session, league.season.id)

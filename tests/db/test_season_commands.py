@@ -14,10 +14,11 @@ from services.core.db import make_engine
 from services.core.models import Announcement, RegulationVersion, Season, User
 
 DISCARD = str(Path(sys.executable).parent / "discard")
+CHECKOUT = str(Path(__file__).resolve().parents[2])  # the code under test, also when the venv is another checkout's
 
 
 def _run(url: str, *args: str, cwd: Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "DATABASE_URL": url, "REFLEX_UPLOADED_FILES_DIR": str(cwd / "uploads")}
+    env = {**os.environ, "DATABASE_URL": url, "REFLEX_UPLOADED_FILES_DIR": str(cwd / "uploads"), "PYTHONPATH": CHECKOUT}
     return subprocess.run([DISCARD, *args], env=env, cwd=cwd, capture_output=True, text=True, timeout=120)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -11,14 +12,15 @@ from sqlmodel import Session, func, select
 
 from services.commands.cli import main
 from services.core.models import AuditRecord, Hanchan, Match, Player, Role, Season, Stage, StageKind
-from services.league.accounts import create_user
+from services.core.text_limits import PERSON_NAME_MAX
+from services.league.accounts import create_user, normalize_login
 from services.results import repo as results_repo
 from services.results.hanchans import enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.season_file import SeasonFileError
 from services.results.season_io import export_season, import_season
 from tests.db.test_results import League, entry
-from tests.factories import PLAYED
+from tests.factories import LETTERS, PLAYED, begun_meeting
 
 
 @pytest.fixture(autouse=True)
@@ -35,8 +37,18 @@ def _empty_season(session: Session) -> None:
     session.commit()
 
 
+def persons_names(session: Session, league: League) -> None:
+    """A season file's new people need persons' names (text_limits.person_name_problem): «Игрок 0» → «Игрок а»."""
+    for user in league.users.values():
+        user.display_name = user.display_name.translate(LETTERS)
+        user.login_name = normalize_login(user.display_name)
+        session.add(user)
+    session.flush()
+
+
 def _played(session: Session) -> League:
     league = League(session)
+    persons_names(session, league)
     p = league.players
     m1 = league.match(1, 1, p[:4])
     m2 = league.match(1, 2, p[4:])
@@ -45,6 +57,7 @@ def _played(session: Session) -> League:
     enter_hanchan(
         session, league.organizer, m2, entry(p[4:], [50000, 10000, 30000, 30000], chombo={p[5]: 1}), now=PLAYED
     )
+    begun_meeting(session, m2, PLAYED - timedelta(hours=1))
     add_no_show(session, league.organizer, m2, p[7], now=PLAYED)
     session.commit()
     return league
@@ -164,7 +177,7 @@ def test_absurd_numbers_long_and_taken_names_are_listed_and_change_nothing(db: s
     hanchan["results"][2]["chombo"] = 2**31
     hanchan["riichi_left"] = 10**6
     document["matches"][1]["penalties"][0]["points"] = -(10**19)
-    document["players"].append({"id": 901, "name": "Я" * 81, "status": "main"})
+    document["players"].append({"id": 901, "name": "Я" * (PERSON_NAME_MAX + 1), "status": "main"})
     with pytest.raises(SeasonFileError) as error:
         import_season(Session(engine), document)
     problems = "\n".join(error.value.problems)
@@ -174,7 +187,7 @@ def test_absurd_numbers_long_and_taken_names_are_listed_and_change_nothing(db: s
         f"поле «chombo» должно быть целым числом от 0 до 10, указано {2**31}",
         f"поле «riichi_left» должно быть целым числом от 0 до 100, указано {10**6}",
         f"поле «points» должно быть отрицательным целым числом не меньше −1000000, указано {-(10**19)}",
-        "поле «name» должно быть непустой строкой не длиннее 80 символов",
+        f"поле «name» должно быть непустой строкой не длиннее {PERSON_NAME_MAX} символов",
     ):
         assert expected in problems, problems
     document = export_season(Session(engine))  # a valid file but for a name taken by another account
@@ -185,6 +198,11 @@ def test_absurd_numbers_long_and_taken_names_are_listed_and_change_nothing(db: s
         "игрок «чужой  игрок»: пользователь с таким именем уже есть, но не в составе сезона — добавьте его в состав "
         "или исправьте имя в файле"
     ]
+    document = export_season(Session(engine))  # a new person whose name is not a person's name
+    document["players"].append({"id": 903, "name": "Игрок №13", "status": "reserve"})
+    with pytest.raises(SeasonFileError) as error:
+        import_season(Session(engine), document)
+    assert error.value.problems == ["игрок «Игрок №13»: в имени допустимы только буквы, пробелы, дефис и апостроф"]
     assert _counts(engine) == before
 
 

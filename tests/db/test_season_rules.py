@@ -27,7 +27,7 @@ from services.scheduling.repo import SchedulingError
 from tests import factories as f
 from tests.db.test_draw_season import _league as draw_league
 from tests.db.test_results import League, entry
-from tests.db.test_season_io import _empty_season
+from tests.db.test_season_io import _empty_season, persons_names
 from tests.factories import NOW, PLAYED, kirov
 
 
@@ -186,6 +186,7 @@ def test_a_season_file_keeps_its_rules(
         now=NOW,
     )
     session.commit()
+    persons_names(session, league)
     _played(session, league)
     document = json.loads(json.dumps(export_season(session)))
     assert (document["rules"]["chombo_penalty"], document["rules"]["hanchan_uma_first"]) == (20_000, 20_000)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from sqlmodel import Session, select
@@ -15,7 +16,7 @@ from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.scoring import score_match
 from tests.db.test_results import League, entry
-from tests.factories import PLAYED
+from tests.factories import PLAYED, begun_meeting
 
 
 def _seats(session: Session, match_id: int) -> list[tuple[int, int | None]]:
@@ -41,6 +42,7 @@ def test_new_substitute_by_name_plays_counts_in_the_match_but_not_in_the_standin
 
     # The substitute wins the hanchan: in the match results, not in the standings; the no-show keeps his penalty.
     enter_hanchan(session, league.organizer, mid, entry([a, b, c, sub.id], [20000, 30000, 30000, 40000]), now=PLAYED)
+    begun_meeting(session, mid, PLAYED - timedelta(hours=1))
     add_no_show(session, league.organizer, mid, d, now=PLAYED)
     assert [pid for pid, _ in penalty_candidates(session, mid)] == [a, b, c, sub.id, d]
     season, scores = results_repo.season_scores(session, league.season.id)
@@ -89,7 +91,11 @@ def test_refusals_change_nothing(session: Session, league: League) -> None:
     with pytest.raises(ResultsError, match="не числится технической заменой"):
         seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, reason="r", now=PLAYED)
     with pytest.raises(ResultsError, match="уже есть"):
-        seat_substitute(session, league.organizer, mid, d, new_name="Игрок 6", reason="r", now=PLAYED)
+        seat_substitute(session, league.organizer, mid, d, new_name="Судья Судейская", reason="r", now=PLAYED)
+    # a new person's name is letters (text_limits.person_name_problem), as everywhere a person is made
+    with pytest.raises(ResultsError, match="только буквы, пробелы, дефис и апостроф"):
+        seat_substitute(session, league.organizer, mid, d, new_name="Замена 2", reason="r", now=PLAYED)
+    assert [pid for pid, _ in penalty_candidates(session, mid)] == [a, b, c, d]  # nobody seated
 
     enter_hanchan(session, league.organizer, mid, entry([a, b, c, d], [40000, 30000, 30000, 20000]), now=PLAYED)
     session.commit()

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import simple_websocket
 import sqlalchemy as sa
-from sqlmodel import SQLModel, select
+from sqlmodel import Session, SQLModel, select
 
 import discard_app.discard_app  # noqa: F401  (registers every page state)
 from discard_app.state.action import KEY_FIELD, new_key, roles_of
@@ -36,6 +36,7 @@ from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
+from services.scheduling.repo import SchedulingError
 from tests import factories
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App
 from tests.e2e.test_secrets import RawTab as _RawTab
@@ -211,13 +212,34 @@ class Match:
     penalty_id: int = 0
 
 
-def _match(app: App, *, with_hanchan: bool = False, with_penalty: bool = False) -> Match:
+def _book_in_the_past(session: Session, match_id: int, window: Interval, organizer: User) -> None:
+    """A one-hanchan meeting the organizer booked at the window's opening, begun an hour or more ago: a no-show is
+    given only for a meeting that began (Регламент §5). The first two-hour slot where the four and a table are free
+    (other scenarios' matches of the same players took the earlier ones)."""
+    start = window.start + timedelta(minutes=30)
+    while start < utc_now() - timedelta(hours=1):
+        try:
+            with session.begin_nested():
+                scheduling_admin.assign_meeting(
+                    session, match_id=match_id, start=start, hanchans=1, actor_user_id=organizer.id, now=window.start
+                )
+            return
+        except SchedulingError:
+            start += timedelta(hours=2)
+    raise AssertionError("no free slot in the past two days for a begun meeting")
+
+
+def _match(app: App, *, with_hanchan: bool = False, with_penalty: bool = False, with_meeting: bool = False) -> Match:
     now = utc_now()
     engine = app.engine()
     with session_scope(engine) as session:
-        match = factories.match_for_names(session, SEATED, Interval(now - timedelta(days=2), now + timedelta(days=6)))
+        window = Interval(now - timedelta(days=2), now + timedelta(days=6))
+        match = factories.match_for_names(session, SEATED, window)
         ids = [s.player_id for s in session.exec(select(Seat).where(Seat.match_id == match.id)).all()]
         found = Match(match.id, ids)
+        if with_meeting or with_penalty:
+            organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+            _book_in_the_past(session, match.id, window, organizer)
         if with_hanchan:
             organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
             points = (45_000, 35_000, 25_000, 15_000)
@@ -463,7 +485,9 @@ SCENARIOS: dict[str, Scenario] = {
     "MatchState.cancel_penalty": Scenario(
         ORGANIZER, _on_match(lambda m: {"penalty_id": str(m.penalty_id), "reason": "Ошибка"}, with_penalty=True)
     ),
-    "MatchState.no_show": Scenario(ORGANIZER, _on_match(lambda m: {"player_id": str(m.player_ids[2])})),
+    "MatchState.no_show": Scenario(
+        ORGANIZER, _on_match(lambda m: {"player_id": str(m.player_ids[2])}, with_meeting=True)
+    ),
     "MatchState.conduct": Scenario(
         ORGANIZER,
         _on_match(lambda m: {"player_id": str(m.player_ids[3]), "amount": "4000", "violation": "Шум", "basis": "§5"}),

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import re
 import uuid
+from datetime import timedelta
 
 from playwright.sync_api import Page, expect
 
+from services.core.db import session_scope
+from services.core.models import utc_now
 from services.results.view import signed
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
+from tests.e2e.conftest import LETTERS, ORGANIZER, PLAYERS, App, login
 from tests.e2e.test_results import _match_for
+from tests.factories import begun_meeting
 
 TABLE = PLAYERS[8:12]
 
@@ -27,7 +31,11 @@ def _form(page: Page, button: str):  # noqa: ANN202 - a Playwright Locator
 
 def test_organizer_seats_a_substitute_and_the_no_show_loses_80000(page: Page, app: App) -> None:
     match_id = _match_for(app, TABLE)
-    absent, substitute = TABLE[0], f"Замена {uuid.uuid4().hex[:6]}"
+    engine = app.engine()
+    with session_scope(engine) as session:  # Регламент §5: a no-show only for a meeting that began
+        begun_meeting(session, match_id, utc_now() - timedelta(hours=1))
+    engine.dispose()
+    absent, substitute = TABLE[0], f"Замена {uuid.uuid4().hex[:6].translate(LETTERS)}"  # a name is letters
     login(page, app, ORGANIZER, path="/standings")
     before = _total(page, absent)
 

@@ -16,7 +16,7 @@ from services.league.roster import add_player, current_season
 from services.league.withdrawal import withdraw_player
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories as f
-from tests.e2e.conftest import ORGANIZER, App, login
+from tests.e2e.conftest import LETTERS, ORGANIZER, App, login
 from tests.e2e.test_match_admin import _form
 from tests.e2e.test_organizer_desk import PHONE
 from tests.e2e.test_roster_after_draw import _approved_draw
@@ -47,7 +47,7 @@ def test_the_desk_lists_a_withdrawn_players_match_until_a_substitute_is_seated(b
         form = _form(page, "Посадить замену")
         form.get_by_role("combobox", name="Кого заменяют").click()
         page.get_by_role("option", name=names[0], exact=True).click()
-        form.get_by_label("Или новый игрок: имя").fill(f"Замена {tag}")
+        form.get_by_label("Или новый игрок: имя").fill(f"Замена {tag.translate(LETTERS)}")  # a name is letters
         form.get_by_label("Причина замены").fill("переезд")
         form.get_by_role("button", name="Посадить замену").click()
         expect(page.get_by_role("status")).to_have_text("Замена посажена за стол; записано в протокол матча.")

@@ -24,3 +24,9 @@ def test_letters_spaces_hyphens_and_apostrophes_are_a_name(name: str) -> None:
 )
 def test_anything_else_is_refused_with_a_reason(name: str, problem: str) -> None:
     assert person_name_problem(name) == problem
+
+
+def test_the_demo_league_s_people_have_persons_names() -> None:
+    from services.commands.demo_league.league import DEMO_JUDGE, DEMO_ORGANIZER, DEMO_PLAYERS
+
+    assert [n for n in (DEMO_ORGANIZER, DEMO_JUDGE, *DEMO_PLAYERS) if person_name_problem(n) is not None] == []

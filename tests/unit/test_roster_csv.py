@@ -44,7 +44,7 @@ def test_header_semicolons_bom_and_blank_lines_keep_editor_line_numbers() -> Non
         (",@a,да", "не указано имя"),
         ("Анна,@a,может", "взнос «может»: ожидается «да», «нет» или дата оплаты"),
         ("Анна,@a,31.02.2027", "взнос «31.02.2027»: ожидается «да», «нет» или дата оплаты"),
-        ("А" * 81 + ",@a,да", "имя длиннее 80 символов"),
+        ("А" * 61 + ",@a,да", "имя длиннее 60 символов"),  # text_limits.PERSON_NAME_MAX, as everywhere
     ],
 )
 def test_bad_lines_are_named_by_number(line: str, error: str) -> None:

@@ -103,7 +103,7 @@ def test_validation_lists_every_problem_at_once() -> None:
     doc["matches"][2]["round"] = "1C"
     assert problems_of(doc) == [
         'файл: формат должен быть «discard-season/1», указано "discard-season/2"',
-        'игрок 10: поле «name» должно быть непустой строкой не длиннее 80 символов, указано ""',
+        'игрок 10: поле «name» должно быть непустой строкой не длиннее 60 символов, указано ""',
         'игрок 10: поле «status» должно быть одним из: main, reserve, substitute, withdrawn, указано "guest"',
         "игрок 1: идентификатор повторяется",
         "матч 1: неизвестное поле «comment»",

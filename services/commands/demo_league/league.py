@@ -12,7 +12,7 @@ from services.commands.demo_league.results import seed_demo_results
 from services.commands.demo_league.schedule import seed_demo_schedule
 from services.core.config import ROOT, settings
 from services.core.models import Role, Room, Season, User, saved, utc_now
-from services.league.accounts import create_user
+from services.league.accounts import create_user, new_person_name
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
 from services.league.regulation import publish as publish_regulation
@@ -56,6 +56,8 @@ def database_is_empty(session: Session) -> bool:
 def seed_demo(session: Session, *, today: date | None = None) -> list[tuple[str, str, str]]:
     """Creates the demo season; returns (name, role, password) once, for the organizer to hand out."""
     logins: list[tuple[str, str, str]] = []
+    for name in (DEMO_ORGANIZER, DEMO_JUDGE, *DEMO_PLAYERS):
+        new_person_name(name)  # the demo's people follow the rule of names like anyone's (AccountError if not)
     organizer, password = create_user(session, display_name=DEMO_ORGANIZER, role=Role.ORGANIZER)
     logins.append((organizer.display_name, "организатор", password))
     judge, password = create_user(session, display_name=DEMO_JUDGE, role=Role.JUDGE, actor_user_id=organizer.id)
