@@ -92,15 +92,23 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
         is None
     ):
         return Admission(error=TOO_MANY_FROM_CLIENT)
+    refusal = account_refusal(session, login_name=login_name, client=client, address=address, now=now)
+    return Admission(error=refusal) if refusal else Admission(delay=_address_delay(session, address, now))
+
+
+def account_refusal(session: Session, *, login_name: str, client: str, address: str, now: datetime) -> str | None:
+    """Why an unknown browser may not guess at this account now (None: it may). `admit` asks it before the wait,
+    and the password pool asks it again right before the check: attempts admitted together while the last
+    guesses were being checked do not all get checked (the budget is counted as guesses fail)."""
     key = f"account:{login_name}"
     guessed = _current(session, key, window=rate_limit.ACCOUNT_WINDOW, now=now)
-    if guessed >= rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS and not _spare_guess(session, login_name, address, guessed, now):
-        if known_to_account(session, login_name, client):
-            return Admission(delay=_address_delay(session, address, now))
-        row = session.get(LoginWindow, key)
-        left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
-        return Admission(error=TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60)))
-    return Admission(delay=_address_delay(session, address, now))
+    if guessed < rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS or _spare_guess(session, login_name, address, guessed, now):
+        return None
+    if known_to_account(session, login_name, client):
+        return None
+    row = session.get(LoginWindow, key)
+    left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
+    return TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60))
 
 
 def _address_delay(session: Session, address: str, now: datetime) -> float:

@@ -220,3 +220,24 @@ def test_the_spare_guesses_are_few_per_address_and_bounded_in_all(
         assert _admit(db, name, client, elsewhere).error is None
         _login(db, name, "мимо", client, elsewhere)
     assert _admit(db, name, f"device:{uuid.uuid4().hex}", "10.10.10.10").error  # the spare ones are used up
+
+
+def test_attempts_admitted_together_do_not_all_get_checked(db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's eight flooding sockets had 12 guesses checked at one account: all admitted before the last
+    ones failed. The pool asks the account's budget again right before each check, as the login page does."""
+    name, _ = _user(db, monkeypatch)
+    flooder = "10.44.44.44"
+    clients = [f"device:{uuid.uuid4().hex}" for _ in range(rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + 8)]
+    assert all(_admit(db, name, client, flooder).error is None for client in clients[:8])  # in flight at once
+    checked = 0
+    for n, client in enumerate(clients):
+        if n >= 8 and _admit(db, name, client, flooder).error:
+            continue
+        with session_scope(db) as session:
+            refusal = login_guard.account_refusal(
+                session, login_name=accounts.normalize_login(name), client=client, address=flooder, now=NOW
+            )
+        if refusal is None:
+            checked += 1
+            _login(db, name, f"угадай {n}", client, flooder)
+    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS

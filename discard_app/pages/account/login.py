@@ -28,12 +28,14 @@ def _admit(name: str, client: str, address: str) -> login_guard.Admission:
 def _attempt(name: str, password: str, client: str, address: str) -> accounts.LoginResult:
     """Runs in the password pool's thread: the database and argon2; a failure slows its address down."""
     now = utc_now()
+    login_name = accounts.normalize_login(name)
     with session_scope() as session:
+        refusal = login_guard.account_refusal(session, login_name=login_name, client=client, address=address, now=now)
+        if refusal:  # the account's guesses ran out while this attempt waited its turn
+            return accounts.LoginResult(None, None, refusal)
         result = accounts.login(session, name, password, now=now, session_days=settings.session_days, client=client)
         if result.error == accounts.LOGIN_FAILED:  # a password checked and wrong (not a lockout)
-            login_guard.count_failure(
-                session, address=address, now=now, login_name=accounts.normalize_login(name), client=client
-            )
+            login_guard.count_failure(session, address=address, now=now, login_name=login_name, client=client)
         return result
 
 
