@@ -6,6 +6,11 @@ import reflex as rx
 
 from services.core.config import settings
 from services.core.origins import site_origins
+from services.core.text_limits import EVENT_FRAME_MAX
+
+# Socket.IO's cap on one incoming frame (Reflex reads it when it makes the app, after this file): the site's own
+# limit, which the ASGI guard also enforces before Socket.IO sees the frame.
+os.environ.setdefault("REFLEX_SOCKET_MAX_HTTP_BUFFER_SIZE", str(EVENT_FRAME_MAX))
 
 config = rx.Config(
     app_name="discard_app",

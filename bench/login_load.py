@@ -5,7 +5,8 @@ Starts the real app in prod mode like tests/e2e/conftest.py, opens N bare websoc
 login each with a fresh wrong name at once, several rounds, and prints /ping p50/p95/max during the bursts against
 the quiet baseline. Then floods with wrong logins (invented device cookies, and fresh server-signed ones fetched
 per attempt, as a smarter script would) while new browsers log in with the right password, and prints how many
-got in and how long it took. Not a test: it prints its figures.
+got in and how long it took; last, a flood aimed at one account while its owner's new phone logs in from elsewhere
+(127.0.0.2) and from the flood's own address. `--targeted` runs only that. Not a test: it prints its figures.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from discard_app.pages.account.login import LoginState  # noqa: E402
 from discard_app.session_cookie import ADOPT_PATH, DEVICE_COOKIE  # noqa: E402
 from tests.e2e.conftest import PLAYERS, App, running_app  # noqa: E402
+from tests.e2e.test_login_flood import tab_from  # noqa: E402
 from tests.e2e.test_secrets import RawTab  # noqa: E402
 
 TABS = 20
@@ -55,13 +57,14 @@ def signed_device(url: str) -> str:
     raise RuntimeError("no device cookie")
 
 
-def flood(app: App, stop: threading.Event, counts: dict[str, int], *, signed: bool) -> None:
-    """One flooding socket: wrong logins at invented names, one after another, as fast as it is answered."""
+def flood(app: App, stop: threading.Event, counts: dict[str, int], *, signed: bool, target: str | None) -> None:
+    """One flooding socket: wrong logins at invented names (or all at `target`), one after another, as fast as
+    it is answered."""
     n = 0
     while not stop.is_set():
         cookie = signed_device(app.url) if signed else f"{DEVICE_COOKIE}=invented-{uuid.uuid4().hex}"
         tab = RawTab(app, str(uuid.uuid4()), cookie=cookie)
-        form = {"name": f"флуд {uuid.uuid4().hex[:6]} {n}", "password": "x"}
+        form = {"name": target or f"флуд {uuid.uuid4().hex[:6]} {n}", "password": f"x{n}"}
         tab.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
         frames = "".join(tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=15))
         tab.close()
@@ -69,10 +72,11 @@ def flood(app: App, stop: threading.Event, counts: dict[str, int], *, signed: bo
         n += 1
 
 
-def new_browser_login(app: App, name: str) -> float | None:
-    """A browser that never logged in: its first page's signed cookie, then the right password; seconds to the
-    session's adoption, or None when refused."""
-    tab = RawTab(app, str(uuid.uuid4()), cookie=signed_device(app.url))
+def new_browser_login(app: App, name: str, source: str | None = None) -> float | None:
+    """A browser that never logged in (from the loopback address `source`, else the flood's): its first page's
+    signed cookie, then the right password; seconds to the session's adoption, or None when refused."""
+    cookie = signed_device(app.url)
+    tab = tab_from(app, source, cookie=cookie) if source else RawTab(app, str(uuid.uuid4()), cookie=cookie)
     start = time.perf_counter()
     tab.emit(
         f"{LoginState.get_full_name()}.submit", {"form": {"name": name, "password": app.passwords[name]}}, "/login"
@@ -82,35 +86,48 @@ def new_browser_login(app: App, name: str) -> float | None:
     return time.perf_counter() - start if ADOPT_PATH in frames else None
 
 
-def flood_phase(app: App, *, signed: bool) -> None:
+def flood_phase(app: App, *, signed: bool, target: str | None = None) -> None:
+    """The flood for FLOOD_SECONDS; halfway, new browsers log in with the right password: to other accounts
+    (a flood at invented names), or to the flood's `target` from elsewhere (127.0.0.2) and from the flood's own
+    address."""
     stop = threading.Event()
     counts = {"checked": 0, "refused": 0, "lost": 0}
     threads = [
-        threading.Thread(target=flood, args=(app, stop, counts), kwargs={"signed": signed})
+        threading.Thread(target=flood, args=(app, stop, counts), kwargs={"signed": signed, "target": target})
         for _ in range(FLOOD_SOCKETS)
     ]
     for thread in threads:
         thread.start()
     time.sleep(FLOOD_SECONDS / 2)  # the flood has used up whatever a minute allows
-    results = [new_browser_login(app, PLAYERS[k]) for k in range(NEW_BROWSERS)]
-    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r or 0 for r in results)))
+    if target:
+        logins = [("elsewhere", target, "127.0.0.2"), ("the flood's address", target, None)]
+    else:
+        logins = [(f"new browser {k}", PLAYERS[k], None) for k in range(NEW_BROWSERS)]
+    results = [(label, new_browser_login(app, name, source)) for label, name, source in logins]
+    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r or 0 for _, r in results)))
     stop.set()
     for thread in threads:
         thread.join()
-    got_in = [r for r in results if r is not None]
+    got_in = [r for _, r in results if r is not None]
     kind = "fresh signed device cookies" if signed else "invented device cookies"
+    aim = f"all at «{target}»" if target else "at invented names"
     print(
-        f"flood, {FLOOD_SOCKETS} sockets × {FLOOD_SECONDS} s, {kind}: {counts['checked']} password-checked, "
-        f"{counts['refused']} refused, {counts['lost']} unanswered; new browsers' correct logins: "
-        f"{len(got_in)} of {NEW_BROWSERS} got in"
+        f"flood, {FLOOD_SOCKETS} sockets × {FLOOD_SECONDS} s, {kind}, {aim}: {counts['checked']} password-checked, "
+        f"{counts['refused']} refused, {counts['lost']} unanswered; correct logins: {len(got_in)} of "
+        f"{len(results)} got in"
         + (f" (slowest {max(got_in):.2f} s, median {statistics.median(got_in):.2f} s)" if got_in else "")
     )
+    for label, seconds in results:
+        print(f"  {label}: " + ("refused" if seconds is None else f"in after {seconds:.2f} s"))
 
 
 def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="bench-login-"))
     try:
         with running_app(workdir) as app:
+            if "--targeted" in sys.argv:  # only the flood aimed at one account (a few minutes less)
+                flood_phase(app, signed=True, target=PLAYERS[7])
+                return
             baseline = [ping_ms(app.url) for _ in range(50)]
             during: list[float] = []
             answered = 0
@@ -135,6 +152,7 @@ def main() -> None:
             flood_phase(app, signed=False)
             time.sleep(61)
             flood_phase(app, signed=True)
+            flood_phase(app, signed=True, target=PLAYERS[7])
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print(f"{TABS} parallel logins × {ROUNDS} rounds, {answered} answered")

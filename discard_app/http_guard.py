@@ -1,5 +1,6 @@
 """The ASGI layer in front of Reflex: session cookies become digests, pages get security headers, `/_upload`
-is refused before its body is read, and every other request body is refused by its declared size and cut off at it.
+is refused before its body is read, every other request body is refused by its declared size and cut off at it, and
+a websocket frame past `text_limits.EVENT_FRAME_MAX` closes its socket before Socket.IO reads it.
 
 The browser's session token lives only in an HttpOnly cookie. Reflex copies a connection's headers into the tab's
 state (and so into the state files), so the raw cookie never reaches it: this layer swaps the session and device
@@ -19,7 +20,7 @@ import anyio
 
 from discard_app.session_cookie import ADOPT_PATH, DEVICE_COOKIE, SESSION_COOKIE, cookies_secure
 from discard_app.state import session_binding
-from services.core import security
+from services.core import security, text_limits
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, utc_now
@@ -169,7 +170,7 @@ def security_guard(app: ASGIApp) -> ASGIApp:
         headers += [(SESSION_HEADER, session_digest.encode()), (DEVICE_HEADER, device_digest.encode())]
         scope = {**scope, "headers": headers}
         if scope["type"] == "websocket":
-            await app(scope, receive, send)
+            await app(scope, _frames_capped(receive, send), send)
             return
         send = _with_headers(send, scope, device_key=device_key if device_id is None else None)
         if scope["path"].rstrip("/") == UPLOAD_PATH and scope.get("method") == "POST":
@@ -213,6 +214,26 @@ def _with_headers(send: Send, scope: Scope, *, device_key: bytes | None) -> Send
         await send(message)
 
     return send_with_headers
+
+
+WEBSOCKET_TOO_BIG = 1009  # RFC 6455: "message too big"
+
+
+def _frames_capped(receive: Receive, send: Send, cap: int = text_limits.EVENT_FRAME_MAX) -> Receive:
+    """The websocket's frames up to `cap` (characters of text, bytes of binary): a larger one closes the socket
+    (1009) and reaches Reflex as the client's disconnect, so nothing parses or queues it."""
+
+    async def capped_receive() -> Message:
+        message = await receive()
+        if message["type"] == "websocket.receive":
+            size = len(message.get("text") or "") or len(message.get("bytes") or b"")
+            if size > cap:
+                log.warning("websocket frame of %d refused (the cap is %d)", size, cap)
+                await send({"type": "websocket.close", "code": WEBSOCKET_TOO_BIG})
+                return {"type": "websocket.disconnect", "code": WEBSOCKET_TOO_BIG}
+        return message
+
+    return capped_receive
 
 
 def _body_refusal(scope: Scope, limit: int) -> tuple[int, str] | None:

@@ -16,6 +16,12 @@ CLIENT_WINDOW = timedelta(minutes=1)
 # does not use it up for the owner's new phone.
 ACCOUNT_UNKNOWN_ATTEMPTS = 10
 ACCOUNT_WINDOW = timedelta(minutes=15)
+# Beyond that budget the account is not closed to every new browser (issue 29: a flood aimed at one account kept
+# its owner's new phone out for 15 minutes): an address that has guessed wrong at it fewer than
+# ACCOUNT_ADDRESS_GUESSES times in the window is still checked — the flood's address is not, and pays its growing
+# delay — up to ACCOUNT_SPARE_ATTEMPTS more guesses in all, so many addresses together still have a ceiling.
+ACCOUNT_ADDRESS_GUESSES = 3
+ACCOUNT_SPARE_ATTEMPTS = 20
 # Per address: after this many failed logins in a window, its attempts wait, longer the more there are — a
 # delay for the flooding address only, never a refusal (a club's Wi-Fi is one address for every phone in it).
 ADDRESS_FREE_ATTEMPTS = 20

@@ -29,6 +29,8 @@ _DUMMY_HASH = argon2.hash(secrets.token_urlsafe(16))
 # does every password a person chooses.
 ISSUED_ROUNDS = 2000
 _ISSUED = pbkdf2_sha256.using(rounds=ISSUED_ROUNDS)
+# The quick hash's counterpart of _DUMMY_HASH: checked for the accounts that have no issued hash.
+_DUMMY_ISSUED = _ISSUED.hash(secrets.token_urlsafe(16))
 
 
 def hash_password(password: str) -> str:
@@ -46,15 +48,21 @@ def needs_rehash(password_hash: str) -> bool:
 
 
 def verify_password(password: str, password_hash: str | None) -> bool:
+    """Whether the password matches. Every way through costs one PBKDF2 check at the issued rounds and one argon2
+    operation, whatever the account (unknown, an issued password never used, argon2) and whether the password is
+    right, so the time tells nothing (issue 29): a dummy of the kind the account lacks is checked too. An issued
+    password's success leaves its argon2 operation to the caller, which re-hashes it (`needs_rehash`)."""
     if not password_hash:
+        pbkdf2_sha256.verify(password, _DUMMY_ISSUED)
         argon2.verify(password, _DUMMY_HASH)
         return False
     try:
         if password_hash.startswith("$pbkdf2-sha256$"):
             if pbkdf2_sha256.verify(password, password_hash):
-                return True  # the caller re-hashes it with argon2: a success costs about as much as a failure
+                return True  # the caller re-hashes it with argon2: a success costs as much as a failure
             argon2.verify(password, _DUMMY_HASH)
             return False
+        pbkdf2_sha256.verify(password, _DUMMY_ISSUED)
         return argon2.verify(password, password_hash)
     except ValueError:
         return False

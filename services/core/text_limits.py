@@ -37,6 +37,10 @@ FIELD_LIMITS: dict[str, int] = {
 }
 # Anything else a browser sends (ids, dates, the painted availability grid): generous, but bounded.
 DEFAULT_LIMIT = 20_000
+# One websocket frame (an event with its payload and route), in characters of a text frame or bytes of a binary
+# one: the longest field (the whole regulation) with room for its JSON escapes, and no more. Reflex's own default
+# is a megabyte; a larger frame closes the socket before anything parses it (discard_app/http_guard.py).
+EVENT_FRAME_MAX = 2 * FIELD_LIMITS["regulation"] + 64 * 1024
 
 
 def limit_for(field: str) -> int:

@@ -79,7 +79,9 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
 
     - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute;
     - per account: after ACCOUNT_UNKNOWN_ATTEMPTS wrong passwords from clients that never logged in to it, such
-      clients wait for the window to end (the account's own browsers do not);
+      clients wait for the window to end (the account's own browsers do not), except from an address that has
+      hardly guessed at it, while the account's spare guesses last: a flood from elsewhere does not keep the
+      owner's new phone out;
     - per address: a delay that grows with the address's failed logins beyond the free ones.
     There is no total for everyone: strangers flooding from elsewhere cost a new browser nothing.
     """
@@ -90,14 +92,41 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
         is None
     ):
         return Admission(error=TOO_MANY_FROM_CLIENT)
+    refusal = account_refusal(session, login_name=login_name, client=client, address=address, now=now)
+    return Admission(error=refusal) if refusal else Admission(delay=_address_delay(session, address, now))
+
+
+def account_refusal(session: Session, *, login_name: str, client: str, address: str, now: datetime) -> str | None:
+    """Why an unknown browser may not guess at this account now (None: it may). `admit` asks it before the wait,
+    and the password pool asks it again right before the check: attempts admitted together while the last
+    guesses were being checked do not all get checked (the budget is counted as guesses fail)."""
     key = f"account:{login_name}"
     guessed = _current(session, key, window=rate_limit.ACCOUNT_WINDOW, now=now)
-    if guessed >= rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS and not known_to_account(session, login_name, client):
-        row = session.get(LoginWindow, key)
-        left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
-        return Admission(error=TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60)))
+    if guessed < rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS or _spare_guess(session, login_name, address, guessed, now):
+        return None
+    if known_to_account(session, login_name, client):
+        return None
+    row = session.get(LoginWindow, key)
+    left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
+    return TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60))
+
+
+def _address_delay(session: Session, address: str, now: datetime) -> float:
     failures = _current(session, f"address:{address}", window=rate_limit.ADDRESS_WINDOW, now=now)
-    return Admission(delay=rate_limit.flood_delay(failures))
+    return rate_limit.flood_delay(failures)
+
+
+def _spare_guess(session: Session, login_name: str, address: str, guessed: int, now: datetime) -> bool:
+    """Whether an unknown browser may still try an account whose budget is used up: from an address that has
+    hardly guessed at it (not the flood's), while the spare guesses last."""
+    if guessed >= rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + rate_limit.ACCOUNT_SPARE_ATTEMPTS:
+        return False
+    from_here = _current(session, _address_account_key(login_name, address), window=rate_limit.ACCOUNT_WINDOW, now=now)
+    return from_here < rate_limit.ACCOUNT_ADDRESS_GUESSES
+
+
+def _address_account_key(login_name: str, address: str) -> str:
+    return f"account-address:{login_name}:{address}"
 
 
 def count_failure(session: Session, *, address: str, now: datetime, login_name: str = "", client: str = "") -> None:
@@ -107,6 +136,13 @@ def count_failure(session: Session, *, address: str, now: datetime, login_name: 
     take(session, f"address:{address}", limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
     if login_name and not known_to_account(session, login_name, client):
         take(session, f"account:{login_name}", limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
+        take(
+            session,
+            _address_account_key(login_name, address),
+            limit=UNLIMITED,
+            window=rate_limit.ACCOUNT_WINDOW,
+            now=now,
+        )
 
 
 def _current(session: Session, key: str, *, window: timedelta, now: datetime) -> int:

@@ -11,9 +11,10 @@ message is sent, so a pass that is repeated after a crash edits the card and ski
 
 A send whose answer never came (the bot killed while Telegram answered, a read that timed out) leaves its
 `TelegramPending` row, one per chat at most. Whoever sends to that chat next first looks for the message:
-message ids are sequential per chat, so it edits the ids after the newest one it knew of with the same text —
-"message is not modified" means the message is there and is ours, and its id is recorded instead of sending it
-again; only when none of the few ids probed is it, the message is sent. Every call is paced within Telegram's
+message ids are sequential per chat, so it reads back the ids after the newest one it knew of (from the chat's
+first when it knew none), without changing them (`TelegramGateway.probe`): a message of ours with exactly this
+text is the one, and its id is recorded instead of sending it again; only when none of the few ids probed is it,
+the message is sent. Every call is paced within Telegram's
 per-chat limits (`services/notifier/pacing.py`).
 """
 
@@ -73,8 +74,8 @@ class Undeliverable(Exception):
     """Telegram refused this one message for good (a user blocked the bot, a wrong chat)."""
 
 
-# What an edit with the same text says about a message id: ours with this text, someone else's, nothing there,
-# or ours with another text (which the edit has just changed: it should not happen, see `_find_pending`).
+# What the probe finds at a message id: ours with this text, someone else's, nothing there, or ours with another
+# text (a message of ours this database does not know: left as it was, and not taken for the one in flight).
 OURS, OTHER, NONE, CHANGED = "ours", "other", "none", "changed"
 PROBE_IDS = 12  # how many ids after the newest known one are looked at: the pending one and others' chatter
 
@@ -365,19 +366,21 @@ class Notifier:
 
     async def _find_pending(self, pending: TelegramPending) -> int | None:
         """Looks for an unresolved message in its chat and records it when it is there; removes the mark either
-        way (not found: its event sends it again). Only the ids after the newest known one are probed, and only
-        one message per chat is ever unresolved, so a "not modified" can only be this one. With no known message
-        in the chat there is nothing to count from: it is sent again."""
+        way (not found: its event sends it again). Only the ids after the newest known one are probed — from the
+        chat's first message when none is known (the first message ever sent there) — and only a message of ours
+        with exactly this text is taken: the probe reads a message back without changing it, so an old message
+        of ours that this database does not know is passed over as it is."""
         found = None
-        if pending.after_message_id > 0:
-            for message_id in range(pending.after_message_id + 1, pending.after_message_id + 1 + PROBE_IDS):
-                await self._paced(pending.chat_id)
-                answer = await self.gateway.probe(pending.chat_id, message_id, pending.text)
-                if answer == OURS:
-                    found = message_id
-                    break
-                if answer == CHANGED:
-                    log.error("probe edited message %s in chat %s that was not known", message_id, pending.chat_id)
+        for message_id in range(pending.after_message_id + 1, pending.after_message_id + 1 + PROBE_IDS):
+            await self._paced(pending.chat_id)
+            answer = await self.gateway.probe(pending.chat_id, message_id, pending.text)
+            if answer in (OURS, CHANGED):
+                await self._paced(pending.chat_id)  # the read-back's second call (the mark taken off)
+            if answer == OURS:
+                found = message_id
+                break
+            if answer == CHANGED:
+                log.info("message %s in chat %s is ours with another text, not known here", message_id, pending.chat_id)
         with session_scope(self.bind) as session:
             if found is not None:
                 log.info("message in flight before a restart found in chat %s: %s", pending.chat_id, found)

@@ -11,13 +11,15 @@ may have been posted: it is not sent again within the pass. The answer is waited
 from __future__ import annotations
 
 import asyncio
+import html
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from datetime import timedelta
 from typing import TypeVar
 
 import httpx
-from telegram import Bot, LinkPreviewOptions
+from telegram import Bot, InlineKeyboardButton, InlineKeyboardMarkup, LinkPreviewOptions, Message
 from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
@@ -26,6 +28,8 @@ from services.notifier.outbox import CHANGED, NONE, OTHER, OURS, DeliveryError, 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
+# Put on a message of ours for the moment the probe reads it back (our messages never carry buttons).
+_PROBE_MARK = InlineKeyboardMarkup([[InlineKeyboardButton("…", callback_data="probe")]])
 
 
 # The request went out but no answer came: Telegram may have posted the message.
@@ -125,18 +129,35 @@ class TelegramGateway:
             raise Undeliverable(str(error)) from error
 
     async def probe(self, chat_id: int, message_id: int, text: str) -> str:
-        """Whether the message with this id is ours with exactly this text: an edit with the same text answers
-        "message is not modified" only then; someone else's message "can't be edited", an id past the chat's
-        last message (or a deleted one) is "not found"."""
+        """What the message with this id is, without ever changing its text: a mark (one button) is put on it and
+        taken off at once. Someone else's message "can't be edited", an id past the chat's last message (or a
+        deleted one) is "not found"; ours comes back with its text, which is compared with `text` — identical is
+        OURS, another text of ours (a message this database does not know) is CHANGED and stays as it was."""
+
+        def mark(markup: InlineKeyboardMarkup | None) -> Callable[[], Awaitable[object]]:
+            async def call() -> object:
+                return await self.bot.edit_message_reply_markup(
+                    chat_id=chat_id, message_id=message_id, reply_markup=markup, read_timeout=self.answer_timeout
+                )
+
+            return call
+
         try:
-            await self._call("editMessageText (probe)", self._edit_call(chat_id, message_id, text))
+            message = await self._call("editMessageReplyMarkup (probe)", mark(_PROBE_MARK))
         except BadRequest as error:
-            message = str(error).lower()
-            if "message is not modified" in message:
-                return OURS
-            if "message to edit not found" in message:
+            if "message to edit not found" in str(error).lower():
                 return NONE
-            return OTHER  # "message can't be edited" (another's), or anything else that is not this message
+            return OTHER  # "message can't be edited" (another's), or anything else that is not ours
         except Forbidden as error:
             raise Undeliverable(str(error)) from error
-        return CHANGED
+        try:
+            await self._call("editMessageReplyMarkup (probe, undone)", mark(None))
+        except BadRequest as error:
+            log.warning("probe mark on message %s in chat %s not taken off: %s", message_id, chat_id, error)
+        seen = message.text if isinstance(message, Message) else None
+        return OURS if seen is not None and seen.strip() == plain_text(text).strip() else CHANGED
+
+
+def plain_text(html_text: str) -> str:
+    """A message's text as Telegram gives it back: without the HTML tags (they come as entities), unescaped."""
+    return html.unescape(re.sub(r"<[^>]+>", "", html_text))

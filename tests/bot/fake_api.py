@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 import threading
 import time
 from collections import deque
@@ -130,10 +132,14 @@ class FakeBotApi:
         return 200, {"ok": True, "result": user}
 
     def _message(self, chat_id: int, message_id: int, text: str, thread_id: int | None) -> dict[str, Any]:
+        # As Telegram answers: the text without its HTML (the formatting would come as entities).
         chat = {"id": chat_id, "type": "supergroup" if chat_id < 0 else "private"}
-        result = {"message_id": message_id, "date": int(time.time()), "chat": chat, "text": text}
+        result = {"message_id": message_id, "date": int(time.time()), "chat": chat, "text": plain_text(text)}
         if thread_id is not None:
             result["message_thread_id"] = thread_id
+        markup = self.messages.get((chat_id, message_id), {}).get("markup")
+        if markup:
+            result["reply_markup"] = markup
         return result
 
     def _sendMessage(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
@@ -153,6 +159,26 @@ class FakeBotApi:
         self.messages[key]["text"] = params["text"]
         return 200, {"ok": True, "result": self._message(*key, params["text"], self.messages[key]["thread_id"])}
 
+    def _editMessageReplyMarkup(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
+        key = (params["chat_id"], params["message_id"])
+        if key not in self.messages:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
+        if not self.messages[key]["ours"]:
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message can't be edited"}
+        markup = params.get("reply_markup") or None
+        if self.messages[key].get("markup") == markup:
+            return 400, {"ok": False, "error_code": 400, "description": NOT_MODIFIED}
+        self.messages[key]["markup"] = markup
+        message = self.messages[key]
+        return 200, {"ok": True, "result": self._message(*key, message["text"], message["thread_id"])}
+
+    def our_message(self, chat_id: int, text: str) -> int:
+        """A message of this bot that the database under test does not know (sent before it, or by another)."""
+        with self.lock:
+            message_id = self._next_id(chat_id)
+            self.messages[(chat_id, message_id)] = {"text": text, "thread_id": None, "ours": True}
+            return message_id
+
     def _getUpdates(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
         offset = params.get("offset") or 0
         pending = [u for u in self.updates if u["update_id"] >= offset]
@@ -160,6 +186,10 @@ class FakeBotApi:
 
     def _deleteWebhook(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
         return 200, {"ok": True, "result": True}
+
+
+def plain_text(html_text: str) -> str:
+    return html.unescape(re.sub(r"<[^>]+>", "", html_text))
 
 
 def _parse(body: bytes) -> dict[str, Any]:

@@ -79,8 +79,9 @@ async def test_an_answer_that_never_came_is_found_in_the_chat_and_not_sent_again
     assert again.delivered and not again.stopped
     ((text, posted),) = _announced(fake_api).items()
     assert "Тур 2 открыт" in text and posted == 1  # found, not posted a second time
-    probes = [c for c in fake_api.all_calls("editMessageText") if c.params["text"] == text]
-    assert len(probes) == 3  # the two people's messages ("can't be edited"), then ours: "not modified"
+    probes = [c for c in fake_api.all_calls("editMessageReplyMarkup") if c.params.get("reply_markup")]
+    assert len(probes) == 3  # the two people's messages ("can't be edited"), then ours, read back unchanged
+    assert not [c for c in fake_api.all_calls("editMessageText") if c.params["text"] == text]
     assert _undelivered(session) == []
     session.expire_all()
     assert session.exec(select(TelegramPending)).all() == []
@@ -104,13 +105,14 @@ async def test_a_message_that_never_reached_telegram_is_sent_after_a_bounded_loo
         fake_api.down = False
         for _ in range(PROBE_IDS + 5):
             fake_api.someone_posts(CHAT)  # a busy evening: more chatter than the probe looks at
-        edits_before = len(fake_api.all_calls("editMessageText"))
+        probes_before = len([c for c in fake_api.all_calls("editMessageReplyMarkup") if c.params.get("reply_markup")])
         again = await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()
     finally:
         await bot.shutdown()
     assert again.delivered and not again.stopped
     assert sum(_announced(fake_api).values()) == 1
-    assert len(fake_api.all_calls("editMessageText")) - edits_before <= PROBE_IDS  # bounded
+    probes = [c for c in fake_api.all_calls("editMessageReplyMarkup") if c.params.get("reply_markup")]
+    assert len(probes) - probes_before <= PROBE_IDS  # bounded
 
 
 def test_a_bot_killed_while_telegram_answers_does_not_post_again(

@@ -132,7 +132,8 @@ def test_a_fresh_device_per_guess_does_not_reset_the_guesses_at_one_name(
         if _admit(db, name, guess_client, f"10.2.{n}.1").error is None:
             checked += 1
             assert not _login(db, name, f"угадай {n}", guess_client).token
-    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS
+    # Each guess from an address of its own: the budget, then the spare guesses kept for new browsers elsewhere.
+    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + rate_limit.ACCOUNT_SPARE_ATTEMPTS
     refused = _admit(db, name, f"device:{uuid.uuid4().hex}", "10.3.3.3")
     assert refused.error and "под этим именем" in refused.error and "15 мин" in refused.error
     assert _admit(db, name, owner, "10.1.1.1").error is None  # the owner's browser is not held to the budget
@@ -172,3 +173,71 @@ def test_one_strangers_browser_does_not_shut_the_owners_new_phone_out(
     later = NOW + timedelta(seconds=200)
     assert _admit(db, name, phone, "10.5.5.5", now=later).error is None
     assert _login(db, name, password, phone, "10.5.5.5", now=later).token
+
+
+def test_a_flood_aimed_at_one_account_does_not_keep_its_owners_new_phone_out(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On main the account's ten guesses from unknown browsers, used up by a flood with a fresh signed device per
+    guess, kept every new browser of that account out for 15 minutes; now the flood's address stays out and
+    waits longer and longer, a new phone elsewhere typing the right password gets in."""
+    name, password = _user(db, monkeypatch)
+    flooder = f"10.66.{uuid.uuid4().int % 250}.1"
+    checked = 0
+    for n in range(60):
+        guess_client = f"device:{uuid.uuid4().hex}"
+        at = NOW + timedelta(seconds=n)
+        if _admit(db, name, guess_client, flooder, now=at).error is None:
+            checked += 1
+            assert not _login(db, name, f"угадай {n}", guess_client, flooder, now=at).token
+    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS
+    later = NOW + timedelta(minutes=1)
+    flood_again = _admit(db, name, f"device:{uuid.uuid4().hex}", flooder, now=later)
+    assert flood_again.error and "под этим именем" in flood_again.error
+    phone = f"device:{uuid.uuid4().hex}"
+    admission = _admit(db, name, phone, "192.168.7.7", now=later)
+    assert admission == login_guard.Admission(error=None, delay=0.0)
+    assert _login(db, name, password, phone, "192.168.7.7", now=later).token
+
+
+def test_the_spare_guesses_are_few_per_address_and_bounded_in_all(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    name, _ = _user(db, monkeypatch)
+    for n in range(rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS):  # the budget, used up from one address
+        client = f"device:{uuid.uuid4().hex}"
+        assert _admit(db, name, client, "10.7.7.7").error is None
+        _login(db, name, f"угадай {n}", client, "10.7.7.7")
+    address = "10.8.8.8"
+    for n in range(rate_limit.ACCOUNT_ADDRESS_GUESSES):  # a new address: a few guesses, then it is out too
+        client = f"device:{uuid.uuid4().hex}"
+        assert _admit(db, name, client, address).error is None
+        _login(db, name, f"ещё {n}", client, address)
+    assert _admit(db, name, f"device:{uuid.uuid4().hex}", address).error
+    spent = rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + rate_limit.ACCOUNT_ADDRESS_GUESSES
+    for n in range(rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + rate_limit.ACCOUNT_SPARE_ATTEMPTS - spent):
+        client, elsewhere = f"device:{uuid.uuid4().hex}", f"10.9.{n}.1"
+        assert _admit(db, name, client, elsewhere).error is None
+        _login(db, name, "мимо", client, elsewhere)
+    assert _admit(db, name, f"device:{uuid.uuid4().hex}", "10.10.10.10").error  # the spare ones are used up
+
+
+def test_attempts_admitted_together_do_not_all_get_checked(db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench's eight flooding sockets had 12 guesses checked at one account: all admitted before the last
+    ones failed. The pool asks the account's budget again right before each check, as the login page does."""
+    name, _ = _user(db, monkeypatch)
+    flooder = "10.44.44.44"
+    clients = [f"device:{uuid.uuid4().hex}" for _ in range(rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + 8)]
+    assert all(_admit(db, name, client, flooder).error is None for client in clients[:8])  # in flight at once
+    checked = 0
+    for n, client in enumerate(clients):
+        if n >= 8 and _admit(db, name, client, flooder).error:
+            continue
+        with session_scope(db) as session:
+            refusal = login_guard.account_refusal(
+                session, login_name=accounts.normalize_login(name), client=client, address=flooder, now=NOW
+            )
+        if refusal is None:
+            checked += 1
+            _login(db, name, f"угадай {n}", client, flooder)
+    assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS

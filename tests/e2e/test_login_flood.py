@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import re
+import socket
+import threading
+import urllib.request
 import uuid
 
+import simple_websocket
 from playwright.sync_api import Page, expect
 
 from discard_app.pages.account.login import LoginState
-from discard_app.session_cookie import DEVICE_COOKIE
-from tests.e2e.conftest import PLAYERS, App, login
+from discard_app.session_cookie import ADOPT_PATH, DEVICE_COOKIE
+from services.core.db import session_scope
+from services.core.rate_limit import ACCOUNT_UNKNOWN_ATTEMPTS
+from services.core.security import generate_password
+from services.league.accounts import create_user
+from tests.e2e.conftest import LETTERS, PLAYERS, App, login
 from tests.e2e.test_secrets import RawTab
+
+SUBMIT = f"{LoginState.get_full_name()}.submit"
 
 FLOOD = 70  # more than main's 60 a minute for every browser that never logged in
 
@@ -34,3 +44,68 @@ def test_a_flood_with_invented_device_ids_does_not_shut_out_a_new_browser(page: 
     login(page, app, PLAYERS[6])  # a browser that never logged in here, during the flood's minute
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
     expect(page).not_to_have_url(re.compile(r"/login"))
+
+
+class SourceBound:
+    """`socket` for simple_websocket whose sockets leave from this thread's chosen loopback address (127.0.0.2 is
+    another machine to the server), so a test or the bench has a browser elsewhere than the flood's."""
+
+    def __init__(self) -> None:
+        self.local = threading.local()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(socket, name)
+
+    def socket(self, *args: object) -> socket.socket:
+        sock = socket.socket(*args)  # type: ignore[call-overload]
+        if source := getattr(self.local, "source", None):
+            sock.bind((source, 0))
+        return sock
+
+
+SOURCES = SourceBound()
+simple_websocket.ws.socket = SOURCES  # type: ignore[attr-defined]  (no source set: as before)
+
+
+def tab_from(app: App, source: str, cookie: str = "") -> RawTab:
+    SOURCES.local.source = source
+    try:
+        return RawTab(app, str(uuid.uuid4()), cookie=cookie)
+    finally:
+        SOURCES.local.source = None
+
+
+def signed_device(app: App) -> str:
+    """The device cookie the server hands a browser on its first page."""
+    with urllib.request.urlopen(f"{app.url}/ping", timeout=30) as response:
+        for header in response.headers.get_all("Set-Cookie") or []:
+            if header.startswith(f"{DEVICE_COOKIE}="):
+                return header.split(";", 1)[0]
+    raise RuntimeError("no device cookie")
+
+
+def _answer(tab: RawTab) -> str:
+    return "".join(tab.read(until=lambda f: ADOPT_PATH in f or "Неверное имя" in f or "лишком много" in f))
+
+
+def test_a_flood_aimed_at_one_account_leaves_a_new_browser_elsewhere_its_way_in(app: App) -> None:
+    """On main a flood of wrong logins at one name (a fresh signed device each) used the account's ten guesses
+    from unknown browsers, and every new browser of that account got «Слишком много попыток входа под этим
+    именем» for 15 minutes. The flood's own address stays out; a phone elsewhere typing the right password
+    gets in."""
+    name = "Цель " + uuid.uuid4().hex[:6].translate(LETTERS)
+    password = generate_password()
+    with session_scope(app.engine()) as session:
+        create_user(session, display_name=name, password=password)
+    answers = []
+    for n in range(ACCOUNT_UNKNOWN_ATTEMPTS + 15):
+        tab = RawTab(app, str(uuid.uuid4()), cookie=signed_device(app))
+        tab.emit(SUBMIT, {"form": {"name": name, "password": f"угадай {n}"}}, "/login")
+        answers.append(_answer(tab))
+        tab.close()
+    assert sum("Неверное имя" in a for a in answers) == ACCOUNT_UNKNOWN_ATTEMPTS
+    assert all("под этим именем" in a for a in answers[ACCOUNT_UNKNOWN_ATTEMPTS:])
+    phone = tab_from(app, "127.0.0.2", cookie=signed_device(app))
+    phone.emit(SUBMIT, {"form": {"name": name, "password": password}}, "/login")
+    assert ADOPT_PATH in _answer(phone), "the owner's new phone was kept out"
+    phone.close()

@@ -28,12 +28,14 @@ def _admit(name: str, client: str, address: str) -> login_guard.Admission:
 def _attempt(name: str, password: str, client: str, address: str) -> accounts.LoginResult:
     """Runs in the password pool's thread: the database and argon2; a failure slows its address down."""
     now = utc_now()
+    login_name = accounts.normalize_login(name)
     with session_scope() as session:
+        refusal = login_guard.account_refusal(session, login_name=login_name, client=client, address=address, now=now)
+        if refusal:  # the account's guesses ran out while this attempt waited its turn
+            return accounts.LoginResult(None, None, refusal)
         result = accounts.login(session, name, password, now=now, session_days=settings.session_days, client=client)
         if result.error == accounts.LOGIN_FAILED:  # a password checked and wrong (not a lockout)
-            login_guard.count_failure(
-                session, address=address, now=now, login_name=accounts.normalize_login(name), client=client
-            )
+            login_guard.count_failure(session, address=address, now=now, login_name=login_name, client=client)
         return result
 
 
@@ -76,7 +78,9 @@ class LoginState(AuthState):
         if admission.delay:
             await asyncio.sleep(admission.delay)  # only a flooding address waits; the loop serves everyone else
         try:
-            result = await password_pool.run(_attempt, name, password, client, address)
+            # A flooding address's attempts queue behind one another in the places a flood may take; a new browser
+            # there still gets its turn, one from elsewhere never waits for them (services/core/password_pool.py).
+            result = await password_pool.run(_attempt, name, password, client, address, flooding=admission.delay > 0)
         except PoolBusy:
             result = accounts.LoginResult(None, None, texts.LOGIN_BUSY)
         self.busy = False

@@ -1,0 +1,71 @@
+"""The password pool under a flood (issue 29): a new login waits its turn instead of being refused, a flood never
+takes the places kept for other addresses, and a check that waited too long is not run."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, BoundedPool, PoolBusy
+
+FLOOD_SOCKETS = 8  # the issue's flood: eight sockets of one address, each with one login in flight
+
+
+def _gate() -> tuple[threading.Event, list[str], object]:
+    opened, ran = threading.Event(), []
+
+    def check(name: str) -> str:
+        opened.wait(5)
+        ran.append(name)
+        return name
+
+    return opened, ran, check
+
+
+@pytest.mark.asyncio
+async def test_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused() -> None:
+    """On main eight places were all: with the flood's eight checks in flight the ninth login got «try again»."""
+    pool = BoundedPool()
+    opened, ran, check = _gate()
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", flooding=True)) for n in range(FLOOD_SOCKETS)]
+    await asyncio.sleep(0.05)
+    new_browser = asyncio.create_task(pool.run(check, "новый телефон", flooding=True))
+    await asyncio.sleep(0.05)
+    opened.set()
+    assert await new_browser == "новый телефон"
+    await asyncio.gather(*flood)
+    assert ran[-1] == "новый телефон"  # first come, first served
+
+
+@pytest.mark.asyncio
+async def test_a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
+    pool = BoundedPool()
+    opened, _, check = _gate()
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", flooding=True)) for n in range(FLOOD_PLACES)]
+    await asyncio.sleep(0.05)
+    with pytest.raises(PoolBusy):
+        await pool.run(check, "ещё флуд", flooding=True)
+    others = [asyncio.create_task(pool.run(check, f"другой {n}")) for n in range(MAX_WAITING - FLOOD_PLACES)]
+    await asyncio.sleep(0.05)
+    with pytest.raises(PoolBusy):  # every place taken: the bound on what a worker holds
+        await pool.run(check, "сверх всего")
+    opened.set()
+    assert [await t for t in others] == [f"другой {n}" for n in range(MAX_WAITING - FLOOD_PLACES)]
+    await asyncio.gather(*flood)
+
+
+@pytest.mark.asyncio
+async def test_a_check_whose_turn_comes_too_late_is_not_run() -> None:
+    pool = BoundedPool(max_queued_seconds=0.1)
+    opened, ran, check = _gate()
+    first = asyncio.create_task(pool.run(check, "первый"))
+    await asyncio.sleep(0.02)
+    late = asyncio.create_task(pool.run(check, "поздний"))
+    await asyncio.sleep(0.3)
+    opened.set()
+    assert await first == "первый"
+    with pytest.raises(PoolBusy):
+        await late
+    assert ran == ["первый"]
