@@ -9,12 +9,14 @@ list of handlers not yet moved onto the helper.
 
 from __future__ import annotations
 
+import itertools
 import json
+import random
 import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -26,13 +28,14 @@ import discard_app.discard_app  # noqa: F401  (registers every page state)
 from discard_app.state.action import KEY_FIELD, new_key, roles_of
 from discard_app.state.auth import AuthState, _descendants
 from services.core.db import session_scope
-from services.core.models import Role, RosterStatus, Seat, User, utc_now
+from services.core.models import Booking, Role, RosterStatus, Seat, User, utc_now
 from services.league import accounts, roster
 from services.results import hanchans as results
 from services.results import penalties
 from services.results.entry import Entry
 from services.results.scoring import TableResult
-from services.scheduling.intervals import Interval
+from services.scheduling import availability, booking
+from services.scheduling.intervals import SLOTS_PER_DAY, Interval, at_kirov, kirov_date, window_days
 from tests import factories
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App
 from tests.e2e.test_secrets import RawTab as _RawTab
@@ -53,8 +56,6 @@ READ_ONLY = {
 # Not yet on the guarded helper (issue 24 item 2): the list only shrinks. Each still checks its role by hand.
 NOT_YET_GUARDED = {
     "DeskState": {"apply_fallback", "apply_window_fallback", "next_window", "resolve", "answer", "close", "assign"},
-    "MatchScheduleState": {"save_grid", "confirm_release", "copy_previous", "cannot_come", "propose", "confirm_decline",
-                           "answer"},
     "ScheduleOverviewState": {"submit_dialog", "add_room", "add_activity", "set_tables", "set_hold_hours"},
     "PantheonState": {"save_settings", "accept", "map_player", "assign", "ignore", "import_now"},
     "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
@@ -74,6 +75,7 @@ NO_PROTOCOL_SCENARIO = {
     "MatchState.ruling", "MatchState.call_judge", "MatchState.substitute", "MatchState.resolve",
     "ProfileState.unlink", "ProfileState.set_private_messages",  # a Telegram account linked first
     "RosterState.confirm_withdrawal",  # answers the question `change_status` asked in the same tab
+    "MatchScheduleState.copy_previous",  # reads only: fills the grid for review, stores nothing
 }  # fmt: skip
 
 
@@ -299,6 +301,78 @@ def _disqualify_fresh_player(app: App) -> tuple[str, dict[str, Any]]:
     return "/disqualifications", {"form": form}
 
 
+# --- match scheduling page (issue 24 item 2) ---
+# Its own match, far ahead, made through the services.
+
+_SCHEDULE_DAYS = itertools.count(300 + random.randrange(600) * 3, 3)  # a fresh evening per build: no clash
+
+
+@dataclass
+class Scheduled:
+    match_id: int
+    users: list[int]
+    window: Interval
+    day: date
+    proposal_id: int = 0
+    booking_id: int = 0
+
+
+def _scheduled(app: App, *, painted: bool = True, proposed: bool = False, booked: bool = False) -> Scheduled:
+    """A match of SEATED whose evening all four painted (when `painted`), the first proposed 18:00–22:30 for three
+    hanchans (`proposed`) and the others confirmed (`booked`): as the pages would, through the services."""
+    day = kirov_date(utc_now()) + timedelta(days=next(_SCHEDULE_DAYS))
+    evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
+    window = Interval(at_kirov(day), at_kirov(day + timedelta(days=2)))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match_id = factories.match_for_names(session, SEATED, window).id
+        users = [session.exec(select(User).where(User.display_name == n)).one().id for n in SEATED]
+    found = Scheduled(match_id, users, window, day)
+    for user_id in users if painted else []:
+        with session_scope(engine) as session:
+            availability.save_availability(
+                session, match_id=match_id, user_id=user_id, intervals=[evening], now=utc_now()
+            )
+    if proposed or booked:
+        with session_scope(engine) as session:
+            found.proposal_id = booking.propose_meeting(
+                session, match_id=match_id, user_id=users[0], start=evening.start, end=at_kirov(day, 22, 30),
+                hanchans=3, now=utc_now(),
+            ).id  # fmt: skip
+    for user_id in users[1:] if booked else []:
+        with session_scope(engine) as session:
+            booking.confirm_meeting(session, proposal_id=found.proposal_id, user_id=user_id, now=utc_now())
+    if booked:
+        with session_scope(engine) as session:
+            found.booking_id = session.exec(
+                select(Booking.id).where(Booking.match_id == match_id, Booking.active)
+            ).one()
+    engine.dispose()
+    return found
+
+
+def _grid(found: Scheduled, *, evening: bool) -> str:
+    """The grid as the page sends it: "1" on the first day's 18:00–23:00 when `evening`, else nothing painted."""
+    days = window_days(found.window)
+    return "".join(
+        "1" if evening and d == 0 and 36 <= slot < 46 else "0"
+        for d in range(len(days))
+        for slot in range(SLOTS_PER_DAY)
+    )
+
+
+def _on_schedule(payload: Callable[[Scheduled], dict[str, Any]], **given: bool) -> Callable:
+    def build(app: App) -> tuple[str, dict[str, Any]]:
+        found = _scheduled(app, **given)
+        return f"/match/{found.match_id}/schedule", payload(found)
+
+    return build
+
+
+def _keyed(form: dict[str, Any]) -> dict[str, Any]:
+    return {"form": {**form, KEY_FIELD: new_key()}}
+
+
 SCENARIOS: dict[str, Scenario] = {
     "DisqualificationsState.record": Scenario(ORGANIZER, _disqualify_fresh_player),
     "RosterState.add_player": Scenario(
@@ -358,6 +432,30 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "MatchState.replay_match": Scenario(
         ORGANIZER, _on_match(lambda m: {"reason": "Стол перепутан", "decision": "Переиграть"})
+    ),
+    # --- match scheduling page (issue 24 item 2) ---
+    "MatchScheduleState.save_grid": Scenario(
+        SEATED[0], _on_schedule(lambda f: _keyed({"grid": _grid(f, evening=True)}), painted=False)
+    ),
+    "MatchScheduleState.confirm_release": Scenario(
+        SEATED[0], _on_schedule(lambda f: _keyed({"grid": _grid(f, evening=False)}), booked=True)
+    ),
+    "MatchScheduleState.cannot_come": Scenario(
+        SEATED[1],
+        _on_schedule(lambda f: _keyed({"booking_id": str(f.booking_id), "take_time_out": True}), booked=True),
+    ),
+    "MatchScheduleState.propose": Scenario(
+        SEATED[0],
+        _on_schedule(
+            lambda f: _keyed({"start": f"{f.day:%Y-%m-%d}T18:00", "end": f"{f.day:%Y-%m-%d}T22:30", "hanchans": "3"})
+        ),
+    ),
+    "MatchScheduleState.confirm_decline": Scenario(
+        SEATED[1], _on_schedule(lambda f: _keyed({"proposal_id": str(f.proposal_id)}), proposed=True)
+    ),
+    "MatchScheduleState.answer": Scenario(
+        SEATED[1],
+        _on_schedule(lambda f: {"proposal_id": str(f.proposal_id), "confirmed": True, "key": new_key()}, proposed=True),
     ),
 }
 

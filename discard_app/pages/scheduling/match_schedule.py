@@ -6,8 +6,10 @@ import reflex as rx
 
 from discard_app.components.availability_grid import availability_grid
 from discard_app.components.confirm import confirm_dialog
+from discard_app.components.form import action_form
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.match_schedule_state import (
+    GRID_FORM_ID,
     T_ALL_BOOKED,
     T_ANSWERED,
     T_BOOKINGS,
@@ -47,6 +49,7 @@ from discard_app.pages.scheduling.match_schedule_state import (
     MatchGridState,
     MatchScheduleState,
 )
+from discard_app.state.action import KEY_FIELD
 
 __all__ = ["MatchScheduleState", "match_schedule_page"]  # the state lives in match_schedule_state
 
@@ -71,15 +74,15 @@ def _grid_section() -> rx.Component:
         rx.text(T_GRID_HINT, size="2", color_scheme="gray"),
         rx.button(T_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
         availability_grid(MatchGridState.days, MatchGridState.cells, MatchGridState.marks),
-        rx.flex(
-            rx.button(
-                T_SAVE,
-                on_click=rx.call_script("window.discardGrid.serialize()", callback=MatchScheduleState.save_grid),
-            ),
-            rx.text(T_UNSAVED, id="grid-unsaved", color_scheme="amber", custom_attrs={"data-dirty": "0"}),
-            spacing="3",
-            align="center",
-            wrap="wrap",
+        # The painted grid goes in the hidden field as the form is sent (assets/availability_grid.js), with the key.
+        action_form(
+            MatchScheduleState,
+            rx.el.input(type="hidden", name="grid"),
+            on_submit=MatchScheduleState.save_grid,
+            submit_text=T_SAVE,
+            message=rx.text(T_UNSAVED, id="grid-unsaved", color_scheme="amber", custom_attrs={"data-dirty": "0"}),
+            form_id=GRID_FORM_ID,
+            card=False,
         ),
         _messages("grid"),
         _release_dialog(),
@@ -93,7 +96,9 @@ def _release_dialog() -> rx.Component:
         T_RELEASE_TITLE,
         MatchScheduleState.drop_warning,
         confirm=T_RELEASE_OK,
-        on_confirm=MatchScheduleState.confirm_release,
+        on_confirm=MatchScheduleState.confirm_release(
+            {"grid": MatchScheduleState.pending_grid, KEY_FIELD: MatchScheduleState.action_key}
+        ),
         cancel=T_RELEASE_CANCEL,
         on_cancel=MatchScheduleState.cancel_release,
         is_open=MatchScheduleState.drop_warning != "",
@@ -127,7 +132,8 @@ def _time_input(label: str, name: str, value: rx.Var, on_change: rx.event.EventH
 
 
 def _propose_form() -> rx.Component:
-    return rx.form(
+    return action_form(
+        MatchScheduleState,
         rx.flex(
             _time_input(T_START, "start", MatchScheduleState.prop_start, MatchScheduleState.set_prop_start),
             _time_input(T_END, "end", MatchScheduleState.prop_end, MatchScheduleState.set_prop_end),
@@ -151,13 +157,13 @@ def _propose_form() -> rx.Component:
                     ),
                 ),
             ),
-            rx.button(T_PROPOSE, type="submit"),
             spacing="3",
             wrap="wrap",
             align="end",
         ),
         on_submit=MatchScheduleState.propose,
-        width="100%",
+        submit_text=T_PROPOSE,
+        card=False,
     )
 
 
@@ -176,7 +182,11 @@ def _proposal(p: dict) -> rx.Component:
             rx.cond(
                 p["can_answer"] != "",
                 rx.hstack(
-                    rx.button(T_CONFIRM, size="2", on_click=MatchScheduleState.answer(p["id"], True)),
+                    rx.button(
+                        T_CONFIRM,
+                        size="2",
+                        on_click=MatchScheduleState.answer(p["id"], True, MatchScheduleState.action_key),
+                    ),
                     rx.button(
                         T_DECLINE,
                         size="2",
@@ -216,7 +226,13 @@ def _cannot_dialog() -> rx.Component:
         T_CANNOT_TITLE,
         T_CANNOT_TEXT,
         confirm=T_CANNOT_OK,
-        on_confirm=MatchScheduleState.cannot_come,
+        on_confirm=MatchScheduleState.cannot_come(
+            {
+                "booking_id": MatchScheduleState.cannot_booking,
+                "take_time_out": MatchScheduleState.cannot_free_time,
+                KEY_FIELD: MatchScheduleState.action_key,
+            }
+        ),
         cancel=T_CANNOT_BACK,
         on_cancel=MatchScheduleState.keep_booking,
         is_open=MatchScheduleState.cannot_booking != "",
@@ -236,7 +252,9 @@ def _decline_dialog() -> rx.Component:
         T_DECLINE_TITLE,
         T_DECLINE_TEXT,
         confirm=T_DECLINE,
-        on_confirm=MatchScheduleState.confirm_decline,
+        on_confirm=MatchScheduleState.confirm_decline(
+            {"proposal_id": MatchScheduleState.decline_proposal, KEY_FIELD: MatchScheduleState.action_key}
+        ),
         cancel=T_DECLINE_BACK,
         on_cancel=MatchScheduleState.keep_proposal,
         is_open=MatchScheduleState.decline_proposal != "",
