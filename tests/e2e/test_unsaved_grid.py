@@ -12,7 +12,7 @@ import pytest
 from playwright.sync_api import Browser, Dialog, Page, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from discard_app.pages.scheduling.match_schedule_state import T_MATCH_PAGE
+from discard_app import texts
 from tests.e2e.conftest import PLAYERS, App
 from tests.e2e.test_phone_week import PHONE, _card, _label, _schedule, _scheduling_match
 
@@ -65,7 +65,7 @@ def test_unsaved_painting_asks_once_on_back_and_on_a_link_and_not_on_the_next_pa
     expect(cell).to_have_attribute("aria-checked", "true")
     expect(phone.get_by_text("Есть несохранённые изменения.")).to_be_visible()
 
-    phone.get_by_role("link", name=T_MATCH_PAGE).tap()  # a link away: asked; staying keeps the painting
+    phone.get_by_role("link", name=texts.SCHED_MATCH_PAGE).tap()  # a link away: asked; staying keeps the painting
     _wait_asked(phone, answers, 1)
     expect(phone).to_have_url(schedule)
     expect(cell).to_have_attribute("aria-checked", "true")
@@ -88,7 +88,7 @@ def test_unsaved_painting_asks_once_on_back_and_on_a_link_and_not_on_the_next_pa
 
     cell.tap()
     cell.tap()
-    phone.get_by_role("link", name=T_MATCH_PAGE).tap()  # a link, left through the question
+    phone.get_by_role("link", name=texts.SCHED_MATCH_PAGE).tap()  # a link, left through the question
     _wait_asked(phone, answers, 4)
     expect(phone).to_have_url(re.compile(rf"/match/{match_id}$"))
     phone.get_by_role("link", name="Лига Дискарда").tap()  # and the match page's next link is not asked

@@ -8,7 +8,7 @@ from typing import Any
 
 import reflex as rx
 
-from discard_app import live_push, routes
+from discard_app import live_push, routes, texts
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import LivePage
 from discard_app.state import tab_memory
@@ -31,76 +31,7 @@ from services.scheduling.repo import SchedulingError, match_info
 from services.scheduling.rules import hanchans_word
 from services.scheduling.view import match_page, meetings
 
-# Page texts (Russian UI).
-T_ANSWERED = "Кто ответил"
-T_OPTIONS = "Общие варианты"
-T_NO_OPTIONS = "Общих вариантов пока нет: ждём ответов всех четырёх."
-T_NO_COMMON_TIME = (
-    "Все четверо ответили, но общего свободного времени нет (или помещение в это время занято): матч ждёт "
-    "доступности. Добавьте свободное время в свою доступность и сохраните."
-)
-T_ALL_BOOKED = (
-    "Все ханчаны матча забронированы или сыграны: новое время не нужно. Не сможете прийти — нажмите «Не смогу» "
-    "у брони, и время согласуется заново."
-)
-T_PROPOSE = "Предложить встречу"
-T_START = "Начало"
-T_END = "Окончание"
-T_HANCHANS = "Ханчанов"
-T_REPLACES = "Перенос брони"
-T_NEW_MEETING = "новая встреча"
-T_PROPOSALS = "Предложения"
-T_NO_PROPOSALS = "Предложений пока нет."
-T_CONFIRM = "Подтвердить"
-T_DECLINE = "Отклонить"
-T_BOOKINGS = "Бронь"
-T_NO_BOOKINGS = "Пока не забронировано."
 EVERYONE = "match-schedule-everyone"  # the organizer's view of every player's intervals (state/tab_memory.py)
-T_PART_BOOKED = "Забронировано {booked} из {planned}: предложите время для оставшихся ({remaining})."
-T_SAVE = "Сохранить доступность"
-T_SAVED = "Доступность сохранена."
-T_UNSAVED = "Есть несохранённые изменения."
-T_GRID_HINT = (
-    "Отметьте свободное время (по Кирову). Мышью — проведите по клеткам. На телефоне — коснитесь первой клетки "
-    "промежутка, затем последней: отметятся все клетки между ними; так же снимается отметка. Прокрутка пальцем "
-    "ничего не отмечает. Каждое касание клетки меняет её по кругу: пусто → свободен → могу, если нужно → пусто."
-)
-T_PICK = "Выбрать"
-T_EVERYONE = "Доступность игроков (видит только организатор)"
-T_PROPOSED = "Предложение отправлено, ваше подтверждение учтено: ждём остальных."
-T_CONFIRMED = "Подтверждение записано."
-T_BOOKED = "Все четверо подтвердили: помещение забронировано."
-T_DECLINED = "Вы отклонили предложение."
-T_DECLINE_TITLE = "Отклонить предложение?"
-T_DECLINE_TEXT = "Предложение перестанет действовать для всех четверых: время придётся предложить заново."
-T_DECLINE_BACK = "Назад"
-T_RELEASE_TITLE = "Снять бронь?"
-T_RELEASE_WARNING = (
-    "Встреча {when} больше не входит в вашу доступность. Если сохранить, бронь помещения будет снята, "
-    "остальные трое сразу увидят это на сайте и получат сообщение бота, и встречу придётся подтверждать заново."
-)
-T_RELEASE_OK = "Сохранить и снять бронь"
-T_RELEASE_CANCEL = "Не сохранять"
-T_CANNOT = "Не смогу"
-T_CANNOT_TITLE = "Не сможете прийти?"
-T_CANNOT_TEXT = (
-    "Бронь помещения будет снята сразу, остальные трое увидят это на сайте и получат сообщение бота; "
-    "время придётся согласовать заново."
-)
-T_CANNOT_OK = "Снять бронь"
-T_CANNOT_BACK = "Я приду"
-T_CANNOT_FREE = "Убрать это время из моей доступности"
-T_CANNOT_DONE = (
-    "Бронь снята: остальные игроки уже видят это. Снимите это время в своей доступности и сохраните, "
-    "чтобы его не предлагали снова, и согласуйте другое."
-)
-T_CANNOT_DONE_FREED = (
-    "Бронь снята: остальные игроки уже видят это. Это время убрано из вашей доступности — согласуйте другое."
-)
-T_COPY = "Скопировать моё время из прошлого тура"
-T_COPIED = "Отмечено ваше свободное время из матча «{title}» (по тем же дням недели): проверьте и сохраните."
-T_NOTHING_TO_COPY = "В прошлых турах вы не отмечали свободное время: копировать нечего."
-T_MATCH_PAGE = "Страница матча: результаты, протокол"
 GRID_FORM_ID = "grid-save-form"  # assets/availability_grid.js fills its hidden `grid` field as it is sent
 
 
@@ -178,7 +109,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             proposals=view.proposals,
             bookings=view.bookings,
             hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)],
-            part_booked=T_PART_BOOKED.format(
+            part_booked=texts.SCHED_PART_BOOKED.format(
                 booked=hanchans_word(view.planned - view.remaining), planned=view.planned, remaining=view.remaining
             )
             if 0 < view.remaining < view.planned
@@ -285,11 +216,11 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             )
 
         outcome = self._perform(
-            run, key=key, done=lambda notices: " ".join([T_SAVED, *notices]), action=f"grid.{match_id}"
+            run, key=key, done=lambda notices: " ".join([texts.SCHED_SAVED, *notices]), action=f"grid.{match_id}"
         )
         if isinstance(outcome.error, _ReleaseFirst):
             self.pending_grid = painted
-            self.drop_warning = T_RELEASE_WARNING.format(when=", ".join(outcome.error.released))
+            self.drop_warning = texts.SCHED_RELEASE_WARNING.format(when=", ".join(outcome.error.released))
             return None
         if not outcome.ok:
             self._outcome_error(outcome.problems)
@@ -315,7 +246,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             )
             window = match_info(session, match_id).window
         if found is None or window is None:
-            self.error = T_NOTHING_TO_COPY
+            self.error = texts.SCHED_NOTHING_TO_COPY
             return None
         title, intervals = found
         days = window_days(window)
@@ -326,7 +257,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             for row, maybe_row in zip(grid, maybe_grid, strict=True)
             for free, if_needed in zip(row, maybe_row, strict=True)
         )
-        self.notice = T_COPIED.format(title=title)
+        self.notice = texts.SCHED_COPIED.format(title=title)
         return rx.call_script(f"window.discardGrid && window.discardGrid.load('{painted}')")
 
     @rx.event
@@ -358,7 +289,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 session, booking_id=int(booking_id), user_id=user.id, now=utc_now(), take_time_out=take_time_out
             ),
             key=form.get(KEY_FIELD),
-            done=T_CANNOT_DONE_FREED if take_time_out else T_CANNOT_DONE,
+            done=texts.SCHED_CANNOT_DONE_FREED if take_time_out else texts.SCHED_CANNOT_DONE,
             action=f"cannot.{booking_id}",
         )
         if outcome.ok:
@@ -401,15 +332,17 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 session,
                 match_id=match_id,
                 user_id=user.id,
-                start=parse_kirov(str(form.get("start") or ""), T_START),
-                end=parse_kirov(str(form.get("end") or ""), T_END),
+                start=parse_kirov(str(form.get("start") or ""), texts.SCHED_START),
+                end=parse_kirov(str(form.get("end") or ""), texts.SCHED_END),
                 hanchans=int(hanchans) if hanchans.isdigit() else 0,
                 now=utc_now(),
                 replaces_booking_id=int(replaces) if replaces.isdigit() else None,
             )
 
         try:
-            outcome = self._perform(run, key=form.get(KEY_FIELD), done=T_PROPOSED, action=f"propose.{match_id}")
+            outcome = self._perform(
+                run, key=form.get(KEY_FIELD), done=texts.SCHED_PROPOSED, action=f"propose.{match_id}"
+            )
         finally:
             self.busy = False
         if not outcome.ok:
@@ -454,7 +387,11 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             proposal = answered.proposal
             if proposal.status == "failed":  # recorded, and what the player reads is why
                 return proposal.failure_reason or ""
-            return T_BOOKED if proposal.status == "booked" else (T_CONFIRMED if confirmed else T_DECLINED)
+            return (
+                texts.SCHED_BOOKED
+                if proposal.status == "booked"
+                else (texts.SCHED_CONFIRMED if confirmed else texts.SCHED_DECLINED)
+            )
 
         outcome = self._perform(
             lambda session, user: booking.answer_meeting(
