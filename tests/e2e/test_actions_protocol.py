@@ -499,3 +499,24 @@ def test_the_same_event_sent_twice_at_once_acts_once(app: App, handler: str) -> 
     _send(app, scenario.actor or _FRESH["name"], _event_name(handler), payload, path, times=2)
     twice = _added(before, _snapshot(app))
     assert once and twice == once, f"{handler}: one send changed {json.dumps(once)}, two sends {json.dumps(twice)}"
+
+
+def test_copy_previous_fills_the_grid_for_its_player_only(app: App) -> None:
+    """copy_previous stores nothing (no scenario above) but reveals one's own earlier intervals: a logged-out tab
+    and another player of the season get no grid to load; the seated player gets theirs."""
+    _scheduled(app)  # an earlier tour SEATED painted
+    later = _scheduled(app, painted=False)
+    path, handler = f"/match/{later.match_id}/schedule", _event_name("MatchScheduleState.copy_previous")
+
+    def filled(name: str | None) -> bool:
+        tab = RawTab(app, str(uuid.uuid4()), _cookie_for(app, name))
+        tab.emit(handler.rsplit(".", 1)[0] + ".load", {}, path)
+        tab.read(until=lambda frame: frame.startswith("42/_event"), seconds=15)
+        tab.emit(handler, {}, path)
+        frames = tab.read(seconds=3)
+        tab.close()
+        return any("discardGrid.load" in frame for frame in frames)
+
+    assert not filled(None)
+    assert not filled(OUTSIDER)
+    assert filled(SEATED[0])
