@@ -144,7 +144,8 @@ class Tab:
         self.scripts.clear()
         self.vars["error"] = ""
         started = time.perf_counter()
-        self.send("save_grid", painted=painted)
+        # the grid's form: the painted grid and the tab's one-time key (renewed by each save's delta)
+        self.send("save_grid", form={"grid": painted, "action_key": self.vars.get("action_key", "")})
         self.wait(lambda: SAVED_SCRIPT in self.scripts, "save")
         return time.perf_counter() - started
 

@@ -37,7 +37,7 @@ from playwright.sync_api import CDPSession, Page, expect, sync_playwright  # noq
 from sqlmodel import select  # noqa: E402
 
 from bench.load import Tab  # noqa: E402
-from discard_app.pages.scheduling.match_schedule_state import T_CANNOT, T_CANNOT_BACK, T_CANNOT_TITLE  # noqa: E402
+from discard_app import texts  # noqa: E402
 from services.core.db import session_scope  # noqa: E402
 from services.core.models import Booking, User, utc_now  # noqa: E402
 from services.league.accounts import start_session  # noqa: E402
@@ -165,9 +165,9 @@ def confirm_and_time(page: Page, frames: SocketFrames, app: App, match_id: int) 
 
 def empty_event_between_frames(page: Page, frames: SocketFrames, app: App, match_id: int) -> float:
     """«Не смогу» (sets one var, no database work): ms between its event's frame and its delta's."""
-    click_and_time(page, app, match_id, T_CANNOT, T_CANNOT_TITLE)
-    page.get_by_role("button", name=T_CANNOT_BACK).click()  # nothing is released
-    expect(page.get_by_text(T_CANNOT_TITLE)).to_have_count(0)
+    click_and_time(page, app, match_id, texts.SCHED_CANNOT, texts.SCHED_CANNOT_TITLE)
+    page.get_by_role("button", name=texts.SCHED_CANNOT_BACK).click()  # nothing is released
+    expect(page.get_by_text(texts.SCHED_CANNOT_TITLE)).to_have_count(0)
     return frames.between(".ask_cannot", '"cannot_booking')
 
 

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
@@ -27,15 +28,16 @@ import discard_app.discard_app  # noqa: F401  (registers every page state)
 from discard_app.state.action import KEY_FIELD, new_key, roles_of
 from discard_app.state.auth import AuthState, _descendants
 from services.core.db import session_scope
+from services.core.models import Booking, Role, RosterStatus, Round, Seat, User, utc_now
 from services.core.models import Match as MatchRow
-from services.core.models import Role, RosterStatus, Round, Seat, User, utc_now
 from services.league import accounts, roster, staff
 from services.results import hanchans as results
 from services.results import judge_calls, penalties
 from services.results.entry import Entry
 from services.results.scoring import TableResult
+from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
-from services.scheduling.intervals import Interval, at_kirov, kirov_date
+from services.scheduling.intervals import SLOTS_PER_DAY, Interval, at_kirov, kirov_date, window_days
 from services.scheduling.repo import SchedulingError
 from tests import factories
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App
@@ -56,8 +58,6 @@ READ_ONLY = {
 
 # Not yet on the guarded helper (issue 24 item 2): the list only shrinks. Each still checks its role by hand.
 NOT_YET_GUARDED = {
-    "MatchScheduleState": {"save_grid", "confirm_release", "copy_previous", "cannot_come", "propose", "confirm_decline",
-                           "answer"},
     "ScheduleOverviewState": {"submit_dialog", "add_room", "add_activity", "set_tables", "set_hold_hours"},
     "PantheonState": {"save_settings", "accept", "map_player", "assign", "ignore", "import_now"},
     "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
@@ -76,6 +76,7 @@ NO_PROTOCOL_SCENARIO = {
     "MatchState.ruling", "MatchState.call_judge", "MatchState.substitute", "MatchState.resolve",
     "ProfileState.unlink", "ProfileState.set_private_messages",  # a Telegram account linked first
     "RosterState.confirm_withdrawal",  # answers the question `change_status` asked in the same tab
+    "MatchScheduleState.copy_previous",  # reads only: fills the grid for review, stores nothing
 }  # fmt: skip
 
 
@@ -418,6 +419,78 @@ def _desk_assign(app: App) -> tuple[str, dict[str, Any]]:
     return "/desk", {"form": {"judge": str(judge_id), "match": str(m.id), "round": "", "day": "", KEY_FIELD: new_key()}}
 
 
+# --- match scheduling page (issue 24 item 2) ---
+# Its own match, far ahead, made through the services.
+
+_SCHEDULE_DAYS = itertools.count(300 + random.randrange(600) * 3, 3)  # a fresh evening per build: no clash
+
+
+@dataclass
+class Scheduled:
+    match_id: int
+    users: list[int]
+    window: Interval
+    day: date
+    proposal_id: int = 0
+    booking_id: int = 0
+
+
+def _scheduled(app: App, *, painted: bool = True, proposed: bool = False, booked: bool = False) -> Scheduled:
+    """A match of SEATED whose evening all four painted (when `painted`), the first proposed 18:00–22:30 for three
+    hanchans (`proposed`) and the others confirmed (`booked`): as the pages would, through the services."""
+    day = kirov_date(utc_now()) + timedelta(days=next(_SCHEDULE_DAYS))
+    evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
+    window = Interval(at_kirov(day), at_kirov(day + timedelta(days=2)))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match_id = factories.match_for_names(session, SEATED, window).id
+        users = [session.exec(select(User).where(User.display_name == n)).one().id for n in SEATED]
+    found = Scheduled(match_id, users, window, day)
+    for user_id in users if painted else []:
+        with session_scope(engine) as session:
+            availability.save_availability(
+                session, match_id=match_id, user_id=user_id, intervals=[evening], now=utc_now()
+            )
+    if proposed or booked:
+        with session_scope(engine) as session:
+            found.proposal_id = booking.propose_meeting(
+                session, match_id=match_id, user_id=users[0], start=evening.start, end=at_kirov(day, 22, 30),
+                hanchans=3, now=utc_now(),
+            ).id  # fmt: skip
+    for user_id in users[1:] if booked else []:
+        with session_scope(engine) as session:
+            booking.confirm_meeting(session, proposal_id=found.proposal_id, user_id=user_id, now=utc_now())
+    if booked:
+        with session_scope(engine) as session:
+            found.booking_id = session.exec(
+                select(Booking.id).where(Booking.match_id == match_id, Booking.active)
+            ).one()
+    engine.dispose()
+    return found
+
+
+def _grid(found: Scheduled, *, evening: bool) -> str:
+    """The grid as the page sends it: "1" on the first day's 18:00–23:00 when `evening`, else nothing painted."""
+    days = window_days(found.window)
+    return "".join(
+        "1" if evening and d == 0 and 36 <= slot < 46 else "0"
+        for d in range(len(days))
+        for slot in range(SLOTS_PER_DAY)
+    )
+
+
+def _on_schedule(payload: Callable[[Scheduled], dict[str, Any]], **given: bool) -> Callable:
+    def build(app: App) -> tuple[str, dict[str, Any]]:
+        found = _scheduled(app, **given)
+        return f"/match/{found.match_id}/schedule", payload(found)
+
+    return build
+
+
+def _keyed(form: dict[str, Any]) -> dict[str, Any]:
+    return {"form": {**form, KEY_FIELD: new_key()}}
+
+
 SCENARIOS: dict[str, Scenario] = {
     # Experts only: a new judge would change the shared app's judge lists
     "StaffState.add": Scenario(
@@ -514,6 +587,30 @@ SCENARIOS: dict[str, Scenario] = {
         ),
     ),
     "DeskState.assign": Scenario(ORGANIZER, _desk_assign),
+    # --- match scheduling page (issue 24 item 2) ---
+    "MatchScheduleState.save_grid": Scenario(
+        SEATED[0], _on_schedule(lambda f: _keyed({"grid": _grid(f, evening=True)}), painted=False)
+    ),
+    "MatchScheduleState.confirm_release": Scenario(
+        SEATED[0], _on_schedule(lambda f: _keyed({"grid": _grid(f, evening=False)}), booked=True)
+    ),
+    "MatchScheduleState.cannot_come": Scenario(
+        SEATED[1],
+        _on_schedule(lambda f: _keyed({"booking_id": str(f.booking_id), "take_time_out": True}), booked=True),
+    ),
+    "MatchScheduleState.propose": Scenario(
+        SEATED[0],
+        _on_schedule(
+            lambda f: _keyed({"start": f"{f.day:%Y-%m-%d}T18:00", "end": f"{f.day:%Y-%m-%d}T22:30", "hanchans": "3"})
+        ),
+    ),
+    "MatchScheduleState.confirm_decline": Scenario(
+        SEATED[1], _on_schedule(lambda f: _keyed({"proposal_id": str(f.proposal_id)}), proposed=True)
+    ),
+    "MatchScheduleState.answer": Scenario(
+        SEATED[1],
+        _on_schedule(lambda f: {"proposal_id": str(f.proposal_id), "confirmed": True, "key": new_key()}, proposed=True),
+    ),
 }
 
 ACTORS = {Role.ORGANIZER: ORGANIZER, Role.JUDGE: JUDGE, Role.PLAYER: OUTSIDER}
@@ -556,3 +653,24 @@ def test_the_same_event_sent_twice_at_once_acts_once(app: App, handler: str) -> 
     _send(app, scenario.actor or _FRESH["name"], _event_name(handler), payload, path, times=2)
     twice = _added(before, _snapshot(app))
     assert once and twice == once, f"{handler}: one send changed {json.dumps(once)}, two sends {json.dumps(twice)}"
+
+
+def test_copy_previous_fills_the_grid_for_its_player_only(app: App) -> None:
+    """copy_previous stores nothing (no scenario above) but reveals one's own earlier intervals: a logged-out tab
+    and another player of the season get no grid to load; the seated player gets theirs."""
+    _scheduled(app)  # an earlier tour SEATED painted
+    later = _scheduled(app, painted=False)
+    path, handler = f"/match/{later.match_id}/schedule", _event_name("MatchScheduleState.copy_previous")
+
+    def filled(name: str | None) -> bool:
+        tab = RawTab(app, str(uuid.uuid4()), _cookie_for(app, name))
+        tab.emit(handler.rsplit(".", 1)[0] + ".load", {}, path)
+        tab.read(until=lambda frame: frame.startswith("42/_event"), seconds=15)
+        tab.emit(handler, {}, path)
+        frames = tab.read(seconds=3)
+        tab.close()
+        return any("discardGrid.load" in frame for frame in frames)
+
+    assert not filled(None)
+    assert not filled(OUTSIDER)
+    assert filled(SEATED[0])

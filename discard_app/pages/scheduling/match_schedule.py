@@ -4,49 +4,17 @@ from __future__ import annotations
 
 import reflex as rx
 
+from discard_app import texts
 from discard_app.components.availability_grid import availability_grid
 from discard_app.components.confirm import confirm_dialog
+from discard_app.components.form import action_form
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.match_schedule_state import (
-    T_ALL_BOOKED,
-    T_ANSWERED,
-    T_BOOKINGS,
-    T_CANNOT,
-    T_CANNOT_BACK,
-    T_CANNOT_FREE,
-    T_CANNOT_OK,
-    T_CANNOT_TEXT,
-    T_CANNOT_TITLE,
-    T_CONFIRM,
-    T_COPY,
-    T_DECLINE,
-    T_DECLINE_BACK,
-    T_DECLINE_TEXT,
-    T_DECLINE_TITLE,
-    T_END,
-    T_EVERYONE,
-    T_GRID_HINT,
-    T_HANCHANS,
-    T_MATCH_PAGE,
-    T_NEW_MEETING,
-    T_NO_BOOKINGS,
-    T_NO_COMMON_TIME,
-    T_NO_OPTIONS,
-    T_NO_PROPOSALS,
-    T_OPTIONS,
-    T_PICK,
-    T_PROPOSALS,
-    T_PROPOSE,
-    T_RELEASE_CANCEL,
-    T_RELEASE_OK,
-    T_RELEASE_TITLE,
-    T_REPLACES,
-    T_SAVE,
-    T_START,
-    T_UNSAVED,
+    GRID_FORM_ID,
     MatchGridState,
     MatchScheduleState,
 )
+from discard_app.state.action import KEY_FIELD
 
 __all__ = ["MatchScheduleState", "match_schedule_page"]  # the state lives in match_schedule_state
 
@@ -68,18 +36,20 @@ def _message_lines() -> rx.Component:
 def _grid_section() -> rx.Component:
     return rx.vstack(
         rx.heading("Моя доступность", size="4", as_="h2"),
-        rx.text(T_GRID_HINT, size="2", color_scheme="gray"),
-        rx.button(T_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
+        rx.text(texts.SCHED_GRID_HINT, size="2", color_scheme="gray"),
+        rx.button(texts.SCHED_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
         availability_grid(MatchGridState.days, MatchGridState.cells, MatchGridState.marks),
-        rx.flex(
-            rx.button(
-                T_SAVE,
-                on_click=rx.call_script("window.discardGrid.serialize()", callback=MatchScheduleState.save_grid),
+        # The painted grid goes in the hidden field as the form is sent (assets/availability_grid.js), with the key.
+        action_form(
+            MatchScheduleState,
+            rx.el.input(type="hidden", name="grid"),
+            on_submit=MatchScheduleState.save_grid,
+            submit_text=texts.SCHED_SAVE,
+            message=rx.text(
+                texts.SCHED_UNSAVED, id="grid-unsaved", color_scheme="amber", custom_attrs={"data-dirty": "0"}
             ),
-            rx.text(T_UNSAVED, id="grid-unsaved", color_scheme="amber", custom_attrs={"data-dirty": "0"}),
-            spacing="3",
-            align="center",
-            wrap="wrap",
+            form_id=GRID_FORM_ID,
+            card=False,
         ),
         _messages("grid"),
         _release_dialog(),
@@ -90,11 +60,13 @@ def _grid_section() -> rx.Component:
 def _release_dialog() -> rx.Component:
     """Регламент §6.1: saving a grid that no longer covers a booked meeting releases it — asked before saving."""
     return confirm_dialog(
-        T_RELEASE_TITLE,
+        texts.SCHED_RELEASE_TITLE,
         MatchScheduleState.drop_warning,
-        confirm=T_RELEASE_OK,
-        on_confirm=MatchScheduleState.confirm_release,
-        cancel=T_RELEASE_CANCEL,
+        confirm=texts.SCHED_RELEASE_OK,
+        on_confirm=MatchScheduleState.confirm_release(
+            {"grid": MatchScheduleState.pending_grid, KEY_FIELD: MatchScheduleState.action_key}
+        ),
+        cancel=texts.SCHED_RELEASE_CANCEL,
         on_cancel=MatchScheduleState.cancel_release,
         is_open=MatchScheduleState.drop_warning != "",
         danger=True,
@@ -110,7 +82,7 @@ def _option(o: dict) -> rx.Component:
         rx.cond(
             MatchScheduleState.is_seated,
             rx.button(
-                T_PICK,
+                texts.SCHED_PICK,
                 size="1",
                 variant="soft",
                 on_click=MatchScheduleState.pick_option(o["start"], o["end"], o["hanchans"]),
@@ -127,12 +99,13 @@ def _time_input(label: str, name: str, value: rx.Var, on_change: rx.event.EventH
 
 
 def _propose_form() -> rx.Component:
-    return rx.form(
+    return action_form(
+        MatchScheduleState,
         rx.flex(
-            _time_input(T_START, "start", MatchScheduleState.prop_start, MatchScheduleState.set_prop_start),
-            _time_input(T_END, "end", MatchScheduleState.prop_end, MatchScheduleState.set_prop_end),
+            _time_input(texts.SCHED_START, "start", MatchScheduleState.prop_start, MatchScheduleState.set_prop_start),
+            _time_input(texts.SCHED_END, "end", MatchScheduleState.prop_end, MatchScheduleState.set_prop_end),
             rx.el.label(
-                T_HANCHANS,
+                texts.SCHED_HANCHANS,
                 rx.el.select(
                     rx.foreach(MatchScheduleState.hanchan_choices, lambda n: rx.el.option(n, value=n)),
                     name="hanchans",
@@ -143,26 +116,28 @@ def _propose_form() -> rx.Component:
             rx.cond(
                 MatchScheduleState.bookings.length() > 0,
                 rx.el.label(
-                    T_REPLACES,
+                    texts.SCHED_REPLACES,
                     rx.el.select(
-                        rx.el.option(T_NEW_MEETING, value=""),
+                        rx.el.option(texts.SCHED_NEW_MEETING, value=""),
                         rx.foreach(MatchScheduleState.bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
                         name="replaces",
                     ),
                 ),
             ),
-            rx.button(T_PROPOSE, type="submit"),
             spacing="3",
             wrap="wrap",
             align="end",
         ),
         on_submit=MatchScheduleState.propose,
-        width="100%",
+        submit_text=texts.SCHED_PROPOSE,
+        card=False,
     )
 
 
 def _propose_section() -> rx.Component:
-    return rx.vstack(rx.heading(T_PROPOSE, size="4", as_="h2"), _propose_form(), _messages("propose"), width="100%")
+    return rx.vstack(
+        rx.heading(texts.SCHED_PROPOSE, size="4", as_="h2"), _propose_form(), _messages("propose"), width="100%"
+    )
 
 
 def _proposal(p: dict) -> rx.Component:
@@ -176,9 +151,13 @@ def _proposal(p: dict) -> rx.Component:
             rx.cond(
                 p["can_answer"] != "",
                 rx.hstack(
-                    rx.button(T_CONFIRM, size="2", on_click=MatchScheduleState.answer(p["id"], True)),
                     rx.button(
-                        T_DECLINE,
+                        texts.SCHED_CONFIRM,
+                        size="2",
+                        on_click=MatchScheduleState.answer(p["id"], True, MatchScheduleState.action_key),
+                    ),
+                    rx.button(
+                        texts.SCHED_DECLINE,
                         size="2",
                         variant="outline",
                         color_scheme="red",
@@ -198,7 +177,7 @@ def _booking(b: dict) -> rx.Component:
         rx.cond(
             MatchScheduleState.is_seated,
             rx.button(
-                T_CANNOT,
+                texts.SCHED_CANNOT,
                 size="1",
                 variant="outline",
                 color_scheme="red",
@@ -213,16 +192,22 @@ def _booking(b: dict) -> rx.Component:
 
 def _cannot_dialog() -> rx.Component:
     return confirm_dialog(
-        T_CANNOT_TITLE,
-        T_CANNOT_TEXT,
-        confirm=T_CANNOT_OK,
-        on_confirm=MatchScheduleState.cannot_come,
-        cancel=T_CANNOT_BACK,
+        texts.SCHED_CANNOT_TITLE,
+        texts.SCHED_CANNOT_TEXT,
+        confirm=texts.SCHED_CANNOT_OK,
+        on_confirm=MatchScheduleState.cannot_come(
+            {
+                "booking_id": MatchScheduleState.cannot_booking,
+                "take_time_out": MatchScheduleState.cannot_free_time,
+                KEY_FIELD: MatchScheduleState.action_key,
+            }
+        ),
+        cancel=texts.SCHED_CANNOT_BACK,
         on_cancel=MatchScheduleState.keep_booking,
         is_open=MatchScheduleState.cannot_booking != "",
         danger=True,
         extra=rx.checkbox(
-            T_CANNOT_FREE,
+            texts.SCHED_CANNOT_FREE,
             checked=MatchScheduleState.cannot_free_time,
             on_change=MatchScheduleState.set_cannot_free_time,
             margin_top="0.75em",
@@ -233,11 +218,13 @@ def _cannot_dialog() -> rx.Component:
 def _decline_dialog() -> rx.Component:
     """A refusal ends the proposal for all four: asked first, like «Не смогу»."""
     return confirm_dialog(
-        T_DECLINE_TITLE,
-        T_DECLINE_TEXT,
-        confirm=T_DECLINE,
-        on_confirm=MatchScheduleState.confirm_decline,
-        cancel=T_DECLINE_BACK,
+        texts.SCHED_DECLINE_TITLE,
+        texts.SCHED_DECLINE_TEXT,
+        confirm=texts.SCHED_DECLINE,
+        on_confirm=MatchScheduleState.confirm_decline(
+            {"proposal_id": MatchScheduleState.decline_proposal, KEY_FIELD: MatchScheduleState.action_key}
+        ),
+        cancel=texts.SCHED_DECLINE_BACK,
         on_cancel=MatchScheduleState.keep_proposal,
         is_open=MatchScheduleState.decline_proposal != "",
         danger=True,
@@ -248,31 +235,32 @@ def _content() -> rx.Component:
     return rx.vstack(
         rx.text(MatchScheduleState.title, weight="bold", size="4"),
         rx.text("Игровое окно: ", MatchScheduleState.window, color_scheme="gray"),
-        rx.link(T_MATCH_PAGE, href=MatchScheduleState.match_url),
+        rx.link(texts.SCHED_MATCH_PAGE, href=MatchScheduleState.match_url),
         _messages("top"),
         _cannot_dialog(),
-        rx.heading(T_BOOKINGS, size="4", as_="h2"),
+        rx.heading(texts.SCHED_BOOKINGS, size="4", as_="h2"),
         rx.cond(
             MatchScheduleState.bookings.length() > 0,
             rx.foreach(MatchScheduleState.bookings, _booking),
-            rx.text(T_NO_BOOKINGS, color_scheme="gray"),
+            rx.text(texts.SCHED_NO_BOOKINGS, color_scheme="gray"),
         ),
         rx.cond(MatchScheduleState.part_booked != "", rx.text(MatchScheduleState.part_booked, color_scheme="amber")),
         rx.cond(MatchScheduleState.booking_news != "", rx.text(MatchScheduleState.booking_news, color_scheme="amber")),
         rx.cond(MatchScheduleState.fallback != "", rx.text(MatchScheduleState.fallback, weight="medium")),
-        rx.heading(T_ANSWERED, size="4", as_="h2"),
+        rx.heading(texts.SCHED_ANSWERED, size="4", as_="h2"),
         rx.foreach(MatchScheduleState.seats, lambda s: rx.text(s["name"], " — ", s["answer"])),
         rx.cond(MatchScheduleState.is_seated, _grid_section()),
-        rx.heading(T_OPTIONS, size="4", as_="h2"),
+        rx.heading(texts.SCHED_OPTIONS, size="4", as_="h2"),
         rx.cond(
             MatchScheduleState.nothing_to_book,
-            rx.text(T_ALL_BOOKED, color_scheme="gray"),
+            rx.text(texts.SCHED_ALL_BOOKED, color_scheme="gray"),
             rx.cond(
                 MatchScheduleState.options.length() > 0,
                 rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
                 rx.vstack(
                     rx.text(
-                        rx.cond(MatchScheduleState.all_answered, T_NO_COMMON_TIME, T_NO_OPTIONS), color_scheme="gray"
+                        rx.cond(MatchScheduleState.all_answered, texts.SCHED_NO_COMMON_TIME, texts.SCHED_NO_OPTIONS),
+                        color_scheme="gray",
                     ),
                     # the one who blocks: in this viewer's own state only (view.match_page)
                     rx.cond(
@@ -283,18 +271,18 @@ def _content() -> rx.Component:
             ),
         ),
         rx.cond(MatchScheduleState.is_seated & ~MatchScheduleState.nothing_to_book, _propose_section()),
-        rx.heading(T_PROPOSALS, size="4", as_="h2"),
+        rx.heading(texts.SCHED_PROPOSALS, size="4", as_="h2"),
         rx.cond(
             MatchScheduleState.proposals.length() > 0,
             rx.foreach(MatchScheduleState.proposals, _proposal),
-            rx.text(T_NO_PROPOSALS, color_scheme="gray"),
+            rx.text(texts.SCHED_NO_PROPOSALS, color_scheme="gray"),
         ),
         _messages("proposals"),
         _decline_dialog(),
         rx.cond(
             MatchScheduleState.everyone.length() > 0,
             rx.vstack(
-                rx.heading(T_EVERYONE, size="4", as_="h2"),
+                rx.heading(texts.SCHED_EVERYONE, size="4", as_="h2"),
                 rx.foreach(MatchScheduleState.everyone, lambda e: rx.text(rx.text.strong(e["name"]), ": ", e["text"])),
             ),
         ),

@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from datetime import date
+from typing import Any
 
 import reflex as rx
 
-from discard_app import live_push, routes
+from discard_app import live_push, routes, texts
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import LivePage
 from discard_app.state import tab_memory
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.changes import grid_moved, match_stamp, match_watch
 from services.core.db import session_scope
 from services.core.models import User, utc_now
-from services.league.tour_windows import WindowError, parse_kirov
+from services.league.tour_windows import parse_kirov
 from services.scheduling import availability, booking
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
@@ -28,79 +31,11 @@ from services.scheduling.repo import SchedulingError, match_info
 from services.scheduling.rules import hanchans_word
 from services.scheduling.view import match_page, meetings
 
-# Page texts (Russian UI).
-T_ANSWERED = "Кто ответил"
-T_OPTIONS = "Общие варианты"
-T_NO_OPTIONS = "Общих вариантов пока нет: ждём ответов всех четырёх."
-T_NO_COMMON_TIME = (
-    "Все четверо ответили, но общего свободного времени нет (или помещение в это время занято): матч ждёт "
-    "доступности. Добавьте свободное время в свою доступность и сохраните."
-)
-T_ALL_BOOKED = (
-    "Все ханчаны матча забронированы или сыграны: новое время не нужно. Не сможете прийти — нажмите «Не смогу» "
-    "у брони, и время согласуется заново."
-)
-T_PROPOSE = "Предложить встречу"
-T_START = "Начало"
-T_END = "Окончание"
-T_HANCHANS = "Ханчанов"
-T_REPLACES = "Перенос брони"
-T_NEW_MEETING = "новая встреча"
-T_PROPOSALS = "Предложения"
-T_NO_PROPOSALS = "Предложений пока нет."
-T_CONFIRM = "Подтвердить"
-T_DECLINE = "Отклонить"
-T_BOOKINGS = "Бронь"
-T_NO_BOOKINGS = "Пока не забронировано."
 EVERYONE = "match-schedule-everyone"  # the organizer's view of every player's intervals (state/tab_memory.py)
-T_PART_BOOKED = "Забронировано {booked} из {planned}: предложите время для оставшихся ({remaining})."
-T_SAVE = "Сохранить доступность"
-T_SAVED = "Доступность сохранена."
-T_UNSAVED = "Есть несохранённые изменения."
-T_GRID_HINT = (
-    "Отметьте свободное время (по Кирову). Мышью — проведите по клеткам. На телефоне — коснитесь первой клетки "
-    "промежутка, затем последней: отметятся все клетки между ними; так же снимается отметка. Прокрутка пальцем "
-    "ничего не отмечает. Каждое касание клетки меняет её по кругу: пусто → свободен → могу, если нужно → пусто."
-)
-T_PICK = "Выбрать"
-T_EVERYONE = "Доступность игроков (видит только организатор)"
-T_PROPOSED = "Предложение отправлено, ваше подтверждение учтено: ждём остальных."
-T_CONFIRMED = "Подтверждение записано."
-T_BOOKED = "Все четверо подтвердили: помещение забронировано."
-T_DECLINED = "Вы отклонили предложение."
-T_DECLINE_TITLE = "Отклонить предложение?"
-T_DECLINE_TEXT = "Предложение перестанет действовать для всех четверых: время придётся предложить заново."
-T_DECLINE_BACK = "Назад"
-T_RELEASE_TITLE = "Снять бронь?"
-T_RELEASE_WARNING = (
-    "Встреча {when} больше не входит в вашу доступность. Если сохранить, бронь помещения будет снята, "
-    "остальные трое сразу увидят это на сайте и получат сообщение бота, и встречу придётся подтверждать заново."
-)
-T_RELEASE_OK = "Сохранить и снять бронь"
-T_RELEASE_CANCEL = "Не сохранять"
-T_CANNOT = "Не смогу"
-T_CANNOT_TITLE = "Не сможете прийти?"
-T_CANNOT_TEXT = (
-    "Бронь помещения будет снята сразу, остальные трое увидят это на сайте и получат сообщение бота; "
-    "время придётся согласовать заново."
-)
-T_CANNOT_OK = "Снять бронь"
-T_CANNOT_BACK = "Я приду"
-T_CANNOT_FREE = "Убрать это время из моей доступности"
-T_CANNOT_DONE = (
-    "Бронь снята: остальные игроки уже видят это. Снимите это время в своей доступности и сохраните, "
-    "чтобы его не предлагали снова, и согласуйте другое."
-)
-T_CANNOT_DONE_FREED = (
-    "Бронь снята: остальные игроки уже видят это. Это время убрано из вашей доступности — согласуйте другое."
-)
-T_COPY = "Скопировать моё время из прошлого тура"
-T_COPIED = "Отмечено ваше свободное время из матча «{title}» (по тем же дням недели): проверьте и сохраните."
-T_NOTHING_TO_COPY = "В прошлых турах вы не отмечали свободное время: копировать нечего."
-T_MATCH_PAGE = "Страница матча: результаты, протокол"
+GRID_FORM_ID = "grid-save-form"  # assets/availability_grid.js fills its hidden `grid` field as it is sent
 
 
-class MatchScheduleState(LivePage, AuthState):
+class MatchScheduleState(GuardedActions, LivePage, AuthState):
     allowed: bool = False
     refusal: str = ""
     match_id: str = ""
@@ -126,7 +61,7 @@ class MatchScheduleState(LivePage, AuthState):
     match_url: str = ""
     msg_at: str = "top"  # which section's button the current message answers: top, grid, propose, proposals
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
-    _pending_grid: str = ""
+    pending_grid: str = ""  # the viewer's own painted grid asked about: sent back with the dialog's confirmation
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
     cannot_free_time: bool = True  # the dialog's checkbox: the meeting's time also leaves one's availability
     decline_proposal: str = ""  # «Отклонить» pressed on this proposal: the dialog asks before ending it for all four
@@ -174,7 +109,7 @@ class MatchScheduleState(LivePage, AuthState):
             proposals=view.proposals,
             bookings=view.bookings,
             hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)],
-            part_booked=T_PART_BOOKED.format(
+            part_booked=texts.SCHED_PART_BOOKED.format(
                 booked=hanchans_word(view.planned - view.remaining), planned=view.planned, remaining=view.remaining
             )
             if 0 < view.remaining < view.planned
@@ -209,7 +144,8 @@ class MatchScheduleState(LivePage, AuthState):
         user = self._require_user()
         if user is None:
             return self._redirect_to_login()
-        self.drop_warning = self._pending_grid = ""
+        self.drop_warning = self.pending_grid = ""
+        self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         self._refresh(user)
         self._start_live()
         return rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()")
@@ -224,56 +160,82 @@ class MatchScheduleState(LivePage, AuthState):
         """The grid only when the club's rooms or the viewer's own answer (another tab) changed."""
         self._refresh(user, grid=grid_moved(before, now))
 
-    @rx.event
-    def save_grid(self, painted: str) -> rx.event.EventSpec | None:
-        return self._save(painted, release_ok=False)
+    def _show_refusal(self, message: str) -> None:
+        self.error, self.notice = message, ""
+
+    def _outcome_error(self, problems: list[str]) -> None:
+        self.error, self.notice = " ".join(problems), ""
 
     @rx.event
-    def confirm_release(self) -> rx.event.EventSpec | None:
-        """The player read what a save releases and agreed."""
-        painted, self._pending_grid, self.drop_warning = self._pending_grid, "", ""
-        return self._save(painted, release_ok=True) if painted else None
+    @guarded()
+    async def save_grid(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
+        """The grid's form: the painted grid (`grid`, filled by assets/availability_grid.js as it is sent) and the
+        one-time key. A second send of the same key changes nothing and answers as the first did."""
+        self.busy = True
+        yield  # the button shows it is busy before the save starts
+        try:
+            done = self._save(str(form.get("grid") or ""), key=form.get(KEY_FIELD), release_ok=False)
+        finally:
+            self.busy = False
+        if done is not None:
+            yield done
+
+    @rx.event
+    @guarded()
+    def confirm_release(self, form: dict[str, Any]) -> rx.event.EventSpec | None:
+        """The player read what a save releases and agreed: the grid asked about, with the same key."""
+        self.pending_grid = self.drop_warning = ""
+        painted = str(form.get("grid") or "")
+        return self._save(painted, key=form.get(KEY_FIELD), release_ok=True) if painted else None
 
     @rx.event
     def cancel_release(self) -> None:
-        self._pending_grid = self.drop_warning = ""
+        self.pending_grid = self.drop_warning = ""
 
-    def _save(self, painted: str, *, release_ok: bool) -> rx.event.EventSpec | None:
-        user = self._require_user()
-        if user is None or (match_id := self._match_id()) is None:
-            return None
+    def _save(self, painted: str, *, key: Any, release_ok: bool) -> rx.event.EventSpec | None:
+        match_id = self._match_id()
         self.error = self.notice = ""
         self.msg_at = "grid"
-        try:
-            with session_scope() as session:
-                window = match_info(session, match_id).window
-                if window is None:
-                    raise SchedulingError("Игровое окно этого матча ещё не назначено.")
-                days = window_days(window)
-                intervals, if_needed = _parse_grid(painted, days, window)
-                now = utc_now()
+        if match_id is None:
+            return None
+
+        def run(session: Any, user: User) -> list[str]:
+            window = match_info(session, match_id).window
+            if window is None:
+                raise SchedulingError("Игровое окно этого матча ещё не назначено.")
+            intervals, if_needed = _parse_grid(painted, window_days(window), window)
+            now = utc_now()
+            if not release_ok:
                 released = availability.bookings_released_by(
                     session, match_id=match_id, user_id=user.id, intervals=union(intervals, if_needed), now=now
                 )
-                if released and not release_ok:
-                    self._pending_grid = painted
-                    self.drop_warning = T_RELEASE_WARNING.format(when=", ".join(released))
-                    return None
-                notices = availability.save_availability(
-                    session, match_id=match_id, user_id=user.id, intervals=intervals, if_needed=if_needed, now=now
-                )
-        except SchedulingError as error:
-            self.error = str(error)
+                if released:  # Регламент §6.1: asked first; rolled back with the key's claim, the key stays usable
+                    raise _ReleaseFirst(released)
+            return availability.save_availability(
+                session, match_id=match_id, user_id=user.id, intervals=intervals, if_needed=if_needed, now=now
+            )
+
+        outcome = self._perform(
+            run, key=key, done=lambda notices: " ".join([texts.SCHED_SAVED, *notices]), action=f"grid.{match_id}"
+        )
+        if isinstance(outcome.error, _ReleaseFirst):
+            self.pending_grid = painted
+            self.drop_warning = texts.SCHED_RELEASE_WARNING.format(when=", ".join(outcome.error.released))
             return None
-        self.notice = " ".join([T_SAVED, *notices])
-        self._refresh(user)
+        if not outcome.ok:
+            self._outcome_error(outcome.problems)
+            return None
+        self.notice = outcome.message
+        self._refresh(self._admitted_user())
         return rx.call_script("window.discardGrid && window.discardGrid.saved()")
 
     @rx.event
+    @guarded()
     def copy_previous(self) -> rx.event.EventSpec | None:
-        """Fills the grid with my free time from the previous tour, for review: nothing is saved until «Сохранить»."""
-        user = self._require_user()
-        if user is None or (match_id := self._match_id()) is None:
+        """Fills the grid with my free time from the previous tour, for review: nothing is saved until «Сохранить».
+        Reads only (the caller's own intervals), so no action key: guarded because it reveals them."""
+        user = self._admitted_user()
+        if (match_id := self._match_id()) is None:
             return None
         self.error = self.notice = ""
         self.msg_at = "grid"
@@ -284,7 +246,7 @@ class MatchScheduleState(LivePage, AuthState):
             )
             window = match_info(session, match_id).window
         if found is None or window is None:
-            self.error = T_NOTHING_TO_COPY
+            self.error = texts.SCHED_NOTHING_TO_COPY
             return None
         title, intervals = found
         days = window_days(window)
@@ -295,7 +257,7 @@ class MatchScheduleState(LivePage, AuthState):
             for row, maybe_row in zip(grid, maybe_grid, strict=True)
             for free, if_needed in zip(row, maybe_row, strict=True)
         )
-        self.notice = T_COPIED.format(title=title)
+        self.notice = texts.SCHED_COPIED.format(title=title)
         return rx.call_script(f"window.discardGrid && window.discardGrid.load('{painted}')")
 
     @rx.event
@@ -312,27 +274,29 @@ class MatchScheduleState(LivePage, AuthState):
         self.cannot_booking = ""
 
     @rx.event
-    def cannot_come(self) -> None:
-        user = self._require_user()
-        booking_id, self.cannot_booking = self.cannot_booking, ""
-        if user is None or not booking_id.isdigit():
-            return
+    @guarded()
+    def cannot_come(self, form: dict[str, Any]) -> None:
+        """The dialog's «Снять бронь»: `booking_id`, `take_time_out` (its checkbox) and the one-time key."""
+        self.cannot_booking = ""
+        booking_id = str(form.get("booking_id") or "")
+        take_time_out = bool(form.get("take_time_out"))
         self.error = self.notice = ""
         self.msg_at = "top"
-        try:
-            with session_scope() as session:
-                availability.cannot_come(
-                    session,
-                    booking_id=int(booking_id),
-                    user_id=user.id,
-                    now=utc_now(),
-                    take_time_out=self.cannot_free_time,
-                )
-        except SchedulingError as error:
-            self.error = str(error)
+        if not booking_id.isdigit():
+            return
+        outcome = self._perform(
+            lambda session, user: availability.cannot_come(
+                session, booking_id=int(booking_id), user_id=user.id, now=utc_now(), take_time_out=take_time_out
+            ),
+            key=form.get(KEY_FIELD),
+            done=texts.SCHED_CANNOT_DONE_FREED if take_time_out else texts.SCHED_CANNOT_DONE,
+            action=f"cannot.{booking_id}",
+        )
+        if outcome.ok:
+            self.notice = outcome.message
         else:
-            self.notice = T_CANNOT_DONE_FREED if self.cannot_free_time else T_CANNOT_DONE
-        self._refresh(user, grid=self.cannot_free_time)  # the grid shows the time taken out
+            self._outcome_error(outcome.problems)
+        self._refresh(self._admitted_user(), grid=take_time_out)  # the grid shows the time taken out
 
     @rx.event
     def pick_option(self, start: str, end: str, hanchans: str) -> None:
@@ -351,33 +315,41 @@ class MatchScheduleState(LivePage, AuthState):
         self.prop_hanchans = value
 
     @rx.event
-    def propose(self, form: dict[str, str]) -> None:
-        user = self._require_user()
-        if user is None or (match_id := self._match_id()) is None:
-            return
+    @guarded()
+    async def propose(self, form: dict[str, Any]) -> AsyncIterator[None]:
+        match_id = self._match_id()
         self.error = self.notice = ""
         self.msg_at = "propose"
-        replaces = form.get("replaces") or ""
-        try:
-            start = parse_kirov(form.get("start", ""), T_START)
-            end = parse_kirov(form.get("end", ""), T_END)
-            hanchans = int(form.get("hanchans") or 0)
-            with session_scope() as session:
-                booking.propose_meeting(
-                    session,
-                    match_id=match_id,
-                    user_id=user.id,
-                    start=start,
-                    end=end,
-                    hanchans=hanchans,
-                    now=utc_now(),
-                    replaces_booking_id=int(replaces) if replaces.isdigit() else None,
-                )
-        except (SchedulingError, WindowError, ValueError) as error:
-            self.error = str(error)
+        if match_id is None:
             return
-        self.notice = T_PROPOSED
-        self._refresh(user, grid=False)
+        self.busy = True
+        yield  # the button shows it is busy before the proposal is sent
+        replaces = str(form.get("replaces") or "")
+        hanchans = str(form.get("hanchans") or "0")
+
+        def run(session: Any, user: User) -> Any:
+            return booking.propose_meeting(
+                session,
+                match_id=match_id,
+                user_id=user.id,
+                start=parse_kirov(str(form.get("start") or ""), texts.SCHED_START),
+                end=parse_kirov(str(form.get("end") or ""), texts.SCHED_END),
+                hanchans=int(hanchans) if hanchans.isdigit() else 0,
+                now=utc_now(),
+                replaces_booking_id=int(replaces) if replaces.isdigit() else None,
+            )
+
+        try:
+            outcome = self._perform(
+                run, key=form.get(KEY_FIELD), done=texts.SCHED_PROPOSED, action=f"propose.{match_id}"
+            )
+        finally:
+            self.busy = False
+        if not outcome.ok:
+            self._outcome_error(outcome.problems)
+            return
+        self.notice = outcome.message
+        self._refresh(self._admitted_user(), grid=False)
 
     @rx.event
     def ask_decline(self, proposal_id: str) -> None:
@@ -388,44 +360,72 @@ class MatchScheduleState(LivePage, AuthState):
         self.decline_proposal = ""
 
     @rx.event
-    def confirm_decline(self) -> None:
-        proposal_id, self.decline_proposal = self.decline_proposal, ""
-        self._answer(proposal_id, confirmed=False)
+    @guarded()
+    def confirm_decline(self, form: dict[str, Any]) -> None:
+        """The dialog's «Отклонить»: `proposal_id` and the one-time key."""
+        self.decline_proposal = ""
+        self._answer(str(form.get("proposal_id") or ""), confirmed=False, key=form.get(KEY_FIELD))
 
     @rx.event
-    def answer(self, proposal_id: str, confirmed: bool) -> None:
-        self._answer(proposal_id, confirmed=confirmed)
+    @guarded()
+    def answer(self, proposal_id: str, confirmed: bool, key: str = "") -> None:
+        self._answer(str(proposal_id), confirmed=bool(confirmed), key=key)
 
-    def _answer(self, proposal_id: str, *, confirmed: bool) -> None:
+    def _answer(self, proposal_id: str, *, confirmed: bool, key: Any) -> None:
         """Sends the proposal's line and the booking as soon as the answer is stored (the match and its seats as
         the answer read them under the lock, then the proposals and bookings: four statements more). The rest
         of the page (options, the grid's room marks) follows on the live tick within a second: the answer moved
         the match's stamp. Not a chained event: that would hold the server's loop while this delta still waits
         to be written (bench/scheduling_browser.py)."""
-        user = self._require_user()
-        if user is None or not proposal_id.isdigit():
-            return
         self.error = self.notice = ""
         self.msg_at = "proposals"
-        try:
+        if not proposal_id.isdigit():
+            return
+        now = utc_now()
+
+        def done(answered: Any) -> str:
+            proposal = answered.proposal
+            if proposal.status == "failed":  # recorded, and what the player reads is why
+                return proposal.failure_reason or ""
+            return (
+                texts.SCHED_BOOKED
+                if proposal.status == "booked"
+                else (texts.SCHED_CONFIRMED if confirmed else texts.SCHED_DECLINED)
+            )
+
+        outcome = self._perform(
+            lambda session, user: booking.answer_meeting(
+                session, proposal_id=int(proposal_id), user_id=user.id, confirmed=confirmed, now=now
+            ),
+            key=key,
+            done=done,
+            action=f"answer.{proposal_id}",
+        )
+        if not outcome.ok:
+            self._outcome_error(outcome.problems)
+            return
+        answered = outcome.value
+        if answered is None:  # a repeated send: the first answered; what it did is on the live tick
+            self.notice = outcome.message
+            return
+        proposal, info = answered.proposal, answered.info
+        if proposal.status == "failed":
+            self.error = outcome.message
+        else:
+            self.notice = outcome.message
+        if proposal.match_id == self._match_id():
+            seat = info.seat_of(self._admitted_user().id)
             with session_scope() as session:
-                now = utc_now()
-                answered = booking.answer_meeting(
-                    session, proposal_id=int(proposal_id), user_id=user.id, confirmed=confirmed, now=now
-                )
-                session.commit()
-                proposal, info = answered.proposal, answered.info
-                if proposal.status == "failed":
-                    self.error = proposal.failure_reason or ""
-                else:
-                    booked = proposal.status == "booked"
-                    self.notice = T_BOOKED if booked else (T_CONFIRMED if confirmed else T_DECLINED)
-                if proposal.match_id == self._match_id():
-                    seat = info.seat_of(user.id)
-                    proposal_rows, booking_rows = meetings(session, info, seat.player_id if seat else None, now=now)
-                    self._put(proposals=proposal_rows, bookings=booking_rows)
-        except SchedulingError as error:
-            self.error = str(error)
+                proposal_rows, booking_rows = meetings(session, info, seat.player_id if seat else None, now=now)
+            self._put(proposals=proposal_rows, bookings=booking_rows)
+
+
+class _ReleaseFirst(SchedulingError):
+    """A save that would release booked meetings: the page asks first (the transaction and its key roll back)."""
+
+    def __init__(self, released: list[str]) -> None:
+        super().__init__(", ".join(released))
+        self.released = released
 
 
 class MatchGridState(MatchScheduleState):
