@@ -636,3 +636,9 @@ HOLD_HOURS_FIELD = "Часов удержания стола"
 HOLD_HOURS_NOW = "сейчас: {hours} ч"
 HOLD_HOURS_SAVE = "Сохранить время удержания"
 HOLD_HOURS_NO_SEASON = "Сезон ещё не создан: время удержания задаётся для сезона."
+
+# --- overview: /schedule and /pantheon on the guarded action ---
+SCHEDULE_DIALOG_GONE = "Это действие больше не открыто: обновите страницу и выберите матч снова."
+SCHEDULE_TABLES_WHOLE = "Число столов — целое от 1 до {most}."
+SCHEDULE_CANCEL = "Отмена"
+PANTHEON_PICK_MATCH = "Выберите матч."
