@@ -733,3 +733,8 @@ SCHED_COPY = "Скопировать моё время из прошлого т�
 SCHED_COPIED = "Отмечено ваше свободное время из матча «{title}» (по тем же дням недели): проверьте и сохраните."
 SCHED_NOTHING_TO_COPY = "В прошлых турах вы не отмечали свободное время: копировать нечего."
 SCHED_MATCH_PAGE = "Страница матча: результаты, протокол"
+# --- overview: /schedule and /pantheon on the guarded action ---
+SCHEDULE_DIALOG_GONE = "Это действие больше не открыто: обновите страницу и выберите матч снова."
+SCHEDULE_TABLES_WHOLE = "Число столов — целое от 1 до {most}."
+SCHEDULE_CANCEL = "Отмена"
+PANTHEON_PICK_MATCH = "Выберите матч."

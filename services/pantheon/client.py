@@ -1,7 +1,10 @@
 """Pantheon's Twirp JSON API (`/v2/common.Mimir/{Method}`) over httpx; imports no reflex and no database.
 
 Only http(s), only to the configured address, no redirect followed (a redirect would carry the admin token
-elsewhere); an error says which HTTP status came back and never repeats what the other side wrote.
+elsewhere). Whatever answered not as Pantheon does — any HTTP error, a body that is not JSON or not Pantheon's, a
+refused connection, a timeout — reads as one message (`NOT_PANTHEON`): the page must not tell «closed port» from
+«HTTP 404» from «HTTP 500», or the address field would probe which internal ports answer (issue 29). The log
+keeps the detail for the operator, never the admin token and at most the start of what the other side wrote.
 """
 
 from __future__ import annotations
@@ -22,8 +25,21 @@ PREFIX = "/v2/common.Mimir/"
 TIMEOUT = httpx.Timeout(20.0, connect=10.0)
 
 
+NOT_PANTHEON = "Pantheon не ответил как Pantheon: проверьте адрес"
+
+
 class PantheonError(RuntimeError):
-    """Pantheon could not be read; the message is Russian and says why (its `meta.cause` included)."""
+    """Pantheon could not be read; the message is Russian. `detail` is what happened, for the operator's log only."""
+
+    def __init__(self, message: str, detail: str = "") -> None:
+        super().__init__(message)
+        self.detail = detail or message
+
+
+def _not_pantheon(method: str, base_url: str, detail: str) -> PantheonError:
+    """The one answer the page gets for every non-Pantheon reply; the log gets what it was."""
+    log.warning("Pantheon %s %s: %s", method, base_url, detail)
+    return PantheonError(NOT_PANTHEON, f"{method}: {detail}")
 
 
 class PantheonClient:
@@ -65,20 +81,17 @@ class PantheonClient:
         try:
             response = self._http.post(url, json=payload, headers=headers)
         except httpx.TimeoutException:
-            raise PantheonError(f"Pantheon не ответил вовремя ({method}, {self.base_url}).") from None
+            raise _not_pantheon(method, self.base_url, "no answer in time") from None
         except httpx.HTTPError as e:
-            log.warning("Pantheon %s: %r", self.base_url, e)
-            raise PantheonError(
-                f"Сервер Pantheon недоступен по адресу {self.base_url}: проверьте адрес API и сеть."
-            ) from None
+            raise _not_pantheon(method, self.base_url, repr(e)) from None
         if response.status_code != 200:
-            # For the operator's log only, cut short: the page shows the status, not what the server wrote.
-            log.warning("Pantheon %s %s: HTTP %s %r", method, self.base_url, response.status_code, response.text[:200])
-            raise PantheonError(_error_text(method, response))
+            # For the operator's log only, cut short: the page shows one message, not the status or the body.
+            detail = f"HTTP {response.status_code} {response.headers.get('location', '')} {response.text[:200]!r}"
+            raise _not_pantheon(method, self.base_url, detail)
         try:
             return response.json()
         except ValueError:
-            raise PantheonError(f"Pantheon прислал не JSON в ответ на {method}.") from None
+            raise _not_pantheon(method, self.base_url, f"not JSON: {response.text[:200]!r}") from None
 
     @property
     def has_admin(self) -> bool:
@@ -88,8 +101,8 @@ class PantheonClient:
         raw = self.call(method, payload, admin=admin)
         try:
             return parse(raw)
-        except MalformedAnswer as e:
-            raise PantheonError(f"Неполный или неверный ответ Pantheon на {method}: {e}.") from None
+        except MalformedAnswer as e:  # JSON, but not Pantheon's: as indistinguishable as any other non-answer
+            raise _not_pantheon(method, self.base_url, f"malformed answer: {e}") from None
 
     def get_last_games(self, event_id: int, *, limit: int = 50, offset: int = 0) -> LastGames:
         # orderBy and order are always sent: without them Pantheon answers 500.
@@ -105,14 +118,3 @@ class PantheonClient:
     def list_penalties(self, event_id: int) -> tuple[PantheonPenalty, ...]:
         """Admin-only: sent with X-Auth-Token and X-Current-Person-Id (the token is never logged)."""
         return self._parsed("ListPenalties", {"eventId": event_id}, parse_penalties, admin=True)
-
-
-def _error_text(method: str, response: httpx.Response) -> str:
-    """The status and what to check; the body is not shown: whatever answered at that address wrote it."""
-    status = response.status_code
-    hint = {
-        404: " Проверьте адрес API.",
-        401: " Проверьте токен и id администратора.",
-        403: " Проверьте токен и id администратора.",
-    }.get(status, " Переадресация не выполняется: укажите точный адрес API." if 300 <= status < 400 else "")
-    return f"Pantheon ответил HTTP {status} на {method}.{hint}"

@@ -37,6 +37,7 @@ PAGE_SIZE = 50
 # How long an import's lease holds without being renewed (it is renewed on every page): a crashed import's
 # lease runs out by itself.
 LEASE = timedelta(minutes=10)
+NO_SETTINGS = "Сначала укажите адрес API Pantheon и номер события."
 RUNNING = "Импорт из Pantheon уже идёт (запущен {since}): дождитесь его окончания."
 
 
@@ -171,7 +172,7 @@ def run_sync(
                 raise SyncError("Импорт из Pantheon запускает организатор.")
             settings = session.get(PantheonSettings, season_id)
             if settings is None:
-                raise SyncError("Сначала укажите адрес API Pantheon и номер события.")
+                raise SyncError(NO_SETTINGS)
             mapping, titles = _mapping(session, season_id)
         own = client is None
         try:
@@ -204,7 +205,7 @@ def _take_lease(season_id: int, owner: str, bind: sa.Engine | None, *, now: date
             return
         settings = session.get(PantheonSettings, season_id)
     if settings is None:
-        raise SyncError("Сначала укажите адрес API Pantheon и номер события.")
+        raise SyncError(NO_SETTINGS)
     since = format_kirov(settings.sync_until - LEASE) if settings.sync_until else "только что"
     raise SyncError(RUNNING.format(since=since))
 

@@ -16,21 +16,35 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
+from zoneinfo import ZoneInfo
 
 import pytest
 import simple_websocket
 import sqlalchemy as sa
-from sqlmodel import Session, SQLModel, select
+from sqlmodel import Session, SQLModel, col, select
 
 import discard_app.discard_app  # noqa: F401  (registers every page state)
 from discard_app.state.action import KEY_FIELD, new_key, roles_of
 from discard_app.state.auth import AuthState, _descendants
 from services.core.db import session_scope
-from services.core.models import Booking, Role, RosterStatus, Round, Seat, User, utc_now
+from services.core.models import (
+    Booking,
+    PantheonGame,
+    PantheonPlayer,
+    Role,
+    Room,
+    RosterStatus,
+    Round,
+    Season,
+    Seat,
+    User,
+    utc_now,
+)
 from services.core.models import Match as MatchRow
 from services.league import accounts, roster, staff
+from services.pantheon import event as pantheon_event
 from services.results import hanchans as results
 from services.results import judge_calls, penalties
 from services.results.entry import Entry
@@ -39,9 +53,11 @@ from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import SLOTS_PER_DAY, Interval, at_kirov, kirov_date, window_days
 from services.scheduling.repo import SchedulingError
+from services.scheduling.view import kirov_value
 from tests import factories
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App
 from tests.e2e.test_secrets import RawTab as _RawTab
+from tests.pantheon.fake_pantheon import EVENT, FakePantheon, make_game
 
 SEATED = list(PLAYERS[4:8])
 OUTSIDER = PLAYERS[12]  # a player of the season, not at the table
@@ -54,12 +70,11 @@ READ_ONLY = {
     "ask_reset", "cancel_reset",
     "cancel_withdrawal", "cancel_close", "load_rules", "cancel_preview",
     "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
+    "follow_import",
 }  # fmt: skip
 
 # Not yet on the guarded helper (issue 24 item 2): the list only shrinks. Each still checks its role by hand.
 NOT_YET_GUARDED = {
-    "ScheduleOverviewState": {"submit_dialog", "add_room", "add_activity", "set_tables", "set_hold_hours"},
-    "PantheonState": {"save_settings", "accept", "map_player", "assign", "ignore", "import_now"},
     "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
     "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
     "RosterState": {"order_replay", "record_fee", "confirm_reset"},
@@ -491,6 +506,180 @@ def _keyed(form: dict[str, Any]) -> dict[str, Any]:
     return {"form": {**form, KEY_FIELD: new_key()}}
 
 
+# --- overview: /schedule and /pantheon on the guarded action ---
+
+
+def _club_room(app: App) -> tuple[int, int]:
+    """The seeded club room: its id and its tables, sent back unchanged so the shared app's rooms stay as they are."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        room = session.exec(select(Room).order_by(col(Room.id))).first()
+        found = (room.id, room.tables)
+    engine.dispose()
+    return found
+
+
+def _far_evening() -> datetime:
+    """An evening decades ahead, a different one per build: no other test's booking is there."""
+    day = kirov_date(utc_now()) + timedelta(days=9_000 + uuid.uuid4().int % 20_000)
+    return at_kirov(day, 19)
+
+
+def _activity(app: App) -> tuple[str, dict[str, Any]]:
+    room_id, _ = _club_room(app)
+    start = _far_evening()
+    form = {
+        "title": f"Протокол {uuid.uuid4().hex[:6]}",
+        "start": kirov_value(start),
+        "end": kirov_value(start + timedelta(hours=2)),
+        "room_id": str(room_id),
+        "tables": "1",
+    }
+    return "/schedule", {"form": {**form, KEY_FIELD: new_key()}}
+
+
+def _same_tables(app: App) -> tuple[str, dict[str, Any]]:
+    room_id, tables = _club_room(app)  # the same number again: the change is its audit row, the room stays
+    return "/schedule", {"form": {"room_id": str(room_id), "tables": str(tables), KEY_FIELD: new_key()}}
+
+
+def _same_hold_hours(app: App) -> tuple[str, dict[str, Any]]:
+    engine = app.engine()
+    with session_scope(engine) as session:
+        hours = roster.current_season(session).proposal_hold_hours  # again: the shared season's setting stays
+    engine.dispose()
+    return "/schedule", {"form": {"hours": str(hours), KEY_FIELD: new_key()}}
+
+
+def _to_next_tour(app: App) -> tuple[str, dict[str, Any]]:
+    """A match of four players of its own in a stage of its own, moved to its next tour from the dialog's form."""
+    from tests.e2e.test_organizer_desk import _stage_with_tours, fresh_players
+
+    start = _far_evening()
+    match_id, _ = _stage_with_tours(app, tuple(fresh_players(app)), Interval(start, start + timedelta(days=14)))
+    form = {"dialog": "next_window", "match_id": str(match_id), "reason": "болезнь игрока", KEY_FIELD: new_key()}
+    return "/schedule", {"form": form}
+
+
+_PANTHEON: list[FakePantheon] = []  # one local fake Pantheon for the session's scenarios (no games, no token)
+
+
+def _linked_season(app: App) -> tuple[int, int]:
+    """The shared season linked to the local fake Pantheon: (season id, organizer id)."""
+    if not _PANTHEON:
+        _PANTHEON.append(FakePantheon().start())
+    url = _PANTHEON[0].url
+    engine = app.engine()
+    with session_scope(engine) as session:
+        season_id = roster.current_season(session).id
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        settings = pantheon_event.get_settings(session, season_id)
+        if settings is None or settings.api_url != url:
+            pantheon_event.save_settings(session, organizer, season_id, api_url=url, event_id=str(EVENT), now=utc_now())
+        found = (season_id, organizer.id)
+    engine.dispose()
+    return found
+
+
+def _pantheon_settings(app: App) -> tuple[str, dict[str, Any]]:
+    _linked_season(app)
+    form = {"api_url": _PANTHEON[0].url, "event_id": str(EVENT), "admin_person_id": "", "admin_token": ""}
+    return "/pantheon", {"form": {**form, KEY_FIELD: new_key()}}
+
+
+def _person_and_player(app: App) -> tuple[str, str]:
+    """A Pantheon person id no one has, and a new league player of the shared season to map it to."""
+    season_id, organizer_id = _linked_season(app)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        name = f"Пантеон {uuid.uuid4().hex[:6].translate(LETTERS)}"
+        player, _ = roster.add_player(
+            session, session.get(Season, season_id), name, actor_user_id=organizer_id, status=RosterStatus.RESERVE
+        )
+        player_id = player.id
+    engine.dispose()
+    return str(1_000_000 + uuid.uuid4().int % 8_000_000), str(player_id)
+
+
+def _map_form(app: App) -> tuple[str, dict[str, Any]]:
+    person_id, player_id = _person_and_player(app)
+    return "/pantheon", {"form": {"person_id": person_id, "player_id": player_id, KEY_FIELD: new_key()}}
+
+
+def _accept(app: App) -> tuple[str, dict[str, Any]]:
+    person_id, player_id = _person_and_player(app)
+    return "/pantheon", {"person_id": person_id, "player_id": player_id, "key": new_key()}
+
+
+def _pending_game(app: App, *, placeable: bool) -> tuple[int, int]:
+    """A Pantheon game on the organizer's list: (its id, the match it can go into: four players of their own,
+    mapped, in a stage of their own far ahead; 0 when not `placeable`)."""
+    from tests.e2e.test_organizer_desk import _players, _stage_with_tours, fresh_players
+
+    season_id, _ = _linked_season(app)
+    match_id, data = 0, ""
+    if placeable:
+        names = tuple(fresh_players(app))
+        start = _far_evening()
+        match_id, _ = _stage_with_tours(app, names, Interval(start, start + timedelta(days=14)))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        game_hash = uuid.uuid4().hex
+        if placeable:
+            seats = []
+            for player, points in zip(_players(session, names), _unique_points(), strict=True):
+                person = 1_000_000 + uuid.uuid4().int % 8_000_000
+                session.add(
+                    PantheonPlayer(season_id=season_id, person_id=person, player_id=player.id, title=str(person))
+                )
+                seats.append({"person": person, "points": points, "chombo": 0})
+            data = json.dumps({"hash": game_hash, "ended_at": utc_now().isoformat(), "riichi_left": 0, "seats": seats})
+        game = PantheonGame(season_id=season_id, session_hash=game_hash, data=data, reason="Протокол: не размещена")
+        session.add(game)
+        session.flush()
+        game_id = game.id
+    engine.dispose()
+    return game_id, match_id
+
+
+def _assign_game(app: App) -> tuple[str, dict[str, Any]]:
+    game_id, match_id = _pending_game(app, placeable=True)
+    return "/pantheon", {"form": {"game_id": str(game_id), "match_id": str(match_id), KEY_FIELD: new_key()}}
+
+
+def _ignore_game(app: App) -> tuple[str, dict[str, Any]]:
+    game_id, _ = _pending_game(app, placeable=False)
+    return "/pantheon", {"game_id": str(game_id), "key": new_key()}
+
+
+def _unique_points() -> list[int]:
+    """A table's points no other scenario's players share, so no tie appears in the shared standings."""
+    d, e = (100 * (1 + uuid.uuid4().int % 90) for _ in range(2))
+    return [45_000 + d, 35_000 - d, 25_000 + e, 15_000 - e]
+
+
+def _import(app: App) -> tuple[str, dict[str, Any]]:
+    """The event holds one new game of four players of their own, mapped, whose match's window holds its end: an
+    import enters it (none is left on the organizer's list for the Pantheon browser tests)."""
+    from tests.e2e.test_organizer_desk import _players, _stage_with_tours, fresh_players
+
+    season_id, _ = _linked_season(app)
+    names, now = tuple(fresh_players(app)), utc_now()
+    _stage_with_tours(app, names, Interval(now - timedelta(days=2), now + timedelta(days=2)))
+    persons = [1_000_000 + uuid.uuid4().int % 8_000_000 + n for n in range(4)]
+    engine = app.engine()
+    with session_scope(engine) as session:
+        for person, player in zip(persons, _players(session, names), strict=True):
+            session.add(PantheonPlayer(season_id=season_id, person_id=person, player_id=player.id, title=str(person)))
+    engine.dispose()
+    games = []
+    for minutes in (30, 0):  # two hanchans: its summary («Прочитано игр: 2») is not the Pantheon browser test's
+        ended = (now - timedelta(minutes=minutes)).astimezone(ZoneInfo("Europe/Moscow"))  # the event's zone
+        games.append(make_game(uuid.uuid4().hex, ended.strftime("%Y-%m-%d %H:%M:%S"), persons, _unique_points()))
+    _PANTHEON[0].games = games
+    return "/pantheon", {"key": new_key()}
+
+
 SCENARIOS: dict[str, Scenario] = {
     # Experts only: a new judge would change the shared app's judge lists
     "StaffState.add": Scenario(
@@ -611,6 +800,21 @@ SCENARIOS: dict[str, Scenario] = {
         SEATED[1],
         _on_schedule(lambda f: {"proposal_id": str(f.proposal_id), "confirmed": True, "key": new_key()}, proposed=True),
     ),
+    # --- overview: /schedule and /pantheon on the guarded action ---
+    "ScheduleOverviewState.add_room": Scenario(
+        ORGANIZER,
+        lambda app: ("/schedule", {"form": {"name": f"Зал протокола {uuid.uuid4().hex[:6]}", KEY_FIELD: new_key()}}),
+    ),
+    "ScheduleOverviewState.add_activity": Scenario(ORGANIZER, _activity),
+    "ScheduleOverviewState.set_tables": Scenario(ORGANIZER, _same_tables),
+    "ScheduleOverviewState.set_hold_hours": Scenario(ORGANIZER, _same_hold_hours),
+    "ScheduleOverviewState.submit_dialog": Scenario(ORGANIZER, _to_next_tour),
+    "PantheonState.save_settings": Scenario(ORGANIZER, _pantheon_settings),
+    "PantheonState.map_player": Scenario(ORGANIZER, _map_form),
+    "PantheonState.accept": Scenario(ORGANIZER, _accept),
+    "PantheonState.assign": Scenario(ORGANIZER, _assign_game),
+    "PantheonState.ignore": Scenario(ORGANIZER, _ignore_game),
+    "PantheonState.import_now": Scenario(ORGANIZER, _import),
 }
 
 ACTORS = {Role.ORGANIZER: ORGANIZER, Role.JUDGE: JUDGE, Role.PLAYER: OUTSIDER}

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import re
+import threading
 import uuid
 from datetime import UTC, datetime
+from http.server import ThreadingHTTPServer
 
 from playwright.sync_api import Page, expect
 from sqlmodel import col, select
@@ -93,7 +95,7 @@ def test_the_admin_token_never_goes_to_a_changed_address(page: Page, app: App) -
         expect(page.get_by_role("status").filter(has_text="токен администратора удалён")).to_be_visible()
         expect(page.get_by_text("Токен администратора сохранён")).to_have_count(0)
         page.get_by_role("button", name="Импортировать из Pantheon").click()
-        alert = page.get_by_role("alert").filter(has_text="Pantheon ответил HTTP 500 на GetLastGames")
+        alert = page.get_by_role("alert").filter(has_text="Pantheon не ответил как Pantheon: проверьте адрес")
         expect(alert).to_be_visible()
         expect(page.get_by_text("secret internals")).to_have_count(0)
     finally:
@@ -101,3 +103,31 @@ def test_the_admin_token_never_goes_to_a_changed_address(page: Page, app: App) -
         second.stop()
     assert second.headers and all("X-Auth-Token" not in h for h in second.headers)
     assert "ListPenalties" not in [method for method, _ in second.calls]
+
+
+def test_a_foreign_http_service_and_a_closed_port_read_the_same(page: Page, app: App) -> None:
+    """Issue 29: the address field cannot probe the club's network: an internal HTTP service that answers (here a
+    404 with a body of its own) and a port where nothing listens show the same one message."""
+    from tests.pantheon.test_probing import ANSWERS, _Service, closed_port
+
+    handler = type("Internal", (_Service,), {"answer": ANSWERS["404"]})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    seen = []
+    try:
+        login(page, app, ORGANIZER, path="/pantheon")
+        for address in (f"http://127.0.0.1:{server.server_address[1]}", closed_port()):
+            page.get_by_label("Адрес API Pantheon").fill(address)
+            page.get_by_label("Номер события").fill(str(EVENT))
+            page.get_by_role("button", name="Сохранить").click()
+            expect(page.get_by_role("status").filter(has_text="Настройки Pantheon сохранены")).to_be_visible()
+            page.reload()  # the page reads the event's players from the stored address again: only its answer shows
+            expect(page.get_by_label("Адрес API Pantheon")).to_have_value(address)
+            alert = page.get_by_role("alert")
+            expect(alert).to_have_text("Pantheon не ответил как Pantheon: проверьте адрес")
+            seen.append(alert.inner_text())
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert seen[0] == seen[1]
+    expect(page.get_by_text("not found")).to_have_count(0)

@@ -103,6 +103,6 @@ def test_a_wrong_token_reports_the_failure_and_the_games_still_import(
     assert summary.imported == 3 and summary.penalties == 0
     assert summary.error is not None
     assert summary.error.startswith("Штрафы из Pantheon не прочитаны")
-    assert "HTTP 500 на ListPenalties" in summary.error and "wrong-token" not in summary.error
+    assert "Pantheon не ответил как Pantheon" in summary.error and "wrong-token" not in summary.error
     assert "no rights" not in summary.error  # what the other side wrote is not shown
     assert conduct(session) == [] and listed(session, league.season.id) == {}

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.form import action_form
 from discard_app.layout import forbidden, page
 from discard_app.pages.pantheon.pantheon_state import DecisionView, MappingView, PantheonState
 
@@ -29,22 +30,24 @@ def _field(name: str, label: str, value: rx.Var | str = "", kind: str = "text") 
 
 
 def _settings_form() -> rx.Component:
-    return rx.form(
+    form = action_form(
+        PantheonState,
         rx.heading(texts.PANTHEON_SETTINGS, size="4", as_="h2"),
         rx.flex(
             _field("api_url", texts.PANTHEON_URL, PantheonState.api_url),
             _field("event_id", texts.PANTHEON_EVENT, PantheonState.event_id),
             _field("admin_person_id", texts.PANTHEON_ADMIN_ID, PantheonState.admin_person_id),
             _field("admin_token", texts.PANTHEON_ADMIN_TOKEN, "", "password"),
-            rx.button(texts.PANTHEON_SAVE, type="submit"),
             spacing="2",
             wrap="wrap",
             align="end",
         ),
         rx.cond(PantheonState.token_set, rx.text(texts.PANTHEON_TOKEN_SET, size="2", color_scheme="gray")),
         on_submit=PantheonState.save_settings,
-        key=PantheonState.api_url + PantheonState.event_id,
+        submit_text=texts.PANTHEON_SAVE,
+        card=False,
     )
+    return rx.box(form, key=PantheonState.api_url + PantheonState.event_id, width="100%")  # the saved values show
 
 
 def _mapping_row(row: MappingView) -> rx.Component:
@@ -58,12 +61,13 @@ def _mapping_row(row: MappingView) -> rx.Component:
                     texts.PANTHEON_ACCEPT + ": " + row["suggested_name"],
                     size="1",
                     variant="soft",
-                    on_click=PantheonState.accept(row["person_id"], row["suggested_id"]),
+                    on_click=PantheonState.accept(row["person_id"], row["suggested_id"], PantheonState.action_key),
                 ),
             )
         ),
         rx.table.cell(
-            rx.form(
+            action_form(
+                PantheonState,
                 rx.flex(
                     rx.el.input(type="hidden", name="person_id", value=row["person_id"]),
                     rx.select.root(
@@ -77,10 +81,12 @@ def _mapping_row(row: MappingView) -> rx.Component:
                         name="player_id",
                         size="1",
                     ),
-                    rx.button(texts.PANTHEON_MAP, type="submit", size="1", variant="outline"),
                     spacing="1",
                 ),
                 on_submit=PantheonState.map_player,
+                submit_text=texts.PANTHEON_MAP,
+                submit_props={"size": "1", "variant": "outline"},
+                card=False,
             )
         ),
     )
@@ -95,7 +101,8 @@ def _decision_row(row: DecisionView) -> rx.Component:
             rx.cond(
                 row["pending"],
                 rx.flex(
-                    rx.form(
+                    action_form(
+                        PantheonState,
                         rx.flex(
                             rx.el.input(type="hidden", name="game_id", value=row["id"]),
                             rx.select.root(
@@ -108,17 +115,19 @@ def _decision_row(row: DecisionView) -> rx.Component:
                                 name="match_id",
                                 size="1",
                             ),
-                            rx.button(texts.PANTHEON_ASSIGN, type="submit", size="1"),
                             spacing="1",
                         ),
                         on_submit=PantheonState.assign,
+                        submit_text=texts.PANTHEON_ASSIGN,
+                        submit_props={"size": "1"},
+                        card=False,
                     ),
                     rx.button(
                         texts.PANTHEON_IGNORE,
                         size="1",
                         variant="soft",
                         color_scheme="gray",
-                        on_click=PantheonState.ignore(row["id"]),
+                        on_click=PantheonState.ignore(row["id"], PantheonState.action_key),
                     ),
                     spacing="2",
                     wrap="wrap",
@@ -151,7 +160,7 @@ def _content() -> rx.Component:
                 rx.flex(
                     rx.button(
                         texts.PANTHEON_IMPORT,
-                        on_click=PantheonState.import_now,
+                        on_click=PantheonState.import_now(PantheonState.action_key),
                         loading=PantheonState.running,
                         disabled=PantheonState.running,
                     ),

@@ -1,21 +1,25 @@
-"""The Pantheon page's state: event settings, player mapping, the import in the background, the decision list."""
+"""The Pantheon page's state: event settings, player mapping, the import in the background, the decision list.
+
+Every change is a guarded action (discard_app/state/action.py): organizer only on the server, once per the form's
+(or the button's) one-time key. The import itself runs in a thread (`import_runs`); `follow_import` only shows it."""
 
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import reflex as rx
 
 from discard_app import texts
+from discard_app.pages.pantheon import import_runs
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import utc_now
+from services.core.models import Role, User, utc_now
 from services.pantheon import event
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import PlayerInfo
-from services.pantheon.sync import SyncError, SyncSummary, run_sync
+from services.pantheon.sync import NO_SETTINGS, SyncError, SyncSummary
 from services.results.repo import current_season_id, season_players
 from services.scheduling.intervals import KIROV
 
@@ -42,7 +46,23 @@ class OptionView(TypedDict):
     label: str
 
 
-class PantheonState(OrganizerPage, AuthState):
+def _season(session: Any) -> int:
+    """The current season's id, which every action of the page is about."""
+    season_id = current_season_id(session)
+    if season_id is None:
+        raise event.SetupError(texts.NO_SEASON)
+    return season_id
+
+
+def _ready_to_import(session: Any, user: User) -> int:
+    """The season whose import may start: organizer (checked again by the import), settings stored."""
+    season_id = _season(session)
+    if event.get_settings(session, season_id) is None:
+        raise SyncError(NO_SETTINGS)
+    return season_id
+
+
+class PantheonState(GuardedActions, OrganizerPage, AuthState):
     configured: bool = False
     api_url: str = ""
     event_id: str = ""
@@ -62,6 +82,7 @@ class PantheonState(OrganizerPage, AuthState):
     fetching: bool = False  # the event's players are being read from Pantheon
     _season_id: int | None = None
     _registered: list[tuple[int, str]] = []
+    _import_run: str = ""  # the import this tab started (import_runs), while it runs
 
     @rx.event(background=True)
     async def fetch_registered(self) -> None:
@@ -133,6 +154,7 @@ class PantheonState(OrganizerPage, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
+        self._renew_key()  # this tab's forms carry their own one-time key
         if self._current_user() is None:
             return self._redirect_to_login()
         if self._organizer() is None:
@@ -140,123 +162,128 @@ class PantheonState(OrganizerPage, AuthState):
         self._refresh()
         return PantheonState.fetch_registered
 
-    @rx.event
-    def save_settings(self, form: dict[str, str]) -> rx.event.EventSpec | None:
-        user = self._organizer()
-        if user is None or self._season_id is None:
-            return
+    def _show_refusal(self, message: str) -> None:
+        self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
+
+    def _act(self, run: Any, key: Any, done: str) -> bool:
+        """One guarded change; its message at the top of the page; True when it was done."""
         self.error = self.notice = ""
-        had_token = self.token_set
-        try:
-            with session_scope() as session:
-                event.save_settings(
-                    session,
-                    user,
-                    self._season_id,
-                    api_url=form.get("api_url", ""),
-                    event_id=form.get("event_id", ""),
-                    admin_person_id=form.get("admin_person_id", ""),
-                    admin_token=form.get("admin_token", ""),
-                    now=utc_now(),
-                )
-        except event.SetupError as e:
-            self.error = str(e)
-            return
+        outcome = self._perform(run, key=key, done=done, action="pantheon")
+        if not outcome.ok:
+            self.error = "; ".join(outcome.problems)
+            return False
+        self.notice = outcome.message
         self._refresh()
+        return True
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def save_settings(self, form: dict[str, Any]) -> rx.event.EventSpec | None:
+        had_token = self.token_set
+        fields = {name: str(form.get(name) or "") for name in ("api_url", "event_id", "admin_person_id", "admin_token")}
+        if not self._act(
+            lambda s, u: event.save_settings(s, u, _season(s), now=utc_now(), **fields),
+            form.get(KEY_FIELD),
+            texts.PANTHEON_SAVED,
+        ):
+            return None
         # A changed address drops the stored token (services/pantheon/event.py): say so, it must be entered again.
-        self.notice = texts.PANTHEON_TOKEN_DROPPED if had_token and not self.token_set else texts.PANTHEON_SAVED
+        if had_token and not self.token_set:
+            self.notice = texts.PANTHEON_TOKEN_DROPPED
         return PantheonState.fetch_registered
 
-    def _map(self, person_id: str, player_id: str) -> None:
-        user = self._organizer()
-        if user is None or self._season_id is None:
-            return
-        self.error = self.notice = ""
+    def _map(self, person_id: str, player_id: str, key: Any) -> None:
         if not person_id.isdigit() or (player_id and not player_id.isdigit()):
-            self.error = texts.ROSTER_PICK_PLAYER
+            self.error, self.notice = texts.ROSTER_PICK_PLAYER, ""
             return
         title = dict(self._registered).get(int(person_id), "")
-        try:
-            with session_scope() as session:
-                event.map_player(
-                    session, user, self._season_id, int(person_id), int(player_id) if player_id else None, title
-                )
-        except event.SetupError as e:
-            self.error = str(e)
-            return
-        self.notice = texts.PANTHEON_MAPPED
-        self._refresh()
+        self._act(
+            lambda s, u: event.map_player(
+                s, u, _season(s), int(person_id), int(player_id) if player_id else None, title
+            ),
+            key,
+            texts.PANTHEON_MAPPED,
+        )
 
     @rx.event
-    def accept(self, person_id: str, player_id: str) -> None:
-        self._map(person_id, player_id)
+    @guarded(Role.ORGANIZER)
+    def accept(self, person_id: str, player_id: str, key: str = "") -> None:
+        """The suggested player, one button per row: its key comes with the click."""
+        self._map(str(person_id), str(player_id), key)
 
     @rx.event
-    def map_player(self, form: dict[str, str]) -> None:
-        self._map(form.get("person_id", ""), form.get("player_id", ""))
+    @guarded(Role.ORGANIZER)
+    def map_player(self, form: dict[str, Any]) -> None:
+        self._map(str(form.get("person_id") or ""), str(form.get("player_id") or ""), form.get(KEY_FIELD))
 
     @rx.event
-    def assign(self, form: dict[str, str]) -> None:
-        user = self._organizer()
-        if user is None or self._season_id is None:
-            return
-        self.error = self.notice = ""
-        game, match = form.get("game_id", ""), form.get("match_id", "")
+    @guarded(Role.ORGANIZER)
+    def assign(self, form: dict[str, Any]) -> None:
+        game, match = str(form.get("game_id") or ""), str(form.get("match_id") or "")
         if not game.isdigit() or not match.isdigit():
-            self.error = "Выберите матч."
+            self.error, self.notice = texts.PANTHEON_PICK_MATCH, ""
             return
-        try:
-            with session_scope() as session:
-                event.assign_game(session, user, self._season_id, int(game), int(match), now=utc_now())
-        except event.SetupError as e:
-            self.error = str(e)
-            return
-        self.notice = texts.PANTHEON_ASSIGNED
-        self._refresh()
+        self._act(
+            lambda s, u: event.assign_game(s, u, _season(s), int(game), int(match), now=utc_now()),
+            form.get(KEY_FIELD),
+            texts.PANTHEON_ASSIGNED,
+        )
 
     @rx.event
-    def ignore(self, game_id: str) -> None:
-        user = self._organizer()
-        if user is None or self._season_id is None or not game_id.isdigit():
+    @guarded(Role.ORGANIZER)
+    def ignore(self, game_id: str, key: str = "") -> None:
+        game_id = str(game_id)
+        if not game_id.isdigit():
             return
-        self.error = self.notice = ""
-        try:
-            with session_scope() as session:
-                event.ignore_game(session, user, self._season_id, int(game_id), now=utc_now())
-        except event.SetupError as e:
-            self.error = str(e)
-            return
-        self.notice = texts.PANTHEON_IGNORED
-        self._refresh()
+        self._act(
+            lambda s, u: event.ignore_game(s, u, _season(s), int(game_id), now=utc_now()), key, texts.PANTHEON_IGNORED
+        )
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def import_now(self, key: str = "") -> rx.event.EventSpec | None:
+        """Starts the import once per key; a thread does the work (blocking HTTP), `follow_import` shows it."""
+        if self.running:
+            return None
+        self.error = self.notice = self.summary = ""
+        outcome = self._perform(_ready_to_import, key=key, action="pantheon.import")
+        if not outcome.ok:
+            self.error = "; ".join(outcome.problems)
+            return None
+        if outcome.repeated:  # a second send of the same click: the first one's import runs
+            return None
+        self._import_run = import_runs.start(outcome.value, self._admitted_user().id)
+        self.running, self.progress = True, texts.PANTHEON_RUNNING.format(read=0)
+        return PantheonState.follow_import
 
     @rx.event(background=True)
-    async def import_now(self) -> None:
+    async def follow_import(self) -> None:
+        """Shows the running import's progress, then its summary; reads only (the import started in import_now)."""
         async with self:
-            user = self._organizer()
-            if user is None or self.running or self._season_id is None:
-                return
-            self.running, self.error, self.notice, self.summary = True, "", "", ""
-            self.progress = texts.PANTHEON_RUNNING.format(read=0)
-            season_id, user_id = self._season_id, user.id
-        latest: list[SyncSummary] = []
-        task = asyncio.create_task(
-            asyncio.to_thread(run_sync, season_id, user_id, progress=lambda s: latest.append(replace(s)))
-        )
-        while not task.done():
+            run_id = self._import_run
+        if not run_id:
+            return
+        shown = 0
+        while not import_runs.over(run_id):
             await asyncio.sleep(0.3)
-            if latest:
+            read = import_runs.read_so_far(run_id) or 0
+            if read != shown:
+                shown = read
                 async with self:
-                    self.progress = texts.PANTHEON_RUNNING.format(read=latest[-1].read)
+                    self.progress = texts.PANTHEON_RUNNING.format(read=read)
+        run = import_runs.finish(run_id)
         async with self:
-            try:
-                summary = task.result()
+            self.running, self.progress, self._import_run = False, "", ""
+            if self._organizer() is None:  # logged out meanwhile: nothing of the organizer's view comes back
+                return
+            if run is not None and run.error:
+                self.error = run.error
+            elif run is not None and run.summary is not None:
+                summary: SyncSummary = run.summary
                 if summary.error:  # a failure is red, in Russian, never a class name
                     self.error = summary.text()
                 else:
                     self.summary = summary.text()
-            except SyncError as e:
-                self.error = str(e)
-            self.running, self.progress = False, ""
             self._refresh()
 
 

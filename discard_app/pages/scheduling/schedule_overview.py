@@ -6,6 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.form import action_form
 from discard_app.components.text_limit import limit_hint
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.schedule_overview_state import (
@@ -42,7 +43,6 @@ T_SAVE_TABLES = "Сохранить число столов"
 T_ACTIVITY_TABLES = "Столов (пусто — всё помещение)"
 T_ACTIVITY = "Другое занятие клуба (D&D и др.)"
 T_ADD_ACTIVITY = "Добавить в календарь"
-T_CANCEL = "Отмена"
 T_TOUR_FILTER, T_STATE_FILTER = "Тур", "Состояние матчей"
 STATE_FILTERS = (
     ("all", "все"),
@@ -151,6 +151,7 @@ def _datetime(name: str, label: str) -> rx.Component:
         label + " (Киров)",
         rx.input(
             type="datetime-local",
+            name=name,
             step=1800,
             value=getattr(S, name),
             on_change=lambda v: S.set_field(name, v),
@@ -198,6 +199,7 @@ def _dialog_fields() -> rx.Component:
                     "Ханчанов",
                     rx.el.select(
                         rx.foreach(S.hanchan_choices, lambda n: rx.el.option(n, value=n)),
+                        name="hanchans",
                         value=S.hanchans,
                         on_change=lambda v: S.set_field("hanchans", v),
                         aria_label="Ханчанов",
@@ -207,6 +209,7 @@ def _dialog_fields() -> rx.Component:
                     "Помещение",
                     rx.el.select(
                         rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
+                        name="room_id",
                         value=S.room_id,
                         on_change=lambda v: S.set_field("room_id", v),
                         aria_label="Помещение",
@@ -241,19 +244,28 @@ def _dialog_fields() -> rx.Component:
 
 
 def _dialog() -> rx.Component:
+    # The form names its action and match, so the server acts on what the organizer saw, once per its key.
+    form = action_form(
+        S,
+        _dialog_fields(),
+        rx.el.input(type="hidden", name="dialog", value=S.dialog),
+        rx.el.input(type="hidden", name="match_id", value=S.dialog_match_id),
+        rx.el.input(type="hidden", name="booking_id", value=S.booking_id),
+        rx.cond(S.dialog_error != "", rx.callout(S.dialog_error, color_scheme="red", role="alert", width="100%")),
+        on_submit=S.submit_dialog,
+        submit_text=S.dialog_action,
+        card=False,
+    )
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(S.dialog_heading),
             rx.dialog.description("Проверьте матч и данные: изменение увидят игроки.", size="2"),
             rx.vstack(
-                _dialog_fields(),
-                rx.cond(
-                    S.dialog_error != "", rx.callout(S.dialog_error, color_scheme="red", role="alert", width="100%")
-                ),
+                form,
                 rx.flex(
-                    rx.dialog.close(rx.button(T_CANCEL, variant="soft", color_scheme="gray")),
-                    rx.button(S.dialog_action, on_click=S.submit_dialog),
-                    spacing="2",
+                    rx.dialog.close(
+                        rx.button(texts.SCHEDULE_CANCEL, type="button", variant="soft", color_scheme="gray")
+                    ),
                     justify="end",
                     width="100%",
                 ),
@@ -272,21 +284,18 @@ def _when(name: str, label: str) -> rx.Component:
 
 
 def _form(key: str, title: str, submit: str, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
-    return rx.form(
-        rx.flex(
-            rx.text(title, weight="bold", width="100%"),
-            *fields,
-            rx.button(submit, type="submit"),
-            rx.cond(
-                (S.error != "") & (S.error_form == key),
-                rx.callout(S.error, color_scheme="red", role="alert", width="100%"),
-            ),
-            spacing="2",
-            wrap="wrap",
-            align="end",
-        ),
+    """One form below the table (components/form.py): a refused submit keeps what was typed, its message beside."""
+    return action_form(
+        S,
+        rx.flex(*fields, spacing="2", wrap="wrap", align="end"),
+        title=title,
         on_submit=handler,
-        reset_on_submit=False,  # a refused submit keeps what was typed
+        submit_text=submit,
+        message=rx.cond(
+            (S.error != "") & (S.error_form == key),
+            rx.callout(S.error, color_scheme="red", role="alert"),
+        ),
+        card=False,
     )
 
 

@@ -1,16 +1,22 @@
-"""The organizer's scheduling overview state: filters, and one dialog per row action that keeps what was typed."""
+"""The organizer's scheduling overview state: filters, and one dialog per row action that keeps what was typed.
+
+Every change (the dialog's action, a room, its tables, an activity, the proposal hold) is a guarded action
+(discard_app/state/action.py): organizer only on the server, once per the form's one-time key."""
 
 from __future__ import annotations
+
+from typing import Any
 
 import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.components.live import LivePage
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import Round, utc_now
+from services.core.models import Role, Round, User, utc_now
 from services.league.roster import current_season
-from services.league.tour_windows import WindowError, parse_kirov
+from services.league.tour_windows import parse_kirov
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError
@@ -46,7 +52,7 @@ def _outcome(result: object) -> str:
 _match_id = routes.form_id
 
 
-class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
+class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
     rows: list[dict[str, str]] = []
     rooms: list[dict[str, str]] = []
     error: str = ""
@@ -109,6 +115,7 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = self.error_form = self.dialog = ""
+        self._renew_key()  # this tab's forms carry their own one-time key
         if self._current_user() is None:
             return self._redirect_to_login()
         if self._organizer() is not None:
@@ -169,8 +176,13 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
         if not is_open:
             self.dialog = ""
 
+    def _show_refusal(self, message: str) -> None:
+        self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
+
     def _dialog_call(self) -> tuple:
-        """The service and its arguments for the open dialog; WindowError/ValueError name a bad field."""
+        """The service and its arguments for the open dialog; a `LeagueError` names a bad field."""
+        if self.dialog not in DIALOG_TITLES or not self.dialog_match_id.isdigit():
+            raise SchedulingError(texts.SCHEDULE_DIALOG_GONE)
         match_id = _match_id(self.dialog_match_id)
         if self.dialog == FALLBACK:
             return scheduling_admin.apply_fallback, {"match_id": match_id, "now": utc_now()}
@@ -180,7 +192,7 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
             return scheduling_admin.assign_meeting, {
                 "match_id": match_id,
                 "start": parse_kirov(self.start, "Начало"),
-                "hanchans": int(self.hanchans or 0),
+                "hanchans": int(self.hanchans) if self.hanchans.isdigit() else 0,
                 "room_id": int(self.room_id) if self.room_id.isdigit() else None,
                 "now": utc_now(),
             }
@@ -201,88 +213,97 @@ class ScheduleOverviewState(LivePage, OrganizerPage, AuthState):
         }
 
     @rx.event
-    def submit_dialog(self) -> None:
-        user = self._organizer()
-        if user is None or not self.dialog:
-            return
+    @guarded(Role.ORGANIZER)
+    def submit_dialog(self, form: dict[str, Any]) -> None:
+        """The dialog's form names its action and match (hidden fields) and carries what was typed, which stays."""
+        self.dialog = str(form.get("dialog") or self.dialog)
+        self.dialog_match_id = str(form.get("match_id") or self.dialog_match_id)
+        for name in DIALOG_FIELDS:
+            if name in form:
+                setattr(self, name, str(form[name] or ""))
+        row = next((r for r in self.rows if r["id"] == self.dialog_match_id), None)
+        self.dialog_title = row["title"] if row is not None else self.dialog_title
         self.dialog_error = ""
-        try:
+
+        def act(session: Any, user: User) -> object:
             action, kwargs = self._dialog_call()
-            with session_scope() as session:
-                result = action(session, actor_user_id=user.id, **kwargs)
-                notice = f"{T_DONE} {self.dialog_title}" + _outcome(result)
-        except (SchedulingError, WindowError, ValueError) as error:
-            self.dialog_error = str(error)  # the dialog stays open with everything typed
+            return action(session, actor_user_id=user.id, **kwargs)
+
+        title = self.dialog_title
+        outcome = self._perform(
+            act, key=form.get(KEY_FIELD), done=lambda result: f"{T_DONE} {title}" + _outcome(result)
+        )
+        if not outcome.ok:
+            self.dialog_error = "; ".join(outcome.problems)  # the dialog stays open with everything typed
             return
-        self.dialog, self.notice, self.error = "", notice, ""
+        self.dialog, self.notice, self.error = "", outcome.message, ""
         self._refresh()
 
-    def _run(self, form_key: str, action, **kwargs) -> None:  # noqa: ANN001, ANN003
-        user = self._organizer()
-        if user is None:
-            return
+    def _run(self, form_key: str, form: dict[str, Any], act: Any) -> None:
+        """One form below the table: `act(session, user)` once per the form's key; a refusal shown beside it."""
         self.error = self.notice = self.error_form = ""
-        try:
-            with session_scope() as session:
-                action(session, actor_user_id=user.id, **kwargs)
-        except (SchedulingError, WindowError, ValueError) as error:
-            self.error, self.error_form = str(error), form_key
+        outcome = self._perform(act, key=form.get(KEY_FIELD), done=T_DONE, action=f"schedule.{form_key}")
+        if not outcome.ok:
+            self.error, self.error_form = "; ".join(outcome.problems), form_key
             return
-        self.notice = T_DONE
+        self.notice = outcome.message
         self._refresh()
 
     @rx.event
-    def add_room(self, form: dict[str, str]) -> None:
-        self._run("room", scheduling_admin.add_room, name=form.get("name", ""))
+    @guarded(Role.ORGANIZER)
+    def add_room(self, form: dict[str, Any]) -> None:
+        name = str(form.get("name") or "")
+        self._run("room", form, lambda s, u: scheduling_admin.add_room(s, name=name, actor_user_id=u.id, now=utc_now()))
 
     @rx.event
-    def set_tables(self, form: dict[str, str]) -> None:
-        room, tables = form.get("room_id") or "", (form.get("tables") or "").strip()
-        if not tables.isdigit():
-            self.error, self.error_form, self.notice = "Число столов — целое от 1 до 50.", "tables", ""
-            return
-        self._run(
-            "tables",
-            scheduling_admin.set_room_tables,
-            room_id=int(room) if room.isdigit() else 0,
-            tables=int(tables),
-            now=utc_now(),
-        )
+    @guarded(Role.ORGANIZER)
+    def set_tables(self, form: dict[str, Any]) -> None:
+        room, tables = str(form.get("room_id") or ""), str(form.get("tables") or "").strip()
+
+        def act(session: Any, user: User) -> object:
+            if not tables.isdigit():
+                raise SchedulingError(texts.SCHEDULE_TABLES_WHOLE.format(most=scheduling_admin.MAX_TABLES))
+            return scheduling_admin.set_room_tables(
+                session,
+                room_id=int(room) if room.isdigit() else 0,
+                tables=int(tables),
+                actor_user_id=user.id,
+                now=utc_now(),
+            )
+
+        self._run("tables", form, act)
 
     @rx.event
-    def set_hold_hours(self, form: dict[str, str]) -> None:
+    @guarded(Role.ORGANIZER)
+    def set_hold_hours(self, form: dict[str, Any]) -> None:
         """Регламент §3, issue 27 item 6: how long a new proposal holds its table (the service validates)."""
-        if self._organizer() is None:
-            return
-        with session_scope() as session:
+        hours = str(form.get("hours") or "").strip()
+
+        def act(session: Any, user: User) -> object:
             season = current_season(session)
-            season_id = season.id if season is not None else None
-        if season_id is None:
-            self.error, self.error_form, self.notice = texts.HOLD_HOURS_NO_SEASON, "hold", ""
-            return
-        self._run(
-            "hold",
-            scheduling_admin.set_proposal_hold_hours,
-            season_id=season_id,
-            hours=(form.get("hours") or "").strip(),
-            now=utc_now(),
-        )
+            if season is None or season.id is None:
+                raise SchedulingError(texts.HOLD_HOURS_NO_SEASON)
+            return scheduling_admin.set_proposal_hold_hours(
+                session, season_id=season.id, hours=hours, actor_user_id=user.id, now=utc_now()
+            )
+
+        self._run("hold", form, act)
 
     @rx.event
-    def add_activity(self, form: dict[str, str]) -> None:
-        try:
-            start, end = parse_kirov(form.get("start", ""), "Начало"), parse_kirov(form.get("end", ""), "Окончание")
-        except WindowError as error:
-            self.error, self.error_form, self.notice = str(error), "activity", ""
-            return
-        room = form.get("room_id") or ""
-        self._run(
-            "activity",
-            scheduling_admin.book_activity,
-            title=form.get("title", ""),
-            start=start,
-            end=end,
-            room_id=int(room) if room.isdigit() else None,
-            tables=int(tables) if (tables := (form.get("tables") or "").strip()).isdigit() else None,
-            now=utc_now(),
-        )
+    @guarded(Role.ORGANIZER)
+    def add_activity(self, form: dict[str, Any]) -> None:
+        room, tables = str(form.get("room_id") or ""), str(form.get("tables") or "").strip()
+
+        def act(session: Any, user: User) -> object:
+            return scheduling_admin.book_activity(
+                session,
+                title=str(form.get("title") or ""),
+                start=parse_kirov(str(form.get("start") or ""), "Начало"),
+                end=parse_kirov(str(form.get("end") or ""), "Окончание"),
+                room_id=int(room) if room.isdigit() else None,
+                tables=int(tables) if tables.isdigit() else None,
+                actor_user_id=user.id,
+                now=utc_now(),
+            )
+
+        self._run("activity", form, act)
