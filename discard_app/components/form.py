@@ -3,8 +3,8 @@ the message beside it. Every submit button stands in an `action_form` (tests/e2e
 
 The key (`GuardedActions.action_key`, discard_app/state/action.py) goes with the form, so the server performs
 the form's action once: a second tap, a resent frame, changes nothing. The button is disabled and shows it works
-while the page's `busy` var is set: `busy_then(state, handler)` sets it before the handler's event is sent, and
-`guarded` clears it when the handler ends. Fields stay as typed (`reset_on_submit=False`); a page that clears or
+while the page's `busy` var is set: the form sends `start_busy` just before its own event, and `guarded` clears it
+when the handler ends. Fields stay as typed (`reset_on_submit=False`); a page that clears or
 advances them on success says so in its handler.
 """
 
@@ -15,7 +15,7 @@ from typing import Any
 import reflex as rx
 
 from discard_app.components.text_limit import limit_hint
-from discard_app.state.action import KEY_FIELD
+from discard_app.state.action import KEY_FIELD, roles_of
 from services.core.text_limits import FIELD_LIMITS, limit_for
 
 FORM_MARK = "data-action-form"  # what the forms test looks for around every submit button
@@ -52,6 +52,16 @@ def submit(text: str | rx.Var, busy: rx.Var | bool = False, **props: Any) -> rx.
     return rx.button(text, type="submit", loading=busy, disabled=busy, **props)
 
 
+def _busy_first(state: Any, on_submit: Any) -> Any:
+    """`start_busy` before a guarded handler's event (guarded clears it when the handler ends); a handler that is
+    not guarded would never clear it, so its form is sent as it is."""
+    events = on_submit if isinstance(on_submit, list) else [on_submit]
+    handlers = [getattr(e, "handler", e) for e in events]
+    if not all(roles_of(getattr(h, "fn", None)) is not None for h in handlers):
+        return on_submit
+    return [state.start_busy, *events]
+
+
 def action_form(
     state: Any,
     *children: rx.Component,
@@ -63,6 +73,7 @@ def action_form(
     form_id: str | None = None,
     submit_props: dict[str, Any] | None = None,
     card: bool = True,
+    busy_on_submit: bool = True,
 ) -> rx.Component:
     """A form of `state` (a `GuardedActions` page): its fields, the hidden action key, the button, the message."""
     busy = state.busy if busy is None else busy
@@ -82,7 +93,7 @@ def action_form(
     )
     form = rx.form(
         body,
-        on_submit=on_submit,
+        on_submit=_busy_first(state, on_submit) if busy_on_submit else on_submit,
         reset_on_submit=False,
         id=form_id,
         custom_attrs={FORM_MARK: "1"},

@@ -64,6 +64,12 @@ def roles_of(handler: Callable) -> tuple[Role, ...] | None:
     return getattr(handler, ROLES_ATTRIBUTE, None)
 
 
+def _idle(state: Any) -> None:
+    """The handler has answered: its form's button is usable again (`GuardedActions.start_busy` disabled it)."""
+    if getattr(state, "busy", False):
+        state.busy = False
+
+
 def guarded(*roles: Role) -> Callable[[Callable], Callable]:
     """A mutating handler: refused on the server, before its body, to a visitor without one of `roles`."""
 
@@ -72,6 +78,7 @@ def guarded(*roles: Role) -> Callable[[Callable], Callable]:
             user = self._require_user(*roles)
             if user is None:
                 self._refused()
+                _idle(self)
             return user
 
         if inspect.isasyncgenfunction(fn):
@@ -87,6 +94,7 @@ def guarded(*roles: Role) -> Callable[[Callable], Callable]:
                         yield update
                 finally:
                     _admitted.set(None)
+                    _idle(self)
 
         elif inspect.iscoroutinefunction(fn):
 
@@ -99,6 +107,7 @@ def guarded(*roles: Role) -> Callable[[Callable], Callable]:
                     return await fn(self, *args, **kwargs)
                 finally:
                     _admitted.reset(token)
+                    _idle(self)
 
         else:
 
@@ -111,6 +120,7 @@ def guarded(*roles: Role) -> Callable[[Callable], Callable]:
                     return fn(self, *args, **kwargs)
                 finally:
                     _admitted.reset(token)
+                    _idle(self)
 
         setattr(handler, ROLES_ATTRIBUTE, tuple(roles))
         return handler
@@ -123,6 +133,12 @@ class GuardedActions(rx.State, mixin=True):
 
     action_key: str = ""  # rendered into the page's forms; a new one after each performed action
     busy: bool = False  # a form's event runs: its submit button is disabled and spins (components/form.py)
+
+    @rx.event
+    def start_busy(self, _form: dict[str, Any] | None = None) -> None:
+        """Sent by the form component just before the form's own event (components/form.py): the button is
+        disabled and spins until the guarded handler ends. It changes nothing else."""
+        self.busy = True
 
     def _refused(self) -> None:
         """What a refused caller sees: a page's own override may also reset its vars."""
