@@ -259,10 +259,13 @@ def if_needed_text(players: int) -> str:
     return f"для {players} {'игрока' if players == 1 else 'игроков'} — если нужно"
 
 
-def unblock_text(spans: Sequence[Interval]) -> str:
-    """The blocker's hint, for that one player's eyes: the times at which the other three are free."""
+def unblock_text(spans: Sequence[Interval], *, whole: bool = False) -> str:
+    """The blocker's hint, for that one player's eyes: the times at which the other three are free. `whole`: the
+    four already share time for part of the remaining hanchans; these times would hold all of them at once."""
     times = [short_span(iv.start, iv.end) for iv in spans]
     listed = times[0] if len(times) == 1 else ", ".join(times[:-1]) + " или " + times[-1]
+    if whole:
+        return f"Если вы сможете в {listed}, все оставшиеся ханчаны уместятся в одну встречу."
     return f"Если вы сможете в {listed}, у матча будет время."
 
 

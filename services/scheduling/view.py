@@ -237,7 +237,8 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime, gr
     if (ahead := item.fallback_ahead(now)) is not None:
         page.fallback = fallback_text(ahead.start)
     if seat is not None and (hint := board.unblock_hints(item).get(seat.player_id)):
-        page.unblock = unblock_text([o.interval for o in hint])  # Регламент §6.4: the viewer's own hint only
+        # Регламент §6.4: the viewer's own hint only
+        page.unblock = unblock_text([o.interval for o in hint], whole=board.short_of_time(item))
     for o in board.options(item):
         page.options.append(
             {
