@@ -37,6 +37,7 @@ from services.scheduling.decide import (
     need_options,
     played_meetings,
     remaining_hanchans,
+    split_plan,
     unblock_times,
     with_levels,
 )
@@ -295,6 +296,14 @@ class Board:
         allows several meetings; one is what the four are asked for first)."""
         options = self.options(item) if options is None else options
         return bool(options) and item.remaining > 0 and max(o.hanchans_fit for o in options) < item.remaining
+
+    def split_plan(self, item: MatchBoard, earliest: datetime | None = None) -> list[Interval]:
+        """The meetings that would hold the remaining hanchans when no option holds them at once (`decide.split_plan`),
+        from `earliest` (default: now) on; the page suggests proposing the first. Empty otherwise."""
+        start = earliest or self.now
+        if start is None or item.live:
+            return []
+        return split_plan(self.options(item), item.remaining, earliest=start, hanchan_minutes=item.info.hanchan_minutes)
 
     def fallback_place(self, item: MatchBoard) -> Place | None:
         """Регламент §6.1: the table the match's fallback meeting would take as the tables are shared among the

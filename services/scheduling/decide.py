@@ -127,6 +127,31 @@ def unblock_times(
     return out
 
 
+def split_plan(
+    options: Sequence[Option], remaining: int, *, earliest: datetime, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES
+) -> list[Interval]:
+    """Регламент §2 (a match may be played over several meetings): when no option holds the remaining hanchans in
+    one meeting, the meetings, earliest first, that would hold them all — each from the start of the earliest
+    option not yet used, as many hanchans as it holds (from `earliest` on, on the grid). Proposing the first
+    leaves room for the rest; proposing the biggest part first may let an earlier evening pass. Empty when one
+    option holds them all, or the options together cannot."""
+    hanchan = timedelta(minutes=hanchan_minutes)
+    if remaining < 1 or any(o.hanchans_fit >= remaining for o in options):
+        return []
+    plan: list[Interval] = []
+    left, free_from = remaining, ceil_to_grid(earliest)
+    for o in sorted(options, key=lambda o: (o.start, -o.interval.duration)):
+        start = max(o.start, free_from)
+        fit = min(left, (o.end - start) // hanchan) if o.end > start else 0
+        if fit < 1:
+            continue
+        plan.append(Interval(start, start + fit * hanchan))
+        left, free_from = left - fit, start + fit * hanchan
+        if left == 0:
+            return plan
+    return []
+
+
 def busy_players(meeting: Interval, meetings_by_name: Mapping[str, Iterable[Interval]]) -> list[str]:
     """The players (by name) already sitting in another meeting that overlaps `meeting`."""
     return [name for name, spans in meetings_by_name.items() if any(iv.overlaps(meeting) for iv in spans)]

@@ -269,6 +269,15 @@ def unblock_text(spans: Sequence[Interval], *, whole: bool = False) -> str:
     return f"Если вы сможете в {listed}, у матча будет время."
 
 
+def plan_text(plan: Sequence[Interval]) -> str:
+    """Регламент §2: the meetings that would hold the remaining hanchans when no common option holds them at once."""
+    first, rest = short_span(plan[0].start, plan[0].end), [short_span(iv.start, iv.end) for iv in plan[1:]]
+    return (
+        f"В одну встречу оставшиеся ханчаны не помещаются: предложите сначала {first} — "
+        f"остальные поместятся в {', '.join(rest)}."
+    )
+
+
 def fallback_text(start: datetime) -> str:
     """Регламент §6.1: the fallback date every card states from the window's opening."""
     local = to_kirov(start)

@@ -213,3 +213,22 @@ def test_when_the_four_share_time_for_part_of_the_match_its_blocker_is_told_the_
     page = page_of(db, sc, 3, now=now)
     assert page.unblock == "" and page.options[0]["fit"] == "помещается 3 ханчана"
     assert snapshot_of(db, sc.league.match.id).unblock == {}
+
+
+def test_when_no_option_holds_the_match_the_page_names_the_meetings_that_would_earliest_first(db: sa.Engine) -> None:
+    """Issue 23 (Регламент §2): two evenings of two hanchans each; the page suggests the earlier one first."""
+    sc = scene(db, SLOT + 11)
+    now = sc.at(1, 12)
+    first, second = Interval(sc.at(3, 19), sc.at(3, 23)), Interval(sc.at(4, 19), sc.at(4, 22, 30))
+    for n in range(4):
+        paint(db, sc, n, first, second, now=now)
+    day3, day4 = (sc.start + timedelta(days=3)), (sc.start + timedelta(days=4))
+    wd = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+    assert page_of(db, sc, 0, now=now).plan == (
+        f"В одну встречу оставшиеся ханчаны не помещаются: предложите сначала {wd[day3.weekday()]} {day3:%d.%m} "
+        f"19:00–22:00 — остальные поместятся в {wd[day4.weekday()]} {day4:%d.%m} 19:00–20:30."
+    )
+    booked_by_players(db, sc, [0, 1, 2, 3], sc.at(3, 19), 2)
+    # the rest, one hanchan, fits the second evening: an option holds it, no plan needed
+    page = page_of(db, sc, 0, now=now)
+    assert page.plan == "" and page.remaining == 1 and page.options

@@ -217,3 +217,21 @@ def test_the_hint_for_the_whole_match_says_so() -> None:
         "Если вы сможете в чт 26.11 19:00–24:00, все оставшиеся ханчаны уместятся в одну встречу."
     )
     assert unblock_text(spans) == "Если вы сможете в чт 26.11 19:00–24:00, у матча будет время."
+
+
+def test_when_no_option_holds_the_match_the_plan_holds_it_in_meetings_earliest_first() -> None:
+    tue, wed = Interval(k(24, 19), k(24, 23)), Interval(k(25, 19), k(25, 22, 30))  # two hanchans each
+    options = [Option(wed, 2), Option(tue, 2)]
+    # proposing Wednesday's two first would let Tuesday pass: the plan starts with Tuesday
+    assert decide.split_plan(options, 3, earliest=k(23, 12)) == [
+        Interval(k(24, 19), k(24, 22)),
+        Interval(k(25, 19), k(25, 20, 30)),
+    ]
+    # from Tuesday 21:00 on (a day ahead, say) Tuesday holds one: the rest fits Wednesday
+    assert decide.split_plan(options, 3, earliest=k(24, 21)) == [
+        Interval(k(24, 21), k(24, 22, 30)),
+        Interval(k(25, 19), k(25, 22)),
+    ]
+    assert decide.split_plan(options, 3, earliest=k(25, 12)) == []  # Wednesday alone cannot hold three
+    assert decide.split_plan([Option(Interval(k(24, 17), k(24, 23)), 4), *options], 3, earliest=k(23)) == []
+    assert decide.split_plan(options, 0, earliest=k(23)) == []
