@@ -94,6 +94,13 @@ def addition_needed(span: Interval, own_free: Sequence[Interval], length: timede
     return best
 
 
+def gap_to(span: Interval, own: Sequence[Interval]) -> timedelta:
+    """How far `span` lies from the nearest of the player's own spans (zero when it touches or crosses one; a day
+    when they gave none): staying longer next to an evening they gave is easier than coming another time."""
+    gaps = [max(iv.start - span.end, span.start - iv.end, timedelta(0)) for iv in own]
+    return min(gaps, default=timedelta(days=1))
+
+
 def unblock_times(
     seat_ids: Sequence[int],
     free: Mapping[int, Sequence[Interval]],
@@ -107,9 +114,9 @@ def unblock_times(
     """The one who blocks is told: per seated player, the best times at which the other three are free — the
     options the match would have if that player were free all window (`options` computes them with the rooms and
     meetings as for a real option) holding at least `at_least` hanchans. Best: those holding all `need` remaining
-    hanchans first, then the least the player would add to their own time (stay an hour longer on an evening they
-    gave rather than come on another day), then the longest. A player absent from the result cannot unblock the
-    match alone."""
+    hanchans first, then the least the player would add to their own time, then the nearest to it (stay an hour
+    longer on an evening they gave rather than come on another day), then the longest. A player absent from the
+    result cannot unblock the match alone."""
     hanchan = timedelta(minutes=hanchan_minutes)
     out: dict[int, list[Option]] = {}
     for player in seat_ids:
@@ -120,7 +127,7 @@ def unblock_times(
         def rank(o: Option, own: list[Interval] = own) -> tuple:
             length = min(need, o.hanchans_fit) * hanchan
             added = addition_needed(o.interval, own, length, timedelta(minutes=GRID_MINUTES))
-            return (o.hanchans_fit < need, added, -o.interval.duration, o.start)
+            return (o.hanchans_fit < need, added, gap_to(o.interval, own), -o.interval.duration, o.start)
 
         if found:
             out[player] = sorted(found, key=rank)[:MAX_UNBLOCK_TIMES]

@@ -235,3 +235,17 @@ def test_when_no_option_holds_the_match_the_plan_holds_it_in_meetings_earliest_f
     assert decide.split_plan(options, 3, earliest=k(25, 12)) == []  # Wednesday alone cannot hold three
     assert decide.split_plan([Option(Interval(k(24, 17), k(24, 23)), 4), *options], 3, earliest=k(23)) == []
     assert decide.split_plan(options, 0, earliest=k(23)) == []
+
+
+def test_for_the_last_hanchan_the_hint_next_to_the_players_own_evening_comes_first() -> None:
+    booked_evening = Interval(k(26, 19), k(26, 22))
+    after, sunday = Interval(k(26, 22), k(27, 0)), Interval(k(29, 12), k(29, 19))
+    assert decide.gap_to(after, [booked_evening]) == timedelta(0)
+    assert decide.gap_to(sunday, [booked_evening]) > timedelta(days=2)
+    assert decide.gap_to(sunday, []) == timedelta(days=1)
+    free = {1: [after, sunday], 2: [after, sunday], 3: [after, sunday], 4: [booked_evening]}
+    hints = decide.unblock_times(
+        [1, 2, 3, 4], free, lambda av: decide.need_options(WINDOW, av, {1: []}, [], now=None), WINDOW, need=1
+    )
+    # both need one hanchan (1 h 30 min) added; the longer Sunday comes after staying on past 22:00
+    assert [(o.start, o.end) for o in hints[4]] == [(after.start, after.end), (sunday.start, sunday.end)]
