@@ -457,7 +457,10 @@ class Simulation:
         """Why the page offers nothing to propose: the four's common painted time ahead, the hanchans it holds,
         and what the options lost to meetings and tables."""
         window = item.info.window
-        ahead = Interval(max(window.start, ceil_to_grid(self.now + LEAD)), window.end)
+        start = max(window.start, ceil_to_grid(self.now + LEAD))
+        if start >= window.end:
+            return "the window ends within a day"
+        ahead = Interval(start, window.end)
         common = players_free(ahead, [item.free.get(s.player_id, []) for s in item.info.seats])
         holds = sum(iv.duration // HANCHAN for iv in common)
         parts = [f"common time ahead {len(common)} span(s) holding {holds} hanchan(s)"]
