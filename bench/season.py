@@ -6,11 +6,15 @@ no-show and one dispute a tour, the organizer's fallback at each window's end
 (bench/season_sim.py, bench/season_people.py). It prints the share of matches the players booked alone, the share
 whose four had any common time (the ceiling), the share played, days from a window's opening to a booking,
 organizer actions, SQL statements per match and wall time; then checks the invariants (bench/season_checks.py)
-and exits 1 listing every one that broke. Seeded and deterministic; imports no reflex or telegram.
+and exits 1 listing every one that broke. Seeded and deterministic; imports no reflex or telegram. `--explain`
+prints, per match whose four shared time but which the players did not book alone, the common time and the
+hanchans it holds, its bookings and who made them, and its story (proposals, declines, refusals, the hints read,
+what the page offered and what the options lost to tables and meetings).
 
     .venv/bin/python bench/season.py --players 16 --rooms 1 --tables 4 --seed 1   # the club: one room, 4 tables
     .venv/bin/python bench/season.py --players 48 --rooms 3 --tables 1            # the old variants stay selectable
     .venv/bin/python bench/season.py --all    # N ∈ {16, 48, 200} × {1×4, 1×1, 3×1}: one markdown table
+    .venv/bin/python bench/season.py --players 48 --explain   # why each match with common time was not booked alone
     .venv/bin/python bench/season.py --database-url postgresql+psycopg://…/empty_db
 """
 
@@ -43,7 +47,7 @@ from services.core.models import (  # noqa: E402
 )
 from services.results.repo import db_standings  # noqa: E402
 from services.scheduling.repo import availabilities  # noqa: E402
-from services.scheduling.rules import players_free  # noqa: E402
+from services.scheduling.rules import players_free, short_span  # noqa: E402
 
 HANCHAN = timedelta(minutes=90)  # the season's planning length of a hanchan
 
@@ -76,6 +80,7 @@ class Report:
     statements: int = 0
     seconds: float = 0.0
     violations: dict[str, list[str]] = field(default_factory=dict)
+    unbooked: list[str] = field(default_factory=list)  # per match with common time not booked alone: why (--explain)
     checked: list[str] = field(default_factory=list)
     sim: Simulation | None = None
 
@@ -155,6 +160,8 @@ def measure(sim: Simulation, report: Report) -> None:
             common = players_free(state.window, [free.get(p.player_id, []) for p in state.seats])
             shared = any(iv.duration >= HANCHAN for iv in common)
             whole = sum(iv.duration // HANCHAN for iv in common) >= 3
+            if shared and not alone:
+                report.unbooked.append(explain(state, common, own, free))
             report.alone += alone
             report.ceiling += shared
             report.alone_of_ceiling += alone and shared
@@ -162,6 +169,23 @@ def measure(sim: Simulation, report: Report) -> None:
             report.alone_of_whole += alone and whole
             report.played += status.get(state.id) == MatchStatus.COMPLETE
     report.matches = len(sim.states)
+
+
+def explain(state, common, own: list[Booking], free) -> str:  # noqa: ANN001
+    """Why a match whose four shared time was not booked by them alone: the common time in its (last) window and
+    the hanchans each span holds, its bookings and who made them, then its story (`MatchState.notes`)."""
+    spans = ", ".join(f"{short_span(iv.start, iv.end)} ({iv.duration // HANCHAN})" for iv in common)
+    holds = sum(iv.duration // HANCHAN for iv in common)
+    lines = [
+        f"match {state.id} (tour {state.tour}, moved {state.moves}×): common time holds {holds} hanchan(s): {spans}"
+    ]
+    painted = {p.player_id: sum((iv.duration for iv in free.get(p.player_id, [])), timedelta()) for p in state.seats}
+    lines.append("  painted hours per player: " + ", ".join(f"{h / timedelta(hours=1):.1f}" for h in painted.values()))
+    for b in sorted(own, key=lambda b: b.start_at):
+        who = "players" if b.proposal_id is not None else "organizer"
+        lines.append(f"  booking {short_span(b.start_at, b.end_at)}: {b.hanchans} hanchan(s) by the {who}")
+    lines += [f"  {note}" for note in state.notes]
+    return "\n".join(lines)
 
 
 def run_season(
@@ -192,8 +216,12 @@ def run_season(
     return report
 
 
-def print_report(r: Report) -> None:
+def print_report(r: Report, *, explain: bool = False) -> None:
     st = r.sim.stats
+    if explain:
+        print(f"\nmatches whose four shared time but were not booked by them alone ({len(r.unbooked)}):")
+        for text in r.unbooked:
+            print(text)
     print(f"\n{r.players} players, {r.rooms} room(s) × {r.tables} table(s), seed {r.seed}: {r.matches} matches")
     print(f"booked by the players alone:          {r.share(r.alone)}")
     print(f"their four had any common time:       {r.share(r.ceiling)}  (the ceiling)")
@@ -203,6 +231,7 @@ def print_report(r: Report) -> None:
     print(f"played (all three hanchans):          {r.share(r.played)}")
     print(f"days from a window's opening to a players' booking: median {r.quantile(0.5)}, p90 {r.quantile(0.9)}"
           f" ({len(r.days)} bookings)")  # fmt: skip
+    print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)")
     print(f"organizer actions needed:             {r.organizer_actions}  {dict(sorted(st.organizer.items()))}")
     print(f"SQL statements per match:             {r.statements / max(r.matches, 1):.0f}"
           f" ({r.statements} while playing; setup {st.setup_seconds:.1f} s)")  # fmt: skip
@@ -259,6 +288,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--all", action="store_true", help="N ∈ {16, 48, 200} × (1 room of 4 tables, 1 room of 1, 3 rooms of 1)"
     )
+    parser.add_argument(
+        "--explain", action="store_true", help="per match with common time not booked alone: why (its story)"
+    )
     parser.add_argument("--database-url", default=None, help="an empty database to migrate (default: SQLite)")
     args = parser.parse_args(argv)
     if args.all and args.database_url:
@@ -270,7 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     reports = []
     for players, rooms, tables in runs:
         report = run_season(players, rooms, args.seed, days=args.days, database_url=args.database_url, tables=tables)
-        print_report(report)
+        print_report(report, explain=args.explain)
         reports.append(report)
     if args.all:
         print("\n" + table(reports))

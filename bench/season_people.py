@@ -1,5 +1,6 @@
 """The season bench's people (bench/season.py): weekly availability, who is busy, who answers only after the Sunday
-reminder, how quickly each confirms, and the scores a table writes down. Pure and seeded; imports no database."""
+reminder, how quickly each confirms, how they answer the blocker's hint, and the scores a table writes down. Pure
+and seeded; imports no database."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import random
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from services.scheduling.intervals import Interval, at_kirov, kirov_date
+from services.scheduling.intervals import Interval, at_kirov, kirov_date, subtract
 
 HALF_HOUR = timedelta(minutes=30)
 
@@ -88,3 +89,56 @@ def table_points(rng: random.Random, sticks: int) -> list[int]:
         if -20_000 <= last <= 80_000 and len(set(points)) == 4:
             rng.shuffle(points)
             return points
+
+
+HINT_TAKEN_SHARE = 0.5  # of the people asked by a hint in one match: about half are willing to change their plans
+STRETCH_BEFORE, STRETCH_AFTER = 1.0, 2.0  # hours: coming an hour earlier or staying two later than usual, no more
+
+
+def answer_hint(
+    person: Person,
+    hinted: list[Interval],
+    own: list[Interval],
+    *,
+    hanchans: int,
+    earliest: datetime,
+    key: str,
+    hanchan: timedelta,
+) -> Interval | None:
+    """The one who blocks reads their private hint (the page, the home card, the bot's private message: «Если вы
+    сможете в …»). About half the people asked in a match are willing to change their plans (a draw of its own per
+    person and match, `key`, so the rest of the run draws as before), and only as far as is plausible, from
+    `earliest` on (a day ahead, so the others can confirm): someone with a usual week, on a day of the week they
+    are usually free, within an hour before and two after their usual hours; a busy person only by staying one
+    hanchan longer (or coming one earlier) next to a span they already gave. They add one meeting: the remaining
+    hanchans if they fit, else as many as fit, touching their own time where it can (the least added). None: they
+    did not or could not."""
+    rng = random.Random(f"hint:{person.player_id}:{key}")
+    if rng.random() >= HINT_TAKEN_SHARE:
+        return None
+    for span in hinted:
+        day = kirov_date(span.start)
+        if person.busy:
+            stretched = [Interval(iv.start - hanchan, iv.end + hanchan) for iv in own]
+            reach = next((iv for iv in stretched if iv.overlaps(span)), None)
+            limit = hanchan
+        else:
+            usual = person.week.get(day.weekday())
+            reach = None if usual is None else Interval(
+                _at(day, max(0.0, usual[0] - STRETCH_BEFORE)), _at(day, min(24.0, usual[1] + STRETCH_AFTER))
+            )  # fmt: skip
+            limit = timedelta(days=1)
+        if reach is None:
+            continue
+        start, end = max(span.start, reach.start, earliest), min(span.end, reach.end)
+        fit = min(hanchans, (end - start) // hanchan) if end > start else 0
+        best: tuple[timedelta, datetime, Interval] | None = None
+        while fit >= 1 and start + fit * hanchan <= end:
+            meeting = Interval(start, start + fit * hanchan)
+            added = sum((iv.duration for iv in subtract([meeting], own)), timedelta())
+            if added <= limit and (best is None or added < best[0]):
+                best = (added, meeting.start, meeting)
+            start += HALF_HOUR
+        if best is not None:
+            return best[2]
+    return None

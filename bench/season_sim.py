@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from bench.season_checks import HanchanRecord, Meeting
-from bench.season_people import Person, free_time, if_needed_time, make_person, table_points
+from bench.season_people import Person, answer_hint, free_time, if_needed_time, make_person, table_points
 from services.core import security
 from services.core.config import Settings
 from services.core.db import make_engine, migrate, session_scope
@@ -41,12 +41,12 @@ from services.results.scoring import TableResult
 from services.scheduling import availability, booking, decide
 from services.scheduling import organizer as org
 from services.scheduling.board import load_board, match_board
-from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, to_kirov
+from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, merge, subtract, to_kirov
 from services.scheduling.repo import (
     confirmations,
     open_proposal_for,
 )
-from services.scheduling.rules import fallback_slot, free_rooms
+from services.scheduling.rules import fallback_slot, free_rooms, players_free, short_span
 
 REMINDER_AT = reminder_time_of(Settings(reminder_time="19:00"))  # the deployment's default Sunday reminder
 
@@ -84,6 +84,20 @@ def cheap_passwords():
         security.hash_password = real
 
 
+class VirtualSeconds:
+    """The notifier's pace on a clock of its own: waiting for Telegram's per-chat limits advances it instead of
+    sleeping, so a paced backlog costs no wall time (what is sent, and in which order, is the same)."""
+
+    def __init__(self) -> None:
+        self.t = 0.0
+
+    def monotonic(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        self.t += max(seconds, 0.0)
+
+
 class RecordingGateway:
     """A Telegram that accepts everything and remembers what was sent: no network."""
 
@@ -97,6 +111,10 @@ class RecordingGateway:
 
     async def edit(self, chat_id: int, message_id: int, text: str) -> None:
         self.edits += 1
+
+
+def _span(iv: Interval) -> str:
+    return short_span(iv.start, iv.end)
 
 
 @dataclass
@@ -115,6 +133,14 @@ class MatchState:
     penalties: list[tuple[int, int]] = field(default_factory=list)
     moves: int = 0
     refused: list[Interval] = field(default_factory=list)  # times someone declined: not proposed again
+    notes: list[str] = field(default_factory=list)  # what happened to it, for `bench/season.py --explain`
+    hints_seen: set[str] = field(default_factory=set)  # the blocker's hints a player of it has considered
+
+    def note(self, now: datetime, text: str) -> None:
+        """One line of the match's story; a line equal to the last one is not repeated (a step that changed
+        nothing)."""
+        if not self.notes or self.notes[-1].split("  ", 1)[1] != text:
+            self.notes.append(f"{to_kirov(now):%d.%m %H:%M}  {text}")
 
     @property
     def complete(self) -> bool:
@@ -129,6 +155,7 @@ class Stats:
     findings: dict[str, list[str]] = field(default_factory=dict)
     booking_days: list[float] = field(default_factory=list)
     delivered: int = 0
+    by_players: Counter = field(default_factory=Counter)  # what the players did themselves, not the organizer
     statements: int = 0
     setup_seconds: float = 0.0
     play_seconds: float = 0.0
@@ -152,7 +179,11 @@ class Simulation:
         self.stats = Stats()
         self.gateway = RecordingGateway()
         self.now = at_kirov(SEASON_START - timedelta(days=7), 12)
-        self.notifier = Notifier(self.gateway, Target(-1001, 2, 3), bind=self.engine, clock=lambda: self.now)
+        pace_clock = VirtualSeconds()
+        self.notifier = Notifier(
+            self.gateway, Target(-1001, 2, 3), bind=self.engine, clock=lambda: self.now,
+            sleep=pace_clock.sleep, monotonic=pace_clock.monotonic,
+        )  # fmt: skip
         self.states: dict[int, MatchState] = {}
         self.people: dict[int, Person] = {}
         self.meetings: dict[int, dict[int, Interval]] = {}  # player id -> booking id -> meeting (what they know)
@@ -326,6 +357,8 @@ class Simulation:
             remaining, options = item.remaining, board.options(item)
             if remaining < 1:
                 return
+        if self.follow_hints(state, board, item):
+            return  # the one who blocked added time: the four see the new options at their next look
         begun = [o for o in options if o.start < self.now]
         if begun:
             self.stats.find(
@@ -336,20 +369,37 @@ class Simulation:
         proposer = self.rng.choice(state.seats)
         earliest = ceil_to_grid(self.now + LEAD)
         choices = []
+        why = Counter()
         for o in options:
             start = max(o.start, earliest)
             fit = min(remaining, (o.end - start) // HANCHAN) if o.end > start else 0
             if fit < 1:
+                why["too soon or too short"] += 1
                 continue
             span = Interval(start, start + fit * HANCHAN)
-            if not self._clashes(proposer, span, state.id) and not any(r.overlaps(span) for r in state.refused):
+            if self._clashes(proposer, span, state.id):
+                why["clashes with the proposer's meeting"] += 1
+            elif any(r.overlaps(span) for r in state.refused):
+                why["declined before"] += 1
+            else:
                 choices.append((fit < remaining, -fit, start, span))
+        plan = board.split_plan(item, earliest) if choices and all(c[0] for c in choices) else []
+        if (
+            plan
+            and not self._clashes(proposer, plan[0], state.id)
+            and not any(r.overlaps(plan[0]) for r in state.refused)
+        ):
+            # the page's plan (Регламент §2: several meetings): the first of the meetings that hold the whole rest
+            choices = [(True, 0, plan[0].start, plan[0])]
+            state.note(self.now, "the page's plan: " + ", ".join(_span(iv) for iv in plan))
         if not choices:
+            state.note(
+                self.now,
+                f"no option to propose for {remaining} hanchan(s): {self._why_none(item, board, options, why)}",
+            )
             return
-        _, fit, _, span = min(
-            choices
-        )  # the whole match if it fits, else its biggest part, earliest first (Регламент §2)
-        fit = -fit
+        _, fit, _, span = min(choices)  # the whole match if it fits, else the plan's first meeting or the biggest part
+        fit = (span.end - span.start) // HANCHAN
         made = self._try(
             booking.propose_meeting,
             match_id=state.id,
@@ -361,8 +411,64 @@ class Simulation:
         if done(made):
             state.proposal, state.proposal_span = made.id, span
             state.waiting = {p.player_id for p in state.seats if p is not proposer}
-        elif str(made) == booking.OPEN_PROPOSAL_EXISTS:
+            state.note(self.now, f"proposed {_span(span)} for {fit} of {remaining} hanchan(s)"
+                       f" ({len(options)} option(s) shown)")  # fmt: skip
+        else:
+            state.note(self.now, f"proposing {_span(span)} refused: {str(made)[:90]}")
+        if not done(made) and str(made) == booking.OPEN_PROPOSAL_EXISTS:
             self.adopt_open_proposal(state)
+
+    def follow_hints(self, state: MatchState, board: Any, item: Any) -> bool:
+        """Each player told privately that their time blocks the match (the read model's `unblock_hints`: the page,
+        the home card, the bot) reads it when they look at the site (their usual chance, a draw of its own) and may
+        add the time (`season_people.answer_hint`); each hint is considered once. True when one added time."""
+        hints = board.unblock_hints(item)
+        for p in state.seats:
+            hint = hints.get(p.player_id)
+            if not hint:
+                continue
+            key = f"{state.id}:" + ",".join(o.start.isoformat() + o.end.isoformat() for o in hint)
+            if key in state.hints_seen:
+                continue
+            looks = random.Random(f"look:{p.player_id}:{key}:{self.now.isoformat()}").random() < p.confirm_chance
+            if not looks:
+                continue
+            state.hints_seen.add(key)
+            fully = item.fully_free(p.player_id)
+            extra = answer_hint(
+                p, [o.interval for o in hint], fully, hanchans=item.remaining,
+                earliest=ceil_to_grid(self.now + LEAD), key=str(state.id), hanchan=HANCHAN,
+            )  # fmt: skip
+            if extra is None:
+                state.note(self.now, f"player {p.player_id} read the hint ({_span(hint[0].interval)}…): not taken")
+                continue
+            saved = self._try(
+                availability.save_availability, match_id=state.id, user_id=p.user_id,
+                intervals=merge([*fully, extra]), if_needed=subtract(item.if_needed.get(p.player_id, []), [extra]),
+            )  # fmt: skip
+            state.note(self.now, f"player {p.player_id} followed the hint: added {_span(extra)}"
+                       + ("" if done(saved) else f" — refused: {str(saved)[:60]}"))  # fmt: skip
+            if done(saved):
+                self.stats.by_players["hint followed"] += 1
+                return True
+        return False
+
+    def _why_none(self, item: Any, board: Any, options: list, why: Counter) -> str:
+        """Why the page offers nothing to propose: the four's common painted time ahead, the hanchans it holds,
+        and what the options lost to meetings and tables."""
+        window = item.info.window
+        start = max(window.start, ceil_to_grid(self.now + LEAD))
+        if start >= window.end:
+            return "the window ends within a day"
+        ahead = Interval(start, window.end)
+        common = players_free(ahead, [item.free.get(s.player_id, []) for s in item.info.seats])
+        holds = sum(iv.duration // HANCHAN for iv in common)
+        parts = [f"common time ahead {len(common)} span(s) holding {holds} hanchan(s)"]
+        if options:
+            parts.append(f"{len(options)} option(s), " + ", ".join(f"{n} {w}" for w, n in why.items()))
+        elif holds:
+            parts.append("none offered (tables or the four's meetings take it)")
+        return "; ".join(parts)
 
     def adopt_open_proposal(self, state: MatchState) -> None:
         """The page shows a proposal still open: the four answer it (it may be one from before the match moved)."""
@@ -394,14 +500,19 @@ class Simulation:
             state.waiting.discard(p.player_id)
             if not ok:
                 state.refused.append(span)
+                state.note(self.now, f"{_span(span)} declined: " + ("too late" if stale else "own meeting then"))
             if not done(answered):
+                state.note(self.now, f"answer refused: {str(answered)[:90]}")
                 state.proposal = None
                 return
             status = answered.proposal.status
+            if status == "failed":
+                state.note(self.now, f"{_span(span)} not booked: {(answered.proposal.failure_reason or '')[:90]}")
             if status == "booked":
                 with self.session() as s:
                     row = s.exec(select(Booking).where(Booking.proposal_id == state.proposal, Booking.active)).first()
                 self._booked(state, row.id, Interval(row.start_at, row.end_at), row.hanchans or 0)
+                state.note(self.now, f"booked {_span(span)} ({row.hanchans} hanchan(s), table {row.table_no})")
                 self.stats.booking_days.append((self.now - state.window.start) / timedelta(days=1))
             if status != "open":
                 state.proposal = None
@@ -496,6 +607,8 @@ class Simulation:
             if remaining < 1:
                 continue
             made = self._try(org.apply_fallback, match_id=state.id, actor_user_id=self.organizer_id)
+            state.note(self.now, f"organizer's fallback for {remaining} hanchan(s): "
+                       + ("booked" if done(made) else f"refused ({str(made)[:70]})"))  # fmt: skip
             if done(made):
                 self.stats.organizer["fallback"] += 1
                 self._booked(state, made.id, Interval(made.start_at, made.end_at), made.hanchans or 0)
@@ -562,6 +675,7 @@ class Simulation:
             self.stats.organizer["left unplayed (move refused)"] += 1
             return
         self.stats.organizer["move to the next window"] += 1
+        state.note(self.now, "moved to the next window")
         for booking_id, *_ in list(state.pending):
             self._released(state, booking_id)
         state.window, state.moves, state.proposal = later[0], state.moves + 1, None

@@ -139,8 +139,11 @@ def unblock_private_text(snap: MatchSnapshot, player_id: int) -> str | None:
     hint = snap.unblock.get(player_id)
     if not hint:
         return None
-    lines = [f"<b>{match_title(snap)}</b>", "У четверых нет общего времени.", escape(unblock_text(
-        [Interval(o.start, o.end) for o in hint]))]  # fmt: skip
+    # The options hold part of the remaining hanchans: the hint is for all of them in one meeting (board.unblock_hints).
+    short = bool(snap.options)
+    lines = [f"<b>{match_title(snap)}</b>",
+             "Общего времени у четверых хватает только на часть матча." if short else "У четверых нет общего времени.",
+             escape(unblock_text([Interval(o.start, o.end) for o in hint], whole=short))]  # fmt: skip
     if snap.fallback_start is not None:
         lines.append(escape(fallback_text(snap.fallback_start)))
     lines.append(SITE_HINT)

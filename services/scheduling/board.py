@@ -37,6 +37,7 @@ from services.scheduling.decide import (
     need_options,
     played_meetings,
     remaining_hanchans,
+    split_plan,
     unblock_times,
     with_levels,
 )
@@ -261,9 +262,12 @@ class Board:
         )
 
     def unblock_hints(self, item: MatchBoard) -> dict[int, list[Option]]:
-        """The one who blocks is told: when the four answered and share no time, per seated player (by player id)
-        the best times at which the other three are free, none of the four sits in a meeting and a room is free —
-        what would become an option if that player could come (`unblock_times`). For that player's eyes only."""
+        """The one who blocks is told: when the four answered and share no time for the remaining hanchans in one
+        meeting, per seated player (by player id) the best times at which the other three are free, none of the four
+        sits in a meeting and a table is free — what would become an option if that player could come
+        (`unblock_times`). With no option at all, any such time; when the options hold only part of the remaining
+        hanchans (`short_of_time`), only times that would hold them all, so the match can still be booked in one
+        meeting rather than left to the fallback for its rest. For that player's eyes only."""
         window = item.info.window
         if (
             window is None
@@ -272,15 +276,34 @@ class Board:
             or (self.now is not None and window.end <= self.now)
             or not item.info.seats
             or any(s.player_id not in item.answered for s in item.info.seats)
-            or self.options(item)
         ):
+            return {}
+        options = self.options(item)
+        if options and not self.short_of_time(item, options):
             return {}
         return unblock_times(
             [s.player_id for s in item.info.seats],
             {s.player_id: item.free.get(s.player_id, []) for s in item.info.seats},
             lambda availabilities: self._need_options(item, availabilities, None),
             window,
+            need=item.remaining,
+            at_least=item.remaining if options else 1,
+            hanchan_minutes=item.info.hanchan_minutes,
         )
+
+    def short_of_time(self, item: MatchBoard, options: list[Option] | None = None) -> bool:
+        """The four share time, but no option holds the match's remaining hanchans in one meeting (Регламент §2
+        allows several meetings; one is what the four are asked for first)."""
+        options = self.options(item) if options is None else options
+        return bool(options) and item.remaining > 0 and max(o.hanchans_fit for o in options) < item.remaining
+
+    def split_plan(self, item: MatchBoard, earliest: datetime | None = None) -> list[Interval]:
+        """The meetings that would hold the remaining hanchans when no option holds them at once (`decide.split_plan`),
+        from `earliest` (default: now) on; the page suggests proposing the first. Empty otherwise."""
+        start = earliest or self.now
+        if start is None or item.live:
+            return []
+        return split_plan(self.options(item), item.remaining, earliest=start, hanchan_minutes=item.info.hanchan_minutes)
 
     def fallback_place(self, item: MatchBoard) -> Place | None:
         """Регламент §6.1: the table the match's fallback meeting would take as the tables are shared among the

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from services.scheduling.intervals import Interval, ceil_to_grid, covers, subtract
+from services.scheduling.intervals import GRID_MINUTES, Interval, ceil_to_grid, covers, subtract
 from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, SEATS, Option, common_options_multi, format_kirov
 
 
@@ -81,21 +81,82 @@ def with_levels(
 MAX_UNBLOCK_TIMES = 3
 
 
+def addition_needed(span: Interval, own_free: Sequence[Interval], length: timedelta, step: timedelta) -> timedelta:
+    """The least time a player would add to their own free time for a meeting of `length` inside `span` (meetings
+    start on the grid `step`): zero when one already fits their time, the whole length when none touches it."""
+    best = length
+    start = span.start
+    while start + length <= span.end and best > timedelta(0):
+        meeting = Interval(start, start + length)
+        missing = sum((iv.duration for iv in subtract([meeting], own_free)), timedelta(0))
+        best = min(best, missing)
+        start += step
+    return best
+
+
+def gap_to(span: Interval, own: Sequence[Interval]) -> timedelta:
+    """How far `span` lies from the nearest of the player's own spans (zero when it touches or crosses one; a day
+    when they gave none): staying longer next to an evening they gave is easier than coming another time."""
+    gaps = [max(iv.start - span.end, span.start - iv.end, timedelta(0)) for iv in own]
+    return min(gaps, default=timedelta(days=1))
+
+
 def unblock_times(
     seat_ids: Sequence[int],
     free: Mapping[int, Sequence[Interval]],
     options: Callable[[list[list[Interval]]], list[Option]],
     window: Interval,
+    *,
+    need: int = 1,
+    at_least: int = 1,
+    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
 ) -> dict[int, list[Option]]:
-    """The one who blocks is told: per seated player, the best (longest first) times at which the other three are
-    free — the options the match would have if that player were free all window (`options` computes them with the
-    rooms and meetings as for a real option). A player absent from the result cannot unblock the match alone."""
+    """The one who blocks is told: per seated player, the best times at which the other three are free — the
+    options the match would have if that player were free all window (`options` computes them with the rooms and
+    meetings as for a real option) holding at least `at_least` hanchans. Best: those holding all `need` remaining
+    hanchans first, then the least the player would add to their own time, then the nearest to it (stay an hour
+    longer on an evening they gave rather than come on another day), then the longest. A player absent from the
+    result cannot unblock the match alone."""
+    hanchan = timedelta(minutes=hanchan_minutes)
     out: dict[int, list[Option]] = {}
     for player in seat_ids:
         found = options([[window] if other == player else list(free.get(other, [])) for other in seat_ids])
+        found = [o for o in found if o.hanchans_fit >= at_least]
+        own = list(free.get(player, []))
+
+        def rank(o: Option, own: list[Interval] = own) -> tuple:
+            length = min(need, o.hanchans_fit) * hanchan
+            added = addition_needed(o.interval, own, length, timedelta(minutes=GRID_MINUTES))
+            return (o.hanchans_fit < need, added, gap_to(o.interval, own), -o.interval.duration, o.start)
+
         if found:
-            out[player] = found[:MAX_UNBLOCK_TIMES]
+            out[player] = sorted(found, key=rank)[:MAX_UNBLOCK_TIMES]
     return out
+
+
+def split_plan(
+    options: Sequence[Option], remaining: int, *, earliest: datetime, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES
+) -> list[Interval]:
+    """Регламент §2 (a match may be played over several meetings): when no option holds the remaining hanchans in
+    one meeting, the meetings, earliest first, that would hold them all — each from the start of the earliest
+    option not yet used, as many hanchans as it holds (from `earliest` on, on the grid). Proposing the first
+    leaves room for the rest; proposing the biggest part first may let an earlier evening pass. Empty when one
+    option holds them all, or the options together cannot."""
+    hanchan = timedelta(minutes=hanchan_minutes)
+    if remaining < 1 or any(o.hanchans_fit >= remaining for o in options):
+        return []
+    plan: list[Interval] = []
+    left, free_from = remaining, ceil_to_grid(earliest)
+    for o in sorted(options, key=lambda o: (o.start, -o.interval.duration)):
+        start = max(o.start, free_from)
+        fit = min(left, (o.end - start) // hanchan) if o.end > start else 0
+        if fit < 1:
+            continue
+        plan.append(Interval(start, start + fit * hanchan))
+        left, free_from = left - fit, start + fit * hanchan
+        if left == 0:
+            return plan
+    return []
 
 
 def busy_players(meeting: Interval, meetings_by_name: Mapping[str, Iterable[Interval]]) -> list[str]:

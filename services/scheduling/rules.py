@@ -259,11 +259,23 @@ def if_needed_text(players: int) -> str:
     return f"для {players} {'игрока' if players == 1 else 'игроков'} — если нужно"
 
 
-def unblock_text(spans: Sequence[Interval]) -> str:
-    """The blocker's hint, for that one player's eyes: the times at which the other three are free."""
+def unblock_text(spans: Sequence[Interval], *, whole: bool = False) -> str:
+    """The blocker's hint, for that one player's eyes: the times at which the other three are free. `whole`: the
+    four already share time for part of the remaining hanchans; these times would hold all of them at once."""
     times = [short_span(iv.start, iv.end) for iv in spans]
     listed = times[0] if len(times) == 1 else ", ".join(times[:-1]) + " или " + times[-1]
+    if whole:
+        return f"Если вы сможете в {listed}, все оставшиеся ханчаны уместятся в одну встречу."
     return f"Если вы сможете в {listed}, у матча будет время."
+
+
+def plan_text(plan: Sequence[Interval]) -> str:
+    """Регламент §2: the meetings that would hold the remaining hanchans when no common option holds them at once."""
+    first, rest = short_span(plan[0].start, plan[0].end), [short_span(iv.start, iv.end) for iv in plan[1:]]
+    return (
+        f"В одну встречу оставшиеся ханчаны не помещаются: предложите сначала {first} — "
+        f"остальные поместятся в {', '.join(rest)}."
+    )
 
 
 def fallback_text(start: datetime) -> str:

@@ -40,6 +40,7 @@ from services.scheduling.rules import (
     format_kirov,
     hanchans_word,
     if_needed_text,
+    plan_text,
     unblock_text,
 )
 
@@ -120,6 +121,7 @@ class MatchPage:
     booking_news: str = ""  # the room taken away or moved since the last booking, and why (`booking_news`)
     fallback: str = ""  # Регламент §6.1: the date the match is played on if the four do not agree (`fallback_text`)
     unblock: str = ""  # the viewer's own hint: if they could come then, the match would have a time (never another's)
+    plan: str = ""  # Регламент §2: no option holds the remaining hanchans; the meetings that would (`plan_text`)
 
 
 def meetings(
@@ -238,7 +240,10 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime, gr
     if (ahead := item.fallback_ahead(now)) is not None:
         page.fallback = fallback_text(ahead.start)
     if seat is not None and (hint := board.unblock_hints(item).get(seat.player_id)):
-        page.unblock = unblock_text([o.interval for o in hint])  # Регламент §6.4: the viewer's own hint only
+        # Регламент §6.4: the viewer's own hint only
+        page.unblock = unblock_text([o.interval for o in hint], whole=board.short_of_time(item))
+    if plan := board.split_plan(item):
+        page.plan = plan_text(plan)
     for o in board.options(item):
         page.options.append(
             {

@@ -10,7 +10,7 @@ from sqlmodel import Session
 
 from services.core.db import session_scope
 from services.league.todo import home_cards
-from services.notifier.cards import card_text
+from services.notifier.cards import card_text, unblock_private_text
 from services.notifier.snapshot import match_snapshot
 from services.scheduling import availability
 from services.scheduling.intervals import Interval
@@ -178,3 +178,57 @@ def test_copying_the_previous_tour_keeps_the_if_needed_part_apart(db: sa.Engine)
     two_weeks = timedelta(weeks=2)
     assert everything == [Interval(sc.at(3, 18) + two_weeks, sc.at(3, 23) + two_weeks)]
     assert maybe == [Interval(late.start + two_weeks, late.end + two_weeks)]
+
+
+def test_when_the_four_share_time_for_part_of_the_match_its_blocker_is_told_the_times_for_all_of_it(
+    db: sa.Engine,
+) -> None:
+    """Issue 23: the four share an evening holding two of the three hanchans; the one whose time cuts it short is
+    told, privately, the times at which the other three could play the whole match in one meeting."""
+    sc = scene(db, SLOT + 10)
+    now = sc.at(1, 12)
+    late = Interval(sc.at(3, 19), sc.at(4, 0))
+    for n in (0, 1, 2):
+        paint(db, sc, n, late, sc.evening(5), now=now)
+    paint(db, sc, 3, Interval(sc.at(3, 19), sc.at(3, 22)), now=now)
+    [option] = page_of(db, sc, 0, now=now).options
+    assert option["fit"] == "помещается 2 ханчана"
+    day3, day5 = (sc.start + timedelta(days=3)), (sc.start + timedelta(days=5))
+    wd = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+    # staying on the evening they gave comes first (an hour and a half more), then another day
+    hint = (
+        f"Если вы сможете в {wd[day3.weekday()]} {day3:%d.%m} 19:00–24:00 или "
+        f"{wd[day5.weekday()]} {day5:%d.%m} 17:00–23:00, все оставшиеся ханчаны уместятся в одну встречу."
+    )
+    assert page_of(db, sc, 3, now=now).unblock == hint
+    for n in (0, 1, 2):
+        assert page_of(db, sc, n, now=now).unblock == ""
+    snap = snapshot_of(db, sc.league.match.id)
+    assert set(snap.unblock) == {sc.league.players[3].id}
+    assert "Если вы сможете" not in card_text(snap)  # never in the group's card
+    private = unblock_private_text(snap, sc.league.players[3].id)
+    assert private is not None and "хватает только на часть матча" in private and hint in private
+    # the one who blocked stays until 23:30: the whole match fits, and nobody is hinted any more
+    paint(db, sc, 3, Interval(sc.at(3, 19), sc.at(3, 23, 30)), now=now)
+    page = page_of(db, sc, 3, now=now)
+    assert page.unblock == "" and page.options[0]["fit"] == "помещается 3 ханчана"
+    assert snapshot_of(db, sc.league.match.id).unblock == {}
+
+
+def test_when_no_option_holds_the_match_the_page_names_the_meetings_that_would_earliest_first(db: sa.Engine) -> None:
+    """Issue 23 (Регламент §2): two evenings of two hanchans each; the page suggests the earlier one first."""
+    sc = scene(db, SLOT + 11)
+    now = sc.at(1, 12)
+    first, second = Interval(sc.at(3, 19), sc.at(3, 23)), Interval(sc.at(4, 19), sc.at(4, 22, 30))
+    for n in range(4):
+        paint(db, sc, n, first, second, now=now)
+    day3, day4 = (sc.start + timedelta(days=3)), (sc.start + timedelta(days=4))
+    wd = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+    assert page_of(db, sc, 0, now=now).plan == (
+        f"В одну встречу оставшиеся ханчаны не помещаются: предложите сначала {wd[day3.weekday()]} {day3:%d.%m} "
+        f"19:00–22:00 — остальные поместятся в {wd[day4.weekday()]} {day4:%d.%m} 19:00–20:30."
+    )
+    booked_by_players(db, sc, [0, 1, 2, 3], sc.at(3, 19), 2)
+    # the rest, one hanchan, fits the second evening: an option holds it, no plan needed
+    page = page_of(db, sc, 0, now=now)
+    assert page.plan == "" and page.remaining == 1 and page.options

@@ -91,3 +91,40 @@ def test_a_short_season_runs_through_the_services_and_checks_every_invariant() -
     assert report.matches == 16
     assert report.statements > 0 and report.sim.stats.delivered > 0  # the bot delivered the draw and the cards
     assert report.ceiling > 0 and report.days  # some fours answered and booked in the first nine days
+
+
+def test_the_people_follow_a_blockers_hint_about_half_the_time_and_only_as_far_as_is_plausible() -> None:
+    """Issue 23: the bench's people answer the hint as people would (bench/season_people.py `answer_hint`)."""
+    from datetime import date
+
+    from bench.season_people import Person, answer_hint
+    from services.scheduling.intervals import Interval, at_kirov
+
+    hanchan = timedelta(minutes=90)
+    thursday = date(2026, 10, 29)  # weekday 3
+    evening = Interval(at_kirov(thursday, 19), at_kirov(thursday, 22))
+    hinted = [Interval(at_kirov(thursday, 19), at_kirov(thursday, 24))]  # the other three: until midnight
+    early = at_kirov(thursday, 9)
+    regular = Person(1, 1, busy=False, late=False, confirm_chance=0.8, week={3: (19.0, 22.0)})
+
+    def follow(person: Person, key: str, spans: list[Interval] = hinted, hanchans: int = 3) -> Interval | None:
+        return answer_hint(person, spans, [evening], hanchans=hanchans, earliest=early, key=key, hanchan=hanchan)
+
+    taken = [follow(regular, str(n)) for n in range(200)]
+    willing = [t for t in taken if t is not None]
+    assert 60 <= len(willing) <= 140  # about half of the people asked are willing
+    # staying an hour and a half after their usual evening: the whole match at once, touching their own time
+    assert set(willing) == {Interval(at_kirov(thursday, 19), at_kirov(thursday, 23, 30))}
+    assert [follow(regular, str(n)) for n in range(200)] == taken  # the same keys, the same answers: seeded
+    # not on a day they are never free, however willing
+    sunday = [Interval(at_kirov(date(2026, 11, 1), 12), at_kirov(date(2026, 11, 1), 19))]
+    assert all(follow(regular, str(n), sunday) is None for n in range(50))
+    # a busy person only stays one hanchan longer next to the time they gave: the rest of a match booked 19–22
+    busy = Person(2, 2, busy=True, late=False, confirm_chance=0.8, week={3: (19.0, 22.0)})
+    after = [Interval(at_kirov(thursday, 22), at_kirov(thursday, 24))]
+    rest = Interval(at_kirov(thursday, 22), at_kirov(thursday, 23, 30))
+    assert {follow(busy, str(n), after, hanchans=1) for n in range(50)} == {None, rest}
+    assert all(follow(busy, str(n), sunday, hanchans=1) is None for n in range(50))
+    # and not two hanchans more: a time that starts two hanchans away from their own is not followed
+    far = [Interval(at_kirov(thursday, 13), at_kirov(thursday, 16))]
+    assert all(follow(busy, str(n), far, hanchans=1) is None for n in range(50))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, timedelta
 
 from services.scheduling import decide
 from services.scheduling.intervals import Interval, at_kirov
@@ -173,3 +173,79 @@ def test_the_texts_of_if_needed_the_hint_and_the_fallback() -> None:
     )
     assert unblock_text(spans[:1]) == "Если вы сможете в чт 26.11 19:00–23:00, у матча будет время."
     assert fallback_text(k(29, 18)) == "Если не договоритесь — вс 29.11 18:00 (Регламент §6.1)"
+
+
+# --- issue 23: the hint when the four's time holds only part of the match ------------------------------------
+
+
+def test_the_addition_a_hint_asks_for_touches_the_players_own_time() -> None:
+    half = timedelta(minutes=30)
+    meeting = timedelta(minutes=270)  # three hanchans
+    span = Interval(k(26, 17), k(26, 24))
+    own = [Interval(k(26, 19), k(26, 22))]
+    # 17:00–21:30 or 19:00–23:30 add 1 h 30 min to 19–22; nothing else adds less
+    assert decide.addition_needed(span, own, meeting, half) == timedelta(minutes=90)
+    assert decide.addition_needed(span, [], meeting, half) == meeting
+    assert decide.addition_needed(span, [span], meeting, half) == timedelta(0)
+
+
+def test_when_the_options_hold_part_of_the_match_the_hint_offers_only_times_for_all_of_it() -> None:
+    shared = Interval(k(26, 19), k(26, 22))  # the four: two hanchans
+    three = [shared, Interval(k(26, 22), k(26, 24)), Interval(k(28, 12), k(28, 18)), Interval(k(27, 19), k(27, 22))]
+    free = {1: three, 2: three, 3: three, 4: [shared]}
+
+    def options(availabilities: list[list[Interval]]) -> list:
+        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None)
+
+    hints = decide.unblock_times([1, 2, 3, 4], free, options, WINDOW, need=3, at_least=3)
+    assert list(hints) == [4]  # the other three share 26.11 19–24 and 28.11 12–18; player 4 alone limits it
+    # staying until 23:30 on the evening they gave (1 h 30 min more) comes before a whole Saturday afternoon;
+    # 27.11 19–22 holds two hanchans only: not offered, it would leave the match short again
+    assert [(o.start, o.end) for o in hints[4]] == [(k(26, 19), k(27, 0)), (k(28, 12), k(28, 18))]
+    # with no option at all (at_least=1) the shorter evening is offered too, after those that hold the match
+    loose = decide.unblock_times([1, 2, 3, 4], {**free, 4: []}, options, WINDOW, need=3)
+    assert [(o.start, o.end) for o in loose[4]] == [
+        (k(28, 12), k(28, 18)),
+        (k(26, 19), k(27, 0)),
+        (k(27, 19), k(27, 22)),
+    ]
+
+
+def test_the_hint_for_the_whole_match_says_so() -> None:
+    spans = [Interval(k(26, 19), k(27, 0))]
+    assert unblock_text(spans, whole=True) == (
+        "Если вы сможете в чт 26.11 19:00–24:00, все оставшиеся ханчаны уместятся в одну встречу."
+    )
+    assert unblock_text(spans) == "Если вы сможете в чт 26.11 19:00–24:00, у матча будет время."
+
+
+def test_when_no_option_holds_the_match_the_plan_holds_it_in_meetings_earliest_first() -> None:
+    tue, wed = Interval(k(24, 19), k(24, 23)), Interval(k(25, 19), k(25, 22, 30))  # two hanchans each
+    options = [Option(wed, 2), Option(tue, 2)]
+    # proposing Wednesday's two first would let Tuesday pass: the plan starts with Tuesday
+    assert decide.split_plan(options, 3, earliest=k(23, 12)) == [
+        Interval(k(24, 19), k(24, 22)),
+        Interval(k(25, 19), k(25, 20, 30)),
+    ]
+    # from Tuesday 21:00 on (a day ahead, say) Tuesday holds one: the rest fits Wednesday
+    assert decide.split_plan(options, 3, earliest=k(24, 21)) == [
+        Interval(k(24, 21), k(24, 22, 30)),
+        Interval(k(25, 19), k(25, 22)),
+    ]
+    assert decide.split_plan(options, 3, earliest=k(25, 12)) == []  # Wednesday alone cannot hold three
+    assert decide.split_plan([Option(Interval(k(24, 17), k(24, 23)), 4), *options], 3, earliest=k(23)) == []
+    assert decide.split_plan(options, 0, earliest=k(23)) == []
+
+
+def test_for_the_last_hanchan_the_hint_next_to_the_players_own_evening_comes_first() -> None:
+    booked_evening = Interval(k(26, 19), k(26, 22))
+    after, sunday = Interval(k(26, 22), k(27, 0)), Interval(k(29, 12), k(29, 19))
+    assert decide.gap_to(after, [booked_evening]) == timedelta(0)
+    assert decide.gap_to(sunday, [booked_evening]) > timedelta(days=2)
+    assert decide.gap_to(sunday, []) == timedelta(days=1)
+    free = {1: [after, sunday], 2: [after, sunday], 3: [after, sunday], 4: [booked_evening]}
+    hints = decide.unblock_times(
+        [1, 2, 3, 4], free, lambda av: decide.need_options(WINDOW, av, {1: []}, [], now=None), WINDOW, need=1
+    )
+    # both need one hanchan (1 h 30 min) added; the longer Sunday comes after staying on past 22:00
+    assert [(o.start, o.end) for o in hints[4]] == [(after.start, after.end), (sunday.start, sunday.end)]
