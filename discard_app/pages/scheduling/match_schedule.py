@@ -262,14 +262,16 @@ def _content() -> rx.Component:
                         rx.cond(MatchScheduleState.all_answered, texts.SCHED_NO_COMMON_TIME, texts.SCHED_NO_OPTIONS),
                         color_scheme="gray",
                     ),
-                    # the one who blocks: in this viewer's own state only (view.match_page)
-                    rx.cond(
-                        MatchScheduleState.unblock != "",
-                        rx.callout(MatchScheduleState.unblock, color_scheme="amber", role="note"),
-                    ),
                 ),
             ),
         ),
+        # the one who blocks — no common time, or too little for the remaining hanchans: this viewer's own hint
+        rx.cond(
+            MatchScheduleState.unblock != "",
+            rx.callout(MatchScheduleState.unblock, color_scheme="amber", role="note"),
+        ),
+        # Регламент §2: no single option holds the remaining hanchans, several meetings would
+        rx.cond(MatchScheduleState.plan != "", rx.callout(MatchScheduleState.plan, color_scheme="blue", role="note")),
         rx.cond(MatchScheduleState.is_seated & ~MatchScheduleState.nothing_to_book, _propose_section()),
         rx.heading(texts.SCHED_PROPOSALS, size="4", as_="h2"),
         rx.cond(

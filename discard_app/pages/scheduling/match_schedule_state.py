@@ -17,6 +17,7 @@ from discard_app.state.auth import AuthState
 from services.core.changes import grid_moved, match_stamp, match_watch
 from services.core.db import session_scope
 from services.core.models import User, utc_now
+from services.core.wording import agreed
 from services.league.tour_windows import parse_kirov
 from services.scheduling import availability, booking
 from services.scheduling.intervals import (
@@ -48,6 +49,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     part_booked: str = ""  # some of the match's hanchans are booked, not all: what is left to agree on
     booking_news: str = ""  # the room released or moved since the last booking, and why
     fallback: str = ""  # Регламент §6.1: «Если не договоритесь — вс 20.12 18:00», from the window's opening
+    plan: str = ""  # Регламент §2: the meetings that together hold the remaining hanchans (view.match_page)
     unblock: str = ""  # the viewer's own hint when the four share no time; never another player's (view.match_page)
     options: list[dict[str, str]] = []
     proposals: list[dict[str, str]] = []
@@ -86,7 +88,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
             self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = self.all_answered = self.nothing_to_book = False
-            self.part_booked = self.booking_news = self.fallback = self.unblock = ""
+            self.part_booked = self.booking_news = self.fallback = self.unblock = self.plan = ""
             self._grid()._put(days=[], cells=[], marks=[])
             self.seats, self.options = [], []
             self.proposals, self.bookings, self.hanchan_choices = [], [], []
@@ -99,12 +101,19 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             self._put(is_seated=seated and bool(view.days) and not view.window_over)
             self._grid()._put(days=view.days, cells=view.cells if seated else [], marks=view.marks if seated else [])
         self._put(
-            seats=[{"name": n, "answer": "ответил" if ok else "ещё не ответил"} for n, ok in view.seats],
+            seats=[
+                {
+                    "name": n,
+                    "answer": agreed(n, "ответил", "ответила") if ok else "ещё не " + agreed(n, "ответил", "ответила"),
+                }
+                for n, ok in view.seats
+            ],
             all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
             nothing_to_book=view.remaining <= 0,
             booking_news=view.booking_news,
             fallback=view.fallback,
             unblock=view.unblock,
+            plan=view.plan,
             options=view.options,
             proposals=view.proposals,
             bookings=view.bookings,
