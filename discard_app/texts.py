@@ -153,7 +153,6 @@ PLAYOFF_WINDOW_END = "Конец окна"
 PLAYOFF_WINDOW_SAVE = "Сохранить окно"
 PLAYOFF_WINDOW_SAVED = "Окно раунда сохранено."
 PLAYOFF_WINDS = "Перемешать ветра"
-PLAYOFF_WINDS_DRAWN = "Ханчан {number}: {winds}"
 PLAYOFF_TIE = "Решение о равенстве в матче"
 PLAYOFF_TIE_ORDER = "Порядок: имена через запятую, лучший первым"
 PLAYOFF_TIE_REASON = "Основание решения"
@@ -636,3 +635,21 @@ HOLD_HOURS_FIELD = "Часов удержания стола"
 HOLD_HOURS_NOW = "сейчас: {hours} ч"
 HOLD_HOURS_SAVE = "Сохранить время удержания"
 HOLD_HOURS_NO_SEASON = "Сезон ещё не создан: время удержания задаётся для сезона."
+
+# --- full-season: /seasons/manage and /playoff guarded; finishing and re-issuing ask first (issue 25) ---
+SEASON_FINISH_CONFIRM_TITLE = "Завершить сезон?"
+SEASON_FINISH_CONFIRM = (
+    "Сезон «{season}» закончится: чемпион — {champion} (места финала: {podium}). Итоговая таблица, сетка "
+    "плей-офф и протоколы матчей будут заморожены — результаты, штрафы и решения этого сезона больше не вносятся и "
+    "не исправляются. Сезон останется текущим и открытым для чтения; следующий шаг — «Начать сезон» ниже: новый "
+    "сезон станет текущим, а этот уйдёт в архив на странице «Сезоны». Отменить завершение нельзя."
+)
+SEASON_FINISH_CANCEL = "Отмена"
+SEASON_REISSUE_CONFIRM_TITLE = "Выдать заново {count}?"
+SEASON_REISSUE_CONFIRM_TEXT = (
+    "У {count} сезона пароли, которыми ещё ни разу не входили: им будут выданы новые, прежние перестанут "
+    "действовать сразу. Новые пароли покажутся один раз и скачаются листом для печати."
+)
+SEASON_REISSUE_CONFIRM = "Выдать заново"
+SEASON_REISSUE_CANCEL = "Отмена"
+SEASON_COPY_BUTTON = "Перенести состав"
