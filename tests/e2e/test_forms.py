@@ -19,9 +19,7 @@ NOT_YET_MOVED = {
     "/roster": {"Записать"},
     "/draw": {"Сохранить окна"},
     "/schedule": {"Добавить в календарь", "Добавить помещение", "Сохранить число столов", "Сохранить время удержания"},
-    "/playoff": {"Закрыть регулярный этап"},
     "/pantheon": {"Сохранить"},
-    "/seasons/manage": {"Начать сезон"},
     "/regulation": {"Показать", "Показать, что изменится"},
 }
 # Pages none of whose forms are moved yet: the desk's buttons are its items' actions, which depend on what waits
@@ -41,6 +39,8 @@ MOVED = {
     "/announcements": {"Опубликовать"},
     "/regulation": {"Опубликовать изменение"},
     "/disqualifications": {"Записать дисквалификацию"},
+    "/playoff": {"Закрыть регулярный этап"},
+    "/seasons/manage": {"Начать сезон"},
 }
 
 

@@ -17,8 +17,10 @@ from datetime import timedelta
 from urllib.parse import urlsplit
 
 import pytest
+from playwright.sync_api import Page, expect
 from sqlmodel import Session, col, select
 
+from discard_app import texts
 from discard_app.state.action import KEY_FIELD, new_key
 from services.core.db import session_scope
 from services.core.models import Match, MatchStatus, Player, Round, Season, Seat, Stage, StageKind, User, utc_now
@@ -29,7 +31,7 @@ from services.results import hanchans as results
 from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import KIROV
-from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, running_app
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, running_app
 from tests.e2e.test_actions_protocol import (
     RawTab,
     Scenario,
@@ -179,15 +181,23 @@ def _season_with_a_predecessor(app: App) -> tuple[str, dict]:
     return "/seasons/manage", {"form": {KEY_FIELD: new_key()}}
 
 
-def _season_with_an_unused_password(app: App) -> tuple[str, dict]:
-    """A fresh season with one player whose issued password was never used: «Выдать заново» replaces it."""
+def _new_players_only(app: App, count: int) -> None:
+    """A new current season of `count` new players whose issued passwords were never used (the eight of
+    `fresh_season` keep theirs: a test may still log in with them)."""
     fresh_season(app, "open")
     engine = app.engine()
     with session_scope(engine) as session:
         organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
-        name = f"Новичок {uuid.uuid4().hex[:6].translate(LETTERS)}"
-        roster.add_player(session, current_season(session), name, actor_user_id=organizer.id)
+        season = seasons.create_season(session, f"Сезон {uuid.uuid4().hex[:8]}", actor_user_id=organizer.id)
+        for _ in range(count):
+            name = f"Новичок {uuid.uuid4().hex[:6].translate(LETTERS)}"
+            roster.add_player(session, season, name, actor_user_id=organizer.id)
     engine.dispose()
+
+
+def _season_with_an_unused_password(app: App) -> tuple[str, dict]:
+    """«Выдать заново» has one password to replace."""
+    _new_players_only(app, 1)
     return "/seasons/manage", {"form": {KEY_FIELD: new_key()}}
 
 
@@ -360,3 +370,59 @@ def test_only_the_organizer_imports_the_roster_file(season_app: App) -> None:
     before = _snapshot(season_app)
     _upload_as(season_app, ORGANIZER, text, key)  # another tab, the same form's key: performed once
     assert _added(before, _snapshot(season_app)) == {}
+
+
+# --- full-season: finishing the season and issuing passwords again ask first (issue 25) ---------------------------
+
+
+def test_finishing_the_season_asks_first_naming_what_follows(page: Page, season_app: App) -> None:
+    """Issue 25 item 4: «Завершить сезон» names the season, its champion, that its results freeze and what comes
+    next; «Отмена» changes nothing; confirmed, the season is finished."""
+    season_id = fresh_season(season_app, "final")
+    _, names = _bracket(season_app, season_id)
+    engine = season_app.engine()
+    with session_scope(engine) as session:
+        champion = names[int(playoff.load_bracket(session, session.get(Season, season_id)).bracket.final_places[0])]
+    engine.dispose()
+    login(page, season_app, ORGANIZER, path="/seasons/manage")
+    button = page.get_by_role("button", name=texts.SEASON_FINISH)
+    button.click()
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text(texts.SEASON_FINISH_CONFIRM_TITLE)
+    expect(dialog).to_contain_text(f"чемпион — {champion}")
+    expect(dialog).to_contain_text("будут заморожены")
+    expect(dialog).to_contain_text("«Начать сезон»")  # what comes next
+    dialog.get_by_role("button", name=texts.SEASON_FINISH_CANCEL).click()
+    expect(dialog).to_have_count(0)
+    assert _finished_at(season_app, season_id) is None  # asked, not done
+    button.click()
+    page.get_by_role("alertdialog").get_by_role("button", name=texts.SEASON_FINISH).click()
+    expect(page.get_by_role("status").filter(has_text="завершён")).to_be_visible()
+    assert _finished_at(season_app, season_id) is not None
+    expect(page.get_by_role("button", name=texts.SEASON_FINISH)).to_have_count(0)
+
+
+def _finished_at(app: App, season_id: int) -> object:
+    engine = app.engine()
+    with session_scope(engine) as session:
+        finished = session.get(Season, season_id).finished_at
+    engine.dispose()
+    return finished
+
+
+def test_issuing_passwords_again_asks_first_naming_how_many(page: Page, season_app: App) -> None:
+    """Issue 25: «Выдать заново» names how many passwords it replaces; «Отмена» keeps the old ones."""
+    _new_players_only(season_app, 3)
+    login(page, season_app, ORGANIZER, path="/seasons/manage")
+    before = _snapshot(season_app)
+    page.get_by_role("button", name=texts.SEASON_REISSUE_BUTTON).click()
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Выдать заново 3 пароля?")
+    expect(dialog).to_contain_text("У 3 игроков сезона")
+    dialog.get_by_role("button", name=texts.SEASON_REISSUE_CANCEL).click()
+    expect(dialog).to_have_count(0)
+    assert _added(before, _snapshot(season_app)) == {}  # asked, not done
+    page.get_by_role("button", name=texts.SEASON_REISSUE_BUTTON).click()
+    with page.expect_download():
+        page.get_by_role("alertdialog").get_by_role("button", name=texts.SEASON_REISSUE_CONFIRM, exact=True).click()
+    expect(page.get_by_role("status").first).to_contain_text("Выданы новые пароли: 3.")
