@@ -297,7 +297,7 @@ def finish_preview(session: Session, season: Season) -> FinishPreview:
 def finish_season(session: Session, season: Season, *, now: datetime, actor_user_id: int | None) -> None:
     """Closes the season once its final is played (Регламент §2, §4); it stays current and readable."""
     lock_row(session, Season, season.id)  # two organizers finishing at once: the second is told it is finished
-    session.refresh(season)
+    session.refresh(season, ["finished_at"])  # what the lock's previous holder committed
     if refusal := finish_preview(session, season).refusal:
         raise SeasonError(refusal)
     season.finished_at = now
