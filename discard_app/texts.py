@@ -738,3 +738,20 @@ SCHEDULE_DIALOG_GONE = "Это действие больше не открыто
 SCHEDULE_TABLES_WHOLE = "Число столов — целое от 1 до {most}."
 SCHEDULE_CANCEL = "Отмена"
 PANTHEON_PICK_MATCH = "Выберите матч."
+# --- full-season: /seasons/manage and /playoff guarded; finishing and re-issuing ask first (issue 25) ---
+SEASON_FINISH_CONFIRM_TITLE = "Завершить сезон?"
+SEASON_FINISH_CONFIRM = (
+    "Сезон «{season}» закончится: чемпион — {champion} (места финала: {podium}). Итоговая таблица, сетка "
+    "плей-офф и протоколы матчей будут заморожены — результаты, штрафы и решения этого сезона больше не вносятся и "
+    "не исправляются. Сезон останется текущим и открытым для чтения; следующий шаг — «Начать сезон» ниже: новый "
+    "сезон станет текущим, а этот уйдёт в архив на странице «Сезоны». Отменить завершение нельзя."
+)
+SEASON_FINISH_CANCEL = "Отмена"
+SEASON_REISSUE_CONFIRM_TITLE = "Выдать заново {count}?"
+SEASON_REISSUE_CONFIRM_TEXT = (
+    "У {count} сезона пароли, которыми ещё ни разу не входили: им будут выданы новые, прежние перестанут "
+    "действовать сразу. Новые пароли покажутся один раз и скачаются листом для печати."
+)
+SEASON_REISSUE_CONFIRM = "Выдать заново"
+SEASON_REISSUE_CANCEL = "Отмена"
+SEASON_COPY_BUTTON = "Перенести состав"

@@ -80,8 +80,9 @@ def table_view(round_: str, table: Table | None, view: playoff.PlayoffView, draw
     )
 
 
-def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]) -> rx.Component:
-    """A table of the bracket: players, totals, average place and where each goes; the wind draw button."""
+def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec] | None = None) -> rx.Component:
+    """A table of the bracket: players, totals, average place and where each goes; the wind draw button where
+    winds can be drawn (`on_draw`; none on a season's read-only record)."""
     rows = rx.foreach(
         table["rows"],
         lambda row: rx.table.row(
@@ -118,14 +119,15 @@ def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]
                 ),
             ),
             rx.cond(table["winds"] != "", rx.text(table["winds"], size="2")),
-            rx.cond(
-                table["can_draw"],
-                rx.button(
-                    texts.PLAYOFF_WINDS,
-                    size="1",
-                    variant="soft",
-                    on_click=on_draw(table["match_id"]),
-                ),
+            *(
+                [
+                    rx.cond(
+                        table["can_draw"],
+                        rx.button(texts.PLAYOFF_WINDS, size="1", variant="soft", on_click=on_draw(table["match_id"])),
+                    )
+                ]
+                if on_draw is not None
+                else []
             ),
             spacing="2",
             width="100%",

@@ -13,6 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, func, select
 
 from services.core.audit import record_audit
+from services.core.db import lock_row
 from services.core.errors import LeagueError
 from services.core.models import Player, Registration, Role, RosterStatus, Season, Stage, StageKind, User
 from services.core.text_limits import SEASON_NAME_MAX, person_name_problem
@@ -268,12 +269,35 @@ def import_roster_csv(
     return ImportResult(tuple(lines), added, tuple(passwords))
 
 
+@dataclass(frozen=True)
+class FinishPreview:
+    """What finishing the season will do, for the question asked first (issue 25 item 4)."""
+
+    season: str
+    champion: str  # "" while the final is not played: finishing is then refused with `refusal`
+    podium: tuple[str, ...]  # the final's places, best first
+    refusal: str
+
+
+def finish_preview(session: Session, season: Season) -> FinishPreview:
+    """Регламент §2, §4: the season ends after its final; the champion and the final's places it will keep."""
+    view = load_bracket(session, season)
+    places = view.bracket.final_places
+    names = tuple(view.names.get(p, str(p)) for p in places)
+    refusal = ""
+    if season.finished_at is not None:
+        refusal = f"Сезон «{season.name}» уже завершён."
+    elif not places:
+        refusal = "Финал ещё не сыгран: сезон завершается после финала."
+    return FinishPreview(season.name, names[0] if names else "", names, refusal)
+
+
 def finish_season(session: Session, season: Season, *, now: datetime, actor_user_id: int | None) -> None:
     """Closes the season once its final is played (Регламент §2, §4); it stays current and readable."""
-    if season.finished_at is not None:
-        raise SeasonError(f"Сезон «{season.name}» уже завершён.")
-    if not load_bracket(session, season).bracket.final_places:
-        raise SeasonError("Финал ещё не сыгран: сезон завершается после финала.")
+    lock_row(session, Season, season.id)  # two organizers finishing at once: the second is told it is finished
+    session.refresh(season, ["finished_at"])  # what the lock's previous holder committed
+    if refusal := finish_preview(session, season).refusal:
+        raise SeasonError(refusal)
     season.finished_at = now
     session.add(season)
     record_audit(session, actor_user_id=actor_user_id, action="season.finish", entity="season", entity_id=season.id)

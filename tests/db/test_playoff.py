@@ -28,7 +28,7 @@ from services.core.models import (
 from services.league import history
 from services.league.accounts import create_user
 from services.league.roster import add_player
-from services.league.seasons import finish_season
+from services.league.seasons import SeasonError, finish_preview, finish_season
 from services.league.standing_note import standing_notes
 from services.playoff import stage as playoff
 from services.results import winds
@@ -122,6 +122,10 @@ def test_closing_is_refused_for_a_tie_in_the_top_eight_and_for_a_player(league: 
     assert "места 5–8" in message and "«Участник 05»" in message and "стол первого раунда" in message
     assert playoff.playoff_stage(session, league.season.id) is None
     assert not session.exec(select(Stage).where(Stage.kind == StageKind.PLAYOFF)).all()
+    # No final yet: finishing the season is refused, and its question says so instead of asking.
+    assert finish_preview(session, league.season).refusal == "Финал ещё не сыгран: сезон завершается после финала."
+    with pytest.raises(SeasonError, match="Финал ещё не сыгран"):
+        finish_season(session, league.season, now=at(28), actor_user_id=league.organizer.id)
 
 
 def test_a_whole_playoff(league: League, session: Session) -> None:
@@ -202,7 +206,17 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
     assert [json.loads(a.after)["round"] for a in created] == ["1A", "1B", "2U", "2L", "3", "F"]
 
     # Issue 17: the final is played, so the season closes; it is then an archive with its champion and top eight.
+    # Issue 25 item 4: the question asked first names the champion and the final's places.
+    preview = finish_preview(session, league.season)
+    assert (preview.champion, preview.podium[:2], preview.refusal) == (
+        "Участник 09",
+        ("Участник 09", "Участник 01"),
+        "",
+    )
     finish_season(session, league.season, now=at(28), actor_user_id=league.organizer.id)
+    assert finish_preview(session, league.season).refusal == f"Сезон «{league.season.name}» уже завершён."
+    with pytest.raises(SeasonError, match="уже завершён"):
+        finish_season(session, league.season, now=at(29), actor_user_id=league.organizer.id)
     summary = history.season_summaries(session)[0]
     assert (summary.champion, summary.status) == ("Участник 09", "завершён 28.12.2026")
     assert summary.top[:4] == ("Участник 09", "Участник 01", "Участник 07", "Участник 05")

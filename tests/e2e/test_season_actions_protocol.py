@@ -1,7 +1,7 @@
-"""The handlers that move a whole season on (closing registration, the draw, closing the stage, a new season,
-finishing), sent over the real websocket protocol as tests/e2e/test_actions_protocol.py sends every other one:
-refused to the wrong role and to a logged-out tab, performed for the right role, performed once when the same event
-is sent twice at once.
+"""The handlers that move a whole season on (closing registration, the draw, closing the stage, the playoff's
+rounds, a new season, finishing), sent over the real websocket protocol as tests/e2e/test_actions_protocol.py sends
+every other one: refused to the wrong role and to a logged-out tab, performed for the right role, performed once
+when the same event is sent twice at once.
 
 They run on an app of their own (the conftest starts it before the shared one): each scenario's build makes a fresh
 current season in the stage its handler needs, so the shared app's season never moves.
@@ -9,30 +9,47 @@ current season in the stage its handler needs, so the shared app's season never 
 
 from __future__ import annotations
 
+import http.client
 import json
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
+from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Page, expect
-from sqlmodel import col, select
+from sqlmodel import Session, col, select
 
 from discard_app import texts
 from discard_app.state.action import KEY_FIELD, new_key
 from services.core.db import session_scope
-from services.core.models import Player, Round, Season, Stage, TieDecision, User, utc_now
-from services.league import closing, draw_season, seasons, tour_windows
+from services.core.models import (
+    Match,
+    MatchStatus,
+    Player,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageKind,
+    TieDecision,
+    User,
+    utc_now,
+)
+from services.league import closing, draw_season, roster, seasons, tour_windows
 from services.league.roster import current_season
+from services.playoff import stage as playoff
 from services.results import hanchans as results
 from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import KIROV
 from tests import factories
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login, running_app
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, running_app
 from tests.e2e.test_actions_protocol import (
+    RawTab,
     Scenario,
     _added,
+    _cookie_for,
     _event_name,
     _guarded,
     _send,
@@ -41,7 +58,14 @@ from tests.e2e.test_actions_protocol import (
 )
 
 ROSTER = list(PLAYERS[:8])  # two tables of four (Регламент §1: a multiple of four)
-STAGES = ("open", "closed", "draft")  # how far `fresh_season` takes the new season
+# How far `fresh_season` takes the new season: registration «open» or «closed», a «draft» of the draw, the
+# regular stage «played» (one tour, both tables), the «playoff» begun (round 1: table 1A played to a tie between
+# its 2nd and 3rd, 1B not begun), or the «final» played (every playoff table; the draw marked approved, as a
+# season that ran is, so /seasons/manage offers finishing it).
+STAGES = ("open", "closed", "draft", "played", "playoff", "final")
+IN_ORDER = (45_000, 35_000, 25_000, 15_000)
+# Seats 2 and 3 end level on total and average place: the table waits for the organizer's decision (Регламент §4).
+TIED = ((45_000, 32_000, 25_000, 18_000), (45_000, 25_000, 32_000, 18_000), (30_000,) * 4)
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +89,20 @@ def fresh_season(app: App, stage: str = "open") -> int:
         for name in ROSTER:
             user = session.exec(select(User).where(User.display_name == name)).one()
             seasons.enroll_user(session, season, user, today=now.date(), actor_user_id=organizer.id)
-        if stage in ("closed", "draft"):
+        if stage != "open":
             closing.close_registration(session, season, "as_is", actor_user_id=organizer.id)
+        if stage in ("played", "playoff", "final"):
+            _play_regular(session, season, organizer)
+        if stage in ("playoff", "final"):
+            playoff.close_regular_stage(session, season, actor=organizer)
+            playoff.advance_playoff(session, season)  # what the page's load would settle, settled here
+        if stage == "playoff":
+            view = playoff.load_bracket(session, season)
+            _play(session, organizer, view.match_ids["1A"], TIED)
+        if stage == "final":
+            _play_playoff(session, season, organizer)
+            season.draw_approved_at = now
+            session.add(season)
         if stage == "draft":
             start = now.astimezone(KIROV).replace(hour=0, minute=0, second=0, microsecond=0) + timedelta(days=1)
             windows = [
@@ -77,6 +113,58 @@ def fresh_season(app: App, stage: str = "open") -> int:
         season_id = season.id
     engine.dispose()
     return season_id
+
+
+def _play(session: Session, organizer: User, match_id: int, hanchans: tuple[tuple[int, ...], ...]) -> None:
+    """Hanchans entered through the results service as the organizer would, points in seat order."""
+    seated = session.exec(select(Seat.player_id).where(Seat.match_id == match_id).order_by(col(Seat.seed))).all()
+    for points in hanchans:
+        entry = Entry(tuple(TableResult(p, x) for p, x in zip(seated, points, strict=True)), 0)
+        results.enter_hanchan(session, organizer, match_id, entry, now=utc_now())
+
+
+def _play_regular(session: Session, season: Season, organizer: User) -> None:
+    """One tour of the regular stage, both tables played in seat order (table 2 a little lower at the top)."""
+    stage = session.exec(select(Stage).where(Stage.season_id == season.id, Stage.kind == StageKind.REGULAR)).one()
+    tour = Round(stage_id=stage.id, code="1")
+    session.add(tour)
+    session.flush()
+    players = session.exec(
+        select(Player).where(Player.season_id == season.id).order_by(col(Player.registration_order))
+    ).all()
+    for table, points in enumerate((IN_ORDER, (44_000, 34_000, 26_000, 16_000))):
+        match = Match(round_id=tour.id, table=str(table + 1), status=MatchStatus.PLAYING)
+        session.add(match)
+        session.flush()
+        for seed, player in enumerate(players[4 * table : 4 * table + 4], start=1):
+            session.add(Seat(match_id=match.id, player_id=player.id, seed=seed))
+        session.flush()
+        _play(session, organizer, match.id, (points,) * match.planned_hanchans)
+
+
+def _play_playoff(session: Session, season: Season, organizer: User) -> None:
+    """Every playoff table in seat order, round after round, until the final has its places."""
+    for _ in range(6):
+        view = playoff.load_bracket(session, season)
+        if view.bracket.final_places:
+            return
+        for table in view.bracket.tables:
+            if table.match_id is not None and not table.complete:
+                match = session.get(Match, table.match_id)
+                left = match.planned_hanchans - len(results.effective(session, match.id))
+                _play(session, organizer, match.id, (IN_ORDER,) * left)
+        playoff.advance_playoff(session, season)
+    raise AssertionError("the playoff did not reach its final places")
+
+
+def _bracket(app: App, season_id: int) -> tuple[dict[str, int], dict[int, str]]:
+    """The playoff's matches by round (1A…F) and the players' names by player id."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        view = playoff.load_bracket(session, session.get(Season, season_id))
+        match_ids, names = dict(view.match_ids), {int(p): n for p, n in view.names.items()}
+    engine.dispose()
+    return match_ids, names
 
 
 def _in_fresh_season(stage: str, path: str, payload: Callable[[int], dict]) -> Callable[[App], tuple[str, dict]]:
@@ -130,10 +218,92 @@ def _tied_season(app: App) -> tuple[str, dict]:
     return "/standings", {"form": form}
 
 
+# --- full-season: /seasons/manage and /playoff (issue 24 item 2) ------------------------------------------------
+
+
+def _season_with_a_predecessor(app: App) -> tuple[str, dict]:
+    """An empty current season after one of eight players: «Перенести состав» has someone to copy."""
+    fresh_season(app, "open")
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        seasons.create_season(session, f"Сезон {uuid.uuid4().hex[:8]}", actor_user_id=organizer.id)
+    engine.dispose()
+    return "/seasons/manage", {"form": {KEY_FIELD: new_key()}}
+
+
+def _new_players_only(app: App, count: int) -> None:
+    """A new current season of `count` new players whose issued passwords were never used (the eight of
+    `fresh_season` keep theirs: a test may still log in with them)."""
+    fresh_season(app, "open")
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        season = seasons.create_season(session, f"Сезон {uuid.uuid4().hex[:8]}", actor_user_id=organizer.id)
+        for _ in range(count):
+            name = f"Новичок {uuid.uuid4().hex[:6].translate(LETTERS)}"
+            roster.add_player(session, season, name, actor_user_id=organizer.id)
+    engine.dispose()
+
+
+def _season_with_an_unused_password(app: App) -> tuple[str, dict]:
+    """«Выдать заново» has one password to replace."""
+    _new_players_only(app, 1)
+    return "/seasons/manage", {"form": {KEY_FIELD: new_key()}}
+
+
+def _tie_order(app: App) -> tuple[str, dict]:
+    season_id = fresh_season(app, "playoff")
+    match_ids, names = _bracket(app, season_id)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        seated = session.exec(
+            select(Seat.player_id).where(Seat.match_id == match_ids["1A"]).order_by(col(Seat.seed))
+        ).all()
+    engine.dispose()
+    order = f"{names[seated[2]]}, {names[seated[1]]}"  # the tied 2nd and 3rd, the organizer's order
+    return "/playoff", {"form": {"round": "1A", "order": order, "reason": "жребий", KEY_FIELD: new_key()}}
+
+
+def _winds_of_round_one_b(app: App) -> tuple[str, dict]:
+    match_ids, _ = _bracket(app, fresh_season(app, "playoff"))
+    return "/playoff", {"match_id": str(match_ids["1B"]), "key": new_key()}
+
+
 # handler -> what the organizer sends, on a season made for it. Each helper adds its own (issue 24 item 2).
 SEASON_SCENARIOS: dict[str, Scenario] = {
     # --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---
     "TieState.decide": Scenario(ORGANIZER, _tied_season),
+    # --- full-season ---
+    "SeasonAdminState.create": Scenario(
+        ORGANIZER,
+        _in_fresh_season(
+            "open",
+            "/seasons/manage",
+            lambda _id: {"form": {"name": f"Сезон {uuid.uuid4().hex[:8]}", "opens": "", "closes": ""}},
+        ),
+    ),
+    "SeasonAdminState.copy_roster": Scenario(ORGANIZER, _season_with_a_predecessor),
+    "SeasonAdminState.reissue_unused": Scenario(ORGANIZER, _season_with_an_unused_password),
+    "SeasonAdminState.finish": Scenario(
+        ORGANIZER, _in_fresh_season("final", "/seasons/manage", lambda _id: {"form": {}})
+    ),
+    "PlayoffState.confirm_close": Scenario(
+        ORGANIZER,
+        _in_fresh_season(
+            "played", "/playoff", lambda _id: {"form": {"start": "2031-03-01T10:00", "end": "2031-03-08T22:00"}}
+        ),
+    ),
+    "PlayoffState.save_window": Scenario(
+        ORGANIZER,
+        _in_fresh_season(
+            "playoff",
+            "/playoff",
+            lambda _id: {"form": {"code": "2", "start": "2031-04-01T10:00", "end": "2031-04-08T22:00"}},
+        ),
+    ),
+    "PlayoffState.decide_tie": Scenario(ORGANIZER, _tie_order),
+    "PlayoffState.shuffle_winds": Scenario(ORGANIZER, _winds_of_round_one_b),
 }
 
 
@@ -147,7 +317,13 @@ def test_the_fresh_season_is_current_and_in_its_stage(season_app: App) -> None:
             assert season is not None and season.id == season_id
             assert season.registration_closed == (stage != "open")
             assert (draw_season.load_draft(session, season) is not None) == (stage == "draft")
-            assert session.get(Season, season_id).draw_approved_at is None
+            assert (season.draw_approved_at is not None) == (stage == "final")
+            view = playoff.load_bracket(session, season)
+            assert view.started == (stage in ("playoff", "final"))
+            assert not view.bracket.pending if stage == "played" else True  # the stage can be closed
+            assert bool(view.bracket.final_places) == (stage == "final")
+            if stage == "playoff":
+                assert not view.bracket.table("1A").decided and "1B" in view.match_ids
         engine.dispose()
 
 
@@ -203,3 +379,128 @@ def test_the_organizer_orders_a_tie_in_the_browser_once(season_app: App, page: P
         decisions = session.exec(select(TieDecision).where(TieDecision.season_id == season.id)).all()
     engine.dispose()
     assert len(decisions) == 1, decisions
+
+
+# --- full-season: the CSV import is an upload (POST /_upload), not a websocket event ------------------------------
+
+
+def _post_csv(app: App, cookie: str, tab: str, handler: str, text: str, form: dict[str, str]) -> int:
+    """The browser's upload of the selected file to the tab's handler, with the form's fields; the status."""
+    address = urlsplit(app.url)
+    boundary = f"discard{uuid.uuid4().hex}"
+    body = (
+        f'--{boundary}\r\nContent-Disposition: form-data; name="__reflex_event_args"\r\n\r\n'
+        f"{json.dumps({'form': form} if form else {})}\r\n"
+        f'--{boundary}\r\nContent-Disposition: form-data; name="files"; filename="roster.csv"\r\n'
+        f"Content-Type: text/csv\r\n\r\n{text}\r\n--{boundary}--\r\n"
+    ).encode()
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=60)
+    headers = {
+        "Content-Type": f"multipart/form-data; boundary={boundary}",
+        "Content-Length": str(len(body)),
+        "Reflex-Client-Token": tab,
+        "Reflex-Event-Handler": handler,
+        "Origin": app.url,
+        **({"Cookie": cookie} if cookie else {}),
+    }
+    try:
+        connection.request("POST", "/_upload", body=body, headers=headers)
+        response = connection.getresponse()
+        response.read()  # the handler's deltas, streamed until it ends
+        return response.status
+    finally:
+        connection.close()
+
+
+def _upload_as(app: App, name: str | None, text: str, key: str) -> list[int]:
+    """As `name` (None: logged out), on /seasons/manage: «Проверить файл», then «Импортировать»; the statuses."""
+    cookie, tab = _cookie_for(app, name), str(uuid.uuid4())
+    raw = RawTab(app, tab, cookie)
+    state = _event_name("SeasonAdminState.load").rsplit(".", 1)[0]
+    raw.emit(f"{state}.load", {}, "/seasons/manage")
+    raw.read(until=lambda frame: frame.startswith("42/_event"), seconds=15)
+    statuses = [
+        _post_csv(app, cookie, tab, f"{state}.check_csv", text, {}),
+        _post_csv(app, cookie, tab, f"{state}.import_csv", text, {KEY_FIELD: key}),
+    ]
+    raw.close()
+    return statuses
+
+
+def test_only_the_organizer_imports_the_roster_file(season_app: App) -> None:
+    """`import_csv` receives the file through the upload endpoint, so the websocket scenarios cannot send it:
+    posted here as each role. A logged-out client and a player are turned away before the body is read (403,
+    discard_app/http_guard.py); the judge may upload (a ruling's photos) but `guarded` refuses the import; the
+    organizer's import adds the file's players, and the same form sent again adds no one."""
+    fresh_season(season_app, "open")
+    name = f"Импорт {uuid.uuid4().hex[:6].translate(LETTERS)}"
+    text = f"{name};@contact;да\n"
+    for caller in (None, PLAYERS[12], JUDGE):
+        before = _snapshot(season_app)
+        statuses = _upload_as(season_app, caller, text, new_key())
+        assert _added(before, _snapshot(season_app)) == {}, f"the import as {caller or 'logged out'} changed data"
+        assert statuses == ([403, 403] if caller != JUDGE else [200, 200]), statuses
+    key = new_key()
+    before = _snapshot(season_app)
+    assert _upload_as(season_app, ORGANIZER, text, key) == [200, 200]
+    once = _added(before, _snapshot(season_app))
+    assert once.get("player") == 1, once
+    before = _snapshot(season_app)
+    _upload_as(season_app, ORGANIZER, text, key)  # another tab, the same form's key: performed once
+    assert _added(before, _snapshot(season_app)) == {}
+
+
+# --- full-season: finishing the season and issuing passwords again ask first (issue 25) ---------------------------
+
+
+def test_finishing_the_season_asks_first_naming_what_follows(page: Page, season_app: App) -> None:
+    """Issue 25 item 4: «Завершить сезон» names the season, its champion, that its results freeze and what comes
+    next; «Отмена» changes nothing; confirmed, the season is finished."""
+    season_id = fresh_season(season_app, "final")
+    _, names = _bracket(season_app, season_id)
+    engine = season_app.engine()
+    with session_scope(engine) as session:
+        champion = names[int(playoff.load_bracket(session, session.get(Season, season_id)).bracket.final_places[0])]
+    engine.dispose()
+    login(page, season_app, ORGANIZER, path="/seasons/manage")
+    button = page.get_by_role("button", name=texts.SEASON_FINISH)
+    button.click()
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text(texts.SEASON_FINISH_CONFIRM_TITLE)
+    expect(dialog).to_contain_text(f"чемпион — {champion}")
+    expect(dialog).to_contain_text("будут заморожены")
+    expect(dialog).to_contain_text("«Начать сезон»")  # what comes next
+    dialog.get_by_role("button", name=texts.SEASON_FINISH_CANCEL).click()
+    expect(dialog).to_have_count(0)
+    assert _finished_at(season_app, season_id) is None  # asked, not done
+    button.click()
+    page.get_by_role("alertdialog").get_by_role("button", name=texts.SEASON_FINISH).click()
+    expect(page.get_by_role("status").filter(has_text="завершён")).to_be_visible()
+    assert _finished_at(season_app, season_id) is not None
+    expect(page.get_by_role("button", name=texts.SEASON_FINISH)).to_have_count(0)
+
+
+def _finished_at(app: App, season_id: int) -> object:
+    engine = app.engine()
+    with session_scope(engine) as session:
+        finished = session.get(Season, season_id).finished_at
+    engine.dispose()
+    return finished
+
+
+def test_issuing_passwords_again_asks_first_naming_how_many(page: Page, season_app: App) -> None:
+    """Issue 25: «Выдать заново» names how many passwords it replaces; «Отмена» keeps the old ones."""
+    _new_players_only(season_app, 3)
+    login(page, season_app, ORGANIZER, path="/seasons/manage")
+    before = _snapshot(season_app)
+    page.get_by_role("button", name=texts.SEASON_REISSUE_BUTTON).click()
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Выдать заново 3 пароля?")
+    expect(dialog).to_contain_text("У 3 игроков сезона")
+    dialog.get_by_role("button", name=texts.SEASON_REISSUE_CANCEL).click()
+    expect(dialog).to_have_count(0)
+    assert _added(before, _snapshot(season_app)) == {}  # asked, not done
+    page.get_by_role("button", name=texts.SEASON_REISSUE_BUTTON).click()
+    with page.expect_download():
+        page.get_by_role("alertdialog").get_by_role("button", name=texts.SEASON_REISSUE_CONFIRM, exact=True).click()
+    expect(page.get_by_role("status").first).to_contain_text("Выданы новые пароли: 3.")

@@ -310,8 +310,11 @@ def test_issued_passwords_come_as_a_sheet_and_rest_in_no_state(page: Page, leagu
     assert set(first) == {"Лист Первый", "Лист Третий"} and all(first.values())
     expect(page.get_by_text(f"Лист Первый: {first['Лист Первый']}")).to_be_visible()  # shown once too
 
+    page.get_by_role("button", name="Выдать заново и скачать лист").click()  # asks first, naming how many
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text("Выдать заново 2 пароля?")
     with page.expect_download() as download:
-        page.get_by_role("button", name="Выдать заново и скачать лист").click()
+        dialog.get_by_role("button", name="Выдать заново", exact=True).click()
     expect(page.get_by_role("status").first).to_contain_text("Выданы новые пароли: 2.")
     second = _sheet_passwords(download.value)
     assert set(second) == set(first) and not set(second.values()) & set(first.values())

@@ -13,7 +13,6 @@ from discard_app import texts
 from tests.e2e.conftest import LETTERS, ORGANIZER, App, login
 from tests.e2e.test_phone_week import PHONE
 
-
 _WATCH_DISABLED = """b => new MutationObserver(() => { if (b.disabled) b.dataset.wasDisabled = "1"; })
     .observe(b, {attributes: true, attributeFilter: ["disabled"]})"""
 

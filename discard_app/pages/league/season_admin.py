@@ -5,23 +5,24 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.confirm import confirm_dialog
+from discard_app.components.form import action_form, field
 from discard_app.components.secret import secret_box
 from discard_app.layout import forbidden, page
-from discard_app.pages.league.season_admin_state import CSV_ID, PASSWORDS_BOX, PreviewRow, SeasonAdminState
+from discard_app.pages.league.season_admin_state import (
+    CSV_ID,
+    NEW_SEASON_FORM_ID,
+    PASSWORDS_BOX,
+    PreviewRow,
+    SeasonAdminState,
+)
+from discard_app.state.action import KEY_FIELD
 
 S = SeasonAdminState
 
 
 def _section(title: str, *children: rx.Component) -> rx.Component:
     return rx.card(rx.vstack(rx.heading(title, size="4", as_="h2"), *children, spacing="2", width="100%"), width="100%")
-
-
-def _labelled(label: str, name: str, **props) -> rx.Component:  # noqa: ANN003
-    return rx.el.label(
-        rx.text(label, size="2", weight="medium"),
-        rx.input(name=name, aria_label=label, width="100%", **props),
-        style={"display": "block", "width": "100%"},
-    )
 
 
 def _messages() -> rx.Component:
@@ -37,23 +38,71 @@ def _new_season() -> rx.Component:
     return _section(
         texts.SEASON_NEW,
         rx.text(texts.SEASON_NEW_HINT, size="2", color_scheme="gray"),
-        rx.form(
-            rx.vstack(
-                _labelled(texts.SEASON_NAME, "name", placeholder="Лига Дискарда 2027"),
-                rx.flex(
-                    _labelled(texts.SEASON_OPENS, "opens", type="date"),
-                    _labelled(texts.SEASON_CLOSES, "closes", type="date"),
-                    spacing="2",
-                    direction=rx.breakpoints(initial="column", sm="row"),
-                    width="100%",
-                ),
-                rx.button(texts.SEASON_CREATE, type="submit"),
+        action_form(
+            S,
+            field("name", texts.SEASON_NAME, placeholder="Лига Дискарда 2027"),
+            rx.flex(
+                field("opens", texts.SEASON_OPENS, type="date"),
+                field("closes", texts.SEASON_CLOSES, type="date"),
                 spacing="2",
+                direction=rx.breakpoints(initial="column", sm="row"),
                 width="100%",
             ),
             on_submit=S.create,
-            reset_on_submit=True,
-            width="100%",
+            submit_text=texts.SEASON_CREATE,
+            form_id=NEW_SEASON_FORM_ID,
+            card=False,
+        ),
+    )
+
+
+def _copy() -> rx.Component:
+    return _section(
+        texts.SEASON_COPY,
+        rx.text(texts.SEASON_COPY_HINT, size="2", color_scheme="gray"),
+        action_form(
+            S,
+            rx.text(texts.SEASON_COPY, "«", S.previous_name, "»", size="2", weight="medium"),
+            on_submit=S.copy_roster,
+            submit_text=texts.SEASON_COPY_BUTTON,
+            submit_props={"variant": "outline"},
+            card=False,
+        ),
+    )
+
+
+def _reissue() -> rx.Component:
+    return _section(
+        texts.SEASON_REISSUE,
+        rx.text(texts.SEASON_REISSUE_HINT, size="2", color_scheme="gray"),
+        rx.button(texts.SEASON_REISSUE_BUTTON, on_click=S.ask_reissue, variant="outline"),
+        confirm_dialog(
+            S.reissue_question,
+            S.reissue_text,
+            confirm=texts.SEASON_REISSUE_CONFIRM,
+            on_confirm=S.reissue_unused({KEY_FIELD: S.action_key}),
+            cancel=texts.SEASON_REISSUE_CANCEL,
+            is_open=S.reissue_question != "",
+            on_open_change=S.cancel_reissue,
+            danger=True,
+        ),
+    )
+
+
+def _finish() -> rx.Component:
+    return _section(
+        texts.SEASON_FINISH,
+        rx.text(texts.SEASON_FINISH_HINT, size="2", color_scheme="gray"),
+        rx.button(texts.SEASON_FINISH, on_click=S.ask_finish, color_scheme="orange", variant="outline"),
+        confirm_dialog(
+            texts.SEASON_FINISH_CONFIRM_TITLE,
+            S.finish_question,
+            confirm=texts.SEASON_FINISH,
+            on_confirm=S.finish({KEY_FIELD: S.action_key}),
+            cancel=texts.SEASON_FINISH_CANCEL,
+            is_open=S.finish_question != "",
+            on_open_change=S.cancel_finish,
+            danger=True,
         ),
     )
 
@@ -87,17 +136,7 @@ def _csv() -> rx.Component:
             cursor="pointer",
             width="100%",
         ),
-        rx.flex(
-            rx.button(
-                texts.SEASON_CSV_CHECK, on_click=S.check_csv(rx.upload_files(upload_id=CSV_ID)), variant="outline"
-            ),
-            rx.cond(
-                S.preview.length() > 0,
-                rx.button(texts.SEASON_CSV_IMPORT, on_click=S.import_csv(rx.upload_files(upload_id=CSV_ID))),
-            ),
-            spacing="2",
-            wrap="wrap",
-        ),
+        rx.button(texts.SEASON_CSV_CHECK, on_click=S.check_csv(rx.upload_files(upload_id=CSV_ID)), variant="outline"),
         rx.cond(
             S.preview.length() > 0,
             rx.box(
@@ -116,6 +155,15 @@ def _csv() -> rx.Component:
                 ),
                 overflow_x="auto",
                 width="100%",
+            ),
+        ),
+        rx.cond(
+            S.preview.length() > 0,
+            action_form(
+                S,
+                on_submit=lambda form: S.import_csv(rx.upload_files(upload_id=CSV_ID), form),
+                submit_text=texts.SEASON_CSV_IMPORT,
+                card=False,
             ),
         ),
     )
@@ -137,35 +185,10 @@ def season_admin_page() -> rx.Component:
                     wrap="wrap",
                 ),
                 _messages(),
-                rx.cond(
-                    S.previous_name != "",
-                    _section(
-                        texts.SEASON_COPY,
-                        rx.text(texts.SEASON_COPY_HINT, size="2", color_scheme="gray"),
-                        rx.button(
-                            texts.SEASON_COPY,
-                            "«",
-                            S.previous_name,
-                            "»",
-                            on_click=S.copy_roster,
-                            variant="outline",
-                        ),
-                    ),
-                ),
+                rx.cond(S.previous_name != "", _copy()),
                 _csv(),
-                _section(
-                    texts.SEASON_REISSUE,
-                    rx.text(texts.SEASON_REISSUE_HINT, size="2", color_scheme="gray"),
-                    rx.button(texts.SEASON_REISSUE_BUTTON, on_click=S.reissue_unused, variant="outline"),
-                ),
-                rx.cond(
-                    S.can_finish,
-                    _section(
-                        texts.SEASON_FINISH,
-                        rx.text(texts.SEASON_FINISH_HINT, size="2", color_scheme="gray"),
-                        rx.button(texts.SEASON_FINISH, on_click=S.finish, color_scheme="orange", variant="outline"),
-                    ),
-                ),
+                _reissue(),
+                rx.cond(S.can_finish, _finish()),
                 _new_season(),
                 spacing="3",
                 width="100%",

@@ -1,24 +1,30 @@
-"""The organizer's season desk: a new season, its roster (copied or from CSV with a preview), finishing it."""
+"""The organizer's season desk: a new season, its roster (copied or from CSV with a preview), finishing it.
+
+Every action is guarded (discard_app/state/action.py) and performed once per form key; finishing the season and
+issuing passwords again ask first, naming what they will do."""
 
 from __future__ import annotations
 
 import asyncio
 import hashlib
 from datetime import date, datetime
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import reflex as rx
 
 from discard_app import texts
 from discard_app.components.secret import password_sheet, show_secret
+from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, Season, User
+from services.core.wording import counted
 from services.league import issued_passwords, roster, seasons
 from services.league.seasons import SeasonError
 
 CSV_ID = "roster_csv"
+NEW_SEASON_FORM_ID = "season-new"
 PASSWORDS_BOX = "season-issued-passwords"  # the imported players' passwords, shown once (components/secret.py)
 MAX_CSV_BYTES = 512 * 1024
 
@@ -66,23 +72,6 @@ def _preview(text: str) -> list[seasons.PreviewLine]:
         return seasons.preview_roster_csv(session, season, text, today=_today())
 
 
-def _import(text: str, actor_user_id: int) -> tuple[seasons.ImportResult, str]:
-    with session_scope() as session:
-        season = roster.current_season(session)
-        if season is None:
-            raise SeasonError(texts.NO_SEASON)
-        result = seasons.import_roster_csv(session, season, text, today=_today(), actor_user_id=actor_user_id)
-        return result, season.name
-
-
-def _reissue(actor_user_id: int) -> tuple[list[issued_passwords.IssuedPassword], str]:
-    with session_scope() as session:
-        season = roster.current_season(session)
-        if season is None:
-            raise SeasonError(texts.NO_SEASON)
-        return issued_passwords.reissue_unused(session, season.id, actor_user_id=actor_user_id), season.name
-
-
 def _decode(data: bytes) -> str:
     for encoding in ("utf-8-sig", "cp1251"):
         try:
@@ -101,7 +90,7 @@ async def _read_csv(files: list[rx.UploadFile]) -> str:
     return _decode(data)
 
 
-class SeasonAdminState(AuthState):
+class SeasonAdminState(GuardedActions, AuthState):
     allowed: bool = False
     current: str = ""
     dates: str = ""
@@ -111,6 +100,9 @@ class SeasonAdminState(AuthState):
     notice: str = ""
     details: list[str] = []
     preview: list[PreviewRow] = []
+    finish_question: str = ""  # «Завершить сезон «X»?» naming what follows; "" while not asked
+    reissue_question: str = ""  # «Выдать заново N паролей?»; "" while not asked
+    reissue_text: str = ""
     # Only the digest of the checked file: its names and contacts never rest in the tab's state (pickled to
     # disk or Redis until the tab has been idle an hour); the import reads the selected file again.
     _previewed: str = ""
@@ -120,9 +112,16 @@ class SeasonAdminState(AuthState):
         self.allowed = user is not None
         return user
 
+    def _show_refusal(self, message: str) -> None:
+        self.reset()  # nothing of the organizer's view stays in a refused tab
+
     def _clear(self) -> None:
         self.error = self.notice = ""
         self.details = []
+
+    def _answer(self, outcome: Outcome) -> bool:
+        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+        return outcome.ok
 
     def _refresh(self) -> None:
         with session_scope() as session:
@@ -142,6 +141,8 @@ class SeasonAdminState(AuthState):
     def load(self) -> rx.event.EventSpec | None:
         self._clear()
         self.preview, self._previewed = [], ""
+        self.finish_question = self.reissue_question = self.reissue_text = ""
+        self._renew_key()
         if self._current_user() is None:
             return self._redirect_to_login()
         if self._organizer() is not None:
@@ -149,49 +150,46 @@ class SeasonAdminState(AuthState):
         return None
 
     @rx.event
-    def create(self, form: dict[str, str]) -> None:
-        user = self._organizer()
-        if user is None:
-            return
+    @guarded(Role.ORGANIZER)
+    def create(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         self._clear()
-        try:
-            with session_scope() as session:
-                season = seasons.create_season(
-                    session,
-                    form.get("name", ""),
-                    registration_opens_on=_day(form.get("opens", "")),
-                    registration_closes_on=_day(form.get("closes", "")),
-                    actor_user_id=user.id,
-                )
-        except SeasonError as error:
-            self.error = str(error)
-            return
+
+        def create(session: Any, user: User) -> Season:
+            return seasons.create_season(
+                session,
+                form.get("name", ""),
+                registration_opens_on=_day(form.get("opens", "")),
+                registration_closes_on=_day(form.get("closes", "")),
+                actor_user_id=user.id,
+            )
+
+        done = lambda season: texts.SEASON_CREATED.format(name=season.name)  # noqa: E731
+        if not self._answer(self._perform(create, key=form.get(KEY_FIELD), done=done, action="season.create")):
+            return None
         self.preview, self._previewed = [], ""
-        self.notice = texts.SEASON_CREATED.format(name=season.name)
         self._refresh()
+        return rx.call_script(f"document.getElementById('{NEW_SEASON_FORM_ID}')?.reset()")
 
     @rx.event
-    def copy_roster(self) -> None:
-        user = self._organizer()
-        if user is None:
-            return
+    @guarded(Role.ORGANIZER)
+    def copy_roster(self, form: dict[str, str]) -> None:
         self._clear()
-        try:
-            with session_scope() as session:
-                season = roster.current_season(session)
-                source = seasons.previous_season(session, season) if season else None
-                if season is None or source is None:
-                    raise SeasonError(texts.NO_SEASON)
-                result = seasons.copy_roster(session, season, source, today=_today(), actor_user_id=user.id)
-        except SeasonError as error:
-            self.error = str(error)
-            return
-        self.notice = texts.SEASON_COPIED.format(count=len(result.added))
-        self.details = [texts.SEASON_NOT_COPIED.format(reason=r) for r in result.refused]
+
+        def copy(session: Any, user: User) -> seasons.CopyResult:
+            season = roster.current_season(session)
+            source = seasons.previous_season(session, season) if season else None
+            if season is None or source is None:
+                raise SeasonError(texts.NO_SEASON)
+            return seasons.copy_roster(session, season, source, today=_today(), actor_user_id=user.id)
+
+        done = lambda result: texts.SEASON_COPIED.format(count=len(result.added))  # noqa: E731
+        outcome = self._perform(copy, key=form.get(KEY_FIELD), done=done, action="season.copy_roster")
+        if self._answer(outcome) and outcome.value is not None:
+            self.details = [texts.SEASON_NOT_COPIED.format(reason=r) for r in outcome.value.refused]
 
     @rx.event
     async def check_csv(self, files: list[rx.UploadFile]) -> None:
-        # The role is checked before a byte of the file is read.
+        # The role is checked before a byte of the file is read; the preview changes nothing.
         user = self._organizer()
         if user is None:
             return
@@ -214,24 +212,40 @@ class SeasonAdminState(AuthState):
         self.notice = texts.SEASON_CSV_SUMMARY.format(accepted=accepted, refused=len(lines) - accepted)
 
     @rx.event
-    async def import_csv(self, files: list[rx.UploadFile]) -> list[rx.event.EventSpec] | None:
+    @guarded(Role.ORGANIZER)
+    async def import_csv(
+        self, files: list[rx.UploadFile], form: dict[str, str] | None = None
+    ) -> list[rx.event.EventSpec] | None:
         """The selected file once more (nothing of it was kept), imported if it is the one that was checked; the
         new players' passwords are shown once and offered as a printable sheet made now and never stored."""
-        user = self._organizer()
-        if user is None:
-            return None
         self._clear()
         try:
             text = await _read_csv(files)
             if not self._previewed or _digest(text) != self._previewed:
                 raise SeasonError(texts.SEASON_CSV_CHANGED)
-            result, season_name = await asyncio.to_thread(_import, text, user.id)
         except SeasonError as error:
             self.error = str(error)
             return None
+
+        def run(session: Any, user: User) -> tuple[seasons.ImportResult, str]:
+            season = roster.current_season(session)
+            if season is None:
+                raise SeasonError(texts.NO_SEASON)
+            result = seasons.import_roster_csv(session, season, text, today=_today(), actor_user_id=user.id)
+            return result, season.name
+
+        done = lambda value: texts.SEASON_CSV_DONE.format(count=value[0].added)  # noqa: E731
+        # In a thread: new accounts' passwords are hashed there, never holding up the event loop.
+        outcome = await asyncio.to_thread(
+            self._perform, run, key=(form or {}).get(KEY_FIELD), done=done, action="season.import_csv"
+        )
+        if not self._answer(outcome):
+            return None
         self._previewed = ""
         self.preview = []
-        self.notice = texts.SEASON_CSV_DONE.format(count=result.added)
+        if outcome.value is None:  # a second send of the same form: the first one's answer is on screen
+            return [rx.clear_selected_files(CSV_ID)]
+        result, season_name = outcome.value
         self.details = [ln.outcome for ln in result.lines if not ln.accepted]
         rows = [issued_passwords.issued(name, password) for name, password in result.passwords]
         events = [
@@ -244,37 +258,93 @@ class SeasonAdminState(AuthState):
         return password_sheet(rows, origin=self.router.url.origin, season_name=season_name)
 
     @rx.event
-    async def reissue_unused(self) -> list[rx.event.EventSpec] | None:
-        """«Выдать заново» every password not yet used (the sheet was lost): new ones, the old ones stop working."""
-        user = self._organizer()
-        if user is None:
+    def ask_reissue(self) -> rx.event.EventSpec | None:
+        """«Выдать заново» first asks, naming how many passwords it will replace (the old ones stop working)."""
+        if self._organizer() is None:
             return None
         self._clear()
-        try:
-            rows, season_name = await asyncio.to_thread(_reissue, user.id)
-        except SeasonError as error:
-            self.error = str(error)
+        with session_scope() as session:
+            season = roster.current_season(session)
+            count = len(issued_passwords.not_yet_used(session, season.id)) if season else 0
+        if season is None:
+            self.error = texts.NO_SEASON
             return None
-        if not rows:
+        if not count:
             self.notice = texts.SEASON_REISSUE_NONE
+            return show_secret(PASSWORDS_BOX, [])
+        self.reissue_question = texts.SEASON_REISSUE_CONFIRM_TITLE.format(
+            count=counted(count, "пароль", "пароля", "паролей")
+        )
+        self.reissue_text = texts.SEASON_REISSUE_CONFIRM_TEXT.format(
+            count=counted(count, "игрока", "игроков", "игроков")
+        )
+        return None
+
+    @rx.event
+    def cancel_reissue(self, is_open: bool = False) -> None:
+        if not is_open:
+            self.reissue_question = self.reissue_text = ""
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    async def reissue_unused(self, form: dict[str, str]) -> list[rx.event.EventSpec] | None:
+        """Every password not yet used (the sheet was lost): new ones, the old ones stop working."""
+        self._clear()
+        self.reissue_question = self.reissue_text = ""
+
+        def run(session: Any, user: User) -> tuple[list[issued_passwords.IssuedPassword], str]:
+            season = roster.current_season(session)
+            if season is None:
+                raise SeasonError(texts.NO_SEASON)
+            return issued_passwords.reissue_unused(session, season.id, actor_user_id=user.id), season.name
+
+        def done(value: tuple[list, str]) -> str:
+            return texts.SEASON_REISSUE_DONE.format(count=len(value[0])) if value[0] else texts.SEASON_REISSUE_NONE
+
+        outcome = await asyncio.to_thread(
+            self._perform, run, key=form.get(KEY_FIELD), done=done, action="season.reissue"
+        )
+        if not self._answer(outcome) or outcome.value is None:
+            return None
+        rows, season_name = outcome.value
+        if not rows:
             return [show_secret(PASSWORDS_BOX, [])]
-        self.notice = texts.SEASON_REISSUE_DONE.format(count=len(rows))
         return [show_secret(PASSWORDS_BOX, [f"{r.name}: {r.password}" for r in rows]), self._sheet(rows, season_name)]
 
     @rx.event
-    def finish(self) -> None:
-        user = self._organizer()
-        if user is None:
+    def ask_finish(self) -> None:
+        """«Завершить сезон» first asks, naming what it does: the season ends, its results freeze, what follows."""
+        if self._organizer() is None:
             return
         self._clear()
-        try:
-            with session_scope() as session:
-                season = roster.current_season(session)
-                if season is None:
-                    raise SeasonError(texts.NO_SEASON)
-                seasons.finish_season(session, season, now=datetime.now(settings.tz), actor_user_id=user.id)
-        except SeasonError as error:
-            self.error = str(error)
+        with session_scope() as session:
+            season = roster.current_season(session)
+            preview = seasons.finish_preview(session, season) if season else None
+        if preview is None or preview.refusal:
+            self.error = preview.refusal if preview else texts.NO_SEASON
             return
-        self.notice = texts.SEASON_FINISHED.format(name=season.name)
+        self.finish_question = texts.SEASON_FINISH_CONFIRM.format(
+            season=preview.season, champion=preview.champion, podium=", ".join(preview.podium)
+        )
+
+    @rx.event
+    def cancel_finish(self, is_open: bool = False) -> None:
+        if not is_open:
+            self.finish_question = ""
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def finish(self, form: dict[str, str]) -> None:
+        self._clear()
+        self.finish_question = ""
+
+        def run(session: Any, user: User) -> str:
+            season = roster.current_season(session)
+            if season is None:
+                raise SeasonError(texts.NO_SEASON)
+            seasons.finish_season(session, season, now=datetime.now(settings.tz), actor_user_id=user.id)
+            return season.name
+
+        done = lambda name: texts.SEASON_FINISHED.format(name=name)  # noqa: E731
+        self._answer(self._perform(run, key=form.get(KEY_FIELD), done=done, action="season.finish"))
         self._refresh()

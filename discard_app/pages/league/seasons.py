@@ -86,10 +86,6 @@ class SeasonRecordState(AuthState):
             self.matches = history.season_matches(session, season.id)  # type: ignore[assignment]
         return None
 
-    @rx.event
-    def ignore(self, match_id: str) -> None:
-        """The archive draws no winds: the bracket cards' button is never shown here."""
-
 
 def _card(card: SeasonCard) -> rx.Component:
     return rx.card(
@@ -176,7 +172,7 @@ def season_record_page() -> rx.Component:
                 rx.cond(
                     S.tables.length() > 0,
                     rx.grid(
-                        rx.foreach(S.tables, lambda t: table_card(t, S.ignore)),
+                        rx.foreach(S.tables, lambda t: table_card(t)),  # no wind draw: a record only
                         columns=rx.breakpoints(initial="1", md="2"),
                         spacing="3",
                         width="100%",

@@ -9,8 +9,10 @@ import reflex as rx
 from discard_app import texts
 from discard_app.components.bracket import TableView, table_card, table_view
 from discard_app.components.confirm import confirm_dialog
+from discard_app.components.form import action_form
 from discard_app.components.live import LivePage
 from discard_app.layout import page
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, Season, User, utc_now
@@ -26,7 +28,7 @@ from services.results.scoring import format_points
 SECTIONS = {"round1": ("1A", "1B"), "upper": ("2U",), "lower": ("2L", "3"), "final": ("F",)}
 
 
-class PlayoffState(LivePage, AuthState):
+class PlayoffState(GuardedActions, LivePage, AuthState):
     started: bool = False
     seeds: list[str] = []
     pending: list[str] = []
@@ -36,8 +38,9 @@ class PlayoffState(LivePage, AuthState):
     error: str = ""
     notice: str = ""
     _season_id: int | None = None
-    close_question: str = ""  # «Закрыть регулярный этап?» naming what follows; the form waits in `_pending_close`
-    _pending_close: dict[str, str] = {}
+    close_question: str = ""  # «Закрыть регулярный этап?» naming what follows; "" while not asked
+    close_start: str = ""  # the checked window the question is about: the confirmation sends it back
+    close_end: str = ""
 
     def _season(self, session) -> Season | None:  # noqa: ANN001
         return session.get(Season, self._season_id) if self._season_id is not None else None
@@ -88,6 +91,7 @@ class PlayoffState(LivePage, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
+        self._renew_key()
         user = self._current_user()
         if user is None:
             return self._redirect_to_login()
@@ -99,68 +103,68 @@ class PlayoffState(LivePage, AuthState):
         self._refresh(user)
         return self._start_live()
 
-    def _act(self, action, notice: str, *roles: Role) -> None:  # noqa: ANN001
-        user = self._require_user(*roles)
-        if user is None:
-            self.error = texts.FORBIDDEN_ORGANIZER
-            return
+    def _show_refusal(self, message: str) -> None:
+        self.notice, self.error = "", texts.FORBIDDEN_ORGANIZER
+
+    def _act(self, action, form: dict[str, str], done: str, name: str) -> None:  # noqa: ANN001
+        """`action(session, season, user)` once per the form's key, then the bracket as it now stands."""
         self.error = self.notice = ""
-        try:
-            with session_scope() as session:
-                season = self._season(session)
-                if season is None:
-                    raise playoff.PlayoffError(texts.NO_SEASON)
-                action(session, season, user)
-        except (playoff.PlayoffError, winds.WindsError, WindowError) as e:
-            self.error = str(e)
-        else:
-            self.notice = notice
-        self._refresh(user)
+
+        def run(session, user: User) -> None:  # noqa: ANN001
+            season = self._season(session)
+            if season is None:
+                raise playoff.PlayoffError(texts.NO_SEASON)
+            action(session, season, user)
+
+        outcome = self._perform(run, key=form.get(KEY_FIELD), done=done, action=name)
+        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+        self._refresh(self._admitted_user())
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     def close_stage(self, form: dict[str, str]) -> None:
-        """Asks first, naming what closing does: it cannot be taken back (the playoff's matches are created)."""
-        if self._require_user(Role.ORGANIZER) is None:
-            self.error = texts.FORBIDDEN_ORGANIZER
-            return
+        """Asks first, naming what closing does: it cannot be taken back (the playoff's matches are created).
+        The window is checked now; nothing changes until `confirm_close`."""
         self.error = self.notice = ""
         try:
             _close_window(form)
         except WindowError as error:
             self.error = str(error)
             return
-        self._pending_close = {key: form.get(key, "") for key in ("start", "end")}
-        window = " — ".join(v.replace("T", " ") for v in self._pending_close.values() if v)
+        self.close_start, self.close_end = form.get("start", ""), form.get("end", "")
+        window = " — ".join(v.replace("T", " ") for v in (self.close_start, self.close_end) if v)
         self.close_question = texts.PLAYOFF_CLOSE_CONFIRM.format(
             window=texts.PLAYOFF_CLOSE_CONFIRM_WINDOW.format(window=window) if window else ""
         )
 
     @rx.event
-    def confirm_close(self) -> None:
-        form, self._pending_close, self.close_question = self._pending_close, {}, ""
-        if not form:
-            return
+    @guarded(Role.ORGANIZER)
+    def confirm_close(self, form: dict[str, str]) -> None:
+        """The confirmed question: the window it named (checked again) and the form's key."""
+        self.close_question = self.close_start = self.close_end = ""
 
         def action(session, season, user) -> None:  # noqa: ANN001
             playoff.close_regular_stage(session, season, actor=user, round_one_window=_close_window(form))
 
-        self._act(action, texts.PLAYOFF_CLOSED, Role.ORGANIZER)
+        self._act(action, form, texts.PLAYOFF_CLOSED, "playoff.close")
 
     @rx.event
     def cancel_close(self, is_open: bool = False) -> None:
         if not is_open:
-            self._pending_close, self.close_question = {}, ""
+            self.close_question = self.close_start = self.close_end = ""
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     def save_window(self, form: dict[str, str]) -> None:
         def action(session, season, user) -> None:  # noqa: ANN001
             start = parse_kirov(form.get("start", ""), texts.PLAYOFF_WINDOW_START)
             end = parse_kirov(form.get("end", ""), texts.PLAYOFF_WINDOW_END)
             playoff.set_round_window(session, season, form.get("code", ""), start, end, actor=user)
 
-        self._act(action, texts.PLAYOFF_WINDOW_SAVED, Role.ORGANIZER)
+        self._act(action, form, texts.PLAYOFF_WINDOW_SAVED, "playoff.window")
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     def decide_tie(self, form: dict[str, str]) -> None:
         def action(session, season, user) -> None:  # noqa: ANN001
             view = playoff.load_bracket(session, season)
@@ -173,10 +177,11 @@ class PlayoffState(LivePage, AuthState):
                 session, season, match_id, order, reason=form.get("reason", ""), actor=user, now=utc_now()
             )
 
-        self._act(action, texts.PLAYOFF_TIE_SAVED, Role.ORGANIZER)
+        self._act(action, form, texts.PLAYOFF_TIE_SAVED, "playoff.tie")
 
     @rx.event
-    def shuffle_winds(self, match_id: str) -> None:
+    @guarded()  # a seated player, the judge or the organizer: the service checks which (Регламент §4)
+    def shuffle_winds(self, match_id: str, key: str = "") -> None:
         def action(session, season, user) -> None:  # noqa: ANN001
             if not match_id.isdigit():
                 raise winds.WindsError("Матч не найден.")
@@ -184,14 +189,17 @@ class PlayoffState(LivePage, AuthState):
             # Регламент §4: a fresh random draw before each hanchan (not tied to seeding or seats).
             winds.draw_winds(session, int(match_id), done + 1, actor=user, rng=random.SystemRandom())
 
-        self._act(action, "")
+        self._act(action, {KEY_FIELD: key}, "", "playoff.winds")
 
 
 def _section(title: str, key: str) -> rx.Component:
     return rx.vstack(
         rx.heading(title, size="5", as_="h2"),
         rx.flex(
-            rx.foreach(PlayoffState.sections[key], lambda t: table_card(t, PlayoffState.shuffle_winds)),
+            rx.foreach(
+                PlayoffState.sections[key],
+                lambda t: table_card(t, lambda match_id: PlayoffState.shuffle_winds(match_id, PlayoffState.action_key)),
+            ),
             spacing="3",
             wrap="wrap",
             width="100%",
@@ -225,7 +233,9 @@ def _confirm_close() -> rx.Component:
         texts.PLAYOFF_CLOSE_CONFIRM_TITLE,
         PlayoffState.close_question,
         confirm=texts.PLAYOFF_CLOSE,
-        on_confirm=PlayoffState.confirm_close,
+        on_confirm=PlayoffState.confirm_close(
+            {"start": PlayoffState.close_start, "end": PlayoffState.close_end, KEY_FIELD: PlayoffState.action_key}
+        ),
         cancel=texts.PLAYOFF_CLOSE_CANCEL,
         is_open=PlayoffState.close_question != "",
         on_open_change=PlayoffState.cancel_close,
@@ -239,15 +249,19 @@ def _captioned(caption: str, field: rx.Component) -> rx.Component:
 
 
 def _organizer_forms() -> rx.Component:
+    S = PlayoffState  # noqa: N806
     close = rx.fragment(
         _confirm_close(),
-        rx.form(
-            rx.flex(*_window_inputs(), rx.button(texts.PLAYOFF_CLOSE, type="submit"), spacing="2", wrap="wrap"),
-            on_submit=PlayoffState.close_stage,
-            reset_on_submit=False,
+        action_form(
+            S,
+            rx.flex(*_window_inputs(), spacing="2", wrap="wrap"),
+            on_submit=S.close_stage,
+            submit_text=texts.PLAYOFF_CLOSE,
+            card=False,
         ),
     )
-    windows = rx.form(
+    windows = action_form(
+        S,
         rx.flex(
             rx.select(
                 ["1", "2", "3", "F"],
@@ -256,13 +270,16 @@ def _organizer_forms() -> rx.Component:
                 aria_label=texts.PLAYOFF_WINDOW_ROUND,
             ),
             *_window_inputs(),
-            rx.button(texts.PLAYOFF_WINDOW_SAVE, type="submit", variant="outline"),
             spacing="2",
             wrap="wrap",
         ),
-        on_submit=PlayoffState.save_window,
+        on_submit=S.save_window,
+        submit_text=texts.PLAYOFF_WINDOW_SAVE,
+        submit_props={"variant": "outline"},
+        card=False,
     )
-    tie = rx.form(
+    tie = action_form(
+        S,
         rx.flex(
             rx.select(
                 ["1A", "1B", "2U", "2L", "3", "F"],
@@ -274,11 +291,13 @@ def _organizer_forms() -> rx.Component:
                 name="order", placeholder=texts.PLAYOFF_TIE_ORDER, aria_label=texts.PLAYOFF_TIE_ORDER, min_width="16em"
             ),
             rx.input(name="reason", placeholder=texts.PLAYOFF_TIE_REASON, aria_label=texts.PLAYOFF_TIE_REASON),
-            rx.button(texts.PLAYOFF_TIE_SAVE, type="submit", variant="outline"),
             spacing="2",
             wrap="wrap",
         ),
-        on_submit=PlayoffState.decide_tie,
+        on_submit=S.decide_tie,
+        submit_text=texts.PLAYOFF_TIE_SAVE,
+        submit_props={"variant": "outline"},
+        card=False,
     )
     return rx.cond(
         AuthState.is_organizer,
