@@ -19,11 +19,23 @@ from services.core.models import Role, Season, User, utc_now
 from services.league import roster
 from services.league.tour_windows import WindowError, parse_kirov
 from services.playoff import stage as playoff
-from services.playoff.bracket import PRIZES
+from services.playoff.bracket import PRIZES, ROUND_NAMES
 from services.results import hanchans as results
 from services.results import repo as results_repo
 from services.results import winds
-from services.results.scoring import format_points
+from services.results.scoring import PLAYOFF_ROUNDS, format_points
+
+# Issue 28 item 6: the rounds in Russian on screen; the form still sends the bracket's codes.
+WINDOW_ROUNDS = {"1": "1-й раунд", "2": "2-й раунд", "3": "3-й раунд", "F": "финал"}
+
+
+def _choice(name: str, placeholder: str, label: str, options: dict[str, str]) -> rx.Component:
+    return rx.select.root(
+        rx.select.trigger(placeholder=placeholder, aria_label=label),
+        rx.select.content(*[rx.select.item(text, value=code) for code, text in options.items()]),
+        name=name,
+    )
+
 
 SECTIONS = {"round1": ("1A", "1B"), "upper": ("2U",), "lower": ("2L", "3"), "final": ("F",)}
 
@@ -263,12 +275,7 @@ def _organizer_forms() -> rx.Component:
     windows = action_form(
         S,
         rx.flex(
-            rx.select(
-                ["1", "2", "3", "F"],
-                name="code",
-                placeholder=texts.PLAYOFF_WINDOW_ROUND,
-                aria_label=texts.PLAYOFF_WINDOW_ROUND,
-            ),
+            _choice("code", texts.PLAYOFF_WINDOW_ROUND, texts.PLAYOFF_WINDOW_ROUND, WINDOW_ROUNDS),
             *_window_inputs(),
             spacing="2",
             wrap="wrap",
@@ -281,11 +288,8 @@ def _organizer_forms() -> rx.Component:
     tie = action_form(
         S,
         rx.flex(
-            rx.select(
-                ["1A", "1B", "2U", "2L", "3", "F"],
-                name="round",
-                placeholder=texts.PLAYOFF_WINDOW_ROUND,
-                aria_label=texts.PLAYOFF_TIE,
+            _choice(
+                "round", texts.PLAYOFF_WINDOW_ROUND, texts.PLAYOFF_TIE, {c: ROUND_NAMES[c] for c in PLAYOFF_ROUNDS}
             ),
             rx.input(
                 name="order", placeholder=texts.PLAYOFF_TIE_ORDER, aria_label=texts.PLAYOFF_TIE_ORDER, min_width="16em"
