@@ -46,8 +46,9 @@ READ_ONLY = {
     "close_dialog", "pick_booking", "pick_option", "set_prop_start", "set_prop_end", "set_prop_hanchans",
     "pick_correction", "ask_cannot", "set_cannot_free_time", "keep_booking", "ask_decline", "keep_proposal",
     "ask_reset", "cancel_reset",
-    "cancel_withdrawal", "cancel_close", "load_rules", "cancel_preview",
+    "cancel_withdrawal", "cancel_close", "cancel_preview", "ask_close", "ask_delete", "cancel_delete",
     "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
+    "preview_rules",  # computes the change and the standings after it in the tab; the role is still checked
 }  # fmt: skip
 
 # Not yet on the guarded helper (issue 24 item 2): the list only shrinks. Each still checks its role by hand.
@@ -59,10 +60,7 @@ NOT_YET_GUARDED = {
     "PantheonState": {"save_settings", "accept", "map_player", "assign", "ignore", "import_now"},
     "PlayoffState": {"close_stage", "confirm_close", "save_window", "decide_tie", "shuffle_winds"},
     "TieState": {"decide"},
-    "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
-    "RosterState": {"order_replay", "record_fee", "confirm_reset"},
     "SeasonAdminState": {"create", "copy_roster", "import_csv", "finish", "reissue_unused"},
-    "RulesState": {"preview_rules", "apply_rules"},
     "SeasonsState": {"ignore"},
     "SeasonRecordState": {"ignore"},
     "ClubCalendarState": set(),
@@ -299,6 +297,33 @@ def _disqualify_fresh_player(app: App) -> tuple[str, dict[str, Any]]:
     return "/disqualifications", {"form": form}
 
 
+# --- draw, roster and rules on the guarded helper (issue 24 item 2, issue 25 item 4) ---
+
+
+def _fresh_reserve_id(app: App) -> int:
+    """A new reserve player of the shared season, with no match: whatever a scenario does to them stays theirs."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        season = roster.current_season(session)
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        name = f"Строка {uuid.uuid4().hex[:6].translate(LETTERS)}"
+        player, _ = roster.add_player(
+            session, season, name, actor_user_id=organizer.id, status=RosterStatus.RESERVE, password="пароль-строки-1"
+        )
+        player_id = player.id
+    engine.dispose()
+    return player_id
+
+
+def _fee_paid(app: App) -> tuple[str, dict[str, Any]]:
+    form = {"player_id": str(_fresh_reserve_id(app)), "action": "paid", "on": "2026-09-01", KEY_FIELD: new_key()}
+    return "/roster", {"form": form}
+
+
+def _on_fresh_line(app: App) -> tuple[str, dict[str, Any]]:
+    return "/roster", {"player_id": str(_fresh_reserve_id(app)), "key": new_key()}
+
+
 SCENARIOS: dict[str, Scenario] = {
     "DisqualificationsState.record": Scenario(ORGANIZER, _disqualify_fresh_player),
     "RosterState.add_player": Scenario(
@@ -359,6 +384,10 @@ SCENARIOS: dict[str, Scenario] = {
     "MatchState.replay_match": Scenario(
         ORGANIZER, _on_match(lambda m: {"reason": "Стол перепутан", "decision": "Переиграть"})
     ),
+    # --- draw, roster and rules on the guarded helper (issue 24 item 2, issue 25 item 4) ---
+    "RosterState.record_fee": Scenario(ORGANIZER, _fee_paid),
+    "RosterState.confirm_reset": Scenario(ORGANIZER, _on_fresh_line),
+    "RosterState.delete_line": Scenario(ORGANIZER, _on_fresh_line),
 }
 
 ACTORS = {Role.ORGANIZER: ORGANIZER, Role.JUDGE: JUDGE, Role.PLAYER: OUTSIDER}

@@ -16,13 +16,10 @@ from tests.e2e.test_actions_protocol import _match
 
 # page -> the submit buttons not yet on the form component (issue 25 item 1)
 NOT_YET_MOVED = {
-    "/roster": {"Записать"},
-    "/draw": {"Сохранить окна"},
     "/schedule": {"Добавить в календарь", "Добавить помещение", "Сохранить число столов", "Сохранить время удержания"},
     "/playoff": {"Закрыть регулярный этап"},
     "/pantheon": {"Сохранить"},
     "/seasons/manage": {"Начать сезон"},
-    "/regulation": {"Показать", "Показать, что изменится"},
 }
 # Pages none of whose forms are moved yet: the desk's buttons are its items' actions, which depend on what waits
 # («Назначить запасную дату: Тур 2, стол 1», «Перенести на следующий тур», «Оставить результат», «Назначить судью» …).
@@ -36,10 +33,11 @@ SUBMITS = f"""() => [...document.querySelectorAll('button[type=submit], input[ty
     .map(b => [b.innerText.trim(), !!b.closest('form[{FORM_MARK}]')])"""
 MOVED = {
     "/match/{id}": {"Сохранить результат", "Записать исправление", "Назначить штраф за неявку"},
-    "/roster": {"Добавить игрока", "Изменить статус"},
+    "/roster": {"Добавить игрока", "Изменить статус", "Записать"},
+    "/draw": {"Сохранить окна"},
     "/profile": {"Сменить пароль"},
     "/announcements": {"Опубликовать"},
-    "/regulation": {"Опубликовать изменение"},
+    "/regulation": {"Опубликовать изменение", "Показать", "Показать, что изменится"},
     "/disqualifications": {"Записать дисквалификацию"},
 }
 
