@@ -133,16 +133,38 @@ class RosterLineError(LeagueError):
     """A roster line cannot be deleted; the message is Russian and shown as is."""
 
 
+def _seated_ids(session: Session, player_ids: list[int]) -> set[int]:
+    """Those of `player_ids` with a seat in any match, their own or as the one a substitute stands in for."""
+    if not player_ids:
+        return set()
+    rows = session.exec(
+        select(Seat.player_id, Seat.substitute_for_player_id).where(
+            col(Seat.player_id).in_(player_ids) | col(Seat.substitute_for_player_id).in_(player_ids)
+        )
+    ).all()
+    return {pid for row in rows for pid in row if pid is not None} & set(player_ids)
+
+
+def deletable_player_ids(session: Session, season: Season) -> set[int]:
+    """The lines `delete_player` would not refuse for a seat or a closed main roster (a paid fee it says itself)."""
+    players = session.exec(select(Player).where(Player.season_id == season.id)).all()
+    seated = _seated_ids(session, [p.id for p in players if p.id is not None])
+    return {
+        p.id
+        for p in players
+        if p.id is not None
+        and p.id not in seated
+        and not (season.registration_closed and p.status == RosterStatus.MAIN)
+    }
+
+
 def delete_player(session: Session, player: Player, *, actor_user_id: int | None, now: datetime | None = None) -> str:
     """Deletes a roster line entered by mistake, with its registration record; the account stays (other seasons).
     Returns the person's name. Refused once the player has a seat in any match: from then on the line is history
     and a player leaves by withdrawal (Регламент §6.1)."""
-    seated = session.exec(
-        select(Seat.id).where((col(Seat.player_id) == player.id) | (col(Seat.substitute_for_player_id) == player.id))
-    ).first()
     user = session.get(User, player.user_id)
     name = user.display_name if user else ""
-    if seated is not None:
+    if player.id is not None and _seated_ids(session, [player.id]):
         raise RosterLineError(
             f"У игрока «{name}» есть место в матче: строку состава удалить нельзя, участника можно только снять."
         )

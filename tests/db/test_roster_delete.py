@@ -9,7 +9,7 @@ import pytest
 from sqlmodel import Session, select
 
 from services.core.models import AuditRecord, Player, Registration, User
-from services.league.roster import RosterLineError, add_player, delete_player, list_roster
+from services.league.roster import RosterLineError, add_player, deletable_player_ids, delete_player, list_roster
 from tests import factories as f
 
 
@@ -56,3 +56,12 @@ def test_a_main_player_after_closing_and_a_paid_fee_are_refused(session: Session
     session.commit()
     with pytest.raises(RosterLineError, match="Регистрация закрыта"):
         delete_player(session, session.get(Player, late.id), actor_user_id=league.organizer.id)
+
+
+def test_the_roster_offers_deletion_only_where_it_would_not_be_refused(session: Session) -> None:
+    league = f.league(session, players=5)  # the first four are seated, the fifth is not
+    fifth = league.players[4]
+    assert deletable_player_ids(session, league.season) == {fifth.id}
+    league.season.registration_closed = True  # the fifth is main: fixed by closing (Регламент §1)
+    session.add(league.season)
+    assert deletable_player_ids(session, league.season) == set()

@@ -36,6 +36,7 @@ class RosterRowView(TypedDict):
     status_label: str
     telegram: str
     fee: str  # Регламент §1: the registration fee; this page is the organizer's only
+    deletable: bool  # no seat in any match (and not main once registration closed): «Удалить строку» is offered
 
 
 STATUS_OPTIONS = [str(s) for s in RosterStatus]
@@ -66,6 +67,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             season = roster.current_season(session)
             rows = roster.list_roster(session, season.id) if season else []
             fee_of = fees.fee_labels(session, season.id) if season else {}
+            deletable = roster.deletable_player_ids(session, season) if season else set()
         self.rows = [
             RosterRowView(
                 player_id=str(r.player_id),
@@ -75,6 +77,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 status_label=roster.STATUS_LABELS[RosterStatus(r.status)],
                 telegram="привязан" if r.telegram_linked else "—",
                 fee=fee_of.get(r.player_id, ""),
+                deletable=r.player_id in deletable,
             )
             for r in rows
         ]
@@ -419,13 +422,16 @@ def _row(row: RosterRowView) -> rx.Component:
                 on_click=RosterState.ask_reset(row["player_id"]),
                 aria_label=texts.ROSTER_RESET + ": " + row["name"],
             ),
-            rx.button(
-                texts.ROSTER_DELETE,
-                size="1",
-                variant="soft",
-                color_scheme="red",
-                on_click=RosterState.ask_delete(row["player_id"]),
-                aria_label=texts.ROSTER_DELETE + ": " + row["name"],
+            rx.cond(
+                row["deletable"],
+                rx.button(
+                    texts.ROSTER_DELETE,
+                    size="1",
+                    variant="soft",
+                    color_scheme="red",
+                    on_click=RosterState.ask_delete(row["player_id"]),
+                    aria_label=texts.ROSTER_DELETE + ": " + row["name"],
+                ),
             ),
             white_space="nowrap",
         ),
