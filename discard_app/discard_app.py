@@ -91,7 +91,7 @@ PAGES = [
     (season_admin_page, routes.SEASON_ADMIN, texts.SEASON_ADMIN_TITLE, SeasonAdminState.load),
     (season_record_page, routes.SEASON_RECORD, texts.SEASONS_TITLE, SeasonRecordState.load),
     (disqualifications_page, routes.DISQUALIFICATIONS, texts.DQ_TITLE, DisqualificationsState.load),
-    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, [RegulationState.load, RulesState.load_rules]),
+    (regulation_page, routes.REGULATION, texts.REGULATION_TITLE, [RegulationState.load, RulesState.load]),
 ]
 app.add_page(not_found_page, route="404", title=f"{texts.NOT_FOUND_TITLE} · {texts.APP_TITLE}")
 for component, route, title, on_load in PAGES:

@@ -755,3 +755,22 @@ SEASON_REISSUE_CONFIRM_TEXT = (
 SEASON_REISSUE_CONFIRM = "Выдать заново"
 SEASON_REISSUE_CANCEL = "Отмена"
 SEASON_COPY_BUTTON = "Перенести состав"
+# --- draw, roster and rules on the guarded helper (issue 24 item 2, issue 25 item 4) ---
+DRAW_PICK_CLOSING = "Этот способ закрыть регистрацию сейчас недоступен: обновите страницу."
+DRAW_CLOSE_ASK_TITLE = "Закрыть регистрацию?"
+DRAW_CLOSE_ASK_AS_IS = "Никто не переходит между основным составом и резервом."
+DRAW_CLOSE_ASK_FROM_RESERVE = "Из резерва в основной состав перейдут: {names}."
+DRAW_CLOSE_ASK_TO_RESERVE = "Из основного состава в резерв перейдут: {names}."
+DRAW_CLOSE_ASK_MAIN = "Основной состав ({main}): {names}. После закрытия регистрации можно провести жеребьёвку."
+DRAW_CLOSE_CONFIRM = "Закрыть регистрацию"
+DRAW_CLOSE_CANCEL = "Отмена"
+ROSTER_DELETE = "Удалить строку"
+ROSTER_DELETE_CONFIRM_TITLE = "Удалить «{name}» из состава сезона?"
+ROSTER_DELETE_CONFIRM_TEXT = (
+    "Строка состава и запись о регистрации будут удалены (действие записывается в журнал); учётная запись "
+    "человека останется. Игрока, у которого уже есть матч, удалить нельзя — его можно только снять."
+)
+ROSTER_DELETE_CONFIRM = "Удалить строку"
+ROSTER_DELETE_CANCEL = "Отмена"
+ROSTER_DELETED = "Строка «{name}» удалена из состава."
+ROSTER_PASSWORD_RESET_DONE = "Новый пароль выдан."

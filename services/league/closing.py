@@ -149,3 +149,14 @@ def close_registration(
     )
     session.flush()
     return option
+
+
+def main_after(session: Session, season: Season, option: ClosingOption) -> list[str]:
+    """The main roster's names, in registration order, as `option` would leave it: what the question names."""
+    main = _entrants(session, season.id, RosterStatus.MAIN)
+    moved = {e.player_id for e in option.moves}
+    if option.method == ClosingMethod.FROM_RESERVE:
+        after = main + [e for e in option.moves]
+    else:
+        after = [e for e in main if e.player_id not in moved]
+    return [e.name for e in sorted(after, key=lambda e: e.registration_order)]

@@ -8,7 +8,20 @@ from datetime import datetime
 from sqlmodel import Session, col, func, select
 
 from services.core.audit import record_audit
-from services.core.models import Player, Role, RosterStatus, Season, User
+from services.core.errors import LeagueError
+from services.core.models import (
+    AvailabilityAnswer,
+    AvailabilityInterval,
+    PantheonPlayer,
+    Player,
+    ProposalConfirmation,
+    Registration,
+    Role,
+    RosterStatus,
+    Season,
+    Seat,
+    User,
+)
 from services.league.accounts import AccountError, create_user
 
 STATUS_LABELS = {
@@ -114,3 +127,69 @@ def set_status(
         reason=reason.strip(),
         now=now,
     )
+
+
+class RosterLineError(LeagueError):
+    """A roster line cannot be deleted; the message is Russian and shown as is."""
+
+
+def _seated_ids(session: Session, player_ids: list[int]) -> set[int]:
+    """Those of `player_ids` with a seat in any match, their own or as the one a substitute stands in for."""
+    if not player_ids:
+        return set()
+    rows = session.exec(
+        select(Seat.player_id, Seat.substitute_for_player_id).where(
+            col(Seat.player_id).in_(player_ids) | col(Seat.substitute_for_player_id).in_(player_ids)
+        )
+    ).all()
+    return {pid for row in rows for pid in row if pid is not None} & set(player_ids)
+
+
+def deletable_player_ids(session: Session, season: Season) -> set[int]:
+    """The lines `delete_player` would not refuse for a seat or a closed main roster (a paid fee it says itself)."""
+    players = session.exec(select(Player).where(Player.season_id == season.id)).all()
+    seated = _seated_ids(session, [p.id for p in players if p.id is not None])
+    return {
+        p.id
+        for p in players
+        if p.id is not None
+        and p.id not in seated
+        and not (season.registration_closed and p.status == RosterStatus.MAIN)
+    }
+
+
+def delete_player(session: Session, player: Player, *, actor_user_id: int | None, now: datetime | None = None) -> str:
+    """Deletes a roster line entered by mistake, with its registration record; the account stays (other seasons).
+    Returns the person's name. Refused once the player has a seat in any match: from then on the line is history
+    and a player leaves by withdrawal (Регламент §6.1)."""
+    user = session.get(User, player.user_id)
+    name = user.display_name if user else ""
+    if player.id is not None and _seated_ids(session, [player.id]):
+        raise RosterLineError(
+            f"У игрока «{name}» есть место в матче: строку состава удалить нельзя, участника можно только снять."
+        )
+    season = session.get(Season, player.season_id)
+    if season is not None and season.registration_closed and player.status == RosterStatus.MAIN:
+        # Регламент §1: the main roster is fixed when registration closes (and the draw is made for it)
+        raise RosterLineError(
+            f"Регистрация закрыта, а «{name}» в основном составе: строку удалить нельзя, участника можно только снять."
+        )
+    registration = session.get(Registration, player.id)
+    if registration is not None and registration.fee_paid_on and not registration.fee_refunded_on:
+        # Регламент §1: the fee is recorded against this line; deleting it would lose the payment
+        raise RosterLineError(f"«{name}» внёс взнос: сначала отметьте его возврат, потом удаляйте строку.")
+    for table in (Registration, PantheonPlayer, AvailabilityAnswer, AvailabilityInterval, ProposalConfirmation):
+        for row in session.exec(select(table).where(table.player_id == player.id)).all():
+            session.delete(row)
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="player.delete",
+        entity="player",
+        entity_id=player.id,
+        before={"name": name, "status": str(player.status), "order": player.registration_order},
+        now=now,
+    )
+    session.delete(player)
+    session.flush()
+    return name

@@ -13,6 +13,7 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.db import lock_row
+from services.core.errors import LeagueError
 from services.core.models import (
     AuditRecord,
     Hanchan,
@@ -37,7 +38,7 @@ AMEND = "ruleset.amend"  # after it: an amendment of the regulation (Регла�
 MAX_REASON = 1000  # as a regulation amendment's: the announcement fits one Telegram message
 
 
-class RulesError(ValueError):
+class RulesError(LeagueError):
     """A refused change; the message is Russian and nothing has changed."""
 
 

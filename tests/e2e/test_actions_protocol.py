@@ -68,17 +68,15 @@ READ_ONLY = {
     "close_dialog", "pick_booking", "pick_option", "set_prop_start", "set_prop_end", "set_prop_hanchans",
     "pick_correction", "ask_cannot", "set_cannot_free_time", "keep_booking", "ask_decline", "keep_proposal",
     "ask_reset", "cancel_reset",
-    "cancel_withdrawal", "cancel_close", "load_rules", "cancel_preview",
+    "cancel_withdrawal", "cancel_close", "cancel_preview", "ask_close", "ask_delete", "cancel_delete",
     "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
     "follow_import", "start_busy",
     "ask_reissue", "cancel_reissue", "ask_finish", "cancel_finish",
+    "preview_rules",  # computes the change and the standings after it in the tab; the role is still checked
 }  # fmt: skip
 
 # Not yet on the guarded helper (issue 24 item 2): the list only shrinks. Each still checks its role by hand.
 NOT_YET_GUARDED = {
-    "DrawState": {"close_registration", "make_draft", "swap", "save_windows", "approve"},
-    "RosterState": {"order_replay", "record_fee", "confirm_reset"},
-    "RulesState": {"preview_rules", "apply_rules"},
     "ClubCalendarState": set(),
 }  # fmt: skip
 
@@ -679,6 +677,33 @@ def _import(app: App) -> tuple[str, dict[str, Any]]:
     return "/pantheon", {"key": new_key()}
 
 
+# --- draw, roster and rules on the guarded helper (issue 24 item 2, issue 25 item 4) ---
+
+
+def _fresh_reserve_id(app: App) -> int:
+    """A new reserve player of the shared season, with no match: whatever a scenario does to them stays theirs."""
+    engine = app.engine()
+    with session_scope(engine) as session:
+        season = roster.current_season(session)
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        name = f"Строка {uuid.uuid4().hex[:6].translate(LETTERS)}"
+        player, _ = roster.add_player(
+            session, season, name, actor_user_id=organizer.id, status=RosterStatus.RESERVE, password="пароль-строки-1"
+        )
+        player_id = player.id
+    engine.dispose()
+    return player_id
+
+
+def _fee_paid(app: App) -> tuple[str, dict[str, Any]]:
+    form = {"player_id": str(_fresh_reserve_id(app)), "action": "paid", "on": "2026-09-01", KEY_FIELD: new_key()}
+    return "/roster", {"form": form}
+
+
+def _on_fresh_line(app: App) -> tuple[str, dict[str, Any]]:
+    return "/roster", {"player_id": str(_fresh_reserve_id(app)), "key": new_key()}
+
+
 SCENARIOS: dict[str, Scenario] = {
     # Experts only: a new judge would change the shared app's judge lists
     "StaffState.add": Scenario(
@@ -814,6 +839,10 @@ SCENARIOS: dict[str, Scenario] = {
     "PantheonState.assign": Scenario(ORGANIZER, _assign_game),
     "PantheonState.ignore": Scenario(ORGANIZER, _ignore_game),
     "PantheonState.import_now": Scenario(ORGANIZER, _import),
+    # --- draw, roster and rules on the guarded helper (issue 24 item 2, issue 25 item 4) ---
+    "RosterState.record_fee": Scenario(ORGANIZER, _fee_paid),
+    "RosterState.confirm_reset": Scenario(ORGANIZER, _on_fresh_line),
+    "RosterState.delete_line": Scenario(ORGANIZER, _on_fresh_line),
 }
 
 ACTORS = {Role.ORGANIZER: ORGANIZER, Role.JUDGE: JUDGE, Role.PLAYER: OUTSIDER}

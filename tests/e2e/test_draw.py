@@ -65,6 +65,7 @@ def test_organizer_drafts_swaps_approves_and_a_player_sees_the_opponents(page: P
     expect(page.get_by_text("Добрать из резерва", exact=True)).to_be_visible()
     expect(page.get_by_text(f"В резерв перейдут: {last}.")).to_be_visible()
     page.get_by_role("button", name="Перевести в резерв и закрыть регистрацию").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Закрыть регистрацию").click()  # asked first
     expect(page.get_by_role("status")).to_contain_text("Регистрация закрыта. В основном составе: 16.")
 
     page.get_by_role("button", name="Провести жеребьёвку").click()

@@ -13,7 +13,7 @@ import http.client
 import json
 import uuid
 from collections.abc import Callable, Iterator
-from datetime import timedelta
+from datetime import datetime, timedelta
 from urllib.parse import urlsplit
 
 import pytest
@@ -27,6 +27,7 @@ from services.core.models import (
     Match,
     MatchStatus,
     Player,
+    RosterStatus,
     Round,
     Season,
     Seat,
@@ -37,7 +38,7 @@ from services.core.models import (
     utc_now,
 )
 from services.league import closing, draw_season, roster, seasons, tour_windows
-from services.league.roster import current_season
+from services.league.roster import add_player, current_season
 from services.playoff import stage as playoff
 from services.results import hanchans as results
 from services.results.entry import Entry
@@ -84,7 +85,12 @@ def fresh_season(app: App, stage: str = "open") -> int:
         now = utc_now()
         previous = current_season(session)
         if previous is not None and previous.draw_approved_at is not None and previous.finished_at is None:
-            seasons.finish_season(session, previous, now=now, actor_user_id=organizer.id)
+            try:
+                seasons.finish_season(session, previous, now=now, actor_user_id=organizer.id)
+            except seasons.SeasonError:  # a draw a scenario approved has no final to wait for: over by fiat
+                previous.finished_at = now
+                session.add(previous)
+                session.flush()
         season = seasons.create_season(session, f"Сезон {uuid.uuid4().hex[:8]}", actor_user_id=organizer.id)
         for name in ROSTER:
             user = session.exec(select(User).where(User.display_name == name)).one()
@@ -270,6 +276,58 @@ def _winds_of_round_one_b(app: App) -> tuple[str, dict]:
     return "/playoff", {"match_id": str(match_ids["1B"]), "key": new_key()}
 
 
+# --- draw, roster and rules on the guarded helper (issue 24 item 2, issue 25 item 4) ---
+
+
+def _windows_form(season_id: int) -> dict:
+    with session_scope(_ENGINES[0]) as session:
+        tours = session.get(Season, season_id).tours
+    start = datetime(2031, 3, 3, 10, 0)  # far ahead: no window of any other test's
+    form = {}
+    for n in range(1, tours + 1):
+        form[f"start_{n}"] = f"{start + timedelta(days=14 * (n - 1)):%Y-%m-%dT%H:%M}"
+        form[f"end_{n}"] = f"{start + timedelta(days=14 * n - 1):%Y-%m-%dT%H:%M}"
+    return {"form": form}
+
+
+def _swap_form(season_id: int) -> dict:
+    with session_scope(_ENGINES[0]) as session:
+        draft = draw_season.load_draft(session, session.get(Season, season_id))
+        first, second = draft.tours[0][0][0], draft.tours[0][1][0]  # two tables of tour 1
+    return {"form": {"tour": "1", "first": str(first), "second": str(second)}}
+
+
+def _with_engine(build: Callable[[App], tuple[str, dict]]) -> Callable[[App], tuple[str, dict]]:
+    """The payload helpers read the season through the app's database."""
+
+    def run(app: App) -> tuple[str, dict]:
+        _ENGINES[:] = [app.engine()]
+        try:
+            return build(app)
+        finally:
+            _ENGINES.pop().dispose()
+
+    return run
+
+
+_ENGINES: list = []
+
+
+def _replay_ordered(app: App) -> tuple[str, dict]:
+    """A played match of the fresh season whose first player is then withdrawn: a replay may be ordered."""
+    season_id = fresh_season(app, "open")
+    engine = app.engine()
+    with session_scope(engine) as session:
+        players = session.exec(select(Player).where(Player.season_id == season_id).order_by(Player.id)).all()[:4]
+        match = factories.match_in_own_stage(session, session.get(Season, season_id), players, MatchStatus.COMPLETE)
+        players[0].status = RosterStatus.WITHDRAWN
+        session.add(players[0])
+        replay = f"{players[0].id}:{match.id}"
+    engine.dispose()
+    form = {"replay": replay, "agreed": "on", "reason": "снятие в первую неделю", KEY_FIELD: new_key()}
+    return "/roster", {"form": form}
+
+
 # handler -> what the organizer sends, on a season made for it. Each helper adds its own (issue 24 item 2).
 SEASON_SCENARIOS: dict[str, Scenario] = {
     # --- desk and ties on the guarded action (issue 24 item 2, issue 25 items 1–2) ---
@@ -304,6 +362,19 @@ SEASON_SCENARIOS: dict[str, Scenario] = {
     ),
     "PlayoffState.decide_tie": Scenario(ORGANIZER, _tie_order),
     "PlayoffState.shuffle_winds": Scenario(ORGANIZER, _winds_of_round_one_b),
+    # --- draw, roster and rules on the guarded helper (issue 24 item 2, issue 25 item 4) ---
+    "DrawState.close_registration": Scenario(
+        ORGANIZER, _in_fresh_season("open", "/draw", lambda _id: {"method": "as_is", "key": new_key()})
+    ),
+    "DrawState.make_draft": Scenario(ORGANIZER, _in_fresh_season("closed", "/draw", lambda _id: {"key": new_key()})),
+    "DrawState.swap": Scenario(ORGANIZER, _with_engine(_in_fresh_season("draft", "/draw", _swap_form))),
+    "DrawState.save_windows": Scenario(ORGANIZER, _with_engine(_in_fresh_season("open", "/draw", _windows_form))),
+    "DrawState.approve": Scenario(ORGANIZER, _in_fresh_season("draft", "/draw", lambda _id: {"key": new_key()})),
+    "RulesState.apply_rules": Scenario(
+        ORGANIZER,
+        _in_fresh_season("open", "/regulation", lambda _id: {"form": {"chombo_penalty": "20000", "reason": ""}}),
+    ),
+    "RosterState.order_replay": Scenario(ORGANIZER, _replay_ordered),
 }
 
 
@@ -504,3 +575,38 @@ def test_issuing_passwords_again_asks_first_naming_how_many(page: Page, season_a
     with page.expect_download():
         page.get_by_role("alertdialog").get_by_role("button", name=texts.SEASON_REISSUE_CONFIRM, exact=True).click()
     expect(page.get_by_role("status").first).to_contain_text("Выданы новые пароли: 3.")
+
+
+def test_closing_registration_asks_first_naming_who_moves_and_the_main_roster(page: Page, season_app: App) -> None:
+    """Issue 25 item 4: «Перевести в резерв и закрыть регистрацию» asks first, naming who goes to the reserve and
+    the main roster it leaves; «Отмена» changes nothing; the answer closes it (on a season of this app's own)."""
+    season_id = fresh_season(season_app, "open")
+    late = f"Поздний {uuid.uuid4().hex[:6].translate(LETTERS)}"
+    engine = season_app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        add_player(session, session.get(Season, season_id), late, actor_user_id=organizer.id, password="поздний-1")
+    engine.dispose()
+    login(page, season_app, ORGANIZER, path="/draw")
+    page.get_by_role("button", name=texts.DRAW_TO_RESERVE_BUTTON).click()
+    dialog = page.get_by_role("alertdialog")
+    expect(dialog).to_contain_text(texts.DRAW_CLOSE_ASK_TITLE)
+    expect(dialog).to_contain_text(f"Из основного состава в резерв перейдут: {late}.")
+    expect(dialog).to_contain_text(f"Основной состав (8 игроков): {', '.join(ROSTER)}.")
+    dialog.get_by_role("button", name=texts.DRAW_CLOSE_CANCEL).click()
+    expect(dialog).to_have_count(0)
+    engine = season_app.engine()
+    with session_scope(engine) as session:
+        assert not session.get(Season, season_id).registration_closed  # asked, not done
+    engine.dispose()
+    page.get_by_role("button", name=texts.DRAW_TO_RESERVE_BUTTON).click()
+    page.get_by_role("alertdialog").get_by_role("button", name=texts.DRAW_CLOSE_CONFIRM).click()
+    expect(page.get_by_role("status")).to_have_text(texts.DRAW_CLOSED_NOTICE.format(main=8))
+    engine = season_app.engine()
+    with session_scope(engine) as session:
+        assert session.get(Season, season_id).registration_closed
+        late_player = session.exec(
+            select(Player).join(User, User.id == Player.user_id).where(User.display_name == late)
+        ).one()
+        assert late_player.status == RosterStatus.RESERVE
+    engine.dispose()

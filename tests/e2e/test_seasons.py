@@ -118,6 +118,7 @@ def test_organizer_starts_a_season_imports_the_roster_and_draws(page: Page, leag
 
     page.get_by_role("link", name="Закрытие регистрации и жеребьёвка").click()
     page.get_by_role("button", name="Закрыть регистрацию").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Закрыть регистрацию").click()  # asked first
     expect(page.get_by_role("status")).to_contain_text("Регистрация закрыта. В основном составе: 16.")
     page.get_by_role("button", name="Провести жеребьёвку").click()
     expect(page.get_by_role("status")).to_have_text("Черновик готов.")

@@ -5,6 +5,8 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.confirm import confirm_dialog
+from discard_app.components.form import action_form
 from discard_app.layout import forbidden, page
 from discard_app.pages.league.draw_state import MESSAGES_ID, DrawState, OptionView, TourView, WindowRow
 
@@ -37,7 +39,7 @@ def _option_card(option: OptionView) -> rx.Component:
                     rx.text(option["result"], color_scheme="gray", size="2"),
                     rx.button(
                         option["button"],
-                        on_click=DrawState.close_registration(option["method"]),
+                        on_click=DrawState.ask_close(option["method"]),
                         white_space="normal",
                         height="auto",
                         padding_y="0.5em",
@@ -50,9 +52,23 @@ def _option_card(option: OptionView) -> rx.Component:
     )
 
 
+def _closing_question() -> rx.Component:
+    """Issue 25 item 4: asked first, naming whom it moves and the main roster it leaves; «Отмена» changes nothing."""
+    return confirm_dialog(
+        DrawState.closing_question,
+        DrawState.closing_text,
+        confirm=texts.DRAW_CLOSE_CONFIRM,
+        on_confirm=DrawState.close_registration(DrawState.closing_method, DrawState.action_key),
+        cancel=texts.DRAW_CLOSE_CANCEL,
+        is_open=DrawState.closing_question != "",
+        on_open_change=DrawState.cancel_close,
+    )
+
+
 def _registration() -> rx.Component:
     return rx.vstack(
         rx.heading(texts.DRAW_REGISTRATION, size="5", as_="h2"),
+        _closing_question(),
         rx.text(DrawState.registration),
         rx.cond(
             DrawState.options.length() > 0,
@@ -133,22 +149,21 @@ def _native_select(name: str, label: str, choices: rx.Var) -> rx.Component:
 
 
 def _swap_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.heading(texts.DRAW_SWAP, size="4", as_="h3"),
-            rx.flex(
-                _native_select("tour", texts.DRAW_SWAP_TOUR, DrawState.tour_choices),
-                _native_select("first", texts.DRAW_SWAP_FIRST, DrawState.player_choices),
-                _native_select("second", texts.DRAW_SWAP_SECOND, DrawState.player_choices),
-                rx.button(texts.DRAW_SWAP_BUTTON, type="submit", variant="outline"),
-                spacing="3",
-                wrap="wrap",
-                align="end",
-            ),
-            spacing="2",
+    return action_form(
+        DrawState,
+        rx.heading(texts.DRAW_SWAP, size="4", as_="h3"),
+        rx.flex(
+            _native_select("tour", texts.DRAW_SWAP_TOUR, DrawState.tour_choices),
+            _native_select("first", texts.DRAW_SWAP_FIRST, DrawState.player_choices),
+            _native_select("second", texts.DRAW_SWAP_SECOND, DrawState.player_choices),
+            spacing="3",
+            wrap="wrap",
+            align="end",
         ),
         on_submit=DrawState.swap,
-        reset_on_submit=False,
+        submit_text=texts.DRAW_SWAP_BUTTON,
+        submit_props={"variant": "outline"},
+        card=False,
     )
 
 
@@ -177,17 +192,15 @@ def _window_row(row: WindowRow) -> rx.Component:
 
 
 def _windows_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.heading(texts.DRAW_WINDOWS, size="5", as_="h2"),
-            rx.text(texts.DRAW_WINDOWS_HINT, color_scheme="gray", size="2"),
-            rx.foreach(DrawState.windows, _window_row),
-            rx.button(texts.DRAW_WINDOWS_SAVE, type="submit", variant="outline"),
-            spacing="3",
-        ),
+    return action_form(
+        DrawState,
+        rx.heading(texts.DRAW_WINDOWS, size="5", as_="h2"),
+        rx.text(texts.DRAW_WINDOWS_HINT, color_scheme="gray", size="2"),
+        rx.foreach(DrawState.windows, _window_row),
         on_submit=DrawState.save_windows,
-        reset_on_submit=False,
-        width="100%",
+        submit_text=texts.DRAW_WINDOWS_SAVE,
+        submit_props={"variant": "outline"},
+        card=False,
     )
 
 
@@ -199,7 +212,9 @@ def _approve_button() -> rx.Component:
             rx.alert_dialog.description(texts.DRAW_APPROVE_TEXT),
             rx.flex(
                 rx.alert_dialog.cancel(rx.button(texts.DRAW_CANCEL, variant="soft", color_scheme="gray")),
-                rx.alert_dialog.action(rx.button(texts.DRAW_APPROVE_CONFIRM, on_click=DrawState.approve)),
+                rx.alert_dialog.action(
+                    rx.button(texts.DRAW_APPROVE_CONFIRM, on_click=DrawState.approve(DrawState.action_key))
+                ),
                 spacing="3",
                 justify="end",
                 margin_top="1em",
@@ -219,7 +234,7 @@ def _draft() -> rx.Component:
             rx.vstack(
                 rx.button(
                     rx.cond(DrawState.has_draft, texts.DRAW_REMAKE, texts.DRAW_MAKE),
-                    on_click=DrawState.make_draft,
+                    on_click=DrawState.make_draft(DrawState.action_key),
                     loading=DrawState.busy,
                     variant=rx.cond(DrawState.has_draft, "outline", "solid"),
                 ),

@@ -8,16 +8,16 @@ import reflex as rx
 from sqlmodel import Session
 
 from discard_app import texts
+from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import Season, User
+from services.core.models import Role, Season, User
 from services.core.wording import plural
 from services.league import closing as roster_closing
 from services.league import draw_season, roster, tour_windows
-from services.league.closing import ClosingError, ClosingMethod
+from services.league.closing import ClosingMethod
 from services.league.draw import DrawError
 from services.league.ruleset import multiple_of, of_season
-from services.league.tour_windows import WindowError
 from services.scheduling.capacity import capacity_summary, season_capacity
 from services.scheduling.rules import format_kirov
 
@@ -100,10 +100,12 @@ def _season(session: Session) -> Season:
     return season
 
 
-class DrawState(OrganizerPage, AuthState):
+class DrawState(GuardedActions, OrganizerPage, AuthState):
     error: str = ""
     notice: str = ""
-    busy: bool = False
+    closing_method: str = ""  # the way of closing registration the open question is about
+    closing_question: str = ""
+    closing_text: str = ""  # whom it moves and the main roster it leaves
     has_season: bool = False
     closed: bool = False
     registration: str = ""
@@ -180,15 +182,18 @@ class DrawState(OrganizerPage, AuthState):
         self._refresh()
         return rx.scroll_to(MESSAGES_ID)
 
-    def _begin(self) -> User | None:
-        """The organizer, with the previous message cleared; None (and nothing done) for anyone else."""
-        self.error = self.notice = ""
-        return self._organizer()
+    def _show_refusal(self, message: str) -> None:
+        self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
+
+    def _answer(self, outcome: Outcome) -> rx.event.EventSpec:
+        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+        return self._done()
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
-        self.busy = False
+        self.closing_method = self.closing_question = self.closing_text = ""
+        self._renew_key()
         if self._current_user() is None:
             return self._redirect_to_login()
         if self._organizer() is not None:
@@ -197,87 +202,107 @@ class DrawState(OrganizerPage, AuthState):
         return None
 
     @rx.event
-    def close_registration(self, method: str) -> rx.event.EventSpec | None:
-        user = self._begin()
-        if user is None:
+    def ask_close(self, method: str) -> None:
+        """Issue 25 item 4: closing registration first says whom it moves and the main roster it leaves."""
+        if self._organizer() is None:
             return
-        try:
-            with session_scope() as session:
-                season = _season(session)
-                option = roster_closing.close_registration(session, season, method, actor_user_id=user.id)
-        except (ClosingError, DrawError) as error:
-            self.error = str(error)
-        else:
-            self.notice = texts.DRAW_CLOSED_NOTICE.format(main=option.main_after)
-        return self._done()
+        self.error = self.notice = ""
+        with session_scope() as session:
+            season = roster.current_season(session)
+            preview = roster_closing.season_closing_preview(session, season) if season else None
+            option = preview.option(method) if preview else None
+            names = roster_closing.main_after(session, season, option) if season and option else []
+        if option is None:
+            self.error = texts.DRAW_PICK_CLOSING
+            return
+        moved = ", ".join(e.name for e in option.moves)
+        moves = {
+            ClosingMethod.AS_IS: texts.DRAW_CLOSE_ASK_AS_IS,
+            ClosingMethod.FROM_RESERVE: texts.DRAW_CLOSE_ASK_FROM_RESERVE,
+            ClosingMethod.TO_RESERVE: texts.DRAW_CLOSE_ASK_TO_RESERVE,
+        }[option.method].format(names=moved)
+        self.closing_method = str(option.method)
+        self.closing_question = texts.DRAW_CLOSE_ASK_TITLE
+        self.closing_text = " ".join(
+            [moves, texts.DRAW_CLOSE_ASK_MAIN.format(main=_players(len(names)), names=", ".join(names))]
+        )
 
     @rx.event
-    def make_draft(self):  # noqa: ANN201  (a generator: shows progress first)
-        user = self._begin()
-        if user is None:
-            return
-        self.busy = True
-        yield
-        try:
-            with session_scope() as session:
-                draw_season.make_draft(session, _season(session), actor_user_id=user.id)
-        except DrawError as error:
-            self.error = str(error)
-        else:
-            self.notice = texts.DRAW_MADE
-        self.busy = False
-        yield self._done()
+    def cancel_close(self, is_open: bool = False) -> None:
+        if not is_open:
+            self.closing_method = self.closing_question = self.closing_text = ""
 
     @rx.event
-    def swap(self, form: dict[str, str]) -> rx.event.EventSpec | None:
-        user = self._begin()
-        if user is None:
-            return
+    @guarded(Role.ORGANIZER)
+    def close_registration(self, method: str, key: str = "") -> rx.event.EventSpec:
+        """The question's answer: closes the way it named, once per key (Регламент §1)."""
+        self.closing_method = self.closing_question = self.closing_text = ""
+        outcome = self._perform(
+            lambda session, user: roster_closing.close_registration(
+                session, _season(session), method, actor_user_id=user.id
+            ),
+            key=key,
+            done=lambda option: texts.DRAW_CLOSED_NOTICE.format(main=option.main_after),
+            action="draw.close",
+        )
+        return self._answer(outcome)
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def make_draft(self, key: str = "") -> rx.event.EventSpec:
+        outcome = self._perform(
+            lambda session, user: draw_season.make_draft(session, _season(session), actor_user_id=user.id),
+            key=key,
+            done=texts.DRAW_MADE,
+            action="draw.draft",
+        )
+        return self._answer(outcome)
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def swap(self, form: dict[str, str]) -> rx.event.EventSpec:
         values = [form.get(k) or "" for k in ("tour", "first", "second")]
-        if not all(v.isdigit() for v in values):
-            self.error = texts.DRAW_PICK
-            return rx.scroll_to(MESSAGES_ID)
-        tour, a, b = (int(v) for v in values)
-        try:
-            with session_scope() as session:
-                season = _season(session)
-                view = draw_season.swap_in_draft(session, season, tour, a, b, actor_user_id=user.id)
-        except DrawError as error:
-            self.error = str(error)
-        else:
-            self.notice = texts.DRAW_SWAPPED.format(a=view.names.get(a), b=view.names.get(b), tour=tour)
-        return self._done()
+
+        def run(session: Session, user: User) -> str:
+            if not all(v.isdigit() for v in values):
+                raise DrawError(texts.DRAW_PICK)
+            tour, a, b = (int(v) for v in values)
+            view = draw_season.swap_in_draft(session, _season(session), tour, a, b, actor_user_id=user.id)
+            return texts.DRAW_SWAPPED.format(a=view.names.get(a), b=view.names.get(b), tour=tour)
+
+        outcome = self._perform(run, key=form.get(KEY_FIELD), done=lambda message: message, action="draw.swap")
+        return self._answer(outcome)
 
     @rx.event
-    def save_windows(self, form: dict[str, str]) -> rx.event.EventSpec | None:
-        user = self._begin()
-        if user is None:
-            return
-        try:
+    @guarded(Role.ORGANIZER)
+    def save_windows(self, form: dict[str, str]) -> rx.event.EventSpec:
+        count = len(self.windows)
+
+        def run(session: Session, user: User) -> None:
+            season = _season(session)
+            numbers = range(1, (count or season.tours) + 1)  # a tab that sent the form without loading the page
             windows = [
                 (
                     tour_windows.parse_kirov(form.get(f"start_{n}", ""), texts.DRAW_WINDOW_START.format(number=n)),
                     tour_windows.parse_kirov(form.get(f"end_{n}", ""), texts.DRAW_WINDOW_END.format(number=n)),
                 )
-                for n in range(1, len(self.windows) + 1)
+                for n in numbers
             ]
-            with session_scope() as session:
-                tour_windows.set_windows(session, _season(session), windows, actor_user_id=user.id)
-        except (WindowError, DrawError) as error:
-            self.error = str(error)
+            tour_windows.set_windows(session, season, windows, actor_user_id=user.id)
+
+        outcome = self._perform(run, key=form.get(KEY_FIELD), done=texts.DRAW_WINDOWS_SAVED, action="draw.windows")
+        if not outcome.ok:
+            self.error, self.notice = "; ".join(outcome.problems), ""
             return rx.scroll_to(MESSAGES_ID)  # the fields keep what was typed, to be fixed
-        self.notice = texts.DRAW_WINDOWS_SAVED
         self.form_key += 1  # the fields show the windows as stored
-        return self._done()
+        return self._answer(outcome)
 
     @rx.event
-    def approve(self) -> rx.event.EventSpec | None:
-        user = self._begin()
-        if user is None:
-            return
-        try:
-            with session_scope() as session:
-                draw_season.approve_draw(session, _season(session), actor_user_id=user.id)
-        except DrawError as error:
-            self.error = str(error)
-        return self._done()
+    @guarded(Role.ORGANIZER)
+    def approve(self, key: str = "") -> rx.event.EventSpec:
+        outcome = self._perform(
+            lambda session, user: draw_season.approve_draw(session, _season(session), actor_user_id=user.id),
+            key=key,
+            action="draw.approve",
+        )
+        return self._answer(outcome)

@@ -175,18 +175,16 @@ def regulation_page() -> rx.Component:
         rx.text(texts.REGULATION_HINT, size="2", color_scheme="gray"),
         rx.cond(S.error != "", rx.callout(S.error, color_scheme="red", role="alert", width="100%")),
         rx.cond(S.notice != "", rx.callout(S.notice, color_scheme="green", role="status", width="100%")),
-        rx.form(
-            rx.flex(
-                rx.el.label(
-                    rx.text(texts.REGULATION_ON_DATE, size="2", weight="medium"),
-                    rx.input(name="on", type="date", aria_label=texts.REGULATION_ON_DATE),
-                ),
-                rx.button(texts.REGULATION_SHOW, type="submit", variant="outline"),
-                spacing="2",
-                align="end",
-                wrap="wrap",
+        action_form(  # reading only: the hidden key goes unused
+            S,
+            rx.el.label(
+                rx.text(texts.REGULATION_ON_DATE, size="2", weight="medium"),
+                rx.input(name="on", type="date", aria_label=texts.REGULATION_ON_DATE),
             ),
             on_submit=S.show_on,
+            submit_text=texts.REGULATION_SHOW,
+            submit_props={"variant": "outline"},
+            card=False,
         ),
         rx.cond(
             S.text != "",

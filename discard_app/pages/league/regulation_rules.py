@@ -8,9 +8,11 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.form import action_form
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role, utc_now
+from services.core.models import Role, User, utc_now
 from services.league import season_rules
 from services.league.roster import current_season
 from services.league.ruleset import FIELDS, of_season
@@ -33,7 +35,7 @@ class RulesChangeRow(TypedDict):
     label: str
 
 
-class RulesState(AuthState):
+class RulesState(GuardedActions, AuthState):
     rules: list[RuleRow] = []
     rules_key: int = 0  # a new key remounts the fields with the values in force
     amendment: bool = False  # the season has results: a change is an announced amendment
@@ -42,7 +44,7 @@ class RulesState(AuthState):
     rules_history: list[RulesChangeRow] = []
     rules_error: str = ""
     rules_notice: str = ""
-    _pending: dict[str, str] = {}
+    pending: list[RuleRow] = []  # the previewed values, sent back by the preview's form (rules anyone may read)
 
     def _show(self) -> None:
         with session_scope() as session:
@@ -66,9 +68,10 @@ class RulesState(AuthState):
         self.rules_key += 1
 
     @rx.event
-    def load_rules(self) -> None:
+    def load(self) -> None:
         self.rules_error = self.rules_notice = ""
-        self.changes, self.shift, self._pending = [], [], {}
+        self._renew_key()
+        self.changes, self.shift, self.pending = [], [], []
         if self._current_user() is None:
             return
         self._show()
@@ -93,40 +96,48 @@ class RulesState(AuthState):
         if not change.lines:
             self.rules_error = texts.RULES_UNCHANGED
             return
-        self._pending = values
+        self.pending = [RuleRow(name=name, label="", value=value) for name, value in values.items()]
         self.amendment = change.amendment
         self.changes = list(change.lines)
         self.shift = [ShiftRow(name=r.name, before=r.before, after=r.after, moved="1" if r.moved else "") for r in rows]
 
+    def _show_refusal(self, message: str) -> None:
+        self.rules_error, self.rules_notice = texts.FORBIDDEN_ORGANIZER, ""
+
     @rx.event
+    @guarded(Role.ORGANIZER)
     def apply_rules(self, form: dict[str, str]) -> None:
-        user = self._require_user(Role.ORGANIZER)
-        if user is None:
-            self.rules_error = texts.FORBIDDEN_ORGANIZER
-            return
+        """The preview's form carries the values it showed (hidden fields): what was previewed is what is applied."""
         self.rules_error = self.rules_notice = ""
-        if not self._pending:
+        values = {name: str(form[name]) for name in FIELDS if name in form}
+        if not values:
             self.rules_error = texts.RULES_PREVIEW_FIRST
             return
-        try:
-            with session_scope() as session:
-                season = current_season(session)
-                if season is None:
-                    self.rules_error = texts.NO_SEASON
-                    return
-                change = season_rules.apply_rules(
-                    session, season, self._pending, reason=str(form.get("reason", "")), actor=user, now=utc_now()
-                )
-        except season_rules.RulesError as error:
-            self.rules_error = str(error)
+
+        def run(session: object, user: User) -> season_rules.RulesChange:
+            season = current_season(session)
+            if season is None:
+                raise season_rules.RulesError(texts.NO_SEASON)
+            return season_rules.apply_rules(
+                session, season, values, reason=str(form.get("reason", "")), actor=user, now=utc_now()
+            )
+
+        outcome = self._perform(
+            run,
+            key=form.get(KEY_FIELD),
+            done=lambda change: texts.RULES_AMENDMENT_SAVED if change.amendment else texts.RULES_SAVED,
+            action="rules.apply",
+        )
+        if not outcome.ok:
+            self.rules_error = "; ".join(outcome.problems)
             return
-        self.rules_notice = texts.RULES_AMENDMENT_SAVED if change.amendment else texts.RULES_SAVED
-        self.changes, self.shift, self._pending = [], [], {}
+        self.rules_notice = outcome.message
+        self.changes, self.shift, self.pending = [], [], []
         self._show()
 
     @rx.event
     def cancel_preview(self) -> None:
-        self.changes, self.shift, self._pending = [], [], {}
+        self.changes, self.shift, self.pending = [], [], []
         self.rules_key += 1
 
 
@@ -181,23 +192,18 @@ def _preview() -> rx.Component:
                     width="100%",
                 ),
             ),
-            rx.form(
-                rx.vstack(
-                    rx.el.label(
-                        rx.text(texts.RULES_REASON, size="2", weight="medium"),
-                        rx.input(name="reason", width="100%"),
-                        style={"display": "block", "width": "100%"},
-                    ),
-                    rx.flex(
-                        rx.button(texts.RULES_APPLY, type="submit"),
-                        rx.button(texts.RULES_CANCEL, type="button", variant="outline", on_click=S.cancel_preview),
-                        spacing="2",
-                    ),
-                    spacing="2",
-                    width="100%",
+            action_form(
+                S,
+                rx.foreach(S.pending, lambda r: rx.el.input(type="hidden", name=r["name"], value=r["value"])),
+                rx.el.label(
+                    rx.text(texts.RULES_REASON, size="2", weight="medium"),
+                    rx.input(name="reason", width="100%"),
+                    style={"display": "block", "width": "100%"},
                 ),
+                rx.button(texts.RULES_CANCEL, type="button", variant="outline", on_click=S.cancel_preview),
                 on_submit=S.apply_rules,
-                width="100%",
+                submit_text=texts.RULES_APPLY,
+                card=False,
             ),
             spacing="2",
             width="100%",
@@ -213,22 +219,23 @@ def rules_section() -> rx.Component:
         rx.cond(S.rules_notice != "", rx.callout(S.rules_notice, color_scheme="green", role="status", width="100%")),
         rx.cond(
             AuthState.is_organizer,
-            rx.form(
-                rx.vstack(
+            rx.box(
+                action_form(
+                    S,
                     rx.text(
                         rx.cond(S.amendment, texts.RULES_EDIT_AMENDMENT, texts.RULES_EDIT_FREE),
                         size="2",
                         color_scheme="gray",
                     ),
                     rx.foreach(S.rules, _field),
-                    rx.button(texts.RULES_SHOW_CHANGE, type="submit", variant="outline"),
-                    spacing="2",
-                    width="100%",
-                    max_width="32em",
+                    on_submit=S.preview_rules,
+                    submit_text=texts.RULES_SHOW_CHANGE,
+                    submit_props={"variant": "outline"},
+                    card=False,
                 ),
-                key=S.rules_key,
-                on_submit=S.preview_rules,
+                key=S.rules_key,  # a new key remounts the fields with the values in force
                 width="100%",
+                max_width="32em",
             ),
             rx.el.dl(
                 rx.foreach(

@@ -12,7 +12,7 @@ from discard_app.components.confirm import confirm_dialog
 from discard_app.components.form import action_form
 from discard_app.components.secret import password_sheet, secret_box, show_secret
 from discard_app.layout import forbidden, page
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
@@ -24,6 +24,8 @@ from services.league.ruleset import multiple_of, of_season
 ISSUED_BOX = "roster-issued-password"
 ADD_FORM_ID = "roster-add"
 STATUS_FORM_ID = "roster-status"  # where an issued password is shown once (components/secret.py)
+FEE_FORM_ID = "roster-fee"
+REPLAY_FORM_ID = "roster-replay"
 
 
 class RosterRowView(TypedDict):
@@ -34,6 +36,7 @@ class RosterRowView(TypedDict):
     status_label: str
     telegram: str
     fee: str  # Регламент §1: the registration fee; this page is the organizer's only
+    deletable: bool  # no seat in any match (and not main once registration closed): «Удалить строку» is offered
 
 
 STATUS_OPTIONS = [str(s) for s in RosterStatus]
@@ -56,12 +59,15 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     withdraw_question: str = ""  # «Снять X?»: a withdrawal is asked about first, naming the person
     _pending_withdrawal: dict[str, str] = {}  # the checked form the question is about
     replay_choices: list[ReplayChoice] = []
+    delete_id: str = ""  # the player whose roster line waits for «Удалить строку?»
+    delete_question: str = ""
 
     def _refresh(self) -> None:
         with session_scope() as session:
             season = roster.current_season(session)
             rows = roster.list_roster(session, season.id) if season else []
             fee_of = fees.fee_labels(session, season.id) if season else {}
+            deletable = roster.deletable_player_ids(session, season) if season else set()
         self.rows = [
             RosterRowView(
                 player_id=str(r.player_id),
@@ -71,6 +77,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 status_label=roster.STATUS_LABELS[RosterStatus(r.status)],
                 telegram="привязан" if r.telegram_linked else "—",
                 fee=fee_of.get(r.player_id, ""),
+                deletable=r.player_id in deletable,
             )
             for r in rows
         ]
@@ -102,32 +109,38 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         return choices
 
     @rx.event
-    def order_replay(self, form: dict[str, str]) -> None:
-        user = self._organizer()
-        if user is None:
-            return
+    @guarded(Role.ORGANIZER)
+    def order_replay(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
         player_id, _, match_id = (form.get("replay") or "").partition(":")
-        if not (player_id.isdigit() and match_id.isdigit()):
-            self.error = texts.ROSTER_PICK_PLAYER
-            return
         title = next((c["label"] for c in self.replay_choices if c["value"] == form.get("replay")), "")
-        try:
-            with session_scope() as session:
-                withdrawal.mark_for_replay(
-                    session,
-                    session.get(Player, int(player_id)),
-                    [int(match_id)],
-                    reason=form.get("reason", ""),
-                    participants_agreed=form.get("agreed") == "on",
-                    actor_user_id=user.id,
-                    now=utc_now(),
-                )
-        except withdrawal.WithdrawalError as error:
-            self.error = str(error)
-            return
-        self.notice = texts.ROSTER_REPLAY_DONE.format(title=title)
+
+        def run(session: object, user: User) -> None:
+            player = session.get(Player, int(player_id)) if player_id.isdigit() and match_id.isdigit() else None
+            if player is None:
+                raise withdrawal.WithdrawalError(texts.ROSTER_PICK_PLAYER)
+            withdrawal.mark_for_replay(
+                session,
+                player,
+                [int(match_id)],
+                reason=form.get("reason", ""),
+                participants_agreed=form.get("agreed") == "on",
+                actor_user_id=user.id,
+                now=utc_now(),
+            )
+
+        outcome = self._perform(
+            run, key=form.get(KEY_FIELD), done=texts.ROSTER_REPLAY_DONE.format(title=title), action="roster.replay"
+        )
+        return self._answer(outcome, REPLAY_FORM_ID)
+
+    def _answer(self, outcome: Outcome, form_id: str = "") -> rx.event.EventSpec | None:
+        """The message beside the forms; a form that acted is emptied (a refused one keeps what was chosen)."""
+        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+        if not outcome.ok:
+            return None
         self._refresh()
+        return rx.call_script(f"document.getElementById('{form_id}')?.reset()") if form_id else None
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -187,25 +200,24 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         ]
 
     @rx.event
-    def record_fee(self, form: dict[str, str]) -> None:
-        user = self._organizer()
-        if user is None:
-            return
+    @guarded(Role.ORGANIZER)
+    def record_fee(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         self.error = self.notice = ""
         player_id = form.get("player_id") or ""
-        try:
-            with session_scope() as session:
-                player = session.get(Player, int(player_id)) if player_id.isdigit() else None
-                if player is None:
-                    raise fees.FeeError(texts.ROSTER_PICK_PLAYER)
+
+        def run(session: object, user: User) -> str:
+            player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+            if player is None:
+                raise fees.FeeError(texts.ROSTER_PICK_PLAYER)
+            try:
                 on = date.fromisoformat(form.get("on") or datetime.now(settings.tz).date().isoformat())
-                label = fees.record_fee(session, player, form.get("action", ""), on, actor_user_id=user.id)
-                name = session.get(User, player.user_id).display_name
-        except ValueError as error:  # FeeError, or a date the browser did not send as YYYY-MM-DD
-            self.error = str(error) if isinstance(error, fees.FeeError) else texts.SEASON_BAD_DATE.format(value="")
-            return
-        self.notice = texts.FEE_SAVED.format(name=name, label=label)
-        self._refresh()
+            except ValueError:  # a date the browser did not send as YYYY-MM-DD
+                raise fees.FeeError(texts.SEASON_BAD_DATE.format(value=form.get("on", ""))) from None
+            label = fees.record_fee(session, player, form.get("action", ""), on, actor_user_id=user.id)
+            return texts.FEE_SAVED.format(name=session.get(User, player.user_id).display_name, label=label)
+
+        outcome = self._perform(run, key=form.get(KEY_FIELD), done=lambda message: message, action="roster.fee")
+        return self._answer(outcome, FEE_FORM_ID)
 
     @rx.event
     def ask_reset(self, player_id: str) -> None:
@@ -220,27 +232,63 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             self.confirm_id = self.confirm_name = ""
 
     @rx.event
-    def confirm_reset(self) -> rx.event.EventSpec | list[rx.event.EventSpec] | None:
-        player_id, self.confirm_id, self.confirm_name = self.confirm_id, "", ""
-        user = self._organizer()
-        if user is None:
-            return None
+    @guarded(Role.ORGANIZER)
+    def confirm_reset(self, player_id: str, key: str = "") -> rx.event.EventSpec | list[rx.event.EventSpec] | None:
+        """The question's answer: the person it named gets a new password, once per key."""
+        self.confirm_id = self.confirm_name = ""
         self.error = self.notice = ""
-        with session_scope() as session:
-            player = session.get(Player, int(player_id)) if player_id.isdigit() else None
+
+        def run(session: object, user: User) -> issued_passwords.IssuedPassword:
+            player = session.get(Player, int(player_id)) if str(player_id).isdigit() else None
             target = session.get(User, player.user_id) if player else None
             if target is None:
-                self.error = texts.ROSTER_PICK_PLAYER
-                return show_secret(ISSUED_BOX, [])
+                raise AccountError(texts.ROSTER_PICK_PLAYER)
             password = reset_password(session, target, actor_user_id=user.id)
-            name, login_name = target.display_name, target.login_name
+            return issued_passwords.IssuedPassword(target.display_name, target.login_name, password)
+
+        outcome = self._perform(run, key=key, done=texts.ROSTER_PASSWORD_RESET_DONE, action="roster.reset")
+        if not outcome.ok:
+            self.error = "; ".join(outcome.problems)
+            return show_secret(ISSUED_BOX, [])
+        if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
+            return None
+        row = outcome.value
+        with session_scope() as session:
             season = roster.current_season(session)
             season_name = season.name if season else ""
-        row = issued_passwords.IssuedPassword(name, login_name, password)
         return [
-            show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)]),
+            show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=row.name, password=row.password)]),
             password_sheet([row], origin=self.router.url.origin, season_name=season_name),
         ]
+
+    @rx.event
+    def ask_delete(self, player_id: str) -> None:
+        """«Удалить строку» first asks, naming the person (issue 25 item 4)."""
+        self.delete_id = player_id
+        name = next((r["name"] for r in self.rows if r["player_id"] == player_id), "")
+        self.delete_question = texts.ROSTER_DELETE_CONFIRM_TITLE.format(name=name)
+
+    @rx.event
+    def cancel_delete(self, is_open: bool = False) -> None:
+        if not is_open:
+            self.delete_id = self.delete_question = ""
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def delete_line(self, player_id: str, key: str = "") -> None:
+        """A line entered by mistake; the service refuses it once the player has a seat (issue 25 item 4)."""
+        self.delete_id = self.delete_question = ""
+
+        def run(session: object, user: User) -> str:
+            player = session.get(Player, int(player_id)) if str(player_id).isdigit() else None
+            if player is None:
+                raise AccountError(texts.ROSTER_PICK_PLAYER)
+            return roster.delete_player(session, player, actor_user_id=user.id, now=utc_now())
+
+        outcome = self._perform(
+            run, key=key, done=lambda name: texts.ROSTER_DELETED.format(name=name), action="roster.delete"
+        )
+        self._answer(outcome)
 
     @staticmethod
     def _status_change(session: object, user: User, form: dict[str, str]) -> None:
@@ -326,10 +374,23 @@ def _confirm_reset() -> rx.Component:
         RosterState.confirm_name,
         texts.ROSTER_RESET_CONFIRM_TEXT,
         confirm=texts.ROSTER_RESET_CONFIRM,
-        on_confirm=RosterState.confirm_reset,
+        on_confirm=RosterState.confirm_reset(RosterState.confirm_id, RosterState.action_key),
         cancel=texts.ROSTER_RESET_CANCEL,
         is_open=RosterState.confirm_id != "",
         on_open_change=RosterState.cancel_reset,
+    )
+
+
+def _confirm_delete() -> rx.Component:
+    return confirm_dialog(
+        RosterState.delete_question,
+        texts.ROSTER_DELETE_CONFIRM_TEXT,
+        confirm=texts.ROSTER_DELETE_CONFIRM,
+        on_confirm=RosterState.delete_line(RosterState.delete_id, RosterState.action_key),
+        cancel=texts.ROSTER_DELETE_CANCEL,
+        is_open=RosterState.delete_question != "",
+        on_open_change=RosterState.cancel_delete,
+        danger=True,
     )
 
 
@@ -360,7 +421,19 @@ def _row(row: RosterRowView) -> rx.Component:
                 variant="soft",
                 on_click=RosterState.ask_reset(row["player_id"]),
                 aria_label=texts.ROSTER_RESET + ": " + row["name"],
-            )
+            ),
+            rx.cond(
+                row["deletable"],
+                rx.button(
+                    texts.ROSTER_DELETE,
+                    size="1",
+                    variant="soft",
+                    color_scheme="red",
+                    on_click=RosterState.ask_delete(row["player_id"]),
+                    aria_label=texts.ROSTER_DELETE + ": " + row["name"],
+                ),
+            ),
+            white_space="nowrap",
         ),
     )
 
@@ -418,7 +491,8 @@ def _forms() -> rx.Component:
 
 def _fee_form() -> rx.Component:
     """Регламент §1: the fee paid or refunded, with its date (today when left empty)."""
-    return rx.form(
+    return action_form(
+        RosterState,
         rx.flex(
             rx.select.root(
                 rx.select.trigger(placeholder=texts.FEE_TITLE, aria_label=texts.FEE_TITLE),
@@ -434,41 +508,41 @@ def _fee_form() -> rx.Component:
                 default_value="paid",
             ),
             rx.input(name="on", type="date", aria_label=texts.FEE_DATE),
-            rx.button(texts.FEE_SAVE, type="submit", variant="outline"),
             spacing="2",
             wrap="wrap",
         ),
         on_submit=RosterState.record_fee,
-        reset_on_submit=True,
+        submit_text=texts.FEE_SAVE,
+        submit_props={"variant": "outline"},
+        form_id=FEE_FORM_ID,
+        card=False,
     )
 
 
 def _replay_form() -> rx.Component:
-    return rx.form(
-        rx.vstack(
-            rx.heading(texts.ROSTER_REPLAY, size="4", as_="h2"),
-            rx.text(texts.ROSTER_REPLAY_HINT, color_scheme="gray", size="2"),
-            rx.el.label(texts.ROSTER_REPLAY_MATCH, html_for="replay-match"),
-            rx.el.select(
-                rx.foreach(RosterState.replay_choices, lambda c: rx.el.option(c["label"], value=c["value"])),
-                id="replay-match",
-                name="replay",
-                style={"padding": "0.4em", "font-size": "1rem", "width": "100%"},
-            ),
-            rx.el.label(rx.el.input(type="checkbox", name="agreed"), " ", texts.ROSTER_REPLAY_AGREED),
-            rx.input(
-                name="reason",
-                placeholder=texts.ROSTER_REPLAY_REASON,
-                aria_label=texts.ROSTER_REPLAY_REASON,
-                width="100%",
-            ),
-            rx.button(texts.ROSTER_REPLAY_BUTTON, type="submit", variant="outline", color_scheme="orange"),
-            spacing="2",
+    return action_form(
+        RosterState,
+        rx.heading(texts.ROSTER_REPLAY, size="4", as_="h2"),
+        rx.text(texts.ROSTER_REPLAY_HINT, color_scheme="gray", size="2"),
+        rx.el.label(texts.ROSTER_REPLAY_MATCH, html_for="replay-match"),
+        rx.el.select(
+            rx.foreach(RosterState.replay_choices, lambda c: rx.el.option(c["label"], value=c["value"])),
+            id="replay-match",
+            name="replay",
+            style={"padding": "0.4em", "font-size": "1rem", "width": "100%"},
+        ),
+        rx.el.label(rx.el.input(type="checkbox", name="agreed"), " ", texts.ROSTER_REPLAY_AGREED),
+        rx.input(
+            name="reason",
+            placeholder=texts.ROSTER_REPLAY_REASON,
+            aria_label=texts.ROSTER_REPLAY_REASON,
             width="100%",
         ),
         on_submit=RosterState.order_replay,
-        reset_on_submit=True,
-        width="100%",
+        submit_text=texts.ROSTER_REPLAY_BUTTON,
+        submit_props={"variant": "outline", "color_scheme": "orange"},
+        form_id=REPLAY_FORM_ID,
+        card=False,
     )
 
 
@@ -483,6 +557,7 @@ def roster_page() -> rx.Component:
                 _messages(),
                 _confirm_reset(),
                 _confirm_withdrawal(),
+                _confirm_delete(),
                 _forms(),
                 rx.box(
                     rx.table.root(
