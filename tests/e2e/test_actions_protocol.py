@@ -548,12 +548,26 @@ def _same_hold_hours(app: App) -> tuple[str, dict[str, Any]]:
     return "/schedule", {"form": {"hours": str(hours), KEY_FIELD: new_key()}}
 
 
+def _four_in_reserve(app: App) -> tuple[str, ...]:
+    """Four players of the scenario's own, in the reserve: main players would change the shared season's roster
+    count, which the draw's browser test closes registration on (tests/e2e/test_draw.py)."""
+    engine = app.engine()
+    tag = uuid.uuid4().hex[:6].translate(LETTERS)
+    with session_scope(engine) as session:
+        season = roster.current_season(session)
+        names = tuple(f"Стол {tag} {letter}" for letter in "абвг")
+        for name in names:
+            roster.add_player(session, season, name, actor_user_id=None, status=RosterStatus.RESERVE)
+    engine.dispose()
+    return names
+
+
 def _to_next_tour(app: App) -> tuple[str, dict[str, Any]]:
     """A match of four players of its own in a stage of its own, moved to its next tour from the dialog's form."""
-    from tests.e2e.test_organizer_desk import _stage_with_tours, fresh_players
+    from tests.e2e.test_organizer_desk import _stage_with_tours
 
     start = _far_evening()
-    match_id, _ = _stage_with_tours(app, tuple(fresh_players(app)), Interval(start, start + timedelta(days=14)))
+    match_id, _ = _stage_with_tours(app, _four_in_reserve(app), Interval(start, start + timedelta(days=14)))
     form = {"dialog": "next_window", "match_id": str(match_id), "reason": "болезнь игрока", KEY_FIELD: new_key()}
     return "/schedule", {"form": form}
 
