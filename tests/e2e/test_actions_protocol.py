@@ -625,12 +625,12 @@ def _accept(app: App) -> tuple[str, dict[str, Any]]:
 def _pending_game(app: App, *, placeable: bool) -> tuple[int, int]:
     """A Pantheon game on the organizer's list: (its id, the match it can go into: four players of their own,
     mapped, in a stage of their own far ahead; 0 when not `placeable`)."""
-    from tests.e2e.test_organizer_desk import _players, _stage_with_tours, fresh_players
+    from tests.e2e.test_organizer_desk import _players, _stage_with_tours
 
     season_id, _ = _linked_season(app)
     match_id, data = 0, ""
     if placeable:
-        names = tuple(fresh_players(app))
+        names = _four_in_reserve(app)
         start = _far_evening()
         match_id, _ = _stage_with_tours(app, names, Interval(start, start + timedelta(days=14)))
     engine = app.engine()
@@ -672,10 +672,10 @@ def _unique_points() -> list[int]:
 def _import(app: App) -> tuple[str, dict[str, Any]]:
     """The event holds one new game of four players of their own, mapped, whose match's window holds its end: an
     import enters it (none is left on the organizer's list for the Pantheon browser tests)."""
-    from tests.e2e.test_organizer_desk import _players, _stage_with_tours, fresh_players
+    from tests.e2e.test_organizer_desk import _players, _stage_with_tours
 
     season_id, _ = _linked_season(app)
-    names, now = tuple(fresh_players(app)), utc_now()
+    names, now = _four_in_reserve(app), utc_now()
     _stage_with_tours(app, names, Interval(now - timedelta(days=2), now + timedelta(days=2)))
     persons = [1_000_000 + uuid.uuid4().int % 8_000_000 + n for n in range(4)]
     engine = app.engine()

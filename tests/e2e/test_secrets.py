@@ -345,7 +345,7 @@ def test_a_text_over_its_limit_is_refused_before_any_handler(page: Page, app: Ap
     marker = uuid.uuid4().hex
     raw = RawTab(app, _tab_token(page), cookie=cookies)  # a script with the organizer's own session
     raw.emit(
-        f"{AnnouncementsState.get_full_name()}.publish", {"form": {"text": marker + "x" * 900_000}}, "/announcements"
+        f"{AnnouncementsState.get_full_name()}.publish", {"form": {"text": marker + "x" * 100_000}}, "/announcements"
     )
     frames = "".join(raw.read(until=lambda f: "toast" in f, seconds=5))
     raw.close()

@@ -13,6 +13,24 @@ from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, BoundedPool, 
 FLOOD_SOCKETS = 8  # the issue's flood: eight sockets of one address, each with one login in flight
 
 
+def _in_a_loop_of_its_own(scenario) -> None:  # noqa: ANN001
+    """Runs the scenario in a thread of its own: after the browser tests, Playwright's sync API leaves an event loop
+    running in the main thread, and pytest-asyncio cannot start another there."""
+    failure: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            asyncio.run(scenario())
+        except BaseException as error:  # noqa: BLE001 - re-raised in the test's own thread
+            failure.append(error)
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(60)
+    if failure:
+        raise failure[0]
+
+
 def _gate() -> tuple[threading.Event, list[str], object]:
     opened, ran = threading.Event(), []
 
@@ -24,8 +42,11 @@ def _gate() -> tuple[threading.Event, list[str], object]:
     return opened, ran, check
 
 
-@pytest.mark.asyncio
-async def test_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused() -> None:
+def test_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused() -> None:
+    _in_a_loop_of_its_own(_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused)
+
+
+async def _a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused() -> None:
     """On main eight places were all: with the flood's eight checks in flight the ninth login got «try again»."""
     pool = BoundedPool()
     opened, ran, check = _gate()
@@ -39,8 +60,11 @@ async def test_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_be
     assert ran[-1] == "новый телефон"  # first come, first served
 
 
-@pytest.mark.asyncio
-async def test_a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
+def test_a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
+    _in_a_loop_of_its_own(_a_flood_never_takes_the_places_kept_for_other_addresses)
+
+
+async def _a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
     pool = BoundedPool()
     opened, _, check = _gate()
     flood = [asyncio.create_task(pool.run(check, f"флуд {n}", flooding=True)) for n in range(FLOOD_PLACES)]
@@ -56,8 +80,11 @@ async def test_a_flood_never_takes_the_places_kept_for_other_addresses() -> None
     await asyncio.gather(*flood)
 
 
-@pytest.mark.asyncio
-async def test_a_check_whose_turn_comes_too_late_is_not_run() -> None:
+def test_a_check_whose_turn_comes_too_late_is_not_run() -> None:
+    _in_a_loop_of_its_own(_a_check_whose_turn_comes_too_late_is_not_run)
+
+
+async def _a_check_whose_turn_comes_too_late_is_not_run() -> None:
     pool = BoundedPool(max_queued_seconds=0.1)
     opened, ran, check = _gate()
     first = asyncio.create_task(pool.run(check, "первый"))
