@@ -83,6 +83,7 @@ def test_a_disqualified_player_still_seated_waits_for_a_substitute(session: Sess
     assert waiting() == {f"substitute-{m.id}-{player.id}" for m in [first, *rest]}
     item = next(i for i in build_desk(session, now=PLAYED).items if i.key == f"substitute-{first.id}-{player.id}")
     assert item.group == "substitutes" and "дисквалифицирован(а)" in item.detail and item.link == f"/match/{first.id}"
+    assert match_view(session, organizer, first.id, now=PLAYED).needs_substitute == user.display_name
 
     seat_substitute(session, organizer, first.id, player.id, new_name="Запасной Игрок", reason="дисквалификация",
                     now=PLAYED)  # fmt: skip
@@ -91,25 +92,3 @@ def test_a_disqualified_player_still_seated_waits_for_a_substitute(session: Sess
     # A one-year disqualification ends the day before its anniversary: then nothing waits for it.
     later = PLAYED + timedelta(days=366)
     assert not {i.key for i in build_desk(session, now=later).items if i.key.startswith("substitute-")}
-
-
-def test_a_disqualified_players_matches_wait_for_a_substitute_too(session: Session) -> None:
-    season, organizer = _approved(session)
-    player = session.exec(select(Player).where(Player.season_id == season.id)).first()
-    matches = _matches_of(session, player)
-    user = session.get(User, player.user_id)
-    record_disqualification(
-        session,
-        user,
-        term="year",
-        reason="саботаж",
-        match_id=None,
-        starts_on=kirov_date(PLAYED),
-        actor_user_id=organizer.id,
-    )
-    session.commit()
-    waiting = {i.key for i in build_desk(session, now=PLAYED).items if i.key.startswith("substitute-")}
-    assert waiting == {f"substitute-{m.id}-{player.id}" for m in matches}
-    assert match_view(session, organizer, matches[0].id, now=PLAYED).needs_substitute == user.display_name
-    before = {i.key for i in build_desk(session, now=PLAYED - timedelta(days=1)).items}  # not yet in force
-    assert not {k for k in before if k.startswith("substitute-")}

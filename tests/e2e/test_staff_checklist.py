@@ -10,6 +10,7 @@ import uuid
 from playwright.sync_api import Browser, expect
 
 from discard_app import texts
+from services.core.wording import agreed
 from tests.e2e.conftest import LETTERS, ORGANIZER, App, login
 from tests.e2e.test_phone_week import PHONE
 
@@ -36,7 +37,11 @@ def test_the_organizer_makes_an_expert_from_the_desks_checklist(browser: Browser
     button = page.get_by_role("button", name=texts.STAFF_ADD)
     button.evaluate(_WATCH_DISABLED)  # issue 25 item 1: disabled while its event runs
     button.dblclick()  # a double tap makes one account
-    expect(page.get_by_role("status").filter(has_text=texts.STAFF_ADDED.format(name=name))).to_be_visible()
+    expect(
+        page.get_by_role("status").filter(
+            has_text=texts.STAFF_ADDED.format(added=agreed(name, *texts.STAFF_ADDED_WORDS), name=name)
+        )
+    ).to_be_visible()
     assert button.evaluate("b => b.dataset.wasDisabled") == "1"
     expect(button).to_be_enabled()  # and usable again once the answer came
     expect(page.locator("#staff-issued-password")).to_contain_text(name)  # the password, shown once

@@ -15,7 +15,7 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
-from services.core.wording import ROLE_NAMES
+from services.core.wording import ROLE_NAMES, agreed
 from services.league import issued_passwords, staff
 
 ADD_FORM_ID = "staff-add"
@@ -73,7 +73,10 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
             return member.display_name, password
 
         outcome = self._perform(
-            add, key=form.get(KEY_FIELD), done=lambda v: texts.STAFF_ADDED.format(name=v[0]), action="staff.add"
+            add,
+            key=form.get(KEY_FIELD),
+            done=lambda v: texts.STAFF_ADDED.format(added=agreed(v[0], *texts.STAFF_ADDED_WORDS), name=v[0]),
+            action="staff.add",
         )
         if not outcome.ok:
             self.error = "; ".join(outcome.problems)  # the fields stay, to be fixed
