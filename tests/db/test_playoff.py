@@ -36,6 +36,7 @@ from services.results.entry import ResultsError
 from services.results.hanchans import Entry, enter_hanchan
 from services.results.penalties import decide_tie
 from services.results.scoring import TableResult
+from services.scheduling.organizer import assignable_hanchans
 from tests.factories import PLAYED
 
 IN_ORDER = [45000, 35000, 25000, 15000]
@@ -158,6 +159,7 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
     assert league.bracket().windows["2"] == (at(15), at(21))
 
     ids = league.bracket().match_ids
+    assert assignable_hanchans(session, ids["1A"], now=PLAYED) == [1, 2, 3]  # a playoff round's three, not five
     league.play(ids["1A"], [5, 1, 8, 2], *[IN_ORDER] * 3)  # 5, 1 up; 8, 2 down
     assert "2U" not in league.bracket().match_ids  # 1B not played yet
     # Регламент §2: the last hanchan of round 1 creates round 2 at once, before anyone opens the bracket.
@@ -188,6 +190,9 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
     assert league.table_seats("F") == [1, 5, 9, 7]
     final_id = league.bracket().match_ids["F"]
     assert session.get(Match, final_id).planned_hanchans == 5
+    # Issue 28 item 9: the organizer's assign dialog offers the final's five hanchans (Регламент §2), a round's three.
+    assert assignable_hanchans(session, final_id, now=PLAYED) == [1, 2, 3, 4, 5]
+    assert assignable_hanchans(session, ids["2U"], now=PLAYED) == []  # played: nothing left to assign
 
     drawn = winds.draw_winds(session, final_id, 1, actor=league.organizer, rng=random.Random(3))
     assert sorted(drawn) == sorted(p[n] for n in (1, 5, 9, 7))
