@@ -775,3 +775,6 @@ ROSTER_DELETE_CONFIRM = "Удалить строку"
 ROSTER_DELETE_CANCEL = "Отмена"
 ROSTER_DELETED = "Строка «{name}» удалена из состава."
 ROSTER_PASSWORD_RESET_DONE = "Новый пароль выдан."
+
+# --- the season from zero (issue 28, the lead) ---
+ROSTER_CSV_LINK = "Весь состав сразу — из CSV-файла регистрации (управление сезоном)"

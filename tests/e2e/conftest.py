@@ -11,7 +11,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -108,16 +108,21 @@ def _wait_ready(url: str, process: subprocess.Popen, log: Path) -> None:
 
 @contextmanager
 def running_app(
-    workdir: Path, *, database_url: str | None = None, extra_env: dict[str, str] | None = None
+    workdir: Path,
+    *,
+    database_url: str | None = None,
+    extra_env: dict[str, str] | None = None,
+    seed: Callable[[str], dict[str, str]] | None = None,
 ) -> Iterator[App]:
     """The real app in prod mode on a free port with a freshly seeded database: its own SQLite file in `workdir`
-    unless `database_url` names an empty one; `extra_env` for the production topology (workers, Redis)."""
+    unless `database_url` names an empty one; `extra_env` for the production topology (workers, Redis); `seed`
+    instead of the test league (it returns the passwords it issued)."""
     # One build of .web at a time, whoever runs the tests or a benchmark.
     lock = open(ROOT / ".web.lock", "w")  # noqa: SIM115
     fcntl.flock(lock, fcntl.LOCK_EX)
     database_url = database_url or f"sqlite:///{workdir / 'league.db'}"
     migrate(database_url)
-    passwords = _seed(database_url)
+    passwords = (seed or _seed)(database_url)
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, **_reflex_env(), "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
@@ -196,7 +201,7 @@ def _expect_timeout() -> None:
     expect.set_options(timeout=15_000)
 
 
-OWN_APP_FIXTURES = {"league_app", "prod_app", "season_app"}
+OWN_APP_FIXTURES = {"league_app", "prod_app", "season_app", "zero_app"}
 
 
 @pytest.hookimpl(trylast=True)  # after pytest has grouped the items by their fixtures' parameters

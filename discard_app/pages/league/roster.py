@@ -7,7 +7,7 @@ from typing import TypedDict
 
 import reflex as rx
 
-from discard_app import texts
+from discard_app import routes, texts
 from discard_app.components.confirm import confirm_dialog
 from discard_app.components.form import action_form
 from discard_app.components.secret import password_sheet, secret_box, show_secret
@@ -553,6 +553,7 @@ def roster_page() -> rx.Component:
             RosterState.allowed,
             rx.vstack(
                 rx.text(RosterState.summary, color_scheme="gray"),
+                rx.link(texts.ROSTER_CSV_LINK, href=routes.SEASON_ADMIN, size="2"),  # the checklist's way to a roster
                 rx.cond(RosterState.warning != "", rx.callout(RosterState.warning, color_scheme="amber")),
                 _messages(),
                 _confirm_reset(),
