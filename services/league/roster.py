@@ -81,6 +81,19 @@ def add_player(
     user, password = create_user(
         session, display_name=display_name, role=Role.PLAYER, password=password, actor_user_id=actor_user_id, now=now
     )
+    return enroll(session, season, user, status=status, actor_user_id=actor_user_id, now=now), password
+
+
+def enroll(
+    session: Session,
+    season: Season,
+    user: User,
+    *,
+    status: RosterStatus,
+    actor_user_id: int | None,
+    now: datetime | None,
+) -> Player:
+    """The person's roster line, next in registration order (Регламент §1: the order is kept), recorded in the audit."""
     last = session.exec(select(func.max(Player.registration_order)).where(Player.season_id == season.id)).one()
     player = Player(season_id=season.id, user_id=user.id, status=status, registration_order=(last or 0) + 1)
     session.add(player)
@@ -94,7 +107,7 @@ def add_player(
         after={"name": user.display_name, "status": str(status), "order": player.registration_order},
         now=now,
     )
-    return player, password
+    return player
 
 
 def set_status(

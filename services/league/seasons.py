@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import date, datetime
 
 import sqlalchemy as sa
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.db import lock_row
@@ -99,6 +99,7 @@ def enroll_user(
     fee_paid_on: date | None = None,
     status: RosterStatus = RosterStatus.MAIN,
     actor_user_id: int | None,
+    now: datetime | None = None,
 ) -> Player:
     """An existing person joins the season; refused with the reason when disqualified (Регламент §5)."""
     dq = active_disqualification(session, user.id, today)
@@ -109,19 +110,8 @@ def enroll_user(
     exists = session.exec(select(Player.id).where(Player.season_id == season.id, Player.user_id == user.id)).first()
     if exists is not None:
         raise SeasonError(f"«{user.display_name}» уже есть в составе.")
-    last = session.exec(select(func.max(Player.registration_order)).where(Player.season_id == season.id)).one()
-    player = Player(season_id=season.id, user_id=user.id, status=status, registration_order=(last or 0) + 1)
-    session.add(player)
-    session.flush()
+    player = roster.enroll(session, season, user, status=status, actor_user_id=actor_user_id, now=now)
     session.add(Registration(player_id=player.id, contact=contact, fee_paid_on=fee_paid_on))
-    record_audit(
-        session,
-        actor_user_id=actor_user_id,
-        action="player.register",
-        entity="player",
-        entity_id=player.id,
-        after={"name": user.display_name, "status": str(status), "order": player.registration_order},
-    )
     return player
 
 
