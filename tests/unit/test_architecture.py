@@ -137,3 +137,60 @@ def test_the_check_sees_a_wrong_import(module: str, source: str, expected: str, 
     real = _modules()
     monkeypatch.setattr(f"{__name__}._modules", lambda: {**real, module: path})
     assert any(expected in problem for problem in _violations())
+
+
+# Issue 24 item 5: the shell's Russian texts live in discard_app/texts.py. The files already moved hold no Cyrillic
+# string literal (comments and docstrings may speak Russian); add a file here once its texts are moved.
+TEXTS_MOVED = (
+    "discard_app/api.py",
+    "discard_app/http_guard.py",
+    "discard_app/components/feed_link.py",
+    "discard_app/state/desk.py",
+    "discard_app/pages/league/draw.py",
+    "discard_app/pages/league/draw_state.py",
+    "discard_app/pages/league/season_admin_state.py",
+    "discard_app/pages/results/player.py",
+    "discard_app/pages/results/standings_ties.py",
+    "discard_app/pages/scheduling/club_calendar.py",
+    "discard_app/pages/scheduling/match_schedule.py",
+    "discard_app/pages/scheduling/match_schedule_state.py",
+    "discard_app/pages/scheduling/schedule_overview.py",
+    "discard_app/pages/scheduling/schedule_overview_state.py",
+)
+
+
+def _cyrillic_literals(source: str) -> list[str]:
+    """Every string literal with a Cyrillic letter (f-strings' parts too), docstrings left out; `line: text`."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return sorted(
+        f"{node.lineno}: {node.value}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and any("\u0400" <= ch <= "\u04ff" for ch in node.value)
+    )
+
+
+@pytest.mark.parametrize("path", TEXTS_MOVED)
+def test_moved_files_keep_their_texts_in_texts_py(path: str) -> None:
+    assert _cyrillic_literals((ROOT / path).read_text(encoding="utf-8")) == []
+
+
+def test_the_texts_check_sees_a_literal_not_a_comment_or_docstring() -> None:
+    source = '''"""Модуль."""
+# комментарий по-русски
+def page(name):
+    """Страница."""
+    title = "Согласование"
+    return f"{name}: ответил", "ok"
+'''
+    assert _cyrillic_literals(source) == ["5: Согласование", "6: : ответил"]
