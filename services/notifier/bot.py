@@ -21,7 +21,7 @@ from telegram.error import NetworkError
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
 
 from services.core.config import Settings
-from services.core.db import session_scope
+from services.core.db import session_scope, use_database
 from services.core.models import utc_now
 from services.notifier import cards
 from services.notifier import linking as telegram_link
@@ -253,10 +253,12 @@ def main(settings: Settings | None = None) -> int:
     logging.getLogger().setLevel(logging.INFO)
     # httpx logs every request URL at INFO, and Bot API URLs contain the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    settings = settings or env_settings
     try:
-        config = config_from_settings(settings or env_settings)
+        config = config_from_settings(settings)
     except ValueError as error:
         log.error("%s", error)
         return 2
+    use_database(settings.database_url)  # the process names its database: services never read the settings
     build_application(config).run_polling(allowed_updates=[Update.MESSAGE])
     return 0

@@ -194,3 +194,21 @@ def page(name):
     return f"{name}: ответил", "ok"
 '''
     assert _cyrillic_literals(source) == ["5: Согласование", "6: : ответил"]
+
+
+def _reads_global_settings(path: Path) -> bool:
+    """`from services.core.config import settings` (the object read from the environment), not the `Settings` type."""
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "services.core.config"
+        and any(alias.name == "settings" for alias in node.names)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+    )
+
+
+def test_only_the_shells_read_the_settings() -> None:
+    """Issue 24 item 4: the site, the bot process and the command line read the environment's settings and pass
+    the values in (`db.use_database(url)`, `keep_files_private(url)`); no service reads the global itself."""
+    readers = [name for name, path in sorted(_modules().items()) if _reads_global_settings(path)]
+    assert [name for name in readers if _layer(name) != SHELL] == []
+    assert "services.commands.cli" in readers  # the check finds a reader where there is one
