@@ -8,7 +8,7 @@ from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.routing import Route
 
-from discard_app import routes
+from discard_app import routes, texts
 from discard_app.http_guard import BODY_LIMITS, SESSION_HEADER, sent_by_own_page
 from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, adopt_cookie, cookies_secure, forget_cookie
 from services.core.config import settings
@@ -37,7 +37,7 @@ def my_calendar(request: Request) -> Response:
     with session_scope() as session:
         body = personal_ics(session, request.path_params["token"], site_url=_site_url(request))
     if body is None:
-        return PlainTextResponse("Календарь не найден: ссылка устарела или неверна.", status_code=404)
+        return PlainTextResponse(texts.HTTP_NO_CALENDAR, status_code=404)
     return Response(body, media_type=ICS_TYPE, headers={"Cache-Control": "no-cache, private"})
 
 
@@ -45,12 +45,12 @@ async def adopt_session(request: Request) -> Response:
     """The login handler gave the page a new token: it comes back here once and leaves as an HttpOnly cookie.
     Only a live session's token from this site's own page is adopted."""
     if not sent_by_own_page(request.scope):
-        return PlainTextResponse("Нет доступа.", status_code=403)  # before a byte of the body is read
+        return PlainTextResponse(texts.HTTP_FORBIDDEN, status_code=403)  # before a byte of the body is read
     token = (await _read_capped(request, BODY_LIMITS[ADOPT_PATH])).decode(errors="replace")
     with session_scope() as session:
         user = accounts.user_for_token(session, token, now=utc_now())
     if user is None:
-        return PlainTextResponse("Сессия не найдена.", status_code=403)
+        return PlainTextResponse(texts.HTTP_NO_SESSION, status_code=403)
     response = PlainTextResponse("ok", headers={"Cache-Control": "no-store"})
     response.headers.append("set-cookie", adopt_cookie(token, days=settings.session_days, secure=_secure(request)))
     return response
@@ -60,7 +60,7 @@ def forget_session(request: Request) -> Response:
     """Logout's last step: the session ends (again, if the handler already ended it) and the cookie goes. Only
     for the site's own page: another site's form must not drop a browser's cookie and orphan its session."""
     if not sent_by_own_page(request.scope):
-        return PlainTextResponse("Нет доступа.", status_code=403)
+        return PlainTextResponse(texts.HTTP_FORBIDDEN, status_code=403)
     digest = request.headers.get(SESSION_HEADER.decode(), "")
     if digest:
         with session_scope() as session:

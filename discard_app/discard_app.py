@@ -39,9 +39,12 @@ from discard_app.session_purge import session_purge_loop
 from discard_app.state.desk import DeskState
 from discard_app.state.session_binding import SessionBinding
 from discard_app.sunday_reminder import sunday_reminder_loop
+from services.core.config import settings
+from services.core.db import use_database
 from services.core.files import keep_files_private
 
-keep_files_private()  # the state files, the database and the uploads: readable by this account only
+use_database(settings.database_url)  # the site names its database: services never read the settings
+keep_files_private(settings.database_url)  # the state files, the database and the uploads: this account's only
 
 app = rx.App(
     html_lang="ru",

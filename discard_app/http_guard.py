@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 
 import anyio
 
+from discard_app import texts
 from discard_app.session_cookie import ADOPT_PATH, DEVICE_COOKIE, SESSION_COOKIE, cookies_secure
 from discard_app.state import session_binding
 from services.core import security, text_limits
@@ -241,11 +242,11 @@ def _body_refusal(scope: Scope, limit: int) -> tuple[int, str] | None:
     a declared size past what this route ever reads."""
     declared = _header(scope, b"content-length")
     if declared and not declared.isdigit():
-        return 400, "Неверный размер запроса (Content-Length)."
+        return 400, texts.HTTP_BAD_LENGTH
     if not declared and _header(scope, b"transfer-encoding"):
-        return 411, "Нужен размер запроса (Content-Length)."
+        return 411, texts.HTTP_LENGTH_REQUIRED
     if declared and int(declared) > limit:
-        return 413, "Слишком большой запрос."
+        return 413, texts.HTTP_TOO_LARGE
     return None
 
 
@@ -277,14 +278,14 @@ async def _guard_upload(app: ASGIApp, scope: Scope, receive: Receive, send: Send
     """The role first, then the declared size, then the size while streaming; only then Reflex reads the body."""
     role = await anyio.to_thread.run_sync(_role_for_digest, session_digest) if session_digest else None
     if role not in UPLOAD_ROLES:
-        await _plain(send, 403, "Нет доступа: войдите как судья или организатор.")
+        await _plain(send, 403, texts.HTTP_UPLOAD_FORBIDDEN)
         return
     declared = _header(scope, b"content-length")
     if not declared.isdigit():
-        await _plain(send, 411, "Нужен размер запроса (Content-Length).")
+        await _plain(send, 411, texts.HTTP_LENGTH_REQUIRED)
         return
     if int(declared) > UPLOAD_MAX_BYTES:
-        await _plain(send, 413, f"Слишком большой запрос: не больше {UPLOAD_MAX_BYTES // (1024 * 1024)} МБ.")
+        await _plain(send, 413, texts.HTTP_UPLOAD_TOO_LARGE.format(megabytes=UPLOAD_MAX_BYTES // (1024 * 1024)))
         return
     tab = _header(scope, b"reflex-client-token")
     if tab:

@@ -778,3 +778,102 @@ ROSTER_PASSWORD_RESET_DONE = "Новый пароль выдан."
 
 # --- the season from zero (issue 28, the lead) ---
 ROSTER_CSV_LINK = "Весь состав сразу — из CSV-файла регистрации (управление сезоном)"
+# --- moved from the pages (issue 24 item 5) ---
+# /schedule, the organizer's scheduling overview (pages/scheduling/schedule_overview*.py)
+SCHEDULE_TITLE = "Согласование матчей"
+SCHEDULE_COL_MATCH = "Матч"
+SCHEDULE_COL_PLAYERS = "Игроки"
+SCHEDULE_COL_WINDOW = "Окно"
+SCHEDULE_COL_STATE = "Состояние"
+SCHEDULE_COL_BOOKING = "Бронь"
+SCHEDULE_COL_FALLBACK = "Запасная дата (§6.1)"
+SCHEDULE_COL_ACTIONS = "Действия"
+SCHEDULE_TOUR_FILTER = "Тур"
+SCHEDULE_TOUR_FILTER_ALL = "все туры"
+SCHEDULE_STATE_FILTER = "Состояние матчей"
+SCHEDULE_STATE_FILTERS = (
+    ("all", "все"),
+    ("open", "согласуются"),
+    ("over", "окно закончилось"),
+    ("booked", "забронированы"),
+    ("played", "сыграны"),
+)
+SCHEDULE_APPLY_FALLBACK = "Назначить запасную дату"
+SCHEDULE_ASSIGN = "Назначить встречу"
+SCHEDULE_MOVE = "Перенести бронь"
+SCHEDULE_NEXT_WINDOW = "Перенести матч на следующий тур"
+SCHEDULE_RELEASE = "Снять бронь"
+SCHEDULE_DONE = "Готово."
+SCHEDULE_MOVED_TO_TOUR = ": перенесён в тур {code}{window}."
+SCHEDULE_KIROV_SUFFIX = " (Киров)"
+SCHEDULE_REASON = "Уважительная причина"
+SCHEDULE_BOOKING = "Бронь"
+SCHEDULE_START = "Начало"
+SCHEDULE_NEW_START = "Новое начало"
+SCHEDULE_NEW_END = "Новое окончание"
+SCHEDULE_HANCHANS = "Ханчанов"
+SCHEDULE_ROOM = "Помещение"
+SCHEDULE_RELEASE_HINT = "Помещение освободится сразу; игроки получат сообщение и согласуют время заново."
+SCHEDULE_NEXT_WINDOW_HINT = "Брони матча будут сняты, игроки согласуют время в окне следующего тура."
+SCHEDULE_FALLBACK_HINT = "Регламент §6.1: встреча в последнее воскресенье окна, "
+SCHEDULE_DIALOG_CHECK = "Проверьте матч и данные: изменение увидят игроки."
+SCHEDULE_ROOMS = "Помещения"
+SCHEDULE_ADD_ROOM = "Добавить помещение"
+SCHEDULE_ROOM_NAME = "Название помещения"
+SCHEDULE_TABLES = "Столы в помещении (одна встреча матча — один стол): "
+SCHEDULE_SAVE_TABLES = "Сохранить число столов"
+SCHEDULE_TABLES_ROOM = "Помещение, где меняется число столов"
+SCHEDULE_TABLES_COUNT = "Число столов"
+SCHEDULE_ACTIVITY = "Другое занятие клуба (D&D и др.)"
+SCHEDULE_ADD_ACTIVITY = "Добавить в календарь"
+SCHEDULE_ACTIVITY_NAME_PLACEHOLDER = "Название"
+SCHEDULE_ACTIVITY_NAME = "Название занятия"
+SCHEDULE_ACTIVITY_START = "Начало занятия"
+SCHEDULE_ACTIVITY_END = "Окончание занятия"
+SCHEDULE_ACTIVITY_TABLES = "Столов (пусто — всё помещение)"
+SCHEDULE_ACTIVITY_START_FIELD = "Начало"
+SCHEDULE_ACTIVITY_END_FIELD = "Окончание"
+SCHEDULE_CALENDAR_LINK = "Календарь клуба"
+# /match/<id>/schedule, a match's scheduling page (pages/scheduling/match_schedule*.py)
+SCHED_NO_SUCH_MATCH = "Такого матча нет."
+SCHED_NO_WINDOW = "Игровое окно этого матча ещё не назначено."
+SCHED_GRID_BROKEN = "Сетка доступности пришла повреждённой: обновите страницу и отметьте время снова."
+SCHED_SEAT_ANSWERED = ("ответил", "ответила")  # agreed with the player's name
+SCHED_SEAT_NOT_YET = "ещё не {answered}"
+SCHED_MY_AVAILABILITY = "Моя доступность"
+SCHED_BOOKED_PREFIX = "Забронировано: "
+SCHED_WINDOW_PREFIX = "Игровое окно: "
+# /calendar, the club calendar (pages/scheduling/club_calendar.py)
+CALENDAR_TITLE = "Календарь клуба"
+CALENDAR_WEEKDAYS = ("Понедельник", "Вторник", "Среда", "Четверг", "Пятница", "Суббота", "Воскресенье")
+CALENDAR_PREV = "← Предыдущая неделя"
+CALENDAR_NEXT = "Следующая неделя →"
+CALENDAR_TODAY = "Эта неделя"
+CALENDAR_EMPTY = "Свободно"
+CALENDAR_FEEDS = "Подписка на календарь (ICS)"
+CALENDAR_CLUB_FEED = "Календарь клуба"
+CALENDAR_MY_FEED = "Мои матчи (личная ссылка, не передавайте её другим)"
+# the personal feed's links (components/feed_link.py)
+FEED_SUBSCRIBE = "Подписаться в календаре"
+FEED_COPY = "Скопировать ссылку"
+FEED_COPIED = "Ссылка скопирована"
+# the answers in front of Reflex (http_guard.py) and of the site's own HTTP routes (api.py)
+HTTP_BAD_LENGTH = "Неверный размер запроса (Content-Length)."
+HTTP_LENGTH_REQUIRED = "Нужен размер запроса (Content-Length)."
+HTTP_TOO_LARGE = "Слишком большой запрос."
+HTTP_UPLOAD_TOO_LARGE = "Слишком большой запрос: не больше {megabytes} МБ."
+HTTP_UPLOAD_FORBIDDEN = "Нет доступа: войдите как судья или организатор."
+HTTP_FORBIDDEN = "Нет доступа."
+HTTP_NO_SESSION = "Сессия не найдена."
+HTTP_NO_CALENDAR = "Календарь не найден: ссылка устарела или неверна."
+# /draw (pages/league/draw*.py)
+DRAW_PLAYER_FORMS = ("игрок", "игрока", "игроков")
+DRAW_TIMES_FORMS = ("раз", "раза", "раз")
+# /seasons/manage (pages/league/season_admin_state.py)
+SEASON_PASSWORD_FORMS = ("пароль", "пароля", "паролей")
+SEASON_OF_PLAYERS_FORMS = ("игрока", "игроков", "игроков")  # «у 3 игроков сезона»
+# /player/<id> (pages/results/player.py)
+PLAYER_MATCH_TOUR = "Тур "
+PLAYER_COLUMNS = ("Тур", "Соперники", "Ханчаны", "Очки", "Место")
+# /standings/ties (pages/results/standings_ties.py)
+TIE_PLACE_PREFIX = "Место "

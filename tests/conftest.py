@@ -12,7 +12,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from services.core.db import make_engine, migrate
+from services.core.db import make_engine, migrate, use_database
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
 
@@ -89,3 +89,13 @@ def pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
     eng = make_engine(postgres_url)
     yield eng
     eng.dispose()
+
+
+# --- issue 24 item 4: the shell names the database (services/core/db.use_database) ---
+@pytest.fixture(autouse=True)
+def _no_database_named_across_tests() -> Iterator[None]:
+    """A test starts with no database named, as a service would before its shell starts, and one a test named (as
+    the site or the command line does) goes with it: a session given no `bind` never reaches another test's file."""
+    previous = use_database(None)
+    yield
+    use_database(previous)

@@ -5,9 +5,7 @@ from __future__ import annotations
 
 import reflex as rx
 
-T_SUBSCRIBE = "Подписаться в календаре"
-T_COPY = "Скопировать ссылку"
-T_COPIED = "Ссылка скопирована"
+from discard_app import texts
 
 
 def feed_links(feeds: rx.Var, webcals: rx.Var, *, show_address: bool = True) -> rx.Component:
@@ -17,15 +15,17 @@ def feed_links(feeds: rx.Var, webcals: rx.Var, *, show_address: bool = True) -> 
         rx.hstack(
             rx.foreach(
                 webcals,
-                lambda webcal: rx.link(rx.button(T_SUBSCRIBE, type="button"), href=webcal, data_testid="webcal-link"),
+                lambda webcal: rx.link(
+                    rx.button(texts.FEED_SUBSCRIBE, type="button"), href=webcal, data_testid="webcal-link"
+                ),
             ),
             rx.foreach(
                 feeds,
                 lambda feed: rx.button(
-                    T_COPY,
+                    texts.FEED_COPY,
                     type="button",
                     variant="outline",
-                    on_click=[rx.set_clipboard(feed), rx.toast.success(T_COPIED)],
+                    on_click=[rx.set_clipboard(feed), rx.toast.success(texts.FEED_COPIED)],
                 ),
             ),
             wrap="wrap",

@@ -8,6 +8,9 @@ import logging
 import sys
 from pathlib import Path
 
+from services.core.config import settings
+from services.core.db import use_database
+
 # Each module has register(subparsers) and sets `func` on its parsers.
 COMMAND_MODULES = (
     "services.commands.database",
@@ -45,8 +48,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, *, database_url: str | None = None) -> int:
+    """`database_url`: the database the commands work on; the settings' (DATABASE_URL) when not given."""
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    use_database(database_url or settings.database_url)  # the shell names it: services never read the settings
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from services.core.db import migrate
+from services.core.db import database_url, migrate
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -13,5 +13,5 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    migrate()
+    migrate(database_url())  # the one cli.main named
     return 0

@@ -11,7 +11,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, create_engine
 
 from services.core import announce  # noqa: F401  (every commit that wrote is announced: services/core/announce.py)
-from services.core.config import ROOT, settings
+from services.core.config import ROOT
 
 
 def make_engine(url: str) -> sa.Engine:
@@ -32,9 +32,29 @@ def make_engine(url: str) -> sa.Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
+_database_url: str | None = None  # named by the shell at start (use_database); services never read the settings
+
+
+def use_database(url: str | None) -> str | None:
+    """The shell names the league's database once, at start: the site (discard_app.py), the bot process and the
+    command line pass `settings.database_url`. Returns the one named before, so a test can name it back."""
+    global _database_url
+    previous, _database_url = _database_url, url
+    if url != previous:
+        engine.cache_clear()
+    return previous
+
+
+def database_url() -> str:
+    if _database_url is None:
+        raise RuntimeError("no database named: the shell calls services.core.db.use_database(url) at start")
+    return _database_url
+
+
 @cache
 def engine() -> sa.Engine:
-    return make_engine(settings.database_url)
+    """The engine of the database the shell named; a session given no `bind` uses it."""
+    return make_engine(database_url())
 
 
 @contextmanager
@@ -63,7 +83,7 @@ def lock_row(session: Session, table: type, row_id: int) -> None:
     session.exec(sa.select(table.id).where(table.id == row_id).with_for_update(key_share=True)).first()
 
 
-def migrate(url: str | None = None) -> None:
+def migrate(url: str) -> None:
     """Bring the schema to the newest revision (what `reflex db migrate` does, for any URL)."""
     from alembic.config import Config
 
@@ -71,5 +91,5 @@ def migrate(url: str | None = None) -> None:
 
     config = Config(str(ROOT / "alembic.ini"))
     config.set_main_option("script_location", str(ROOT / "alembic"))
-    config.attributes["database_url"] = url or settings.database_url
+    config.attributes["database_url"] = url
     command.upgrade(config, "head")

@@ -13,8 +13,6 @@ from pathlib import Path
 
 from sqlalchemy.engine import make_url
 
-from services.core.config import settings
-
 log = logging.getLogger(__name__)
 
 OWNER_ONLY_UMASK = 0o077
@@ -58,8 +56,9 @@ def _narrow(path: Path) -> None:
         log.warning("cannot make %s owner-only: %s", path, error)
 
 
-def keep_files_private(database_url: str | None = None, env: dict[str, str] | None = None) -> None:
-    """From now on this process creates files owner-only, and what exists already is narrowed."""
+def keep_files_private(database_url: str, env: dict[str, str] | None = None) -> None:
+    """From now on this process creates files owner-only, and what exists already is narrowed (the shell passes its
+    settings' database URL)."""
     os.umask(OWNER_ONLY_UMASK)
-    for path in private_paths(database_url or settings.database_url, dict(os.environ if env is None else env)):
+    for path in private_paths(database_url, dict(os.environ if env is None else env)):
         _narrow(path)

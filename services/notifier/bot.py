@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time as monotonic_time
+import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
@@ -16,10 +17,11 @@ from datetime import datetime, time, timedelta
 import sqlalchemy as sa
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
+from telegram.error import NetworkError
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
 
 from services.core.config import Settings
-from services.core.db import session_scope
+from services.core.db import session_scope, use_database
 from services.core.models import utc_now
 from services.notifier import cards
 from services.notifier import linking as telegram_link
@@ -164,6 +166,44 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     await _reply(update, cards.matches_text(snaps) if user else cards.NOT_LINKED)
 
 
+def _what_failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> str:
+    """The update or job an error came from, by its ids and command word only: a message's text can hold a secret
+    (/start carries the one-time link code), so the rest of it is never logged."""
+    if isinstance(update, Update):
+        message = update.effective_message
+        command = (message.text or "").split(maxsplit=1)[0][:32] if message and message.text else ""
+        chat = update.effective_chat.id if update.effective_chat else None
+        sender = update.effective_user.id if update.effective_user else None
+        return f"update {update.update_id} (chat {chat}, from {sender}, {command or 'no command'})"
+    if context.job is not None:
+        return f"job {context.job.name}"
+    return "polling"
+
+
+def _without_token(text: str, token: str) -> str:
+    """Bot API URLs carry the token: a traceback that quotes one must not put it in the log."""
+    secret = token.split(":", 1)[-1]
+    return text.replace(token, "<token>").replace(secret, "<token>") if secret else text
+
+
+async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Every exception a command or a job raised, and a failed getUpdates: logged without secrets and not raised
+    again, so the bot keeps polling and the next update is handled. The player whose command failed is told so."""
+    error, token = context.error, context.bot.token
+    where = _what_failed(update, context)
+    if update is None and isinstance(error, NetworkError):
+        # Telegram unreachable while polling: python-telegram-bot retries by itself; no traceback for every try.
+        log.warning("Telegram unreachable while polling: %s", _without_token(str(error), token))
+        return
+    trace = "".join(traceback.format_exception(type(error), error, error.__traceback__)) if error else ""
+    log.error("error while handling %s:\n%s", where, _without_token(trace, token))
+    if isinstance(update, Update) and update.effective_message is not None and _private(update):
+        try:
+            await _reply(update, cards.COMMAND_FAILED)
+        except Exception as reply_error:  # Telegram itself failing: the log above already tells
+            log.warning("could not tell %s about the error: %s", where, _without_token(str(reply_error), token))
+
+
 async def _post_init(application: Application) -> None:
     username = application.bot.username  # initialize() called getMe
     application.bot_data["notifier"].heartbeat(connected=True, bot_username=username)
@@ -196,6 +236,7 @@ def build_application(
     application.add_handler(CommandHandler("start", start_command))
     application.add_handler(CommandHandler("stop", stop_command))
     application.add_handler(CommandHandler("matches", matches_command))
+    application.add_error_handler(on_error)
     jobs = application.job_queue
     jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
     jobs.run_repeating(sunday_reminder, interval=config.reminder_check_seconds, first=1, name=REMINDER_JOB)
@@ -212,10 +253,12 @@ def main(settings: Settings | None = None) -> int:
     logging.getLogger().setLevel(logging.INFO)
     # httpx logs every request URL at INFO, and Bot API URLs contain the token.
     logging.getLogger("httpx").setLevel(logging.WARNING)
+    settings = settings or env_settings
     try:
-        config = config_from_settings(settings or env_settings)
+        config = config_from_settings(settings)
     except ValueError as error:
         log.error("%s", error)
         return 2
+    use_database(settings.database_url)  # the process names its database: services never read the settings
     build_application(config).run_polling(allowed_updates=[Update.MESSAGE])
     return 0

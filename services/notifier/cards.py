@@ -279,3 +279,9 @@ PRIVATE_ONLY = "Эта команда работает только в личн�
 
 def linked_text(name: str) -> str:
     return LINKED.format(name=escape(name))
+
+
+# --- the bot's error handler (issue 24) ---
+COMMAND_FAILED = (
+    "Не получилось выполнить команду: попробуйте ещё раз чуть позже. Если не выйдет — напишите организатору."
+)

@@ -210,25 +210,18 @@ def test_cli_import_refuses_a_bad_file_and_export_writes_one(
     session: Session, sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     _played(session)
-    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
-    from services.core import db
-
-    db.engine.cache_clear()
-    try:
-        out = tmp_path / "season.json"
-        assert main(["export", "-o", str(out)]) == 0
-        document = json.loads(out.read_text(encoding="utf-8"))
-        assert len(document["matches"]) == 2
-        document["matches"][0]["table"] = 0
-        document["matches"][1]["hanchans"][0]["riichi_left"] = -1
-        bad = tmp_path / "bad.json"
-        bad.write_text(json.dumps(document), encoding="utf-8")
-        assert main(["import", str(bad)]) == 2
-        err = capsys.readouterr().err
-        assert "ничего не изменено" in err
-        assert "поле «table» должно быть целым числом не меньше 1, указано 0" in err
-        assert "матч 2, ханчан 1: поле «riichi_left» должно быть целым числом от 0 до 100, указано -1" in err
-        assert len(json.loads(out.read_text(encoding="utf-8"))["matches"]) == 2
-        assert main(["import", str(out)]) == 0
-    finally:
-        db.engine.cache_clear()
+    out = tmp_path / "season.json"
+    assert main(["export", "-o", str(out)], database_url=sqlite_url) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert len(document["matches"]) == 2
+    document["matches"][0]["table"] = 0
+    document["matches"][1]["hanchans"][0]["riichi_left"] = -1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(document), encoding="utf-8")
+    assert main(["import", str(bad)], database_url=sqlite_url) == 2
+    err = capsys.readouterr().err
+    assert "ничего не изменено" in err
+    assert "поле «table» должно быть целым числом не меньше 1, указано 0" in err
+    assert "матч 2, ханчан 1: поле «riichi_left» должно быть целым числом от 0 до 100, указано -1" in err
+    assert len(json.loads(out.read_text(encoding="utf-8"))["matches"]) == 2
+    assert main(["import", str(out)], database_url=sqlite_url) == 0

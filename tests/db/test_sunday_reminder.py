@@ -98,25 +98,22 @@ def test_discard_reminders_writes_it_when_due_and_not_before(
     from services.commands import reminders as command
     from services.commands.cli import main
 
-    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
-    core_db.engine.cache_clear()
-    try:
-        _, sunday = sunday_league(session)
-        clock = iter([at(sunday, 18, 30), at(sunday, 19, 10), at(sunday, 19, 20), at(sunday, 8, days=1)])
-        monkeypatch.setattr(command, "utc_now", lambda: next(clock))
-        assert main(["reminders"]) == 0  # Sunday 18:30: not due
-        assert capsys.readouterr().out.strip() == command.NOT_DUE
-        assert reminders(session, sunday) == []
-        assert main(["reminders"]) == 0  # 19:10: the timer's run writes it
-        assert (
-            capsys.readouterr().out.strip() == f"Напоминание с воскресенья {sunday:%d.%m.%Y} поставлено в очередь бота."
-        )
-        assert main(["reminders"]) == 0 and main(["reminders"]) == 0  # later runs, Monday included: nothing more
-        assert capsys.readouterr().out.split("\n")[:2] == [command.NOT_DUE] * 2
-        (event,) = reminders(session, sunday)
-        assert event.delivered_at is None  # waits for the bot
-    finally:
-        core_db.engine.cache_clear()
+    _, sunday = sunday_league(session)
+    clock = iter([at(sunday, 18, 30), at(sunday, 19, 10), at(sunday, 19, 20), at(sunday, 8, days=1)])
+    monkeypatch.setattr(command, "utc_now", lambda: next(clock))
+
+    def run() -> int:
+        return main(["reminders"], database_url=sqlite_url)
+
+    assert run() == 0  # Sunday 18:30: not due
+    assert capsys.readouterr().out.strip() == command.NOT_DUE
+    assert reminders(session, sunday) == []
+    assert run() == 0  # 19:10: the timer's run writes it
+    assert capsys.readouterr().out.strip() == f"Напоминание с воскресенья {sunday:%d.%m.%Y} поставлено в очередь бота."
+    assert run() == 0 and run() == 0  # later runs, Monday included: nothing more
+    assert capsys.readouterr().out.split("\n")[:2] == [command.NOT_DUE] * 2
+    (event,) = reminders(session, sunday)
+    assert event.delivered_at is None  # waits for the bot
 
 
 @pytest.mark.asyncio
@@ -126,23 +123,19 @@ async def test_the_sites_lifespan_task_writes_it_with_the_bot_down(
     """The site's loop, as Reflex runs it for the app's lifetime: one check a minute (here: at once, then stopped)."""
     from discard_app import sunday_reminder as site
 
-    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
-    core_db.engine.cache_clear()
-    try:
-        _, sunday = sunday_league(session)
-        monkeypatch.setattr(site, "utc_now", lambda: at(sunday, 19))
-        loop = asyncio.create_task(site.sunday_reminder_loop())
-        for _ in range(100):
-            await asyncio.sleep(0.05)
-            if reminders(session, sunday):
-                break
-        loop.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await loop
-        (event,) = reminders(session, sunday)
-        assert json.loads(event.payload)["late"] is False
-    finally:
-        core_db.engine.cache_clear()
+    core_db.use_database(sqlite_url)  # what the site does at start (discard_app.py)
+    _, sunday = sunday_league(session)
+    monkeypatch.setattr(site, "utc_now", lambda: at(sunday, 19))
+    loop = asyncio.create_task(site.sunday_reminder_loop())
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        if reminders(session, sunday):
+            break
+    loop.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await loop
+    (event,) = reminders(session, sunday)
+    assert json.loads(event.payload)["late"] is False
 
 
 @pytest.mark.asyncio
@@ -155,26 +148,22 @@ async def test_the_sites_lifespan_task_deletes_expired_login_sessions(
     from services.core.models import AuthSession, User
 
     assert any("session_purge_loop" in repr(t) for t in site_app.app._lifespan_tasks)  # the app runs it
-    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
-    core_db.engine.cache_clear()
-    try:
-        user = User(login_name="purge", display_name="Сессия", password_hash="-")
-        session.add(user)
-        session.flush()
-        now = at(date(2026, 12, 13), 19)
-        for digest, expires in (("old", now - timedelta(days=1)), ("live", now + timedelta(days=1))):
-            session.add(AuthSession(token_hash=digest, user_id=user.id, created_at=now, expires_at=expires))
-        session.commit()
-        monkeypatch.setattr(site, "utc_now", lambda: now)
-        loop = asyncio.create_task(site.session_purge_loop())
-        for _ in range(100):
-            await asyncio.sleep(0.05)
-            session.expire_all()
-            if len(session.exec(select(AuthSession)).all()) == 1:
-                break
-        loop.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await loop
-        assert [s.token_hash for s in session.exec(select(AuthSession)).all()] == ["live"]
-    finally:
-        core_db.engine.cache_clear()
+    core_db.use_database(sqlite_url)  # what the site does at start (discard_app.py)
+    user = User(login_name="purge", display_name="Сессия", password_hash="-")
+    session.add(user)
+    session.flush()
+    now = at(date(2026, 12, 13), 19)
+    for digest, expires in (("old", now - timedelta(days=1)), ("live", now + timedelta(days=1))):
+        session.add(AuthSession(token_hash=digest, user_id=user.id, created_at=now, expires_at=expires))
+    session.commit()
+    monkeypatch.setattr(site, "utc_now", lambda: now)
+    loop = asyncio.create_task(site.session_purge_loop())
+    for _ in range(100):
+        await asyncio.sleep(0.05)
+        session.expire_all()
+        if len(session.exec(select(AuthSession)).all()) == 1:
+            break
+    loop.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await loop
+    assert [s.token_hash for s in session.exec(select(AuthSession)).all()] == ["live"]

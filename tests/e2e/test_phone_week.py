@@ -220,7 +220,11 @@ def _playing_match(app: App, names: list[str]) -> int:
 def _run_elsewhere(app: App, code: str) -> None:
     """Runs `code` in a separate Python process against the app's database, as the bot or the CLI would."""
     env = {**os.environ, "DATABASE_URL": app.database_url}
-    subprocess.run([sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, env=env, check=True, timeout=120)
+    # what a shell does at start: it names the database from its settings (services/core/db.use_database)
+    shell = "from services.core.config import settings\nfrom services.core.db import use_database\n"
+    shell += "use_database(settings.database_url)\n"
+    script = shell + textwrap.dedent(code)
+    subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, check=True, timeout=120)
 
 
 def _proposed_match(app: App, names: list[str], day, hanchans: int = 3) -> tuple[int, str, int, list[int]]:  # noqa: ANN001

@@ -6,7 +6,6 @@ import pytest
 from sqlmodel import Session
 
 from services.commands.cli import main
-from services.core import db
 from tests import factories
 from tests.pantheon.fake_pantheon import FakePantheon
 from tests.pantheon.test_sync import setup, standing, three_games
@@ -22,12 +21,7 @@ def test_cli_every_repeats_the_import_on_the_configured_database(
     league = factories.league(session, players=4)
     setup(session, league, pantheon)
     pantheon.games = three_games()
-    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
-    db.engine.cache_clear()
-    try:
-        assert main(["pantheon", "sync", "--every", "0.001", "--runs", "2"]) == 0
-    finally:
-        db.engine.cache_clear()
+    assert main(["pantheon", "sync", "--every", "0.001", "--runs", "2"], database_url=sqlite_url) == 0
     first, second = capsys.readouterr().out.strip().splitlines()
     assert "импортировано: 3" in first and "без изменений: 3" in second
     assert len(standing(session, league.match.id)) == 3
@@ -37,10 +31,5 @@ def test_cli_every_refuses_a_non_positive_period(
     session: Session, sqlite_url: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture
 ) -> None:
     factories.league(session, players=4)
-    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
-    db.engine.cache_clear()
-    try:
-        assert main(["pantheon", "sync", "--every", "0"]) == 2
-    finally:
-        db.engine.cache_clear()
+    assert main(["pantheon", "sync", "--every", "0"], database_url=sqlite_url) == 2
     assert "положительное" in capsys.readouterr().err

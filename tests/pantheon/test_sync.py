@@ -262,20 +262,14 @@ def test_cli_sync_prints_the_summary(
     capsys: pytest.CaptureFixture,
 ) -> None:
     from services.commands.cli import main
-    from services.core import db
 
     setup(session, league, pantheon)
     pantheon.games = three_games()
-    monkeypatch.setattr("services.core.db.settings", type("S", (), {"database_url": sqlite_url})())
-    db.engine.cache_clear()
-    try:
-        assert main(["pantheon", "sync", "--season", str(league.season.id)]) == 0
-        assert "импортировано: 3" in capsys.readouterr().out
-        pantheon.fail_once[("GetLastGames", None)] = (500, {"code": "internal", "meta": {"cause": "no rights"}})
-        assert main(["pantheon", "sync", "--season", str(league.season.id)]) == 1
-        assert "Pantheon не ответил как Pantheon" in capsys.readouterr().out
-    finally:
-        db.engine.cache_clear()
+    assert main(["pantheon", "sync", "--season", str(league.season.id)], database_url=sqlite_url) == 0
+    assert "импортировано: 3" in capsys.readouterr().out
+    pantheon.fail_once[("GetLastGames", None)] = (500, {"code": "internal", "meta": {"cause": "no rights"}})
+    assert main(["pantheon", "sync", "--season", str(league.season.id)], database_url=sqlite_url) == 1
+    assert "Pantheon не ответил как Pantheon" in capsys.readouterr().out
     assert len(standing(session, league.match.id)) == 3
 
 

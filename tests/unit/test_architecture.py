@@ -137,3 +137,78 @@ def test_the_check_sees_a_wrong_import(module: str, source: str, expected: str, 
     real = _modules()
     monkeypatch.setattr(f"{__name__}._modules", lambda: {**real, module: path})
     assert any(expected in problem for problem in _violations())
+
+
+# Issue 24 item 5: the shell's Russian texts live in discard_app/texts.py. The files already moved hold no Cyrillic
+# string literal (comments and docstrings may speak Russian); add a file here once its texts are moved.
+TEXTS_MOVED = (
+    "discard_app/api.py",
+    "discard_app/http_guard.py",
+    "discard_app/components/feed_link.py",
+    "discard_app/state/desk.py",
+    "discard_app/pages/league/draw.py",
+    "discard_app/pages/league/draw_state.py",
+    "discard_app/pages/league/season_admin_state.py",
+    "discard_app/pages/results/player.py",
+    "discard_app/pages/results/standings_ties.py",
+    "discard_app/pages/scheduling/club_calendar.py",
+    "discard_app/pages/scheduling/match_schedule.py",
+    "discard_app/pages/scheduling/match_schedule_state.py",
+    "discard_app/pages/scheduling/schedule_overview.py",
+    "discard_app/pages/scheduling/schedule_overview_state.py",
+)
+
+
+def _cyrillic_literals(source: str) -> list[str]:
+    """Every string literal with a Cyrillic letter (f-strings' parts too), docstrings left out; `line: text`."""
+    tree = ast.parse(source)
+    docstrings = {
+        id(node.body[0].value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef)
+        and node.body
+        and isinstance(node.body[0], ast.Expr)
+        and isinstance(node.body[0].value, ast.Constant)
+    }
+    return sorted(
+        f"{node.lineno}: {node.value}"
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+        and any("\u0400" <= ch <= "\u04ff" for ch in node.value)
+    )
+
+
+@pytest.mark.parametrize("path", TEXTS_MOVED)
+def test_moved_files_keep_their_texts_in_texts_py(path: str) -> None:
+    assert _cyrillic_literals((ROOT / path).read_text(encoding="utf-8")) == []
+
+
+def test_the_texts_check_sees_a_literal_not_a_comment_or_docstring() -> None:
+    source = '''"""Модуль."""
+# комментарий по-русски
+def page(name):
+    """Страница."""
+    title = "Согласование"
+    return f"{name}: ответил", "ok"
+'''
+    assert _cyrillic_literals(source) == ["5: Согласование", "6: : ответил"]
+
+
+def _reads_global_settings(path: Path) -> bool:
+    """`from services.core.config import settings` (the object read from the environment), not the `Settings` type."""
+    return any(
+        isinstance(node, ast.ImportFrom)
+        and node.module == "services.core.config"
+        and any(alias.name == "settings" for alias in node.names)
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+    )
+
+
+def test_only_the_shells_read_the_settings() -> None:
+    """Issue 24 item 4: the site, the bot process and the command line read the environment's settings and pass
+    the values in (`db.use_database(url)`, `keep_files_private(url)`); no service reads the global itself."""
+    readers = [name for name, path in sorted(_modules().items()) if _reads_global_settings(path)]
+    assert [name for name in readers if _layer(name) != SHELL] == []
+    assert "services.commands.cli" in readers  # the check finds a reader where there is one

@@ -184,8 +184,8 @@ def _window_row(row: WindowRow) -> rx.Component:
         )
 
     return rx.flex(
-        field("start", row["start"], "Тур " + row["number"] + ": начало"),
-        field("end", row["end"], "Тур " + row["number"] + ": конец"),
+        field("start", row["start"], row["start_label"]),
+        field("end", row["end"], row["end_label"]),
         spacing="3",
         wrap="wrap",
     )

@@ -12,7 +12,7 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Role, Season, User
-from services.core.wording import plural
+from services.core.wording import counted
 from services.league import closing as roster_closing
 from services.league import draw_season, roster, tour_windows
 from services.league.closing import ClosingMethod
@@ -59,12 +59,14 @@ class Choice(TypedDict):
 
 class WindowRow(TypedDict):
     number: str
+    start_label: str
+    end_label: str
     start: str
     end: str
 
 
 def _players(n: int) -> str:
-    return f"{n} {plural(n, 'игрок', 'игрока', 'игроков')}"
+    return counted(n, *texts.DRAW_PLAYER_FORMS)
 
 
 def _option_view(option: roster_closing.ClosingOption, main: int, multiple: int) -> OptionView:
@@ -162,7 +164,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             else ""
         )
         self.repeats = [
-            texts.DRAW_REPEAT_ROW.format(a=a, b=b, count=f"{c} {plural(c, 'раз', 'раза', 'раз')}")
+            texts.DRAW_REPEAT_ROW.format(a=a, b=b, count=counted(c, *texts.DRAW_TIMES_FORMS))
             for a, b, c in (shown.repeats if shown else [])
         ]
         self.tours = _tour_views(shown) if shown else []
@@ -171,6 +173,8 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
         self.windows = [
             WindowRow(
                 number=str(n),
+                start_label=texts.DRAW_WINDOW_START.format(number=n),
+                end_label=texts.DRAW_WINDOW_END.format(number=n),
                 start=tour_windows.kirov_input(w[0] if w else None),
                 end=tour_windows.kirov_input(w[1] if w else None),
             )

@@ -273,10 +273,10 @@ class SeasonAdminState(GuardedActions, AuthState):
             self.notice = texts.SEASON_REISSUE_NONE
             return show_secret(PASSWORDS_BOX, [])
         self.reissue_question = texts.SEASON_REISSUE_CONFIRM_TITLE.format(
-            count=counted(count, "пароль", "пароля", "паролей")
+            count=counted(count, *texts.SEASON_PASSWORD_FORMS)
         )
         self.reissue_text = texts.SEASON_REISSUE_CONFIRM_TEXT.format(
-            count=counted(count, "игрока", "игроков", "игроков")
+            count=counted(count, *texts.SEASON_OF_PLAYERS_FORMS)
         )
         return None
 

@@ -54,7 +54,7 @@ class PlayerState(LivePage, AuthState):
 
 def _match(m: dict[str, str]) -> rx.Component:
     return rx.table.row(
-        rx.table.cell(rx.link("Тур " + m["round"], href="/match/" + m["id"]), white_space="nowrap"),
+        rx.table.cell(rx.link(texts.PLAYER_MATCH_TOUR + m["round"], href="/match/" + m["id"]), white_space="nowrap"),
         rx.table.cell(m["opponents"], min_width="10em"),
         rx.table.cell(m["hanchans"], white_space="nowrap"),
         # "+20 600" must not break at its thousands space on a phone
@@ -131,7 +131,7 @@ def _seasons() -> rx.Component:
 
 def player_page() -> rx.Component:
     # The page title is the player's name, not a generic "Игрок".
-    title = rx.cond(PlayerState.found & (PlayerState.name != ""), PlayerState.name, "Игрок")
+    title = rx.cond(PlayerState.found & (PlayerState.name != ""), PlayerState.name, texts.PLAYER_PAGE_TITLE)
     return page(
         title,
         rx.cond(
@@ -145,12 +145,7 @@ def player_page() -> rx.Component:
                     wide_table(
                         rx.table.root(
                             rx.table.header(
-                                rx.table.row(
-                                    *[
-                                        rx.table.column_header_cell(t)
-                                        for t in ("Тур", "Соперники", "Ханчаны", "Очки", "Место")
-                                    ]
-                                )
+                                rx.table.row(*[rx.table.column_header_cell(t) for t in texts.PLAYER_COLUMNS])
                             ),
                             rx.table.body(rx.foreach(PlayerState.matches, _match)),
                             size="1",

@@ -97,9 +97,11 @@ def _group(group: TieGroupView) -> rx.Component:
         rx.foreach(
             group["positions"],
             lambda n: _labelled(
-                "Место " + n,
+                texts.TIE_PLACE_PREFIX + n,
                 rx.select.root(
-                    rx.select.trigger(placeholder=texts.CHOOSE_PLAYER, aria_label="Место " + n + ": " + group["title"]),
+                    rx.select.trigger(
+                        placeholder=texts.CHOOSE_PLAYER, aria_label=texts.TIE_PLACE_PREFIX + n + ": " + group["title"]
+                    ),
                     rx.select.content(rx.foreach(group["players"], lambda p: rx.select.item(p["name"], value=p["id"]))),
                     name="pos_" + n,
                 ),

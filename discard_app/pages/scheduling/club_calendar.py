@@ -20,14 +20,7 @@ from services.core.urls import site_address, webcal_url
 from services.scheduling.calendar_feed import ensure_calendar_token, week_entries, week_start
 from services.scheduling.intervals import kirov_date
 
-_WEEKDAYS = ("Понедельник", "Вторник", "Среда", "Четверг", "Пятница", "Суббота", "Воскресенье")
-T_TITLE = "Календарь клуба"
-T_PREV, T_NEXT, T_TODAY = "← Предыдущая неделя", "Следующая неделя →", "Эта неделя"
-T_EMPTY = "Свободно"
-T_FEEDS = "Подписка на календарь (ICS)"
-T_CLUB_FEED = "Календарь клуба"
 MY_FEED = "calendar-my-feed"
-T_MY_FEED = "Мои матчи (личная ссылка, не передавайте её другим)"
 
 
 class EntryView(TypedDict):
@@ -75,7 +68,7 @@ class ClubCalendarState(LivePage, AuthState):
         self.week_label = f"{monday:%d.%m.%Y} — {monday + timedelta(days=6):%d.%m.%Y}"
         self.days = [
             {
-                "label": f"{_WEEKDAYS[n]}, {monday + timedelta(days=n):%d.%m}",
+                "label": f"{texts.CALENDAR_WEEKDAYS[n]}, {monday + timedelta(days=n):%d.%m}",
                 "entries": [
                     {
                         "time": f"{e.start}–{e.end}",
@@ -128,7 +121,11 @@ def _entry(e: EntryView) -> rx.Component:
 def _day(d: DayView) -> rx.Component:
     return rx.vstack(
         rx.heading(d["label"], size="2", as_="h3"),
-        rx.cond(d["entries"].length() > 0, rx.foreach(d["entries"], _entry), rx.text(T_EMPTY, color_scheme="gray")),
+        rx.cond(
+            d["entries"].length() > 0,
+            rx.foreach(d["entries"], _entry),
+            rx.text(texts.CALENDAR_EMPTY, color_scheme="gray"),
+        ),
         min_width="6.5em",  # seven columns fit the page width on a desktop
         flex="1",
         spacing="2",
@@ -138,11 +135,11 @@ def _day(d: DayView) -> rx.Component:
 
 def club_calendar_page() -> rx.Component:
     return page(
-        T_TITLE,
+        texts.CALENDAR_TITLE,
         rx.flex(
-            rx.button(T_PREV, variant="soft", on_click=ClubCalendarState.shift(-1)),
-            rx.button(T_TODAY, variant="outline", on_click=ClubCalendarState.shift(0)),
-            rx.button(T_NEXT, variant="soft", on_click=ClubCalendarState.shift(1)),
+            rx.button(texts.CALENDAR_PREV, variant="soft", on_click=ClubCalendarState.shift(-1)),
+            rx.button(texts.CALENDAR_TODAY, variant="outline", on_click=ClubCalendarState.shift(0)),
+            rx.button(texts.CALENDAR_NEXT, variant="soft", on_click=ClubCalendarState.shift(1)),
             rx.text(ClubCalendarState.week_label, weight="bold"),
             spacing="3",
             wrap="wrap",
@@ -158,15 +155,15 @@ def club_calendar_page() -> rx.Component:
             overflow_x="auto",
             width="100%",
         ),
-        rx.heading(T_FEEDS, size="4", as_="h2"),
+        rx.heading(texts.CALENDAR_FEEDS, size="4", as_="h2"),
         # The feed addresses are long unbroken strings: they must wrap, not widen the page.
         rx.text(
-            T_CLUB_FEED,
+            texts.CALENDAR_CLUB_FEED,
             ": ",
             rx.link(ClubCalendarState.club_feed, href=ClubCalendarState.club_feed, word_break="break-all"),
         ),
         rx.text(
-            T_MY_FEED,
+            texts.CALENDAR_MY_FEED,
             ": ",
             rx.foreach(ClubCalendarState.my_feed, lambda feed: rx.link(feed, href=feed, word_break="break-all")),
         ),

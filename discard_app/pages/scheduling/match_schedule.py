@@ -35,7 +35,7 @@ def _message_lines() -> rx.Component:
 
 def _grid_section() -> rx.Component:
     return rx.vstack(
-        rx.heading("Моя доступность", size="4", as_="h2"),
+        rx.heading(texts.SCHED_MY_AVAILABILITY, size="4", as_="h2"),
         rx.text(texts.SCHED_GRID_HINT, size="2", color_scheme="gray"),
         rx.button(texts.SCHED_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
         availability_grid(MatchGridState.days, MatchGridState.cells, MatchGridState.marks),
@@ -173,7 +173,7 @@ def _proposal(p: dict) -> rx.Component:
 
 def _booking(b: dict) -> rx.Component:
     return rx.flex(
-        rx.text("Забронировано: ", b["text"], ", ", b["room"]),
+        rx.text(texts.SCHED_BOOKED_PREFIX, b["text"], ", ", b["room"]),
         rx.cond(
             MatchScheduleState.is_seated,
             rx.button(
@@ -234,7 +234,7 @@ def _decline_dialog() -> rx.Component:
 def _content() -> rx.Component:
     return rx.vstack(
         rx.text(MatchScheduleState.title, weight="bold", size="4"),
-        rx.text("Игровое окно: ", MatchScheduleState.window, color_scheme="gray"),
+        rx.text(texts.SCHED_WINDOW_PREFIX, MatchScheduleState.window, color_scheme="gray"),
         rx.link(texts.SCHED_MATCH_PAGE, href=MatchScheduleState.match_url),
         _messages("top"),
         _cannot_dialog(),
@@ -295,6 +295,6 @@ def _content() -> rx.Component:
 
 def match_schedule_page() -> rx.Component:
     return page(
-        "Согласование времени",
+        texts.SCHEDULE_PAGE_TITLE,
         rx.cond(MatchScheduleState.allowed, _content(), forbidden(MatchScheduleState.refusal)),
     )

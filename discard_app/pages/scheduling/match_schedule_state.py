@@ -77,7 +77,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         match_id = self._match_id()
         try:
             if match_id is None:
-                raise SchedulingError("Такого матча нет.")
+                raise SchedulingError(texts.SCHED_NO_SUCH_MATCH)
             with session_scope() as session:
                 # before the data: a change in between reloads again
                 self._stamp = match_stamp(session, match_id, user.id)
@@ -104,9 +104,10 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             seats=[
                 {
                     "name": n,
-                    "answer": agreed(n, "ответил", "ответила") if ok else "ещё не " + agreed(n, "ответил", "ответила"),
+                    "answer": answered if ok else texts.SCHED_SEAT_NOT_YET.format(answered=answered),
                 }
                 for n, ok in view.seats
+                for answered in [agreed(n, *texts.SCHED_SEAT_ANSWERED)]
             ],
             all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
             nothing_to_book=view.remaining <= 0,
@@ -211,7 +212,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         def run(session: Any, user: User) -> list[str]:
             window = match_info(session, match_id).window
             if window is None:
-                raise SchedulingError("Игровое окно этого матча ещё не назначено.")
+                raise SchedulingError(texts.SCHED_NO_WINDOW)
             intervals, if_needed = _parse_grid(painted, window_days(window), window)
             now = utc_now()
             if not release_ok:
@@ -450,7 +451,7 @@ class MatchGridState(MatchScheduleState):
 def _parse_grid(painted: str, days: list[date], window: Interval) -> tuple[list[Interval], list[Interval]]:
     """The painted grid ("0" empty, "1" free, "2" «могу, если нужно») → (free, if-needed) intervals."""
     if len(painted) != len(days) * SLOTS_PER_DAY or set(painted) - {"0", "1", "2"}:
-        raise SchedulingError("Сетка доступности пришла повреждённой: обновите страницу и отметьте время снова.")
+        raise SchedulingError(texts.SCHED_GRID_BROKEN)
     rows = [painted[d * SLOTS_PER_DAY : (d + 1) * SLOTS_PER_DAY] for d in range(len(days))]
     return tuple(  # type: ignore[return-value]
         availability_from_grid(days, [[c == level for c in row] for row in rows], window) for level in ("1", "2")

@@ -15,42 +15,11 @@ from discard_app.pages.scheduling.schedule_overview_state import (
     MOVE,
     NEXT_WINDOW,
     RELEASE,
-    T_APPLY_FALLBACK,
-    T_ASSIGN,
-    T_MOVE,
-    T_NEXT_WINDOW,
-    T_RELEASE,
     ScheduleOverviewState,
 )
 from services.core.text_limits import limit_for
 
 S = ScheduleOverviewState
-T_TITLE = "Согласование матчей"
-T_MATCH, T_PLAYERS, T_WINDOW, T_STATE, T_BOOKING, T_FALLBACK, T_ACTIONS = (
-    "Матч",
-    "Игроки",
-    "Окно",
-    "Состояние",
-    "Бронь",
-    "Запасная дата (§6.1)",
-    "Действия",
-)
-T_REASON = "Уважительная причина"
-T_ROOMS = "Помещения"
-T_ADD_ROOM = "Добавить помещение"
-T_TABLES = "Столы в помещении (одна встреча матча — один стол): "
-T_SAVE_TABLES = "Сохранить число столов"
-T_ACTIVITY_TABLES = "Столов (пусто — всё помещение)"
-T_ACTIVITY = "Другое занятие клуба (D&D и др.)"
-T_ADD_ACTIVITY = "Добавить в календарь"
-T_TOUR_FILTER, T_STATE_FILTER = "Тур", "Состояние матчей"
-STATE_FILTERS = (
-    ("all", "все"),
-    ("open", "согласуются"),
-    ("over", "окно закончилось"),
-    ("booked", "забронированы"),
-    ("played", "сыграны"),
-)
 
 
 def _caption(label: str, control: rx.Component) -> rx.Component:
@@ -60,22 +29,22 @@ def _caption(label: str, control: rx.Component) -> rx.Component:
 def _filters() -> rx.Component:
     return rx.flex(
         _caption(
-            T_TOUR_FILTER,
+            texts.SCHEDULE_TOUR_FILTER,
             rx.el.select(
-                rx.el.option("все туры", value="all"),
+                rx.el.option(texts.SCHEDULE_TOUR_FILTER_ALL, value="all"),
                 rx.foreach(S.tours, lambda t: rx.el.option(t, value=t)),
                 value=rx.cond(S.tour_filter == "", "all", S.tour_filter),
                 on_change=lambda v: S.set_filter("tour", v),
-                aria_label=T_TOUR_FILTER,
+                aria_label=texts.SCHEDULE_TOUR_FILTER,
             ),
         ),
         _caption(
-            T_STATE_FILTER,
+            texts.SCHEDULE_STATE_FILTER,
             rx.el.select(
-                *[rx.el.option(label, value=key) for key, label in STATE_FILTERS],
+                *[rx.el.option(label, value=key) for key, label in texts.SCHEDULE_STATE_FILTERS],
                 value=rx.cond(S.state_filter == "", "all", S.state_filter),
                 on_change=lambda v: S.set_filter("state", v),
-                aria_label=T_STATE_FILTER,
+                aria_label=texts.SCHEDULE_STATE_FILTER,
             ),
         ),
         spacing="3",
@@ -97,11 +66,11 @@ def _action_buttons(r: dict) -> rx.Component:
         )
 
     return rx.flex(
-        button(ASSIGN, T_ASSIGN, r["can_assign"]),
-        button(MOVE, T_MOVE, r["can_move"]),
-        button(RELEASE, T_RELEASE, r["can_move"]),  # the same bookings: active, of a match not yet played
-        button(FALLBACK, T_APPLY_FALLBACK, r["can_fallback"]),
-        button(NEXT_WINDOW, T_NEXT_WINDOW, r["can_next_window"]),
+        button(ASSIGN, texts.SCHEDULE_ASSIGN, r["can_assign"]),
+        button(MOVE, texts.SCHEDULE_MOVE, r["can_move"]),
+        button(RELEASE, texts.SCHEDULE_RELEASE, r["can_move"]),  # the same bookings: active, of a match not yet played
+        button(FALLBACK, texts.SCHEDULE_APPLY_FALLBACK, r["can_fallback"]),
+        button(NEXT_WINDOW, texts.SCHEDULE_NEXT_WINDOW, r["can_next_window"]),
         spacing="1",
         wrap="wrap",
     )
@@ -129,10 +98,10 @@ def _card(r: dict) -> rx.Component:
         rx.vstack(
             rx.heading(_match_link(r), size="3", as_="h3"),
             rx.text(r["players"], size="2"),
-            rx.text(T_WINDOW + ": ", r["window"], size="2"),
-            rx.text(T_STATE + ": ", r["state"], size="2", weight="medium"),
-            rx.text(T_BOOKING + ": ", r["booking"], size="2"),
-            rx.text(T_FALLBACK + ": ", r["fallback"], size="2"),
+            rx.text(texts.SCHEDULE_COL_WINDOW + ": ", r["window"], size="2"),
+            rx.text(texts.SCHEDULE_COL_STATE + ": ", r["state"], size="2", weight="medium"),
+            rx.text(texts.SCHEDULE_COL_BOOKING + ": ", r["booking"], size="2"),
+            rx.text(texts.SCHEDULE_COL_FALLBACK + ": ", r["fallback"], size="2"),
             _action_buttons(r),
             spacing="1",
         ),
@@ -148,7 +117,7 @@ def _field(label: str, control: rx.Component) -> rx.Component:
 
 def _datetime(name: str, label: str) -> rx.Component:
     return _field(
-        label + " (Киров)",
+        label + texts.SCHEDULE_KIROV_SUFFIX,
         rx.input(
             type="datetime-local",
             name=name,
@@ -162,13 +131,13 @@ def _datetime(name: str, label: str) -> rx.Component:
 
 def _dialog_fields() -> rx.Component:
     reason = _field(
-        T_REASON,
+        texts.SCHEDULE_REASON,
         rx.fragment(
             rx.input(
                 name="reason",
                 value=S.reason,
                 on_change=lambda v: S.set_field("reason", v),
-                aria_label=T_REASON,
+                aria_label=texts.SCHEDULE_REASON,
                 max_length=limit_for("reason"),
             ),
             limit_hint("reason"),
@@ -176,7 +145,7 @@ def _dialog_fields() -> rx.Component:
     )
     # One booking is chosen already (open_dialog): named, not offered in a list a phone may show unselected.
     booking = _field(
-        "Бронь",
+        texts.SCHEDULE_BOOKING,
         rx.cond(
             S.dialog_bookings.length() == 1,
             rx.text(S.dialog_bookings[0]["text"], weight="medium"),
@@ -185,7 +154,7 @@ def _dialog_fields() -> rx.Component:
                 rx.foreach(S.dialog_bookings, lambda b: rx.el.option(b["text"], value=b["id"])),
                 value=S.booking_id,
                 on_change=S.pick_booking,
-                aria_label="Бронь",
+                aria_label=texts.SCHEDULE_BOOKING,
             ),
         ),
     )
@@ -194,25 +163,25 @@ def _dialog_fields() -> rx.Component:
         (
             ASSIGN,
             rx.vstack(
-                _datetime("start", "Начало"),
+                _datetime("start", texts.SCHEDULE_START),
                 _field(
-                    "Ханчанов",
+                    texts.SCHEDULE_HANCHANS,
                     rx.el.select(
                         rx.foreach(S.hanchan_choices, lambda n: rx.el.option(n, value=n)),
                         name="hanchans",
                         value=S.hanchans,
                         on_change=lambda v: S.set_field("hanchans", v),
-                        aria_label="Ханчанов",
+                        aria_label=texts.SCHEDULE_HANCHANS,
                     ),
                 ),
                 _field(
-                    "Помещение",
+                    texts.SCHEDULE_ROOM,
                     rx.el.select(
                         rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
                         name="room_id",
                         value=S.room_id,
                         on_change=lambda v: S.set_field("room_id", v),
-                        aria_label="Помещение",
+                        aria_label=texts.SCHEDULE_ROOM,
                     ),
                 ),
             ),
@@ -221,8 +190,8 @@ def _dialog_fields() -> rx.Component:
             MOVE,
             rx.vstack(
                 booking,
-                _datetime("start", "Новое начало"),
-                _datetime("end", "Новое окончание"),
+                _datetime("start", texts.SCHEDULE_NEW_START),
+                _datetime("end", texts.SCHEDULE_NEW_END),
                 reason,
             ),
         ),
@@ -230,15 +199,15 @@ def _dialog_fields() -> rx.Component:
             RELEASE,
             rx.vstack(
                 booking,
-                rx.text("Помещение освободится сразу; игроки получат сообщение и согласуют время заново."),
+                rx.text(texts.SCHEDULE_RELEASE_HINT),
                 reason,
             ),
         ),
         (
             NEXT_WINDOW,
-            rx.vstack(rx.text("Брони матча будут сняты, игроки согласуют время в окне следующего тура."), reason),
+            rx.vstack(rx.text(texts.SCHEDULE_NEXT_WINDOW_HINT), reason),
         ),
-        (FALLBACK, rx.text("Регламент §6.1: встреча в последнее воскресенье окна, ", S.dialog_fallback, " (Киров).")),
+        (FALLBACK, rx.text(texts.SCHEDULE_FALLBACK_HINT, S.dialog_fallback, texts.SCHEDULE_KIROV_SUFFIX, ".")),
         rx.fragment(),
     )
 
@@ -259,7 +228,7 @@ def _dialog() -> rx.Component:
     return rx.dialog.root(
         rx.dialog.content(
             rx.dialog.title(S.dialog_heading),
-            rx.dialog.description("Проверьте матч и данные: изменение увидят игроки.", size="2"),
+            rx.dialog.description(texts.SCHEDULE_DIALOG_CHECK, size="2"),
             rx.vstack(
                 form,
                 rx.flex(
@@ -280,7 +249,9 @@ def _dialog() -> rx.Component:
 
 
 def _when(name: str, label: str) -> rx.Component:
-    return _caption(label + " (Киров)", rx.input(type="datetime-local", name=name, step=1800, aria_label=label))
+    return _caption(
+        label + texts.SCHEDULE_KIROV_SUFFIX, rx.input(type="datetime-local", name=name, step=1800, aria_label=label)
+    )
 
 
 def _form(key: str, title: str, submit: str, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
@@ -303,38 +274,47 @@ def _forms() -> rx.Component:
     return rx.vstack(
         _form(
             "activity",
-            T_ACTIVITY,
-            T_ADD_ACTIVITY,
+            texts.SCHEDULE_ACTIVITY,
+            texts.SCHEDULE_ADD_ACTIVITY,
             S.add_activity,
-            rx.input(name="title", placeholder="Название", aria_label="Название занятия"),
-            _when("start", "Начало занятия"),
-            _when("end", "Окончание занятия"),
+            rx.input(
+                name="title",
+                placeholder=texts.SCHEDULE_ACTIVITY_NAME_PLACEHOLDER,
+                aria_label=texts.SCHEDULE_ACTIVITY_NAME,
+            ),
+            _when("start", texts.SCHEDULE_ACTIVITY_START),
+            _when("end", texts.SCHEDULE_ACTIVITY_END),
             rx.el.select(
                 rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
                 name="room_id",
-                aria_label="Помещение",
+                aria_label=texts.SCHEDULE_ROOM,
             ),
-            rx.input(name="tables", placeholder=T_ACTIVITY_TABLES, aria_label=T_ACTIVITY_TABLES, width="14em"),
+            rx.input(
+                name="tables",
+                placeholder=texts.SCHEDULE_ACTIVITY_TABLES,
+                aria_label=texts.SCHEDULE_ACTIVITY_TABLES,
+                width="14em",
+            ),
         ),
         _form(
             "room",
-            T_ROOMS + ": ",
-            T_ADD_ROOM,
+            texts.SCHEDULE_ROOMS + ": ",
+            texts.SCHEDULE_ADD_ROOM,
             S.add_room,
             rx.foreach(S.rooms, lambda r: rx.badge(r["label"])),
-            rx.input(name="name", placeholder="Название помещения", aria_label="Название помещения"),
+            rx.input(name="name", placeholder=texts.SCHEDULE_ROOM_NAME, aria_label=texts.SCHEDULE_ROOM_NAME),
         ),
         _form(
             "tables",
-            T_TABLES,
-            T_SAVE_TABLES,
+            texts.SCHEDULE_TABLES,
+            texts.SCHEDULE_SAVE_TABLES,
             S.set_tables,
             rx.el.select(
                 rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
                 name="room_id",
-                aria_label="Помещение, где меняется число столов",
+                aria_label=texts.SCHEDULE_TABLES_ROOM,
             ),
-            rx.input(name="tables", type="number", aria_label="Число столов", width="6em"),
+            rx.input(name="tables", type="number", aria_label=texts.SCHEDULE_TABLES_COUNT, width="6em"),
         ),
         _form(
             "hold",
@@ -374,9 +354,17 @@ def _notice() -> rx.Component:
 
 
 def schedule_overview_page() -> rx.Component:
-    headers = (T_MATCH, T_PLAYERS, T_WINDOW, T_STATE, T_BOOKING, T_FALLBACK, T_ACTIONS)
+    headers = (
+        texts.SCHEDULE_COL_MATCH,
+        texts.SCHEDULE_COL_PLAYERS,
+        texts.SCHEDULE_COL_WINDOW,
+        texts.SCHEDULE_COL_STATE,
+        texts.SCHEDULE_COL_BOOKING,
+        texts.SCHEDULE_COL_FALLBACK,
+        texts.SCHEDULE_COL_ACTIONS,
+    )
     return page(
-        T_TITLE,
+        texts.SCHEDULE_TITLE,
         rx.cond(
             S.allowed,
             rx.vstack(
@@ -393,7 +381,7 @@ def schedule_overview_page() -> rx.Component:
                 ),
                 rx.vstack(rx.foreach(S.visible_rows, _card), width="100%", display=["flex", "flex", "none"]),
                 _forms(),
-                rx.link("Календарь клуба", href=routes.CLUB_CALENDAR),
+                rx.link(texts.SCHEDULE_CALENDAR_LINK, href=routes.CLUB_CALENDAR),
                 _dialog(),
                 _notice(),
                 spacing="4",

@@ -23,20 +23,14 @@ from services.scheduling.repo import SchedulingError
 from services.scheduling.rules import format_kirov
 from services.scheduling.view import match_bookings, overview, room_rows, window_text
 
-T_APPLY_FALLBACK = "Назначить запасную дату"
-T_ASSIGN = "Назначить встречу"
-T_MOVE = "Перенести бронь"
-T_NEXT_WINDOW = "Перенести матч на следующий тур"
-T_RELEASE = "Снять бронь"
-T_DONE = "Готово."
 DIALOG_FIELDS = ("start", "end", "hanchans", "room_id", "booking_id", "reason")
 ASSIGN, MOVE, RELEASE, NEXT_WINDOW, FALLBACK = "assign", "move", "release", "next_window", "fallback"
 DIALOG_TITLES = {
-    ASSIGN: T_ASSIGN,
-    MOVE: T_MOVE,
-    RELEASE: T_RELEASE,
-    NEXT_WINDOW: T_NEXT_WINDOW,
-    FALLBACK: T_APPLY_FALLBACK,
+    ASSIGN: texts.SCHEDULE_ASSIGN,
+    MOVE: texts.SCHEDULE_MOVE,
+    RELEASE: texts.SCHEDULE_RELEASE,
+    NEXT_WINDOW: texts.SCHEDULE_NEXT_WINDOW,
+    FALLBACK: texts.SCHEDULE_APPLY_FALLBACK,
 }
 
 
@@ -44,7 +38,7 @@ def _outcome(result: object) -> str:
     """What the dialog did, after the match's title: the meeting's time, or the tour a match moved to."""
     if isinstance(result, Round):
         window = f" ({window_text(Interval(result.window_start, result.window_end))})" if result.window_start else ""
-        return f": перенесён в тур {result.code}{window}."
+        return texts.SCHEDULE_MOVED_TO_TOUR.format(code=result.code, window=window)
     when = getattr(result, "start_at", None)
     return f": {format_kirov(when)}." if when and getattr(result, "active", True) else "."
 
@@ -191,7 +185,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
         if self.dialog == ASSIGN:
             return scheduling_admin.assign_meeting, {
                 "match_id": match_id,
-                "start": parse_kirov(self.start, "Начало"),
+                "start": parse_kirov(self.start, texts.SCHEDULE_START),
                 "hanchans": int(self.hanchans) if self.hanchans.isdigit() else 0,
                 "room_id": int(self.room_id) if self.room_id.isdigit() else None,
                 "now": utc_now(),
@@ -206,8 +200,8 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             }
         return scheduling_admin.move_booking, {
             "booking_id": int(self.booking_id),
-            "start": parse_kirov(self.start, "Новое начало"),
-            "end": parse_kirov(self.end, "Новое окончание"),
+            "start": parse_kirov(self.start, texts.SCHEDULE_NEW_START),
+            "end": parse_kirov(self.end, texts.SCHEDULE_NEW_END),
             "reason": self.reason,
             "now": utc_now(),
         }
@@ -231,7 +225,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
 
         title = self.dialog_title
         outcome = self._perform(
-            act, key=form.get(KEY_FIELD), done=lambda result: f"{T_DONE} {title}" + _outcome(result)
+            act, key=form.get(KEY_FIELD), done=lambda result: f"{texts.SCHEDULE_DONE} {title}" + _outcome(result)
         )
         if not outcome.ok:
             self.dialog_error = "; ".join(outcome.problems)  # the dialog stays open with everything typed
@@ -242,7 +236,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
     def _run(self, form_key: str, form: dict[str, Any], act: Any) -> None:
         """One form below the table: `act(session, user)` once per the form's key; a refusal shown beside it."""
         self.error = self.notice = self.error_form = ""
-        outcome = self._perform(act, key=form.get(KEY_FIELD), done=T_DONE, action=f"schedule.{form_key}")
+        outcome = self._perform(act, key=form.get(KEY_FIELD), done=texts.SCHEDULE_DONE, action=f"schedule.{form_key}")
         if not outcome.ok:
             self.error, self.error_form = "; ".join(outcome.problems), form_key
             return
@@ -298,8 +292,8 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             return scheduling_admin.book_activity(
                 session,
                 title=str(form.get("title") or ""),
-                start=parse_kirov(str(form.get("start") or ""), "Начало"),
-                end=parse_kirov(str(form.get("end") or ""), "Окончание"),
+                start=parse_kirov(str(form.get("start") or ""), texts.SCHEDULE_ACTIVITY_START_FIELD),
+                end=parse_kirov(str(form.get("end") or ""), texts.SCHEDULE_ACTIVITY_END_FIELD),
                 room_id=int(room) if room.isdigit() else None,
                 tables=int(tables) if tables.isdigit() else None,
                 actor_user_id=user.id,
