@@ -74,7 +74,7 @@ READ_ONLY = {
     "pick_correction", "ask_cannot", "set_cannot_free_time", "keep_booking", "ask_decline", "keep_proposal",
     "ask_reset", "cancel_reset",
     "cancel_withdrawal", "cancel_close", "cancel_preview", "ask_close", "ask_delete", "cancel_delete",
-    "cancel_release", "photos_rejected", "fetch_registered", "check_csv", "show_on", "load_file", "logout", "submit",
+    "cancel_release", "photos_rejected", "fetch_registered", "show_on", "load_file", "logout", "submit",
     "follow_import", "start_busy",
     "ask_reissue", "cancel_reissue", "ask_finish", "cancel_finish",
     "preview_rules",  # computes the change and the standings after it in the tab; the role is still checked
@@ -92,6 +92,7 @@ NO_PROTOCOL_SCENARIO = {
     "MatchScheduleState.copy_previous",  # reads only: fills the grid for review, stores nothing
     "PlayoffState.close_stage",  # asks only; `confirm_close` acts (tests/e2e/test_season_actions_protocol.py)
     "SeasonAdminState.import_csv",  # an upload: test_season_actions_protocol.py posts it to /_upload per role
+    "SeasonAdminState.check_csv",  # reads only (the file previewed), an upload: posted per role there too
 }  # fmt: skip
 
 
