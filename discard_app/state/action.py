@@ -156,6 +156,22 @@ class GuardedActions(rx.State, mixin=True):
     def _renew_key(self) -> None:
         self.action_key = new_key()
 
+    def _load_page(
+        self, refresh: Callable[[], None], allowed: Callable[[], User | None] | None = None
+    ) -> rx.event.EventSpec | None:
+        """A page's on-load: its messages emptied, a fresh key for its forms, the login page for a logged-out tab,
+        and `refresh()` once `allowed()` (the page's role check, the organizer's by default; it also sets what a
+        refused visitor sees) admits the visitor. It reads only."""
+        for name in ("error", "notice"):
+            if name in self.base_vars:
+                setattr(self, name, "")
+        self._renew_key()
+        if self._current_user() is None:  # AuthState, mixed in after
+            return self._redirect_to_login()
+        if (allowed or self._organizer)() is not None:
+            refresh()
+        return None
+
     def _perform(
         self,
         run: Callable[[Any, User], Any],

@@ -39,6 +39,7 @@ from services.results.entry import Entry, ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
 from services.results.entry import parse_entry as parse_entry
 from services.results.repo import seated_player_ids, user_player_in_match
+from services.results.winds import attach_winds
 from services.scheduling.intervals import kirov_date
 from services.scheduling.rules import format_kirov
 
@@ -246,6 +247,9 @@ def enter_hanchan(
         raise RepeatedResult(REPEAT_MESSAGE)
     number = (done[-1].number if done else 0) + 1
     hanchan = _store(session, match, number, entry, user, now=now)
+    # Регламент §4 «Выбор начальных ветров»: the hanchan takes the winds drawn for it, as it is entered (a page
+    # that shows it reads only).
+    attach_winds(session, match.id)
     record_audit(
         session,
         actor_user_id=user.id,

@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core.db import make_engine, session_scope
-from services.core.models import AuditRecord, Match, Role, User
+from services.core.models import AuditRecord, Match, Role, Seat, User
 from services.results import winds
 from tests import factories as f
 
@@ -130,3 +130,26 @@ def test_four_processes_drawing_at_once_make_one_draw_on_sqlite(engine: sa.Engin
 @pytest.mark.postgres
 def test_four_processes_drawing_at_once_make_one_draw_on_postgresql(pg_engine: sa.Engine, postgres_url: str) -> None:
     _process_race(pg_engine, postgres_url, 20)
+
+
+# --- h-proto: the playoff page's load read only (issue 24 item 3) -------------------------------------------------
+
+
+def test_a_hanchan_entered_after_its_draw_takes_the_winds_as_it_is_entered(session: Session) -> None:
+    """Регламент §4: the winds drawn for hanchan 1 are on its row as soon as it is entered — no page load (the
+    /playoff page used to copy them there, writing on a load) and no complete match needed."""
+    from services.results.entry import Entry
+    from services.results.hanchans import enter_hanchan
+    from services.results.scoring import TableResult
+
+    league = f.league(session)
+    match_id, players = (
+        league.match.id,
+        [s.player_id for s in session.exec(select(Seat).where(Seat.match_id == league.match.id).order_by(Seat.seed))],
+    )
+    drawn = winds.draw_winds(session, match_id, 1, actor=league.users[0], rng=random.Random(5))
+    points = (45_000, 35_000, 25_000, 15_000)
+    entry = Entry(tuple(TableResult(p, x) for p, x in zip(players, points, strict=True)), 0)
+    hanchan = enter_hanchan(session, league.organizer, match_id, entry, now=f.PLAYED)
+    assert session.get(Match, match_id).status != "complete"  # one of three: the match goes on
+    assert hanchan.winds == ",".join(map(str, drawn))

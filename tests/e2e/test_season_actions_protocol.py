@@ -27,6 +27,7 @@ from services.core.models import (
     Match,
     MatchStatus,
     Player,
+    Role,
     RosterStatus,
     Round,
     Season,
@@ -39,6 +40,7 @@ from services.core.models import (
 )
 from services.league import closing, draw_season, roster, seasons, tour_windows
 from services.league.roster import add_player, current_season
+from services.league.ruleset import LABELS
 from services.playoff import stage as playoff
 from services.results import hanchans as results
 from services.results.entry import Entry
@@ -455,8 +457,11 @@ def test_the_organizer_orders_a_tie_in_the_browser_once(season_app: App, page: P
 # --- full-season: the CSV import is an upload (POST /_upload), not a websocket event ------------------------------
 
 
-def _post_csv(app: App, cookie: str, tab: str, handler: str, text: str, form: dict[str, str]) -> int:
-    """The browser's upload of the selected file to the tab's handler, with the form's fields; the status."""
+def _post_csv(
+    app: App, cookie: str, tab: str, handler: str, text: str, form: dict[str, str], answers: list[str] | None = None
+) -> int:
+    """The browser's upload of the selected file to the tab's handler, with the form's fields; the status (and
+    the handler's answer, its deltas, appended to `answers`)."""
     address = urlsplit(app.url)
     boundary = f"discard{uuid.uuid4().hex}"
     body = (
@@ -477,7 +482,9 @@ def _post_csv(app: App, cookie: str, tab: str, handler: str, text: str, form: di
     try:
         connection.request("POST", "/_upload", body=body, headers=headers)
         response = connection.getresponse()
-        response.read()  # the handler's deltas, streamed until it ends
+        answer = response.read()  # the handler's deltas, streamed until it ends
+        if answers is not None:
+            answers.append(answer.decode(errors="replace"))
         return response.status
     finally:
         connection.close()
@@ -610,3 +617,111 @@ def test_closing_registration_asks_first_naming_who_moves_and_the_main_roster(pa
         ).one()
         assert late_player.status == RosterStatus.RESERVE
     engine.dispose()
+
+
+# --- h-proto: the playoff page's load reads only (issue 24 item 3) ------------------------------------------------
+
+
+def test_opening_the_playoff_page_writes_nothing(season_app: App) -> None:
+    """The bracket's page and its live tick read only: a hanchan of round 1B entered after its winds were drawn
+    (Регламент §4) carries them from its entry, so the page has nothing left to copy; the next round's tables come
+    with the result that completes the round (services/playoff/stage.advance_playoff), not with a page load."""
+    import random
+
+    from services.results import winds
+
+    match_ids, _ = _bracket(season_app, fresh_season(season_app, "playoff"))
+    engine = season_app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        winds.draw_winds(session, match_ids["1B"], 1, actor=organizer, rng=random.Random(7))
+        _play(session, organizer, match_ids["1B"], (IN_ORDER,))
+    engine.dispose()
+    for caller in (ORGANIZER, JUDGE, PLAYERS[0]):
+        before = _snapshot(season_app)
+        tab = RawTab(season_app, str(uuid.uuid4()), _cookie_for(season_app, caller))
+        tab.emit(_event_name("PlayoffState.load"), {}, "/playoff")
+        tab.read(until=lambda frame: frame.startswith("42/_event"), seconds=15)
+        tab.read(seconds=2)  # what the load chains after (the live watch)
+        tab.close()
+        assert _added(before, _snapshot(season_app)) == {}, f"the playoff page's load as {caller} wrote"
+
+
+# --- h-proto: the roster file's preview on the guarded helper (issue 24 item 4) -----------------------------------
+
+
+def _preview_as(app: App, name: str, text: str) -> str:
+    """As `name`, on /seasons/manage: «Проверить файл» only; the handler's answer."""
+    cookie, tab = _cookie_for(app, name), str(uuid.uuid4())
+    raw = RawTab(app, tab, cookie)
+    state = _event_name("SeasonAdminState.load").rsplit(".", 1)[0]
+    raw.emit(f"{state}.load", {}, "/seasons/manage")
+    raw.read(until=lambda frame: frame.startswith("42/_event"), seconds=15)
+    answers: list[str] = []
+    assert _post_csv(app, cookie, tab, f"{state}.check_csv", text, {}, answers) == 200
+    raw.close()
+    return answers[0]
+
+
+def _mentions(answer: str, name: str) -> bool:
+    """The name in the handler's deltas, as typed or escaped once or twice by their JSON."""
+    once = json.dumps(name)[1:-1]
+    return any(form in answer for form in (name, once, json.dumps(once)[1:-1]))
+
+
+def test_only_the_organizer_previews_the_roster_file(season_app: App) -> None:
+    """`check_csv` reads only, on the guarded helper: the judge (who may upload, a ruling's photos) is refused
+    before the file is read and sees none of it; the organizer sees the file's line; neither changes the data. (A
+    logged-out client and a player are turned away at the upload: test_only_the_organizer_imports_the_roster_file.)"""
+    assert _guarded()["SeasonAdminState.check_csv"] == (Role.ORGANIZER,)
+    fresh_season(season_app, "open")
+    name = f"Просмотр {uuid.uuid4().hex[:6].translate(LETTERS)}"
+    text = f"{name};@contact;да\n"
+    before = _snapshot(season_app)
+    assert not _mentions(_preview_as(season_app, JUDGE, text), name)
+    assert _mentions(_preview_as(season_app, ORGANIZER, text), name)
+    assert _added(before, _snapshot(season_app)) == {}
+
+
+# --- h-proto: a ruleset amendment is previewed before it is recorded (issue 24 item 2) ----------------------------
+
+
+def _chombo(app: App, season_id: int) -> int:
+    engine = app.engine()
+    with session_scope(engine) as session:
+        value = session.get(Season, season_id).chombo_penalty
+    engine.dispose()
+    return value
+
+
+def test_an_amendment_shows_the_standings_before_and_after_and_records_only_when_applied(
+    page: Page, season_app: App
+) -> None:
+    """Регламент §6.3, §7: after the season's first result a change of the rules is an amendment. «Показать, что
+    изменится» (`preview_rules`, reading only) names the change and the standings now and after it, and records
+    nothing; «Отменить» drops it; «Записать изменение» (the guarded `apply_rules`, the preview's key) records it."""
+    season_id = fresh_season(season_app, "played")  # results entered: an amendment
+    chombo = _chombo(season_app, season_id)
+    login(page, season_app, ORGANIZER, path="/regulation")
+    expect(page.get_by_text(texts.RULES_EDIT_AMENDMENT.split(":")[0]).first).to_be_visible()
+
+    def preview() -> None:
+        page.get_by_label(LABELS["chombo_penalty"], exact=True).fill(str(chombo + 10_000))
+        before = _snapshot(season_app)
+        page.get_by_role("button", name=texts.RULES_SHOW_CHANGE).click()
+        expect(page.get_by_role("listitem").filter(has_text=f"{LABELS['chombo_penalty']}:")).to_be_visible()
+        shift = page.get_by_role("region", name=texts.RULES_SHIFT)
+        expect(shift).to_contain_text(ROSTER[0])  # the standings, player by player: now and after
+        expect(shift).to_contain_text(texts.RULES_AFTER)
+        assert _added(before, _snapshot(season_app)) == {}  # shown, not recorded
+        assert _chombo(season_app, season_id) == chombo
+
+    preview()
+    page.get_by_role("button", name=texts.RULES_CANCEL).click()
+    expect(page.get_by_role("region", name=texts.RULES_SHIFT)).to_have_count(0)
+    assert _chombo(season_app, season_id) == chombo
+    preview()
+    page.get_by_label(texts.RULES_REASON).fill("Поправка: чомбо строже")
+    page.get_by_role("button", name=texts.RULES_APPLY).click()
+    expect(page.get_by_role("status").filter(has_text=texts.RULES_AMENDMENT_SAVED)).to_be_visible()
+    assert _chombo(season_app, season_id) == chombo + 10_000

@@ -74,13 +74,7 @@ class DisqualificationsState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
-        self._renew_key()
-        if self._current_user() is None:
-            return self._redirect_to_login()
-        if self._staff() is not None:
-            self._refresh()
-        return None
+        return self._load_page(self._refresh, self._staff)
 
     def _show_refusal(self, message: str) -> None:
         self.error, self.notice = texts.FORBIDDEN_ORGANIZER, ""

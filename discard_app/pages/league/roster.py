@@ -144,13 +144,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
-        self._renew_key()
-        if self._current_user() is None:
-            return self._redirect_to_login()
-        if self._organizer() is not None:
-            self._refresh()
-        return None
+        return self._load_page(self._refresh)
 
     def _show_refusal(self, message: str) -> None:
         self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)

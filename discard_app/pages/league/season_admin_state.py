@@ -139,15 +139,9 @@ class SeasonAdminState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self._clear()
-        self.preview, self._previewed = [], ""
+        self.details, self.preview, self._previewed = [], [], ""
         self.finish_question = self.reissue_question = self.reissue_text = ""
-        self._renew_key()
-        if self._current_user() is None:
-            return self._redirect_to_login()
-        if self._organizer() is not None:
-            self._refresh()
-        return None
+        return self._load_page(self._refresh)
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -188,11 +182,9 @@ class SeasonAdminState(GuardedActions, AuthState):
             self.details = [texts.SEASON_NOT_COPIED.format(reason=r) for r in outcome.value.refused]
 
     @rx.event
+    @guarded(Role.ORGANIZER)
     async def check_csv(self, files: list[rx.UploadFile]) -> None:
-        # The role is checked before a byte of the file is read; the preview changes nothing.
-        user = self._organizer()
-        if user is None:
-            return
+        # The role is checked (by `guarded`) before a byte of the file is read; the preview changes nothing.
         self._clear()
         self.preview, self._previewed = [], ""
         try:

@@ -71,8 +71,9 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
                     "",
                 )
                 return
-            # Регламент §2: the next round's matches appear as soon as the previous ones are complete.
-            playoff.advance_playoff(session, season)
+            # Регламент §2: the next round's matches appear as soon as the previous ones are complete — created by the
+            # action that completes them (a hanchan entered, a tie decided: services/playoff/stage.advance_playoff);
+            # the page reads only.
             view = playoff.load_bracket(session, season)
             staff = user.role in (Role.ORGANIZER, Role.JUDGE)
             mine = {
