@@ -774,3 +774,9 @@ ROSTER_DELETE_CONFIRM = "Удалить строку"
 ROSTER_DELETE_CANCEL = "Отмена"
 ROSTER_DELETED = "Строка «{name}» удалена из состава."
 ROSTER_PASSWORD_RESET_DONE = "Новый пароль выдан."
+
+# --- h-phone (issue 28 item 5): the phone shows the numbers that matter ---
+TABLE_ALL_COLUMNS = "Все столбцы"
+GRID_WEEK_SHOWN = "Показана"
+GRID_PAST_NOTE = "Серые клетки — время, которое уже прошло: его не отметить."
+GRID_WEEK_NAMES = ("первая неделя", "вторая неделя", "третья неделя")

@@ -86,11 +86,14 @@ def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]
     rows = rx.foreach(
         table["rows"],
         lambda row: rx.table.row(
-            rx.table.cell(row["place"]),
+            # Issue 28: all five fit a 390 px phone; a number never breaks inside itself.
+            rx.table.cell(row["place"], white_space="nowrap"),
             rx.table.row_header_cell(row["name"]),
-            rx.table.cell(row["total"], text_align="right"),
-            rx.table.cell(row["average"]),
-            rx.table.cell(rx.cond(row["outcome"] != "", rx.badge(row["outcome"], color_scheme=row["color"]))),
+            rx.table.cell(row["total"], text_align="right", white_space="nowrap"),
+            rx.table.cell(row["average"], white_space="nowrap"),
+            rx.table.cell(
+                rx.cond(row["outcome"] != "", rx.badge(row["outcome"], color_scheme=row["color"])), white_space="nowrap"
+            ),
         ),
     )
     return rx.card(
