@@ -14,7 +14,7 @@ TIMES = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
 CELL_HEIGHT = "28px"  # issue 28: a finger's cell on a phone, at least 40 × 28 px
 HEADER_HEIGHT = 64  # px above the first cell: the day label and its fill buttons
 EVENING = (36, 48)  # 18:00–24:00 Kirov
-# A day's column is two header rows, then the cells: its even children are the half hours that end on a full hour,
+# A day's column is its sticky header, then the cells: its odd children are the half hours that end on a full hour,
 # so their darker bottom line is the hour line, just above the hour's label.
 # touch-action manipulation: on a touch screen every swipe (down the page or sideways to the second week) scrolls and
 # paints nothing; painting by touch is two deliberate taps (assets/availability_grid.js), by mouse a drag.
@@ -31,7 +31,7 @@ CSS = """
 .grid-head{position:sticky;top:0;z-index:2;background:var(--color-panel-solid)}
 [data-week-switch][aria-pressed="true"]{outline:2px solid var(--accent-9)}
 [data-cell][data-anchor="1"]{outline:2px solid var(--amber-9);outline-offset:-2px}
-[data-cell]:nth-child(even){border-bottom-color:var(--gray-a7)}
+[data-cell]:nth-child(odd){border-bottom-color:var(--gray-a7)}
 .grid-touch{touch-action:manipulation}
 #grid-unsaved[data-dirty="0"]{display:none}
 #grid-anchor[data-active="0"]{display:none}
