@@ -29,7 +29,7 @@
   const ARIA = { "0": "false", "1": "true", "2": "mixed" };
   const nextOf = (cell) => NEXT[cell.dataset.state] || "1";
   const set = (cell, on) => {
-    if (!cell || cell.dataset.state === "x") return;
+    if (!cell || cell.dataset.state === "x" || cell.dataset.past === "1") return; // a begun half hour stays
     const next = on === true ? "1" : on === false ? "0" : on;
     if (cell.dataset.state === next) return;
     cell.dataset.state = next;
@@ -66,7 +66,7 @@
     pointerType = ev.pointerType || "mouse";
     if (pointerType === "touch") return; // taps arrive as clicks; a swipe must scroll
     const cell = ev.target.closest ? ev.target.closest("[data-cell]") : null;
-    if (!cell || cell.dataset.state === "x") return;
+    if (!cell || cell.dataset.state === "x" || cell.dataset.past === "1") return;
     painting = true;
     value = nextOf(cell);
     last = pos(cell);
@@ -103,7 +103,7 @@
       const [day, from, to] = fill.dataset.fill.split(",").map(Number);
       const range = cells().filter((c) => {
         const [d, s] = pos(c);
-        return (day < 0 || d === day) && s >= from && s < to && c.dataset.state !== "x";
+        return (day < 0 || d === day) && s >= from && s < to && c.dataset.state !== "x" && c.dataset.past !== "1";
       });
       const on = !range.every((c) => c.dataset.state === "1");
       range.forEach((c) => set(c, on));
@@ -112,7 +112,7 @@
     }
     const cell = ev.target.closest ? ev.target.closest("[data-cell]") : null;
     if (cell && pointerType === "touch") {
-      if (cell.dataset.state === "x") return;
+      if (cell.dataset.state === "x" || cell.dataset.past === "1") return;
       if (anchor === null) {
         value = nextOf(cell);
         set(cell, value);

@@ -877,3 +877,8 @@ PLAYER_MATCH_TOUR = "Тур "
 PLAYER_COLUMNS = ("Тур", "Соперники", "Ханчаны", "Очки", "Место")
 # /standings/ties (pages/results/standings_ties.py)
 TIE_PLACE_PREFIX = "Место "
+# --- h-phone (issue 28 item 5): the phone shows the numbers that matter ---
+TABLE_ALL_COLUMNS = "Все столбцы"
+GRID_WEEK_SHOWN = "Показана"
+GRID_PAST_NOTE = "Серые клетки — время, которое уже прошло: его не отметить."
+GRID_WEEK_NAMES = ("первая неделя", "вторая неделя", "третья неделя")

@@ -8,6 +8,7 @@ from typing import TypedDict
 import reflex as rx
 
 from discard_app import texts
+from discard_app.components.wide_table import wide_table
 from services.playoff import stage as playoff
 from services.playoff.bracket import ROUND_NAMES, WINDS, Table
 from services.results.scoring import format_points
@@ -86,11 +87,17 @@ def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]
     rows = rx.foreach(
         table["rows"],
         lambda row: rx.table.row(
-            rx.table.cell(row["place"]),
+            # Issue 28: all five fit a 390 px phone; a number never breaks inside itself.
+            rx.table.cell(row["place"], white_space="nowrap"),
             rx.table.row_header_cell(row["name"]),
-            rx.table.cell(row["total"], text_align="right"),
-            rx.table.cell(row["average"]),
-            rx.table.cell(rx.cond(row["outcome"] != "", rx.badge(row["outcome"], color_scheme=row["color"]))),
+            rx.table.cell(row["total"], text_align="right", white_space="nowrap"),
+            rx.table.cell(row["average"], white_space="nowrap"),
+            rx.table.cell(
+                rx.cond(
+                    row["outcome"] != "", rx.badge(row["outcome"], color_scheme=row["color"], white_space="nowrap")
+                ),
+                white_space="nowrap",
+            ),
         ),
     )
     return rx.card(
@@ -99,7 +106,8 @@ def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]
             rx.text(table["status"], size="2", color_scheme="gray"),
             rx.cond(
                 table["known"],
-                rx.box(
+                # Issue 28: on a phone place, name, total and «Дальше»; the average place behind «Все столбцы».
+                wide_table(
                     rx.table.root(
                         rx.table.header(
                             rx.table.row(
@@ -114,8 +122,9 @@ def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]
                         size="1",
                         width="100%",
                     ),
-                    overflow_x="auto",
-                    width="100%",
+                    table["rows"],
+                    keys=(1, 2, 3, 5),
+                    columns=5,
                 ),
             ),
             rx.cond(table["winds"] != "", rx.text(table["winds"], size="2")),

@@ -31,7 +31,14 @@ class Entry:
 
 def _int(text: Any) -> int | None:
     # People type "25 000", "−3 400" (a typographic minus) or leave the field empty.
-    raw = str(text if text is not None else "").strip().replace("\u2212", "-").replace("\u00a0", "").replace(" ", "")
+    raw = (
+        str(text if text is not None else "")
+        .strip()
+        .replace("\u2212", "-")
+        .replace("\u00a0", "")
+        .replace("\u202f", "")
+        .replace(" ", "")
+    )
     if raw == "":
         return None
     try:

@@ -125,9 +125,14 @@ class MatchScore:
         return self.match.complete
 
 
+# U+202F, the narrow no-break space: «120 000» never breaks at its thousands on a phone, in a table or a toast.
+THOUSANDS = "\u202f"
+
+
 def format_points(value: int) -> str:
-    """119000 → "119 000", the way the Russian messages show points."""
-    return f"{value:,}".replace(",", " ")
+    """119000 → "119 000" with a narrow no-break space (`THOUSANDS`), the way the pages, toasts and messages show
+    points."""
+    return f"{value:,}".replace(",", THOUSANDS)
 
 
 def _sticks_word(n: int) -> str:

@@ -111,6 +111,8 @@ class MatchPage:
     # per day: "1" free, "2" «могу, если нужно», "0" busy, "x" outside the window
     cells: list[list[str]] = field(default_factory=list)
     marks: list[list[str]] = field(default_factory=list)  # per day: "m" my other booking, "r" every room taken
+    # how many of the grid's first cells (day by day, half hour by half hour) have begun: greyed, never painted
+    past: int = 0
     seats: list[tuple[str, bool]] = field(default_factory=list)
     options: list[dict] = field(default_factory=list)
     proposals: list[dict] = field(default_factory=list)
@@ -235,6 +237,8 @@ def match_page(session: Session, *, match_id: int, user: User, now: datetime, gr
             for d in range(len(days))
         ]
         page.marks = grid_marks(board, item, user.id if seat else None, days)
+        # Issue 28: a half hour that has begun can no longer be offered; the cells run in time order.
+        page.past = sum(1 for d in days for s in range(SLOTS_PER_DAY) if cell_interval(d, s).start < now)
     page.booking_news = booking_news(session, match_id)
     page.seats = [(s.name, s.player_id in item.answered) for s in info.seats]
     if (ahead := item.fallback_ahead(now)) is not None:

@@ -115,10 +115,10 @@ def test_wrong_sum_says_exactly_what_is_wrong_and_stores_nothing(session: Sessio
     mid = league.match(1, 1, table)
     with pytest.raises(ResultsError) as error:
         enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000], riichi=1), now=PLAYED)
-    assert error.value.problems == ["сумма очков 120 000 + 1 палочка = 121 000, должно быть 120 000"]
+    assert error.value.problems == ["сумма очков 120\u202f000 + 1 палочка = 121\u202f000, должно быть 120\u202f000"]
     with pytest.raises(ResultsError) as error:
         enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 10000]), now=PLAYED)
-    assert error.value.problems == ["сумма очков 110 000, должно быть 120 000"]
+    assert error.value.problems == ["сумма очков 110\u202f000, должно быть 120\u202f000"]
     outsider = league.players[4]
     with pytest.raises(ResultsError, match="ровно для четырёх игроков этого матча"):
         enter_hanchan(
@@ -150,7 +150,7 @@ def test_form_parsing_names_every_bad_field() -> None:
         parse_entry(bad_sum, players)
     assert error.value.problems == [
         "чомбо игрока Борис не может быть отрицательным: -1",
-        "сумма очков 119 000, должно быть 120 000",
+        "сумма очков 119\u202f000, должно быть 120\u202f000",
     ]
 
 
@@ -160,7 +160,7 @@ def test_absurd_numbers_in_a_result_form_are_refused_with_their_range() -> None:
     good = {"points_1": "40000", "points_2": "30000", "points_3": "30000", "points_4": "20000"}
     cases = {
         "chombo_1": ("99999999999", "Анна: чомбо — от 0 до 10 за ханчан, указано «99999999999»"),
-        "points_2": ("9" * 40, f"Борис: очки — от −10 000 000 до 10 000 000, указано «{'9' * 40}»"),
+        "points_2": ("9" * 40, f"Борис: очки — от −10\u202f000\u202f000 до 10\u202f000\u202f000, указано «{'9' * 40}»"),
         "riichi_left": ("1000", "палочки риичи на столе: от 0 до 100, указано «1000»"),
     }
     for field, (typed, said) in cases.items():
@@ -362,7 +362,7 @@ def test_penalties_are_organizer_only_and_count(session: Session, league: League
         add_conduct_penalty(session, league.organizer, mid, table[1], amount=-5, violation="", basis="", now=PLAYED)
     assert len(error.value.problems) == 3
     # Not a number, or beyond any real penalty (it would not even fit the database's integers): refused, said so.
-    for amount, said in ((None, "целое число очков"), (10**20, "от 0 до 1 000 000 очков")):
+    for amount, said in ((None, "целое число очков"), (10**20, "от 0 до 1\u202f000\u202f000 очков")):
         with pytest.raises(ResultsError, match=said):
             add_conduct_penalty(
                 session, league.organizer, mid, table[1], amount=amount, violation="x", basis="§5", now=PLAYED

@@ -242,7 +242,7 @@ def test_history_lists_seasons_and_a_persons_places(session: Session, league: Le
     rows = history.person_seasons(session, winner.id)
     assert [(r["season"], r["total"], r["matches"]) for r in rows] == [
         ("Лига 2027", "0", "0"),
-        ("Тест", "+25 000", "1"),
+        ("Тест", "+25\u202f000", "1"),
     ]
     matches = history.season_matches(session, league.season.id)
     assert [(m["title"], m["players"], m["status"]) for m in matches] == [

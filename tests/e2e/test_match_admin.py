@@ -64,7 +64,7 @@ def test_organizer_seats_a_substitute_and_the_no_show_loses_80000(page: Page, ap
     no_show.get_by_role("button", name="Назначить штраф за неявку").click()
     expect(page.get_by_role("status")).to_have_text("Штраф записан в протокол матча.")
     # The match's penalties table: player, points, kind, warning, basis.
-    expect(page.get_by_role("row", name=re.compile(f"^{absent} -80 000 неявка предупреждение"))).to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(rf"^{absent} -80\s000 неявка предупреждение"))).to_be_visible()
 
     page.goto(f"{app.url}/standings")
     expect(page.get_by_role("row", name=absent, exact=True)).to_contain_text(signed(before - 80_000))

@@ -146,7 +146,10 @@ def test_a_fast_mouse_drag_paints_every_crossed_cell(page: Page, app: App) -> No
     _card(page, title).get_by_role("link", name="Согласование времени").click()
     page.wait_for_function("window.discardGrid !== undefined")
     label = _label(day)
-    page.get_by_label(f"{label} 23:30", exact=True).scroll_into_view_if_needed()
+    # 18:00 just below the sticky day headers: the evening's twelve 28 px cells all on screen
+    page.get_by_label(f"{label} 18:00", exact=True).evaluate(
+        "(c) => window.scrollBy(0, c.getBoundingClientRect().top - 120)"
+    )
     top = page.get_by_label(f"{label} 18:00", exact=True).bounding_box()
     bottom = page.get_by_label(f"{label} 23:30", exact=True).bounding_box()
     page.mouse.move(top["x"] + 5, top["y"] + 5)
@@ -472,7 +475,10 @@ def _scroll_hints_only_over_rows(page: Page, *, with_an_empty_table: bool = Fals
              const box = t.closest('[class*="wide-"]').parentElement;
              const hint = [...box.children]
                .some((e) => e.textContent.startsWith('Таблица шире экрана') && e.offsetParent !== null);
-             return [t.querySelectorAll('tbody tr').length > 0, hint];
+             // a table showing only its key columns fits: no hint until «Все столбцы» is ticked
+             const all = box.querySelector('.all-columns');
+             const wide = !all || all.checked;
+             return [t.querySelectorAll('tbody tr').length > 0 && wide, hint];
            })"""
     )
     assert shown and all(rows == hint for rows, hint in shown), shown
@@ -493,6 +499,9 @@ def test_the_frame_speaks_russian_on_a_phone(phones: list[BrowserContext], app: 
     page.get_by_role("button", name="Меню").tap()
     page.get_by_role("menuitem", name="Таблица").tap()
     expect(page).to_have_title(re.compile(r"^Таблица регулярного этапа · Лига Дискарда$"))
+    expect(page.get_by_role("table").locator("tbody tr").first).to_be_visible()
+    _scroll_hints_only_over_rows(page)  # the key columns fit: no hint yet
+    page.get_by_label(texts.TABLE_ALL_COLUMNS).first.tap()  # every column: wider than the phone, and it says so
     expect(page.get_by_text("Таблица шире экрана: прокрутите её вбок →").first).to_be_visible()
     _scroll_hints_only_over_rows(page)
     labels = page.evaluate(

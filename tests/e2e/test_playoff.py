@@ -32,7 +32,7 @@ def _league(app: App) -> tuple[int, list[str], dict[str, str]]:
     with session_scope(engine) as session:
         organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
         lowest = session.exec(select(SeasonRow.id).order_by(col(SeasonRow.id))).first()
-        season = SeasonRow(id=min(lowest or 1, 1) - 1, name=f"Архивный сезон {tag}")
+        season = SeasonRow(id=min(1 if lowest is None else lowest, 1) - 1, name=f"Архивный сезон {tag}")
         session.add(season)
         session.flush()
         ids = {}

@@ -53,7 +53,10 @@ def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, 
     for n, name in enumerate(names):
         _open(page, app, name, match_id)
         if n == 0:  # paint by dragging from 18:00 to 23:30 with the mouse
-            page.get_by_label(f"{label} 23:30", exact=True).scroll_into_view_if_needed()
+            # 18:00 just below the sticky day headers: the evening's twelve 28 px cells all on screen
+            page.get_by_label(f"{label} 18:00", exact=True).evaluate(
+                "(c) => window.scrollBy(0, c.getBoundingClientRect().top - 120)"
+            )
             top = page.get_by_label(f"{label} 18:00", exact=True).bounding_box()
             bottom = page.get_by_label(f"{label} 23:30", exact=True).bounding_box()
             page.mouse.move(top["x"] + 5, top["y"] + 5)

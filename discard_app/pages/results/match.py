@@ -357,17 +357,27 @@ def _cells(values: list[rx.Var | str], kinds: str = "") -> rx.Component:
     return rx.table.row(*[_cell(v, kinds[i] if i < len(kinds) else "") for i, v in enumerate(values)])
 
 
-def _table(headers: list[str], rows: rx.Var, render: Callable[[Any], rx.Component], min_width: str) -> rx.Component:
-    # On a phone the table keeps a readable width and scrolls sideways under its first column, and says so.
+def _table(
+    headers: list[str],
+    rows: rx.Var,
+    render: Callable[[Any], rx.Component],
+    min_width: str,
+    keys: tuple[int, ...] = (),
+) -> rx.Component:
+    # On a phone the table keeps a readable width and scrolls sideways under its first column, and says so; with
+    # `keys` it shows only those columns until «Все столбцы» is tapped (issue 28).
     return wide_table(
         rx.table.root(
             rx.table.header(rx.table.row(*[rx.table.column_header_cell(h, white_space="nowrap") for h in headers])),
             rx.table.body(rx.foreach(rows, render)),
             size="1",
-            min_width=min_width,
+            min_width="0" if keys else min_width,
             width="100%",
         ),
         rows,
+        keys=keys,
+        columns=len(headers),
+        min_width=min_width,
     )
 
 
@@ -386,6 +396,7 @@ def _hanchan(h: HanchanView) -> rx.Component:
             h["scores"],
             lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], "nnnnn"),
             "24em",
+            keys=(1, 2, 3, 4),
         ),
         width="100%",
     )
@@ -451,6 +462,7 @@ def _body() -> rx.Component:
             MatchState.lines,
             lambda r: _cells([r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"),
             "30em",
+            keys=(1, 5, 6),  # Итог матча on a phone: the player, the total, the place
         ),
         rx.cond(
             MatchState.penalties.length() > 0,
@@ -461,6 +473,7 @@ def _body() -> rx.Component:
                     MatchState.penalties,
                     lambda p: _cells([p["name"], p["points"], p["kind"], p["warning"], p["reason"]], "nn  w"),
                     "36em",
+                    keys=(1, 2, 3),
                 ),
                 width="100%",
             ),

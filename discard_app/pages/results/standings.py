@@ -76,11 +76,14 @@ def standings_table(rows: rx.Var) -> rx.Component:
             ),
             rx.table.body(rx.foreach(rows, _row)),
             width="100%",
-            min_width="32em",
             size="1",
         ),
         rows,
         sticky_column=2,
+        # Issue 28: place, name, total and the average place stay on a phone; matches and hanchans behind a tap.
+        keys=(1, 2, 3, 6),
+        columns=6,
+        min_width="32em",
     )
 
 

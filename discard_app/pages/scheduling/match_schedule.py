@@ -38,7 +38,9 @@ def _grid_section() -> rx.Component:
         rx.heading(texts.SCHED_MY_AVAILABILITY, size="4", as_="h2"),
         rx.text(texts.SCHED_GRID_HINT, size="2", color_scheme="gray"),
         rx.button(texts.SCHED_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
-        availability_grid(MatchGridState.days, MatchGridState.cells, MatchGridState.marks),
+        availability_grid(
+            MatchGridState.days, MatchGridState.cells, MatchGridState.marks, MatchGridState.past, MatchGridState.weeks
+        ),
         # The painted grid goes in the hidden field as the form is sent (assets/availability_grid.js), with the key.
         action_form(
             MatchScheduleState,

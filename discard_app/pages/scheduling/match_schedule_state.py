@@ -89,7 +89,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             self.match_id = self.title = self.window = self.match_url = ""
             self.is_seated = self.all_answered = self.nothing_to_book = False
             self.part_booked = self.booking_news = self.fallback = self.unblock = self.plan = ""
-            self._grid()._put(days=[], cells=[], marks=[])
+            self._grid()._put(days=[], cells=[], marks=[], past=0, weeks=[])
             self.seats, self.options = [], []
             self.proposals, self.bookings, self.hanchan_choices = [], [], []
             tab_memory.remember(self.router.session.client_token, EVERYONE, [])
@@ -99,7 +99,13 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         seated = view.my_player_id is not None
         if grid:
             self._put(is_seated=seated and bool(view.days) and not view.window_over)
-            self._grid()._put(days=view.days, cells=view.cells if seated else [], marks=view.marks if seated else [])
+            self._grid()._put(
+                days=view.days,
+                cells=view.cells if seated else [],
+                marks=view.marks if seated else [],
+                past=view.past if seated else 0,
+                weeks=_weeks(view.days),
+            )
         self._put(
             seats=[
                 {
@@ -446,6 +452,18 @@ class MatchGridState(MatchScheduleState):
     days: list[str] = []
     cells: list[list[str]] = []
     marks: list[list[str]] = []
+    past: int = 0  # the first `past` cells have begun: greyed and not painted (issue 28)
+    weeks: list[str] = []  # «Показана первая неделя: пн 07.12 — вс 13.12», one per week of the window
+
+
+def _weeks(days: list[str]) -> list[str]:
+    """Which week the grid shows, named with its first and last day."""
+    names = texts.GRID_WEEK_NAMES if len(days) > 7 else ("неделя",)
+    return [
+        f"{texts.GRID_WEEK_SHOWN} {name}: {days[7 * n]} — {days[min(7 * n + 6, len(days) - 1)]}"
+        for n, name in enumerate(names)
+        if 7 * n < len(days)
+    ]
 
 
 def _parse_grid(painted: str, days: list[date], window: Interval) -> tuple[list[Interval], list[Interval]]:
