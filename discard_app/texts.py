@@ -882,3 +882,4 @@ TABLE_ALL_COLUMNS = "Все столбцы"
 GRID_WEEK_SHOWN = "Показана"
 GRID_PAST_NOTE = "Серые клетки — время, которое уже прошло: его не отметить."
 GRID_WEEK_NAMES = ("первая неделя", "вторая неделя", "третья неделя")
+GRID_ONE_WEEK = ("неделя",)  # a window of at most seven days

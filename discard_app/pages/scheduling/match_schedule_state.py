@@ -458,7 +458,7 @@ class MatchGridState(MatchScheduleState):
 
 def _weeks(days: list[str]) -> list[str]:
     """Which week the grid shows, named with its first and last day."""
-    names = texts.GRID_WEEK_NAMES if len(days) > 7 else ("неделя",)
+    names = texts.GRID_WEEK_NAMES if len(days) > 7 else texts.GRID_ONE_WEEK
     return [
         f"{texts.GRID_WEEK_SHOWN} {name}: {days[7 * n]} — {days[min(7 * n + 6, len(days) - 1)]}"
         for n, name in enumerate(names)
