@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import insert
-from sqlmodel import Session, delete, select
+from sqlalchemy import insert, update
+from sqlmodel import Session, col, delete, select
 
 from services.core import outbox
 from services.core.models import (
@@ -79,14 +80,16 @@ def save_availability(
                 for iv in spans
             ],
         )  # fmt: skip
-    answer = session.exec(
-        select(AvailabilityAnswer).where(
-            AvailabilityAnswer.match_id == match_id, AvailabilityAnswer.player_id == seat.player_id
+    # The board, read under the match lock, says whether the answer's row exists: one statement, no read first.
+    if seat.player_id in item.answered:
+        session.execute(
+            update(AvailabilityAnswer)
+            .where(col(AvailabilityAnswer.match_id) == match_id, col(AvailabilityAnswer.player_id) == seat.player_id)
+            .values(answered_at=now)
         )
-    ).first() or AvailabilityAnswer(match_id=match_id, player_id=seat.player_id)
-    answer.answered_at = now
-    session.add(answer)
-    session.flush()
+    else:
+        session.execute(insert(AvailabilityAnswer), [{"match_id": match_id, "player_id": seat.player_id,
+                                                      "answered_at": now}])  # fmt: skip
     answered = (item.answered | {seat.player_id}) & item.seat_ids
     outbox.emit(
         session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats), now=now
@@ -94,7 +97,15 @@ def save_availability(
     painted = union(free, maybe)  # a confirmation inside «если нужно» time stands
     outcome = decide.repaint(painted, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
     _carry_out(session, item, seat.player_id, seat.name, outcome, now)
-    board, item = match_board(session, match_id, now=now)
+    if outcome.withdrawn or outcome.released or outcome.reopened or outcome.retired:
+        board, item = match_board(session, match_id, now=now)  # proposals and bookings moved: read them again
+    else:  # only the player's own time changed: the board read under the lock, with it, is the board after
+        item = dataclasses.replace(
+            item,
+            answered=item.answered | {seat.player_id},
+            free={**item.free, seat.player_id: [*free, *maybe]},
+            if_needed={**item.if_needed, seat.player_id: list(maybe)},
+        )
     has_options = bool(board.options(item))
     if has_options != had_options:
         outbox.emit(

@@ -4,10 +4,11 @@ second, and the reload pushed to one tab carries nothing of it to another viewer
 
 from __future__ import annotations
 
+import re
 import time
 from datetime import timedelta
 
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 from sqlmodel import select
 
 from services.core.db import session_scope
@@ -104,3 +105,39 @@ def test_a_pushed_reload_sends_one_viewers_own_data_to_that_viewer_only(browser:
     finally:
         for context in contexts:
             context.close()
+
+
+def test_a_tab_that_reconnects_shows_what_changed_meanwhile_having_reloaded_once(page: Page, app: App) -> None:
+    """The page's socket drops (the network, a worker restart); another process changes the match before the page's
+    socket is back, so no push can bring it; the page reconnects, rehydrates, reloads its data once and shows the
+    change, and then stays quiet: one connection, one hydrate (with its on_load), no reload loop."""
+    names = list(PLAYERS[12:16])
+    engine, match_id, day = _match(app, names)
+    engine.dispose()
+    meanwhile: list = []  # the change to make while the page is disconnected, before its socket reaches the server
+    sockets: list[list[str]] = []  # per connection the page opened, the frames it sent
+
+    def route(ws: WebSocketRoute) -> None:
+        while meanwhile:
+            meanwhile.pop()()
+        sent: list[str] = []
+        sockets.append(sent)
+        server = ws.connect_to_server()
+        ws.on_message(lambda message: (sent.append(str(message)), server.send(message)))
+        server.on_message(ws.send)
+        routes.append(ws)
+
+    routes: list[WebSocketRoute] = []
+    page.route_web_socket(re.compile(r".*/_event.*"), route)
+    _open(page, app, names[0], match_id)
+    expect(page.get_by_text(f"{names[1]} — ещё не ответил")).to_be_visible()
+    before = len(sockets)
+    meanwhile.append(lambda: _answer(app, match_id, names[1], [Interval(at_kirov(day, 18), at_kirov(day, 22))]))
+    routes[-1].close()
+    expect(page.get_by_text(f"{names[1]} — ответил")).to_be_visible(timeout=5_000)
+    page.wait_for_timeout(1_500)  # any further reload would come now
+    after = sockets[before:]
+    assert not meanwhile  # the change was made while the page was disconnected
+    assert len(after) == 1, [s[:1] for s in after]
+    assert [m for m in after[0] if "hydrate" in m] == [after[0][0]]  # one hydrate_and_load, in the connect packet
+    expect(page.get_by_text(f"{names[1]} — ответил")).to_be_visible()

@@ -1,0 +1,63 @@
+"""A save's own cost (issue 26 item 3): painting one's time and confirming a meeting issue a fixed number of SQL
+statements, as many in a long season with many matches and players as in a short one: the match's board is read
+for that one match, once per save."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from services.core.db import session_scope
+from services.core.models import Match
+from services.scheduling import availability, booking
+from services.scheduling.intervals import Interval, at_kirov
+from tests import factories as f
+from tests.db.statements import statements
+from tests.db.test_page_reads import TOURS, tour_day, week_of_matches
+from tests.factories import NOW
+
+# What one save and one confirmation cost, counted (the lock, the one match's board, the change, the outbox and
+# audit rows, the action's stamps). A new statement here is a deliberate change of these numbers.
+# The board is read once per save (it was twice: 35 statements); the fourth save also tells the options found.
+SAVE = 20
+CONFIRM = 20
+BOOK = 28  # the fourth confirmation: the room, the booking; no other match in the window to tell
+BOOK_BESIDE_OTHERS = 42  # the same with the window's other matches read (one board) and told (an event each)
+
+
+def counted(db: sa.Engine, fn, **kwargs) -> tuple[int, object]:  # noqa: ANN001, ANN003
+    with statements(db) as seen, session_scope(db) as session:
+        answer = fn(session, **kwargs)
+    return len(seen), answer
+
+
+def costs(db: sa.Engine, match_id: int, users: list, day: date) -> dict[str, int]:
+    evening = Interval(at_kirov(day, 17), at_kirov(day, 23))
+    saves = [
+        counted(db, availability.save_availability, match_id=match_id, user_id=u.id, intervals=[evening], now=NOW)[0]
+        for u in users
+    ]
+    _, proposal = counted(db, booking.propose_meeting, match_id=match_id, user_id=users[0].id,
+                          start=evening.start + timedelta(hours=1), end=evening.start + timedelta(hours=5, minutes=30),
+                          hanchans=3, now=NOW)  # fmt: skip
+    confirms = [
+        counted(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=u.id, now=NOW)[0] for u in users[1:]
+    ]
+    return {"first save": saves[0], "fourth save": saves[3], "confirm": confirms[0], "book": confirms[2]}
+
+
+def test_a_save_and_a_confirmation_cost_the_same_in_a_longer_season(db: sa.Engine) -> None:
+    windows = [Interval(at_kirov(tour_day(t)), at_kirov(tour_day(t) + timedelta(days=14))) for t in range(1, TOURS + 1)]
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, players=8, windows=windows)
+    short = costs(db, league.match.id, league.users[:4], tour_day(1) + timedelta(days=3))
+    week_of_matches(db, league, range(1, TOURS + 1))
+    with Session(db) as session:
+        other = session.exec(select(Match).where(Match.round_id == league.rounds[0].id, Match.table == "2")).one()
+    long = costs(db, other.id, league.users[4:8], tour_day(1) + timedelta(days=5))
+    notify = db.dialect.name == "postgresql"  # the commit's NOTIFY discard_changes (services/core/announce.py)
+    assert short == {"first save": SAVE + notify, "fourth save": SAVE + 1 + notify, "confirm": CONFIRM + notify,
+                     "book": BOOK + notify}  # fmt: skip
+    assert long == {**short, "book": BOOK_BESIDE_OTHERS + notify}
