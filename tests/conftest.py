@@ -91,6 +91,24 @@ def pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
     eng.dispose()
 
 
+@pytest.fixture
+def own_pg_engine() -> Iterator[sa.Engine]:
+    """A PostgreSQL database of this test's own: the run's shared one holds every earlier test's seasons, rooms
+    and events, which a test counting statements or naming fixed rows must not meet."""
+    with fresh_postgres_database() as url:
+        eng = make_engine(url)
+        try:
+            yield eng
+        finally:
+            eng.dispose()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def own_db(request: pytest.FixtureRequest) -> sa.Engine:
+    """Each test on SQLite and on a PostgreSQL database of its own (see `own_pg_engine`)."""
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "own_pg_engine")
+
+
 # --- issue 24 item 4: the shell names the database (services/core/db.use_database) ---
 @pytest.fixture(autouse=True)
 def _no_database_named_across_tests() -> Iterator[None]:

@@ -9,7 +9,6 @@ import subprocess
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
 
 import pytest
 import sqlalchemy as sa
@@ -17,7 +16,6 @@ from sqlmodel import Session, select
 from telegram import Bot
 from telegram.request import HTTPXRequest
 
-from services.core.db import make_engine
 from services.core.models import OutboxEvent, Season, User
 from services.league.announcements import publish_announcement
 from services.notifier.outbox import Notifier, Target
@@ -25,7 +23,6 @@ from services.notifier.telegram import TelegramGateway
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, link, make_league, propose
 from tests.bot.test_process import ROOT, _env
-from tests.conftest import fresh_postgres_database
 from tests.factories import PLAYED
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -100424242, 5, 6
@@ -166,24 +163,9 @@ def test_a_bot_killed_mid_send_is_replaced_without_a_duplicate_or_a_lost_message
     assert _sent(fake_api) == EXPECTED
 
 
-@pytest.fixture
-def own_pg_engine() -> Iterator[sa.Engine]:
-    """A PostgreSQL database of this test's own: its rooms and seasons stay out of the run's shared one."""
-    with fresh_postgres_database() as url:
-        engine = make_engine(url)
-        try:
-            yield engine
-        finally:
-            engine.dispose()
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "own_pg_engine")
-
-
 @pytest.mark.asyncio
-async def test_two_notifiers_claim_disjoint_events_on_sqlite_and_postgresql(fake_api: FakeBotApi, db: sa.Engine):
+async def test_two_notifiers_claim_disjoint_events_on_sqlite_and_postgresql(fake_api: FakeBotApi, own_db: sa.Engine):
+    db = own_db
     import asyncio
 
     with Session(db, expire_on_commit=False) as session:

@@ -8,6 +8,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.db import session_scope
 from services.core.models import JudgeCall, OutboxEvent, Role
 from services.results.hanchans import ResultsError
@@ -70,7 +71,9 @@ def test_the_assigned_judge_gets_the_call_first_then_the_organizer_after_ten_min
         assert call_id not in [c.id for c in open_calls_for(session, league.organizer, now=DURING)]
         later = DURING + timedelta(minutes=10)
         assert call_id in [c.id for c in open_calls_for(session, league.organizer, now=later)]
-        event = session.exec(select(OutboxEvent).where(OutboxEvent.kind == "judge_called")).all()[-1]
+        event = session.exec(
+            select(OutboxEvent).where(OutboxEvent.kind == outbox.JUDGE_CALLED).order_by(col(OutboxEvent.id).desc())
+        ).first()  # PostgreSQL's run database is shared: the newest is this test's
         assert event.match_id is None and f'"judge_user_id": {second.id}' in event.payload
     with session_scope(db) as session:
         answer_call(session, second, call_id, now=DURING + timedelta(minutes=2))

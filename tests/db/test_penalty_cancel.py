@@ -4,20 +4,18 @@ both; a second cancellation at the same instant finds it gone (SQLite and Postgr
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from services.core.db import make_engine, session_scope
+from services.core.db import session_scope
 from services.core.models import AuditRecord, Penalty, User
 from services.results import repo as results_repo
 from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.penalties import add_conduct_penalty, add_no_show, cancel_penalty
 from services.results.view import match_view
-from tests.conftest import fresh_postgres_database
 from tests.db.test_results import League, entry
 from tests.factories import begun_meeting
 
@@ -48,19 +46,6 @@ def test_a_cancelled_penalty_leaves_the_standings_and_stays_in_the_protocol(sess
     assert cancelled["reason"] == "игрок предупредил заранее" and "-80\u202f000" in cancelled["detail"]
     assert any(r["what"] == "штраф" and "-80\u202f000" in r["detail"] for r in view.protocol)  # the penalty as it was
     add_no_show(session, league.organizer, mid, table[0], now=PLAYED)  # it may be given again, rightly this time
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def own_db(request: pytest.FixtureRequest) -> Iterator[sa.Engine]:
-    """A database of this test's own: the league's fixed names must not meet another test's (PostgreSQL's run
-    database is shared)."""
-    if request.param == "sqlite":
-        yield request.getfixturevalue("engine")
-        return
-    with fresh_postgres_database() as url:
-        engine = make_engine(url)
-        yield engine
-        engine.dispose()
 
 
 def test_two_cancellations_at_once_cancel_once(own_db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
