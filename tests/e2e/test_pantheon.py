@@ -1,4 +1,5 @@
-"""The organizer links the Pantheon event, confirms the suggested player mapping and imports a game."""
+"""The organizer links the Pantheon event, confirms the suggested player mapping and imports a game; the admin token
+stays with the address it was entered for, and a foreign service or a closed port reads the same (issue 29 item 1)."""
 
 from __future__ import annotations
 
