@@ -79,6 +79,15 @@ def with_levels(
 
 
 MAX_UNBLOCK_TIMES = 3
+# A time the one who blocks is asked to add starts at least this far ahead: the other three must still see the
+# proposal and confirm it (Регламент §3: the four agree), so a hint for tonight only takes a place a usable time
+# would have had.
+HINT_LEAD = timedelta(hours=24)
+
+
+def hint_from(now: datetime | None) -> datetime | None:
+    """The first instant a hinted time may start: a day ahead of `now` (`HINT_LEAD`), on the grid."""
+    return None if now is None else ceil_to_grid(now + HINT_LEAD)
 
 
 def addition_needed(span: Interval, own_free: Sequence[Interval], length: timedelta, step: timedelta) -> timedelta:
