@@ -207,6 +207,20 @@ def free_tables(
 BEGUN = "Время этого предложения уже наступило: бронь не создана, предложите новое время."
 
 
+# Регламент §3 (the four agree on a time): a proposal still waiting for answers a day before its start is recalled
+# to those who have not answered, once; one made within that day was just sent to them, so it is not.
+PROPOSAL_REMINDER_BEFORE = timedelta(hours=24)
+
+
+def proposal_reminder_due(
+    meeting: Interval, *, proposed_at: datetime, now: datetime, answered: Iterable[int], seat_ids: Iterable[int]
+) -> bool:
+    """A live proposal's reminder is due: its start is within `PROPOSAL_REMINDER_BEFORE` and not yet come, it was
+    proposed before that moment, and a seated player has neither confirmed nor declined it."""
+    due = meeting.start - PROPOSAL_REMINDER_BEFORE
+    return proposed_at < due <= now < meeting.start and not set(seat_ids) <= set(answered)
+
+
 def answer_refusal(meeting: Interval, *, now: datetime, own_free: Sequence[Interval], confirmed: bool) -> str | None:
     """Why a seated player's answer to a live proposal is refused, or None. A refusal may always be given; a
     confirmation only before the meeting starts (no booking in the past) and inside the player's own time."""
