@@ -256,6 +256,7 @@ def print_report(r: Report, *, explain: bool = False) -> None:
     print(f"days from a window's opening to a players' booking: median {r.quantile(0.5)}, p90 {r.quantile(0.9)}"
           f" ({len(r.days)} bookings)")  # fmt: skip
     print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)")
+    print(f"a proposal's reminder looked at:      {st.by_players['proposal reminder read']} time(s)")
     print(f"organizer actions needed:             {r.organizer_actions}  {dict(sorted(st.organizer.items()))}")
     print(f"SQL statements per match:             {r.statements / max(r.matches, 1):.0f}"
           f" ({r.statements} while playing; setup {st.setup_seconds:.1f} s)")  # fmt: skip
