@@ -41,11 +41,13 @@ from services.core.models import (  # noqa: E402
     MatchCard,
     MatchStatus,
     OutboxEvent,
+    Room,
     Round,
     Seat,
     TelegramSend,
 )
 from services.results.repo import db_standings  # noqa: E402
+from services.scheduling.intervals import Interval  # noqa: E402
 from services.scheduling.repo import availabilities  # noqa: E402
 from services.scheduling.rules import players_free, short_span  # noqa: E402
 
@@ -72,6 +74,10 @@ class Report:
     alone: int = 0
     ceiling: int = 0
     alone_of_ceiling: int = 0
+    # the capacity-aware ceiling: their four shared time at which a table was free of every other booking and none
+    # of them sat in another match's meeting (the bookings as they stand at the end)
+    capacity: int = 0
+    alone_of_capacity: int = 0
     whole: int = 0  # their four had common time for all three hanchans (in one meeting or several)
     alone_of_whole: int = 0
     played: int = 0
@@ -153,6 +159,12 @@ def measure(sim: Simulation, report: Report) -> None:
         for b in s.exec(select(Booking).where(Booking.active, col(Booking.match_id).is_not(None))).all():
             by_match.setdefault(b.match_id, []).append(b)
         status = dict(s.exec(select(Match.id, Match.status)).all())
+        meetings = sim.active_meetings(s)
+        places = [(room, t) for room, n in s.exec(select(Room.id, Room.tables)).all() for t in range(1, n + 1)]
+        by_player: dict[int, list[checks.Meeting]] = {}
+        for m in meetings:
+            for p in sim.states[m.match_id].seats if m.match_id in sim.states else ():
+                by_player.setdefault(p.player_id, []).append(m)
         for state in sim.states.values():
             own = by_match.get(state.id, [])
             alone = bool(own) and all(b.proposal_id is not None for b in own) and sum(b.hanchans or 0 for b in own) >= 3
@@ -160,11 +172,21 @@ def measure(sim: Simulation, report: Report) -> None:
             common = players_free(state.window, [free.get(p.player_id, []) for p in state.seats])
             shared = any(iv.duration >= HANCHAN for iv in common)
             whole = sum(iv.duration // HANCHAN for iv in common) >= 3
+            others = [m for m in meetings if m.match_id != state.id]
+            sitting = [
+                Interval(m.start, m.end)
+                for p in state.seats
+                for m in by_player.get(p.player_id, [])
+                if m.match_id != state.id
+            ]
+            capacity = any(iv.duration >= HANCHAN for iv in checks.table_free_time(common, others, places, sitting))
             if shared and not alone:
                 report.unbooked.append(explain(state, common, own, free))
             report.alone += alone
             report.ceiling += shared
             report.alone_of_ceiling += alone and shared
+            report.capacity += capacity
+            report.alone_of_capacity += alone and capacity
             report.whole += whole
             report.alone_of_whole += alone and whole
             report.played += status.get(state.id) == MatchStatus.COMPLETE
@@ -226,12 +248,15 @@ def print_report(r: Report, *, explain: bool = False) -> None:
     print(f"booked by the players alone:          {r.share(r.alone)}")
     print(f"their four had any common time:       {r.share(r.ceiling)}  (the ceiling)")
     print(f"players alone, of those with time:    {r.share(r.alone_of_ceiling, r.ceiling)}")
+    print(f"common time with a table free:        {r.share(r.capacity)}  (the capacity-aware ceiling, as booked)")
+    print(f"players alone, of those:              {r.share(r.alone_of_capacity, r.capacity)}")
     print(f"common time for all three hanchans:   {r.share(r.whole)}; of those booked by the players alone: "
           f"{r.share(r.alone_of_whole, r.whole)}")  # fmt: skip
     print(f"played (all three hanchans):          {r.share(r.played)}")
     print(f"days from a window's opening to a players' booking: median {r.quantile(0.5)}, p90 {r.quantile(0.9)}"
           f" ({len(r.days)} bookings)")  # fmt: skip
     print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)")
+    print(f"a proposal's reminder looked at:      {st.by_players['proposal reminder read']} time(s)")
     print(f"organizer actions needed:             {r.organizer_actions}  {dict(sorted(st.organizer.items()))}")
     print(f"SQL statements per match:             {r.statements / max(r.matches, 1):.0f}"
           f" ({r.statements} while playing; setup {st.setup_seconds:.1f} s)")  # fmt: skip
@@ -263,14 +288,16 @@ def first_of_each_kind(violations: list[str]) -> list[str]:
 def table(reports: list[Report]) -> str:
     head = (
         "| players | rooms × tables | players alone | ceiling (any common time) | alone of ceiling "
+        "| ceiling with a table free | alone of it "
         "| alone of time for 3 | played | days median | days p90 | organizer actions | SQL / match | wall s "
         "| broken invariants |"
     )
-    lines = [head, "|" + "---|" * 13]
+    lines = [head, "|" + "---|" * 15]
     for r in reports:
         lines.append(
             f"| {r.players} | {r.rooms} × {r.tables} | {r.share(r.alone)} | {r.share(r.ceiling)} | "
-            f"{r.share(r.alone_of_ceiling, r.ceiling)} | {r.share(r.alone_of_whole, r.whole)} | "
+            f"{r.share(r.alone_of_ceiling, r.ceiling)} | {r.share(r.capacity)} | "
+            f"{r.share(r.alone_of_capacity, r.capacity)} | {r.share(r.alone_of_whole, r.whole)} | "
             f"{r.share(r.played)} | {r.quantile(0.5)} | "
             f"{r.quantile(0.9)} | {r.organizer_actions} | {r.statements / max(r.matches, 1):.0f} | "
             f"{r.seconds:.0f} | {', '.join(r.broken) or 'none'} |"
@@ -304,8 +331,7 @@ def main(argv: list[str] | None = None) -> int:
         report = run_season(players, rooms, args.seed, days=args.days, database_url=args.database_url, tables=tables)
         print_report(report, explain=args.explain)
         reports.append(report)
-    if args.all:
-        print("\n" + table(reports))
+    print("\n" + table(reports))
     broken = [(r, name) for r in reports for name in r.broken]
     if broken:
         print("\nBROKEN INVARIANTS:", file=sys.stderr)

@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from fractions import Fraction
 
+from services.scheduling.intervals import Interval, subtract
+
 START = 30_000
 UMA = (15_000, 5_000, -5_000, -15_000)  # Регламент §4: hanchan uma and match uma alike
 CHOMBO = -40_000
@@ -186,3 +188,20 @@ def outbox_violations(
         stray = sorted(set(sent) - set(recorded))[:5]
         out.append(f"{len(sent)} messages sent, {len(recorded)} recorded (unrecorded: {stray})")
     return out
+
+
+def table_free_time(
+    common: Sequence[Interval],
+    others: Sequence[Meeting],
+    places: Iterable[tuple[int, int]],
+    own_meetings: Iterable[Interval],
+) -> list[Interval]:
+    """The capacity-aware ceiling's time for one match: its four's common time at which some one table is free
+    of every other booking (other matches' and the club's activities, as they stand at the end) and none of the
+    four sits in another match's meeting. Per table (spans of different tables are not merged: a meeting sits at
+    one table), sorted."""
+    busy: dict[tuple[int, int], list[Interval]] = {place: [] for place in places}
+    for m in others:
+        busy.setdefault((m.room_id, m.table_no), []).append(Interval(m.start, m.end))
+    not_sitting = subtract(common, own_meetings)
+    return sorted(iv for spans in busy.values() for iv in subtract(not_sitting, spans))

@@ -22,6 +22,22 @@ class Person:
     confirm_chance: float  # of looking at a waiting proposal in one half-day step
     # Kirov weekday (0 = Monday) -> (start hour, end hour) of the evening or the weekend day they are usually free.
     week: dict[int, tuple[float, float]] = field(default_factory=dict)
+    linked: bool = False  # linked the bot and allows its private messages (`linked_to_bot`)
+
+
+LINKED_SHARE = 0.7  # of a club's players, about this many link the league's bot and allow its private messages
+
+
+def linked_to_bot(player_id: int) -> bool:
+    """Whether the person linked the bot with private messages: a draw of its own (seeded by the person), so the
+    rest of the run draws as before."""
+    return random.Random(f"telegram:{player_id}").random() < LINKED_SHARE
+
+
+def reads_reminder(person: Person, proposal_id: int) -> bool:
+    """A private reminder of a proposal they have not answered (the bot, a day before its start) makes them look at
+    the site once more: with their usual chance of looking, a draw of its own per person and proposal."""
+    return random.Random(f"remind:{person.player_id}:{proposal_id}").random() < person.confirm_chance
 
 
 def make_person(rng: random.Random, player_id: int, user_id: int) -> Person:

@@ -20,7 +20,16 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from bench.season_checks import HanchanRecord, Meeting
-from bench.season_people import Person, answer_hint, free_time, if_needed_time, make_person, table_points
+from bench.season_people import (
+    Person,
+    answer_hint,
+    free_time,
+    if_needed_time,
+    linked_to_bot,
+    make_person,
+    reads_reminder,
+    table_points,
+)
 from services.core import security
 from services.core.config import Settings
 from services.core.db import make_engine, migrate, session_scope
@@ -31,8 +40,10 @@ from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import add_player
 from services.league.seasons import create_season
 from services.league.tour_windows import set_windows
+from services.notifier.cards import SOON  # the words of a proposal's private reminder
+from services.notifier.linking import create_link_code, redeem_link_code, set_private_messages
 from services.notifier.outbox import Notifier, Target
-from services.notifier.reminders import queue_due_reminder
+from services.notifier.reminders import queue_due_reminder, queue_proposal_reminders
 from services.notifier.sunday import reminder_time_of
 from services.results.entry import Entry
 from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
@@ -56,6 +67,7 @@ STEP = timedelta(hours=12)  # the clock's step: 09:00 and 21:00 Kirov, when peop
 LEAD = timedelta(hours=24)  # people propose a meeting a day or two ahead, so the others can confirm
 NO_SHOW = -80_000  # Регламент §5: первая неявка — −80 000 за матч
 HANCHAN = timedelta(minutes=90)
+TELEGRAM_IDS = 500_000  # a linked person's Telegram id: this plus their user id
 
 
 @cache
@@ -193,6 +205,7 @@ class Simulation:
         self.disputes: list[tuple[MatchState, int, int]] = []
         self.fallback_done: set[int] = set()
         self._booking_match: dict[int, int] = {}  # booking id -> its match, for the people's own calendars
+        self.reminded: set[int] = set()  # the users who got a proposal's private reminder in this step
         sa.event.listen(self.engine, "before_cursor_execute", self._count)
         self._counting = False
 
@@ -242,6 +255,15 @@ class Simulation:
             state.seats.append(person)
         for state in self.states.values():
             self._reset_answers(state, state.window.start)
+        with self.session() as s:  # most link the bot with private messages (through the linking service)
+            for person in self.people.values():
+                person.linked = linked_to_bot(person.player_id)
+                if person.linked:
+                    code = create_link_code(s, person.user_id, now=self.now).code
+                    user = redeem_link_code(
+                        s, code, telegram_user_id=TELEGRAM_IDS + person.user_id, telegram_username=None, now=self.now
+                    )
+                    set_private_messages(s, user, True)
         self.stats.setup_seconds = time.perf_counter() - began
 
     def _reset_answers(self, state: MatchState, since: datetime) -> None:
@@ -277,8 +299,14 @@ class Simulation:
         with self.session() as s:
             if queue_due_reminder(s, now=self.now, reminder_time=REMINDER_AT) is not None:
                 self._reminded()
+            # Регламент §3: a proposal a day before its start, recalled privately to those who have not answered
+            queue_proposal_reminders(s, now=self.now)
+        sent_before = len(self.gateway.sent)
         if self.bot_on():
             self.deliver()
+        self.reminded = {
+            chat - TELEGRAM_IDS for _, chat, _, text in self.gateway.sent[sent_before:] if SOON in text
+        }  # user ids that read a proposal's reminder in this step
         for state in self.states.values():
             for meeting in [m for m in state.pending if m[1].end <= self.now]:
                 self.play(state, *meeting)
@@ -492,7 +520,10 @@ class Simulation:
             if p.player_id not in state.waiting or state.proposal is None:
                 continue
             if self.rng.random() > p.confirm_chance:
-                continue  # has not looked yet
+                if not (p.user_id in self.reminded and reads_reminder(p, state.proposal)):
+                    continue  # has not looked yet (nor after the bot's private reminder)
+                state.note(self.now, f"player {p.player_id} looked after the proposal's reminder")
+                self.stats.by_players["proposal reminder read"] += 1
             span = state.proposal_span
             stale = span.start < self.now + timedelta(hours=1) or not state.window.contains(span)
             ok = not stale and not self._clashes(p, span, state.id)

@@ -1,4 +1,5 @@
-"""`discard reminders`: write the due Sunday reminder into the bot's outbox (Регламент §3), for a timer (cron, systemd),
+"""`discard reminders`: write the due Sunday reminder (and the reminders of proposals a day before their start) into
+the bot's outbox (Регламент §3), for a timer (cron, systemd),
 so a Sunday with the bot down still gets its reminder, sent when the bot is up; imports no reflex and no telegram."""
 
 from __future__ import annotations
@@ -10,11 +11,12 @@ from datetime import datetime
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
-from services.notifier.reminders import queue_due_reminder
+from services.notifier.reminders import queue_due_reminder, queue_proposal_reminders
 from services.notifier.sunday import reminder_time_of
 from services.scheduling.intervals import to_kirov
 
 QUEUED = "Напоминание с воскресенья {day} поставлено в очередь бота{late}."
+PROPOSALS_QUEUED = "Напоминаний о предложенных встречах за сутки до начала поставлено в очередь бота: {n}."
 NOT_DUE = "Напоминание не нужно: оно уже в очереди, его время ещё не пришло или согласовывать нечего."
 
 
@@ -27,8 +29,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Always 0: «not due» is what most of a timer's runs answer, not a failure."""
+    now = utc_now()
     with session_scope() as session:
-        event = queue_due_reminder(session, now=utc_now(), reminder_time=reminder_time_of(settings))
+        soon = queue_proposal_reminders(session, now=now)
+        event = queue_due_reminder(session, now=now, reminder_time=reminder_time_of(settings))
+    if soon:
+        print(PROPOSALS_QUEUED.format(n=len(soon)))
     if event is None:
         print(NOT_DUE)
         return 0

@@ -41,6 +41,9 @@ JUDGE_CALLED = "judge_called"  # Регламент §6.2: a private message to 
 JUDGE_CALL_UNANSWERED = "judge_call_unanswered"
 # Регламент §6.1: a technical substitute took a seat; the match's card and open pages show the new four.
 SUBSTITUTE_SEATED = "substitute_seated"
+# Регламент §3: an open proposal a day before its start, not yet answered by all four: those who have not answered
+# are reminded privately, once per proposal (`once_key` "proposal-soon:<id>", services/notifier/reminders.py).
+PROPOSAL_SOON = "proposal_soon"
 
 
 def emit(
@@ -61,13 +64,19 @@ def emit(
 
 
 def emit_once(
-    session: Session, kind: str, once_key: str, *, now: datetime | None = None, **payload: Any
+    session: Session,
+    kind: str,
+    once_key: str,
+    *,
+    now: datetime | None = None,
+    match_id: int | None = None,
+    **payload: Any,
 ) -> OutboxEvent | None:
     """Adds an event that must exist once (the key is unique in the database); None when it already does,
     however many processes tried at the same moment."""
     try:
         with session.begin_nested():
-            event = emit(session, kind, now=now, **payload)
+            event = emit(session, kind, match_id, now=now, **payload)
             event.once_key = once_key
             session.flush()
     except sa.exc.IntegrityError:

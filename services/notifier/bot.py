@@ -105,6 +105,9 @@ async def _queue_due_reminder(application: Application) -> None:
     # The database read computes the pending matches' common options: off the event loop.
     if await asyncio.to_thread(notifier.queue_reminder, reminder_time):
         log.info("Sunday reminder queued")
+    # Регламент §3: a proposal not answered by all four a day before its start is recalled to them, same cadence.
+    if reminded := await asyncio.to_thread(notifier.queue_proposal_reminders):
+        log.info("%s proposal reminder(s) queued", reminded)
     # Регламент §6.2: a judge call unanswered for ten minutes goes to the organizer (once per call), same cadence.
     if escalated := await asyncio.to_thread(notifier.queue_escalations):
         log.info("%s unanswered judge call(s) queued for the organizer", escalated)

@@ -206,6 +206,20 @@ def proposal_waiting_text(snap: MatchSnapshot) -> str:
     )
 
 
+SOON = "начнётся меньше чем через сутки, а вы ещё не ответили"
+
+
+def proposal_soon_text(snap: MatchSnapshot) -> str:
+    """Регламент §3: the private reminder, a day before its start, of a proposal the player has not answered."""
+    p = snap.proposal
+    assert p is not None
+    return (
+        f"<b>{match_title(snap)}</b>\nПредложенная встреча {format_span(p.start, p.end)} ({escape(p.room)}, "
+        f"{hanchans_word(p.hanchans)}) {SOON}. Бронь будет, только "
+        "когда подтвердят все четверо: подтвердите или отклоните время на сайте лиги."
+    )
+
+
 def booked_text(snap: MatchSnapshot, *, moved: bool = False) -> str:
     head = "Встреча перенесена" if moved else "Встреча забронирована"
     lines = [f"<b>{match_title(snap)}</b>", f"{head}:"] + [f"• {_booking_line(b)}" for b in snap.bookings]

@@ -54,7 +54,7 @@ from services.notifier import cards
 from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.pacing import Pace
-from services.notifier.reminders import pending_matches, queue_due_reminder
+from services.notifier.reminders import pending_matches, queue_due_reminder, queue_proposal_reminders
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
 from services.notifier.sunday import is_late
 from services.results.judge_calls import escalate_unanswered
@@ -400,6 +400,16 @@ class Notifier:
             messages += [
                 (last[kinds.PROPOSED], s.telegram_user_id, text, None) for s in wanting if s.player_id not in answered
             ]
+        # Регламент §3: a day before its start, to those who still have not answered (not with its first message).
+        soon = kinds.PROPOSAL_SOON in last and kinds.PROPOSED not in last
+        if soon and proposal is not None and proposal.start > self.clock():
+            answered = proposal.confirmed | proposal.declined
+            text = cards.proposal_soon_text(snap)
+            messages += [
+                (last[kinds.PROPOSAL_SOON], s.telegram_user_id, text, None)
+                for s in wanting
+                if s.player_id not in answered
+            ]
         booked = [last[k] for k in (kinds.BOOKED, kinds.MOVED) if k in last]
         if snap.bookings and booked:
             text = cards.booked_text(snap, moved=kinds.MOVED in last and kinds.BOOKED not in last)
@@ -484,6 +494,11 @@ class Notifier:
             await self.send_once(
                 event_id, self.target.chat_id, text, part=part, thread_id=self.target.schedule_thread_id
             )
+
+    def queue_proposal_reminders(self) -> int:
+        """Регламент §3: the proposals due for their reminder a day before their start, written once each."""
+        with session_scope(self.bind) as session:
+            return len(queue_proposal_reminders(session, now=self.clock()))
 
     def queue_reminder(self, reminder_time: time) -> bool:
         """Регламент §3: the due Sunday's reminder written to the outbox unless a process (the site, another bot,

@@ -1,4 +1,5 @@
-"""The Sunday reminder written to the outbox by whichever process first sees its moment pass; imports no telegram.
+"""The Sunday reminder and the reminder of a proposal a day before its start, written to the outbox by whichever
+process first sees their moment pass; imports no telegram.
 
 Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании». The site (a lifespan task, once a
 minute), the bot (at start and every minute) and `discard reminders` (for a timer) all call `queue_due_reminder`
@@ -12,18 +13,26 @@ open. It is about the matches whose window contained Sunday's reminder moment, a
 those whose window is still open: once every such window has closed nothing is written, and an event already written
 sends nothing (the organizer handles what is left, Регламент §6.1). Only the latest Sunday is ever due: a bot down for
 weeks sends at most one reminder, not one per missed week.
+
+A proposal a day before its start (issue 23): an open proposal some of its four have not answered is recalled to them
+privately, once (`once_key` per proposal), by the same processes at the same cadence (`queue_proposal_reminders`);
+when it is delivered only those who still have not answered get it, and nothing once its start has come.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, time
 
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from services.core import outbox as kinds
-from services.core.models import OutboxEvent
+from services.core.models import MeetingProposal, OutboxEvent, saved
 from services.notifier.snapshot import MatchSnapshot, window_matches
 from services.notifier.sunday import due_reminder_at, is_late, reminder_day
+from services.scheduling.board import load_board
+from services.scheduling.decide import PROPOSAL_REMINDER_BEFORE, proposal_reminder_due
+from services.scheduling.intervals import Interval
+from services.scheduling.repo import LIVE_PROPOSAL
 
 
 def reminder_key(at: datetime) -> str:
@@ -51,3 +60,45 @@ def queue_due_reminder(session: Session, *, now: datetime, reminder_time: time) 
     # The unique index on once_key decides between racing processes (emit_once catches the loser's IntegrityError
     # inside a savepoint, so the caller's transaction goes on).
     return kinds.emit_once(session, kinds.REMINDER, key, now=now, at=at.isoformat(), late=is_late(at, now))
+
+
+def proposal_reminder_key(proposal_id: int) -> str:
+    return f"{kinds.PROPOSAL_SOON}:{proposal_id}"
+
+
+def queue_proposal_reminders(session: Session, *, now: datetime) -> list[OutboxEvent]:
+    """Writes, once per proposal, the reminder of every open proposal due at `now` (`decide.proposal_reminder_due`:
+    a day before its start, not all four answered, proposed before that day) into the caller's transaction; the
+    written events. Cheap when none is due: one indexed read of the open proposals starting within a day."""
+    soon = session.exec(
+        select(MeetingProposal.id, MeetingProposal.match_id).where(
+            MeetingProposal.status == LIVE_PROPOSAL,
+            MeetingProposal.start_at > now,
+            MeetingProposal.start_at <= now + PROPOSAL_REMINDER_BEFORE,
+        )
+    ).all()
+    if not soon:
+        return []
+    keys = {proposal_reminder_key(saved(pid)): saved(pid) for pid, _ in soon}
+    written = set(session.exec(select(OutboxEvent.once_key).where(col(OutboxEvent.once_key).in_(list(keys)))).all())
+    todo = {keys[k] for k in keys if k not in written}
+    if not todo:
+        return []
+    board = load_board(session, now=now, match_ids=sorted({mid for pid, mid in soon if pid in todo}))
+    out = []
+    for item in board.matches:
+        for p in item.live:
+            pid = saved(p.id)
+            answered = item.confirmed.get(pid, set()) | item.declined.get(pid, set())
+            due = proposal_reminder_due(
+                Interval(p.start_at, p.end_at), proposed_at=p.created_at, now=now, answered=answered,
+                seat_ids=item.seat_ids,
+            )  # fmt: skip
+            if pid in todo and due:
+                event = kinds.emit_once(
+                    session, kinds.PROPOSAL_SOON, proposal_reminder_key(pid), now=now, match_id=item.match.id,
+                    proposal_id=pid,
+                )  # fmt: skip
+                if event is not None:
+                    out.append(event)
+    return out

@@ -34,6 +34,7 @@ from services.core.models import (
     User,
 )
 from services.scheduling.decide import (
+    hint_from,
     need_options,
     played_meetings,
     remaining_hanchans,
@@ -248,7 +249,12 @@ class Board:
         return with_levels(self._need_options(item, fully, exclude_booking), loose, fully)
 
     def _need_options(
-        self, item: MatchBoard, availabilities: list[list[Interval]], exclude_booking: int | None
+        self,
+        item: MatchBoard,
+        availabilities: list[list[Interval]],
+        exclude_booking: int | None,
+        *,
+        since: datetime | None = None,
     ) -> list[Option]:
         window = item.info.window
         assert window is not None
@@ -257,7 +263,7 @@ class Board:
             availabilities,
             self.busy_by_room(window, exclude_booking, exclude_match=item.match.id),
             [iv for spans in self.meetings_of(item, exclude_booking).values() for iv in spans],
-            now=self.now,
+            now=since or self.now,
             hanchan_minutes=item.info.hanchan_minutes,
         )
 
@@ -267,7 +273,9 @@ class Board:
         sits in a meeting and a table is free — what would become an option if that player could come
         (`unblock_times`). With no option at all, any such time; when the options hold only part of the remaining
         hanchans (`short_of_time`), only times that would hold them all, so the match can still be booked in one
-        meeting rather than left to the fallback for its rest. For that player's eyes only."""
+        meeting rather than left to the fallback for its rest. Only times from a day ahead (`decide.hint_from`): the
+        other three must still confirm, so a time tonight would only push a usable one out of the hint. For that
+        player's eyes only."""
         window = item.info.window
         if (
             window is None
@@ -284,7 +292,7 @@ class Board:
         return unblock_times(
             [s.player_id for s in item.info.seats],
             {s.player_id: item.free.get(s.player_id, []) for s in item.info.seats},
-            lambda availabilities: self._need_options(item, availabilities, None),
+            lambda availabilities: self._need_options(item, availabilities, None, since=hint_from(self.now)),
             window,
             need=item.remaining,
             at_least=item.remaining if options else 1,

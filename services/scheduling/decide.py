@@ -79,6 +79,15 @@ def with_levels(
 
 
 MAX_UNBLOCK_TIMES = 3
+# A time the one who blocks is asked to add starts at least this far ahead: the other three must still see the
+# proposal and confirm it (Регламент §3: the four agree), so a hint for tonight only takes a place a usable time
+# would have had.
+HINT_LEAD = timedelta(hours=24)
+
+
+def hint_from(now: datetime | None) -> datetime | None:
+    """The first instant a hinted time may start: a day ahead of `now` (`HINT_LEAD`), on the grid."""
+    return None if now is None else ceil_to_grid(now + HINT_LEAD)
 
 
 def addition_needed(span: Interval, own_free: Sequence[Interval], length: timedelta, step: timedelta) -> timedelta:
@@ -196,6 +205,20 @@ def free_tables(
 
 
 BEGUN = "Время этого предложения уже наступило: бронь не создана, предложите новое время."
+
+
+# Регламент §3 (the four agree on a time): a proposal still waiting for answers a day before its start is recalled
+# to those who have not answered, once; one made within that day was just sent to them, so it is not.
+PROPOSAL_REMINDER_BEFORE = timedelta(hours=24)
+
+
+def proposal_reminder_due(
+    meeting: Interval, *, proposed_at: datetime, now: datetime, answered: Iterable[int], seat_ids: Iterable[int]
+) -> bool:
+    """A live proposal's reminder is due: its start is within `PROPOSAL_REMINDER_BEFORE` and not yet come, it was
+    proposed before that moment, and a seated player has neither confirmed nor declined it."""
+    due = meeting.start - PROPOSAL_REMINDER_BEFORE
+    return proposed_at < due <= now < meeting.start and not set(seat_ids) <= set(answered)
 
 
 def answer_refusal(meeting: Interval, *, now: datetime, own_free: Sequence[Interval], confirmed: bool) -> str | None:

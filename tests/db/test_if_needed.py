@@ -232,3 +232,25 @@ def test_when_no_option_holds_the_match_the_page_names_the_meetings_that_would_e
     # the rest, one hanchan, fits the second evening: an option holds it, no plan needed
     page = page_of(db, sc, 0, now=now)
     assert page.plan == "" and page.remaining == 1 and page.options
+
+
+def test_the_hint_skips_times_within_a_day_the_other_three_could_not_confirm_in_time(db: sa.Engine) -> None:
+    """Issue 23: a hinted time starts at least a day ahead (`decide.HINT_LEAD`); tonight's evening is left out, so
+    the hint names only the times the four can still agree on."""
+    sc = scene(db, SLOT + 9)
+    early = sc.at(1, 12)
+    for n in (0, 1, 2):
+        paint(db, sc, n, Interval(sc.at(3, 19), sc.at(3, 23)), sc.evening(5), now=early)
+    paint(db, sc, 3, Interval(sc.at(6, 10), sc.at(6, 14)), now=early)
+    day3, day5 = (sc.start + timedelta(days=3)), (sc.start + timedelta(days=5))
+    wd = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+    both = (
+        f"Если вы сможете в {wd[day5.weekday()]} {day5:%d.%m} 17:00–23:00 или "
+        f"{wd[day3.weekday()]} {day3:%d.%m} 19:00–23:00, у матча будет время."
+    )
+    assert page_of(db, sc, 3, now=early).unblock == both
+    # on that day's morning its evening starts within a day: only the later evening is hinted
+    morning = sc.at(3, 9)
+    only_later = f"Если вы сможете в {wd[day5.weekday()]} {day5:%d.%m} 17:00–23:00, у матча будет время."
+    assert page_of(db, sc, 3, now=morning).unblock == only_later
+    assert home_of(db, sc.user(3), sc.league.match.id, morning).action == only_later

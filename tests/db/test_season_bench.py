@@ -128,3 +128,25 @@ def test_the_people_follow_a_blockers_hint_about_half_the_time_and_only_as_far_a
     # and not two hanchans more: a time that starts two hanchans away from their own is not followed
     far = [Interval(at_kirov(thursday, 13), at_kirov(thursday, 16))]
     assert all(follow(busy, str(n), far, hanchans=1) is None for n in range(50))
+
+
+def test_the_capacity_ceiling_keeps_only_common_time_at_one_free_table_with_none_of_the_four_elsewhere() -> None:
+    from bench.season_checks import table_free_time
+    from services.scheduling.intervals import Interval
+
+    common = [Interval(T0, T0 + timedelta(hours=3))]
+    places = [(1, 1), (2, 1)]
+    # both tables taken for the first 1.5 h: 1.5 h left at each table
+    both = [meeting(1, 11, 1, 0, 1.5), meeting(2, 12, 2, 0, 1.5)]
+    assert (
+        table_free_time(common, both, places, []) == [Interval(T0 + timedelta(hours=1.5), T0 + timedelta(hours=3))] * 2
+    )
+    # one table free all along, but one of the four sits in another match's meeting for the last two hours
+    left = table_free_time(common, both[:1], places, [Interval(T0 + timedelta(hours=1), T0 + timedelta(hours=3))])
+    assert max(iv.duration for iv in left) == timedelta(hours=1)
+    # table 1 free early and table 2 free late do not make one meeting: the spans stay per table
+    split = [meeting(1, 11, 1, 1.5, 3), meeting(2, 12, 2, 0, 1.5)]
+    assert max(iv.duration for iv in table_free_time(common, split, places, [])) == timedelta(hours=1.5)
+    assert max(iv.duration for iv in table_free_time(common, split + [meeting(3, 13, 1, 0, 1)], places, [])) == (
+        timedelta(hours=1.5)
+    )

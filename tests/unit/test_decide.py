@@ -249,3 +249,16 @@ def test_for_the_last_hanchan_the_hint_next_to_the_players_own_evening_comes_fir
     )
     # both need one hanchan (1 h 30 min) added; the longer Sunday comes after staying on past 22:00
     assert [(o.start, o.end) for o in hints[4]] == [(after.start, after.end), (sunday.start, sunday.end)]
+
+
+def test_a_proposal_is_recalled_a_day_before_its_start_while_a_seated_player_has_not_answered() -> None:
+    meeting, early = Interval(k(20, 19), k(20, 22)), k(17, 12)
+    due = lambda now, answered=(1, 2), proposed_at=early: decide.proposal_reminder_due(  # noqa: E731
+        meeting, proposed_at=proposed_at, now=now, answered=answered, seat_ids=(1, 2, 3, 4)
+    )
+    assert not due(k(19, 18))  # more than a day ahead
+    assert due(k(19, 19)) and due(k(20, 18))
+    assert not due(k(20, 19))  # begun: too late to ask
+    assert not due(k(19, 20), answered=(1, 2, 3, 4, 9))  # all four answered (a former player's answer aside)
+    assert due(k(19, 20), answered=(1, 2, 3, 9))
+    assert not due(k(20, 12), proposed_at=k(20, 10))  # proposed within the day: its own message was just sent
