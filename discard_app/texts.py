@@ -883,3 +883,6 @@ GRID_WEEK_SHOWN = "Показана"
 GRID_PAST_NOTE = "Серые клетки — время, которое уже прошло: его не отметить."
 GRID_WEEK_NAMES = ("первая неделя", "вторая неделя", "третья неделя")
 GRID_ONE_WEEK = ("неделя",)  # a window of at most seven days
+# --- h-once (issue 24, "say it once"): the club's time zone on /regulation (pages/league/regulation_rules.py) ---
+RULES_CLUB_ZONE = "Часовой пояс клуба"
+RULES_CLUB_ZONE_VALUE = "время Кирова ({zone}), одно для всех сезонов"
