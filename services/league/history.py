@@ -48,6 +48,7 @@ class SeasonSummary:
 
 
 def status_text(season: Season) -> str:
+    """A season's stage in a word or two, as /seasons and `discard season list` show it."""
     if season.finished_at:
         return f"завершён {season.finished_at.astimezone(CLUB_ZONE):%d.%m.%Y}"
     if season.draw_approved_at:
