@@ -42,7 +42,7 @@ from services.core.db import session_scope  # noqa: E402
 from services.core.models import Booking, User, utc_now  # noqa: E402
 from services.league.accounts import start_session  # noqa: E402
 from services.scheduling.availability import save_availability  # noqa: E402
-from services.scheduling.booking import confirm_meeting, propose_meeting  # noqa: E402
+from services.scheduling.booking import answer_meeting, propose_meeting  # noqa: E402
 from services.scheduling.intervals import Interval, at_kirov, kirov_date  # noqa: E402
 from tests import factories  # noqa: E402
 from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS, PLAYERS, App, login, running_app  # noqa: E402
@@ -130,7 +130,7 @@ def seed_matches(app: App, count: int, offset: int = 0) -> list[tuple[int, int]]
             ).id
         for user in users[:3]:
             with session_scope(engine) as session:
-                confirm_meeting(session, proposal_id=proposal, user_id=user.id, now=utc_now())
+                answer_meeting(session, confirmed=True, proposal_id=proposal, user_id=user.id, now=utc_now())
         seeded.append((match_id, proposal))
     engine.dispose()
     return seeded
@@ -213,7 +213,7 @@ def confirm_from_another_process(watcher: Page, app: App, match_id: int, proposa
     open_watching(watcher, app, match_id)
     engine = app.engine()
     with session_scope(engine) as session:
-        confirm_meeting(session, proposal_id=proposal_id, user_id=user_id, now=utc_now())
+        answer_meeting(session, confirmed=True, proposal_id=proposal_id, user_id=user_id, now=utc_now())
     committed = time.time() * 1000
     engine.dispose()
     watcher.wait_for_function("window.__seen !== null", timeout=15_000)

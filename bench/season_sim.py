@@ -57,7 +57,7 @@ from services.scheduling.repo import (
     confirmations,
     open_proposal_for,
 )
-from services.scheduling.rules import fallback_slot, free_rooms, players_free, short_span
+from services.scheduling.rules import fallback_slot, players_free, short_span
 
 REMINDER_AT = reminder_time_of(Settings(reminder_time="19:00"))  # the deployment's default Sunday reminder
 
@@ -647,7 +647,9 @@ class Simulation:
             with self.session() as s:
                 slot = fallback_slot(window)
                 meeting = Interval(slot, slot + remaining * HANCHAN)
-                rooms = free_rooms(meeting, load_board(s, match_ids=[state.id]).busy_by_room(meeting, with_holds=False))
+                rooms = decide.free_tables(
+                    meeting, load_board(s, match_ids=[state.id]).busy_by_room(meeting, with_holds=False)
+                )
             example = f"match {state.id}, {to_kirov(slot):%d.%m %H:%M}: «{made}» (free rooms then: {rooms})"
             if "уже сыграны" in str(made):
                 self.stats.find("fallback refuses the rest of a split match", example)

@@ -883,3 +883,51 @@ GRID_WEEK_SHOWN = "Показана"
 GRID_PAST_NOTE = "Серые клетки — время, которое уже прошло: его не отметить."
 GRID_WEEK_NAMES = ("первая неделя", "вторая неделя", "третья неделя")
 GRID_ONE_WEEK = ("неделя",)  # a window of at most seven days
+# --- h-once (issue 24, "say it once"): the club's time zone on /regulation (pages/league/regulation_rules.py) ---
+RULES_CLUB_ZONE = "Часовой пояс клуба"
+RULES_CLUB_ZONE_VALUE = "время Кирова ({zone}), одно для всех сезонов"
+# --- h-once (issue 24 item 5): the last literals of the pages, moved ---
+# /match/<id> (pages/results/match.py)
+MATCH_EMA_HINT = "{name}: ранее нарушений {previous}, EMA — {step}"
+MATCH_HANCHAN_PREFIX = "Ханчан "
+MATCH_RIICHI_LEFT_PREFIX = "палочек риичи на столе: "
+MATCH_COL_SCORE = "Результат"
+MATCH_COL_CHOMBO = "Чомбо"
+MATCH_RESULT_NOT_SAVED = "Результат не сохранён"
+MATCH_COL_PENALTY_KIND = "Вид"
+MATCH_COL_PENALTY_BASIS = "Основание"
+MATCH_PROTOCOL_COLUMNS = ("Когда", "Кто", "Что", "Подробности", "Причина")
+MATCH_COL_WHEN = "Когда"
+MATCH_COL_HANCHAN = "Ханчан"
+# the match's result forms (pages/results/match_forms.py)
+ENTER_POINTS_LABEL = "Очки"
+ENTER_POINTS_OF = "Очки: "  # + the player's name, the field's accessible name
+ENTER_CHOMBO_LABEL = "Чомбо, раз"
+ENTER_CHOMBO_OF = "Чомбо: "
+ENTER_HANCHAN_PREFIX = "Внести ханчан "
+FORM_HANCHAN_PREFIX = "Ханчан "
+CORRECT_POINTS_OF = "Исправленные очки: "
+CORRECT_CHOMBO_OF = "Исправленные чомбо: "
+# the judge's ruling photos (pages/results/match_admin.py)
+RULING_PHOTO_UNNAMED = "фото"  # an uploaded file without a name
+# the availability grid (components/availability_grid.py)
+GRID_LEGEND = (
+    "Зелёная клетка — свободен; жёлтая в полоску — могу, если нужно (такое время предлагается после полностью "
+    "свободного); синяя рамка — ваша бронь другого матча; красная черта слева — все помещения клуба уже заняты."
+)
+GRID_WEEK_TITLES = ("Первая неделя", "Вторая неделя", "Третья неделя")
+GRID_FILL_DAY = "день"
+GRID_FILL_DAY_OF = "Весь день "  # + the day's label
+GRID_FILL_EVENING = "вечер"
+GRID_FILL_EVENING_OF = "Вечер "
+GRID_FILL_ALL_EVENINGS = "Все вечера"
+GRID_FILL_WINDOW = "Всё окно"
+GRID_ANCHOR_HINT = "Начало отмечено: коснитесь последней клетки промежутка."
+# /roster (pages/league/roster.py)
+ROSTER_TELEGRAM_LINKED = "привязан"
+ROSTER_UNKNOWN_STATUS = "Неизвестный статус: {status}."
+# /seasons/manage (pages/league/season_admin.py)
+SEASON_NAME_EXAMPLE = "Лига Дискарда 2027"
+# /playoff (pages/playoff/playoff.py)
+PLAYOFF_WINDOW_ROUNDS = {"1": "1-й раунд", "2": "2-й раунд", "3": "3-й раунд", "F": "финал"}
+PLAYOFF_TIE_FORM_INCOMPLETE = "Выберите матч и перечислите имена равных игроков через запятую."

@@ -41,11 +41,8 @@ CSS = """
 .grid-weeks[data-show-week="1"] [data-week]:not([data-week="1"]),
 .grid-weeks[data-show-week="2"] [data-week]:not([data-week="2"]){display:none}
 """
-LEGEND = (
-    "Зелёная клетка — свободен; жёлтая в полоску — могу, если нужно (такое время предлагается после полностью "
-    "свободного); синяя рамка — ваша бронь другого матча; красная черта слева — все помещения клуба уже заняты."
-)
-WEEK_NAMES = ("Первая неделя", "Вторая неделя", "Третья неделя")
+LEGEND = texts.GRID_LEGEND
+WEEK_NAMES = texts.GRID_WEEK_TITLES
 
 
 def _cell(state: rx.Var, slot: rx.Var, day: rx.Var, label: rx.Var, marks: rx.Var, past: rx.Var) -> rx.Component:
@@ -93,8 +90,12 @@ def _day(row: rx.Var, day: rx.Var, days: rx.Var, marks: rx.Var, past: rx.Var) ->
                 style={"height": f"{HEADER_HEIGHT // 2}px", "lineHeight": "14px", "textAlign": "center"},
             ),
             rx.el.div(
-                _fill_button("день", day.to_string() + ",0,48", "Весь день " + label),
-                _fill_button("вечер", day.to_string() + f",{EVENING[0]},{EVENING[1]}", "Вечер " + label),
+                _fill_button(texts.GRID_FILL_DAY, day.to_string() + ",0,48", texts.GRID_FILL_DAY_OF + label),
+                _fill_button(
+                    texts.GRID_FILL_EVENING,
+                    day.to_string() + f",{EVENING[0]},{EVENING[1]}",
+                    texts.GRID_FILL_EVENING_OF + label,
+                ),
                 style={
                     "height": f"{HEADER_HEIGHT // 2}px",
                     "display": "flex",
@@ -165,12 +166,12 @@ def availability_grid(
     return rx.box(
         rx.el.style(CSS),
         rx.flex(
-            _fill_button("Все вечера", f"-1,{EVENING[0]},{EVENING[1]}", "Все вечера"),
-            _fill_button("Всё окно", "-1,0,48", "Всё окно"),
+            _fill_button(texts.GRID_FILL_ALL_EVENINGS, f"-1,{EVENING[0]},{EVENING[1]}", texts.GRID_FILL_ALL_EVENINGS),
+            _fill_button(texts.GRID_FILL_WINDOW, "-1,0,48", texts.GRID_FILL_WINDOW),
             spacing="3",
         ),
         rx.text(
-            "Начало отмечено: коснитесь последней клетки промежутка.",
+            texts.GRID_ANCHOR_HINT,
             id="grid-anchor",
             size="2",
             color_scheme="amber",

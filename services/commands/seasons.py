@@ -10,8 +10,9 @@ from pathlib import Path
 from services.commands.cli import read_text
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Role, Season
+from services.core.models import Role
 from services.league.accounts import AccountError, create_user, new_person_name
+from services.league.history import status_text
 from services.league.roster import current_season
 from services.league.seasons import (
     SeasonError,
@@ -93,19 +94,11 @@ def run_new(args: argparse.Namespace) -> int:
     return 0
 
 
-def _status(season: Season) -> str:
-    if season.finished_at:
-        return f"завершён {season.finished_at.astimezone(settings.tz):%d.%m.%Y}"
-    if season.draw_approved_at:
-        return "идёт"
-    return "регистрация закрыта" if season.registration_closed else "регистрация"
-
-
 def run_list(args: argparse.Namespace) -> int:
     with session_scope() as session:
         for season in all_seasons(session):
             mark = "* " if season.is_current else "  "
-            print(f"{mark}{season.id}\t{season.name}\t{_status(season)}")
+            print(f"{mark}{season.id}\t{season.name}\t{status_text(season)}")
     return 0
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from services.league.ruleset import DEFAULT
+from services.league.ruleset import CLUB_ZONE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -26,7 +26,6 @@ class Settings:
 
     database_url: str = field(default_factory=_default_database_url)
     port: int = 3000
-    time_zone: str = DEFAULT.time_zone  # the club's (services/league/ruleset.py)
     session_days: int = 30
     bot_token: str | None = field(default=None, repr=False)
     bot_api_url: str | None = None
@@ -41,7 +40,8 @@ class Settings:
 
     @property
     def tz(self) -> ZoneInfo:
-        return ZoneInfo(self.time_zone)
+        """The club's time zone (Регламент §6.1): not a deployment's choice, defined once in the ruleset module."""
+        return CLUB_ZONE
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None) -> Settings:
@@ -49,7 +49,6 @@ class Settings:
         return cls(
             database_url=env.get("DATABASE_URL") or _default_database_url(),
             port=int(env.get("PORT") or 3000),
-            time_zone=env.get("DISCARD_TIME_ZONE") or DEFAULT.time_zone,
             session_days=int(env.get("DISCARD_SESSION_DAYS") or 30),
             bot_token=env.get("TELEGRAM_BOT_TOKEN") or None,
             bot_api_url=env.get("TELEGRAM_API_URL") or None,

@@ -109,7 +109,6 @@ class Season(SQLModel, table=True):
     tours: int = RULES.tours
     playoff_format: str = RULES.playoff_format
     roster_multiple: int = RULES.roster_multiple
-    time_zone: str = RULES.time_zone
     hanchan_minutes: int = 90
     # How long an open proposal holds its table (services/scheduling/holds.py); never past the option's start.
     proposal_hold_hours: int = 48

@@ -21,7 +21,7 @@ from services.core.models import (
     User,
 )
 from services.core.wording import match_title
-from services.league.ruleset import of_season
+from services.league.ruleset import CLUB_ZONE, of_season
 from services.playoff.repo import PlayoffView, load_bracket
 from services.results.repo import db_standings, season_rules, season_scores
 from services.results.standings import StandingsRow
@@ -48,8 +48,9 @@ class SeasonSummary:
 
 
 def status_text(season: Season) -> str:
+    """A season's stage in a word or two, as /seasons and `discard season list` show it."""
     if season.finished_at:
-        return f"завершён {season.finished_at.astimezone(of_season(season).zone):%d.%m.%Y}"
+        return f"завершён {season.finished_at.astimezone(CLUB_ZONE):%d.%m.%Y}"
     if season.draw_approved_at:
         return "идёт"
     return "регистрация закрыта" if season.registration_closed else "регистрация"

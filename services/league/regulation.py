@@ -18,7 +18,7 @@ from services.core.models import RegulationVersion
 from services.core.text_limits import limit_for
 from services.league.announcements import publish_announcement
 from services.league.roster import current_season
-from services.league.ruleset import of_season
+from services.league.ruleset import CLUB_ZONE
 
 MAX_TEXT = limit_for("regulation")
 MAX_REASON = 1000  # the announcement must fit one Telegram message
@@ -72,7 +72,7 @@ def publish(
         season = current_season(session)
         if season is not None and author_user_id is not None:
             # Регламент §6.4, §7: the amendment is announced on the site and in the announcements topic.
-            local = now.astimezone(of_season(season).zone)
+            local = now.astimezone(CLUB_ZONE)
             publish_announcement(
                 session,
                 season,

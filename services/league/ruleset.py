@@ -9,12 +9,17 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Protocol
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+from zoneinfo import ZoneInfo
 
 SEATS = 4  # Регламент §1: четыре игрока за столом (the discipline itself, not a league setting)
 UPPER_LOWER = "upper_lower"  # Регламент §2: верхняя и нижняя ветки, финал из двух верхних и двух нижних
 PLAYOFF_FORMATS = {UPPER_LOWER: 8}  # format → the one size its bracket is drawn for
 MAX_RULE = 1_000_000  # no league number goes beyond: anything above is a typo
+# Регламент §1, §6.1: клуб в Кирове, время Кирова. The club's, not a season's: the one definition of the zone
+# (`intervals.KIROV` and `Settings.tz` read it); a season's rules or a season file naming another zone are refused.
+CLUB_TIME_ZONE = "Europe/Kirov"
+CLUB_ZONE = ZoneInfo(CLUB_TIME_ZONE)
+ZONE_FIELD = "time_zone"  # the name old season files and the rules form may still send
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +37,6 @@ class Ruleset:
     playoff_size: int = 8  # Регламент §1, §2: восемь лучших проходят в плей-офф
     playoff_format: str = UPPER_LOWER  # Регламент §2
     roster_multiple: int = 4  # Регламент §1: основной состав строго кратен четырём
-    time_zone: str = "Europe/Kirov"  # Регламент §1, §6.1: клуб в Кирове, время Кирова
 
     @property
     def table_total(self) -> int:
@@ -45,10 +49,6 @@ class Ruleset:
     @property
     def match_uma(self) -> tuple[int, int, int, int]:
         return (self.match_uma_first, self.match_uma_second, -self.match_uma_second, -self.match_uma_first)
-
-    @property
-    def zone(self) -> ZoneInfo:
-        return ZoneInfo(self.time_zone)
 
     def hanchans(self, *, final: bool) -> int:
         return self.final_hanchans if final else self.hanchans_per_match
@@ -75,10 +75,6 @@ class Ruleset:
             out.append(f"{LABELS['playoff_format']}: {UPPER_LOWER}")
         elif self.playoff_size != size:
             out.append(f"{LABELS['playoff_size']}: сетка верхней и нижней веток рассчитана на {size} участников")
-        try:
-            ZoneInfo(self.time_zone)
-        except (ZoneInfoNotFoundError, ValueError):
-            out.append(f"{LABELS['time_zone']}: неизвестный часовой пояс «{self.time_zone}»")
         return out
 
     def changes(self, other: Ruleset) -> list[str]:
@@ -120,10 +116,20 @@ LABELS = {
     "playoff_size": "Участников плей-офф",
     "playoff_format": "Формат плей-офф",
     "roster_multiple": "Основной состав кратен",
-    "time_zone": "Часовой пояс клуба",
 }
 FIELDS = tuple(f.name for f in fields(Ruleset))
-NUMBERS = tuple(name for name in FIELDS if name not in ("playoff_format", "time_zone"))
+NUMBERS = tuple(name for name in FIELDS if name != "playoff_format")
+ZONE_LABEL = "Часовой пояс клуба"
+
+
+def zone_problem(value: Any) -> str | None:
+    """A season's rules or file naming a zone other than the club's: why it is refused (Регламент §1, §6.1)."""
+    if "".join(str(value).split()) == CLUB_TIME_ZONE:
+        return None
+    return (
+        f"{ZONE_LABEL}: время Кирова ({CLUB_TIME_ZONE}) — это часовой пояс клуба, а не сезона, "
+        f"его нельзя изменить в правилах сезона («{value}» не принят)"
+    )
 
 
 _DATIVE = {4: "четырём", 8: "восьми", 12: "двенадцати", 16: "шестнадцати"}
@@ -154,7 +160,6 @@ class SeasonRules(Protocol):
     playoff_size: int
     playoff_format: str
     roster_multiple: int
-    time_zone: str
 
 
 def of_season(season: SeasonRules | None) -> Ruleset:
@@ -165,10 +170,17 @@ def of_season(season: SeasonRules | None) -> Ruleset:
 
 
 def with_numbers(base: Ruleset, values: dict[str, str]) -> tuple[Ruleset, list[str]]:
-    """`base` with the form's numbers (strings, spaces allowed: «20 000»); unreadable numbers are problems."""
+    """`base` with the form's numbers (strings, spaces allowed: «20 000»); unreadable numbers are problems.
+
+    The club's time zone is no season's rule: a value for it other than the club's own is a problem, never a change.
+    """
     changed: dict[str, Any] = {}
     problems: list[str] = []
     for name, raw in values.items():
+        if name == ZONE_FIELD:
+            if (problem := zone_problem(raw)) is not None:
+                problems.append(problem)
+            continue
         if name not in FIELDS:
             continue
         text = "".join(str(raw).split())

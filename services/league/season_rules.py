@@ -28,7 +28,7 @@ from services.core.models import (
     User,
 )
 from services.league.announcements import publish_announcement
-from services.league.ruleset import LABELS, Ruleset, of_season, with_numbers
+from services.league.ruleset import CLUB_ZONE, LABELS, Ruleset, of_season, with_numbers
 from services.results.repo import db_standings, load_season
 from services.results.scoring import score_match
 from services.results.standings import StandingsRow
@@ -132,7 +132,7 @@ def apply_rules(
         now=now,
     )
     if change.amendment and actor.id is not None:
-        local = now.astimezone(change.after.zone)
+        local = now.astimezone(CLUB_ZONE)
         publish_announcement(
             session,
             season,

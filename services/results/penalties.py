@@ -68,9 +68,14 @@ def _require_meeting_begun(session: Session, match: Match, now: datetime) -> Non
     )
 
 
+def ema_step(previous: int) -> str:
+    """The EMA ladder's step (clarification §3.1) after `previous` recorded conduct offences: «5 очков»."""
+    return EMA_LADDER[previous] if previous < len(EMA_LADDER) else f"{30 + 10 * (previous - 4)} очков"
+
+
 def ema_suggestion(previous: int) -> str:
     """What the EMA ladder (clarification §3.1) would suggest after `previous` recorded conduct offences."""
-    step = EMA_LADDER[previous] if previous < len(EMA_LADDER) else f"{30 + 10 * (previous - 4)} очков"
+    step = ema_step(previous)
     return (
         f"Ранее нарушений поведения у игрока в сезоне: {previous}. Лестница санкций EMA (разъяснение, §3.1) "
         f"предложила бы: {step} (в очках МКР). Это только подсказка: нарушение, размер штрафа и основание "

@@ -11,7 +11,7 @@ from typing import Any
 
 from services.core.errors import LeagueError
 from services.core.text_limits import PERSON_NAME_MAX
-from services.league.ruleset import DEFAULT, FIELDS, NUMBERS, Ruleset
+from services.league.ruleset import DEFAULT, FIELDS, NUMBERS, ZONE_FIELD, Ruleset, zone_problem
 from services.results.scoring import (
     MAX_CHOMBO,
     MAX_PENALTY,
@@ -193,9 +193,12 @@ def _rules(r: _Reader, raw: Any) -> Ruleset:
     """The file's `rules` object (every field of services/league/ruleset.py); missing: the regulation's."""
     if raw is None:
         return DEFAULT
-    data = r.obj(raw, FIELDS, "правила")
+    data = r.obj(raw, FIELDS, "правила", optional=(ZONE_FIELD,))
     if data is None:
         return DEFAULT
+    # Регламент §1, §6.1: files written before the zone became the club's name it; only the club's own is accepted.
+    if ZONE_FIELD in data and (problem := zone_problem(data[ZONE_FIELD])) is not None:
+        r.add("правила", problem)
     values: dict[str, Any] = {}
     for name in FIELDS:
         ok: Callable[[Any], bool] = _is_int if name in NUMBERS else (lambda v: isinstance(v, str))

@@ -267,14 +267,6 @@ def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirme
     return Answered(proposal, info)
 
 
-def confirm_meeting(session: Session, *, proposal_id: int, user_id: int, now: datetime) -> MeetingProposal:
-    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=True, now=now).proposal
-
-
-def decline_meeting(session: Session, *, proposal_id: int, user_id: int, now: datetime) -> MeetingProposal:
-    return answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=False, now=now).proposal
-
-
 def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str, now: datetime) -> None:
     proposal.status, proposal.failure_reason = "failed", reason
     session.add(proposal)

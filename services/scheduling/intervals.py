@@ -8,12 +8,11 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from operator import attrgetter
-from zoneinfo import ZoneInfo
 
-from services.league.ruleset import DEFAULT
+from services.league.ruleset import CLUB_ZONE
 
 # The club's zone: UTC+3 all year, no daylight saving (Регламент §6.1: «по времени Кирова / Москвы»).
-KIROV = ZoneInfo(DEFAULT.time_zone)  # Регламент §6.1: время Кирова (the ruleset's club time zone)
+KIROV = CLUB_ZONE  # Регламент §6.1: время Кирова (defined once, in services/league/ruleset.py)
 GRID_MINUTES = 30
 SLOTS_PER_DAY = 24 * 60 // GRID_MINUTES  # 48 half-hours in a Kirov day
 _EPS = timedelta(microseconds=1)

@@ -29,7 +29,7 @@ _EPS = timedelta(microseconds=1)
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A common free interval; `rooms` lists the rooms free for all of it (empty from `common_options`)."""
+    """A common free interval; `rooms` lists the rooms free for all of it."""
 
     interval: Interval
     hanchans_fit: int
@@ -78,23 +78,6 @@ def _check_lengths(hanchan_minutes: int, min_hanchans: int) -> timedelta:
     return timedelta(minutes=hanchan_minutes)
 
 
-def common_options(
-    window: Interval,
-    availabilities: Sequence[Sequence[Interval]],
-    busy: Sequence[Interval],
-    *,
-    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
-    min_hanchans: int = 1,
-    grid_minutes: int | None = GRID_MINUTES,
-) -> list[Option]:
-    """Maximal intervals in the window where all players and the one room are free, longest first
-    (ties: earlier first); each fits at least `min_hanchans`. `busy` = the room's bookings, without the
-    meeting being rescheduled. Регламент §3: свободные часы не обязаны быть сплошными."""
-    hanchan = _check_lengths(hanchan_minutes, min_hanchans)
-    free = players_free(window, availabilities)
-    return _longest_first(_to_options(subtract(free, _within(busy, window)), hanchan, min_hanchans, grid_minutes))
-
-
 def common_options_multi(
     window: Interval,
     availabilities: Sequence[Sequence[Interval]],
@@ -120,11 +103,6 @@ def common_options_multi(
         if not any(k.contains(iv) for k in kept):
             kept.append(iv)
     return _longest_first([Option(iv, iv.duration // hanchan, tuple(rooms_of[iv])) for iv in kept])
-
-
-def free_rooms(meeting: Interval, busy_by_room: Mapping[int, Sequence[Interval]]) -> list[int]:
-    """Rooms (ascending id) with no booking overlapping the meeting: the booking picks the first."""
-    return [r for r in sorted(busy_by_room) if not any(b.overlaps(meeting) for b in busy_by_room[r])]
 
 
 # --- proposals ---------------------------------------------------------------------------------

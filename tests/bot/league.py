@@ -105,7 +105,9 @@ def propose(session: Session, league: League, start: datetime, hanchans: int = 3
 
 def confirm(session: Session, league: League, proposal_id: int, index: int) -> None:
     """The fourth confirmation books the room (the service does it, as on the site)."""
-    booking.confirm_meeting(session, proposal_id=proposal_id, user_id=league.user_ids[index], now=PROPOSED_AT)
+    booking.answer_meeting(
+        session, confirmed=True, proposal_id=proposal_id, user_id=league.user_ids[index], now=PROPOSED_AT
+    )
     session.commit()
 
 

@@ -68,7 +68,7 @@ def proposed(db: sa.Engine, league: f.League, start, end, hanchans: int = 3, who
 
 def confirm(db: sa.Engine, league: f.League, proposal_id: int, *who: int) -> None:
     for n in who:
-        act(db, booking.confirm_meeting, proposal_id=proposal_id, user_id=league.users[n].id, now=NOW)
+        act(db, booking.answer_meeting, confirmed=True, proposal_id=proposal_id, user_id=league.users[n].id, now=NOW)
 
 
 def match_bookings(db: sa.Engine, match_id: int) -> list[Booking]:
@@ -358,7 +358,7 @@ def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int
     with Session(db) as session:  # the repaint reopened yesterday's booked proposal: one open per need
         reopened = [x.id for x in proposals(session, league.match.id, ["open"])]
     for proposal_id in reopened:
-        act(db, booking.decline_meeting, proposal_id=proposal_id, user_id=league.users[0].id, now=NOW)
+        act(db, booking.answer_meeting, confirmed=False, proposal_id=proposal_id, user_id=league.users[0].id, now=NOW)
     p = proposed(db, league, kirov(day, 18), kirov(day, 22, 30))
     confirm(db, league, p.id, 0, 1)
     barrier = threading.Barrier(3)
@@ -375,7 +375,9 @@ def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int
 
     threads = [
         threading.Thread(
-            target=run, args=(booking.confirm_meeting,), kwargs={"proposal_id": p.id, "user_id": u.id, "now": NOW}
+            target=run,
+            args=(booking.answer_meeting,),
+            kwargs={"confirmed": True, "proposal_id": p.id, "user_id": u.id, "now": NOW},
         )
         for u in league.users[2:4]
     ]

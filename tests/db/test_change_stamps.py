@@ -70,10 +70,10 @@ def test_a_match_stamp_moves_for_its_match_the_rooms_and_the_league_only(db: sa.
     proposal = act(db, booking.propose_meeting, match_id=theirs, user_id=league.users[4].id, start=kirov(20, 18),
                    end=kirov(20, 22, 30), hanchans=2, now=NOW)  # fmt: skip
     for seat in range(4, 7):
-        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id, now=NOW)
+        act(db, booking.answer_meeting, confirmed=True, proposal_id=proposal.id, user_id=league.users[seat].id, now=NOW)
     _, mine4, _ = stamps(db, mine, theirs)
     assert mine4 == mine3  # proposals and confirmations of another match are its own business
-    act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[7].id, now=NOW)
+    act(db, booking.answer_meeting, confirmed=True, proposal_id=proposal.id, user_id=league.users[7].id, now=NOW)
     _, mine5, _ = stamps(db, mine, theirs)
     assert mine5 != mine4
 
@@ -115,7 +115,7 @@ def test_the_grid_part_moves_for_rooms_and_the_viewers_own_answer_not_for_the_ot
     proposal = act(db, booking.propose_meeting, match_id=other.id, user_id=league.users[4].id, start=kirov(20, 18),
                    end=kirov(20, 22, 30), hanchans=3, now=NOW)  # fmt: skip
     for seat in range(4, 8):
-        act(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[seat].id, now=NOW)
+        act(db, booking.answer_meeting, confirmed=True, proposal_id=proposal.id, user_id=league.users[seat].id, now=NOW)
     with Session(db) as session:
         after_booking = match_stamp(session, mine, viewer)
     assert grid_moved(after_own, after_booking)  # the room is taken now: "every room taken" marks may change

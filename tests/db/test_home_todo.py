@@ -64,7 +64,7 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
     assert mine.mine and mine.action == "подтвердите время пт 20.11.2026 18:00, 3 ханчана"
     for n in (0, 2, 3):
         with session_scope(engine) as session:
-            booking.confirm_meeting(session, proposal_id=proposal, user_id=league.users[n].id, now=NOW)
+            booking.answer_meeting(session, confirmed=True, proposal_id=proposal, user_id=league.users[n].id, now=NOW)
     booked = card(engine, league, 3)
     assert (booked.state, booked.mine, booked.booked) == ("забронировано", False, True)
     assert booked.when == f"пт 20.11.2026 18:00, {league.room.name} (Киров)"

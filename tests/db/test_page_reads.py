@@ -66,7 +66,7 @@ def week_of_matches(db: sa.Engine, league: f.League, tours: range) -> None:
                        hanchans=3, now=NOW).id  # fmt: skip
         if state == 2:  # booked: the other three confirm
             for user in (league.users[0], league.users[2], league.users[3]):
-                act(db, booking.confirm_meeting, proposal_id=proposal, user_id=user.id, now=NOW)
+                act(db, booking.answer_meeting, confirmed=True, proposal_id=proposal, user_id=user.id, now=NOW)
 
 
 def reads(db: sa.Engine, league: f.League) -> dict[str, int]:

@@ -85,7 +85,7 @@ def _proposal(url: str, league: f.League, day: int, confirmed: int) -> int:
         )
         session.commit()
     for n in range(confirmed):
-        _ok(url, booking.confirm_meeting, proposal_id=proposal.id, user_id=league.users[n].id, now=NOW)
+        _ok(url, booking.answer_meeting, confirmed=True, proposal_id=proposal.id, user_id=league.users[n].id, now=NOW)
     return proposal.id
 
 
@@ -148,7 +148,10 @@ def test_fourth_confirmation_and_the_organizers_assignment_book_the_match_once(u
     for _ in range(TRIES):
         league = _league(url, 20)
         proposal_id = _proposal(url, league, 20, confirmed=3)
-        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW})
+        confirm = (
+            booking.answer_meeting,
+            {"confirmed": True, "proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW},
+        )
         outcomes = race(url, mode, [confirm, _assign(league, 22)])
         [only] = _active_bookings(url, league.match.id)  # 3 hanchans, not 6
         assert only.hanchans == 3
@@ -177,7 +180,10 @@ def test_a_confirmation_withdrawn_by_a_repaint_never_leaves_a_booking(url: str, 
         proposal_id = _proposal(url, league, 20, confirmed=3)
         repaint = (availability.save_availability, {"match_id": league.match.id, "user_id": league.users[0].id,
                                                     "intervals": [evening(21)], "now": NOW})  # fmt: skip
-        confirm = (booking.confirm_meeting, {"proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW})
+        confirm = (
+            booking.answer_meeting,
+            {"confirmed": True, "proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW},
+        )
         assert race(url, mode, [repaint, confirm]) == ["ok", "ok"]
         assert _active_bookings(url, league.match.id) == []
         with Session(engine_for(url)) as session:

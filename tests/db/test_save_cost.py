@@ -43,7 +43,8 @@ def costs(db: sa.Engine, match_id: int, users: list, day: date) -> dict[str, int
                           start=evening.start + timedelta(hours=1), end=evening.start + timedelta(hours=5, minutes=30),
                           hanchans=3, now=NOW)  # fmt: skip
     confirms = [
-        counted(db, booking.confirm_meeting, proposal_id=proposal.id, user_id=u.id, now=NOW)[0] for u in users[1:]
+        counted(db, booking.answer_meeting, confirmed=True, proposal_id=proposal.id, user_id=u.id, now=NOW)[0]
+        for u in users[1:]
     ]
     return {"first save": saves[0], "fourth save": saves[3], "confirm": confirms[0], "book": confirms[2]}
 

@@ -63,9 +63,9 @@ def test_only_the_organizer_sees_another_players_times(engine: sa.Engine) -> Non
 def test_a_stranger_can_neither_confirm_nor_decline_a_proposal(engine: sa.Engine) -> None:
     league, proposal = _painted_league(engine)
     stranger = league.users[4].id
-    for action in (booking.confirm_meeting, booking.decline_meeting):
+    for confirmed in (True, False):
         with pytest.raises(SchedulingError, match="только игроки этого матча"), session_scope(engine) as session:
-            action(session, proposal_id=proposal.id, user_id=stranger, now=NOW)
+            booking.answer_meeting(session, proposal_id=proposal.id, user_id=stranger, confirmed=confirmed, now=NOW)
     with Session(engine) as session:
         answers = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal.id))
         assert {a.player_id for a in answers} <= {league.players[0].id}

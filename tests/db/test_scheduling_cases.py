@@ -127,7 +127,7 @@ def proposed(
 
 def confirm(db: sa.Engine, sc: Scene, proposal_id: int, *who: int, now: datetime = NOW) -> None:
     for n in who:
-        act(db, booking.confirm_meeting, proposal_id=proposal_id, user_id=sc.user(n).id, now=now)
+        act(db, booking.answer_meeting, confirmed=True, proposal_id=proposal_id, user_id=sc.user(n).id, now=now)
 
 
 def booked_by_players(

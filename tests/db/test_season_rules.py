@@ -20,6 +20,7 @@ from services.league.ruleset import of_season
 from services.league.season_rules import RulesError, apply_rules, preview_rules, rule_changes, standings_shift
 from services.results import repo as results_repo
 from services.results.hanchans import ResultsError, enter_hanchan
+from services.results.season_file import SeasonFileError, parse_season
 from services.results.season_io import export_season, import_season
 from services.results.view import match_view
 from services.scheduling import availability, booking
@@ -172,6 +173,32 @@ def test_two_organizers_changing_the_rules_at_once_both_land_in_order(db: sa.Eng
         rules = of_season(session.get(Season, league.season.id))
         assert (rules.chombo_penalty, rules.tours) == (20_000, 5)  # the second one read the first one's row
         assert len(rule_changes(session, league.season.id)) == 2
+
+
+def test_the_club_time_zone_is_no_seasons_rule(session: Session, league: League) -> None:
+    """Регламент §1, §6.1: время Кирова is the club's. A changed zone is refused with its reason and changes nothing,
+    the numbers sent with it included; the club's own zone, as old files and forms send it, is no change."""
+    before = of_season(league.season)
+    with pytest.raises(RulesError, match=r"время Кирова \(Europe/Kirov\) — это часовой пояс клуба, а не сезона"):
+        apply_rules(
+            session,
+            league.season,
+            {"time_zone": "Europe/Moscow", "chombo_penalty": "20000"},
+            reason="",
+            actor=league.organizer,
+            now=NOW,
+        )
+    session.rollback()
+    assert of_season(session.get(Season, league.season.id)) == before
+    assert rule_changes(session, league.season.id) == []
+    assert preview_rules(session, league.season, {"time_zone": "UTC"}).problems
+    with pytest.raises(RulesError, match="Правила не изменились"):
+        apply_rules(session, league.season, {"time_zone": "Europe/Kirov"}, reason="", actor=league.organizer, now=NOW)
+    document = json.loads(json.dumps(export_season(session)))
+    assert "time_zone" not in document["rules"]
+    parse_season({**document, "rules": {**document["rules"], "time_zone": "Europe/Kirov"}})
+    with pytest.raises(SeasonFileError, match="«Europe/Moscow» не принят"):
+        parse_season({**document, "rules": {**document["rules"], "time_zone": "Europe/Moscow"}})
 
 
 def test_a_season_file_keeps_its_rules(

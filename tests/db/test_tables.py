@@ -190,7 +190,14 @@ def _propose(db: sa.Engine, league: f.League, k: int, match_id: int, now=NOW) ->
 
 def _confirm(db: sa.Engine, league: f.League, k: int, proposal_id: int, *who: int, now=NOW) -> None:  # noqa: ANN001
     for n in who:
-        act(db, booking.confirm_meeting, proposal_id=proposal_id, user_id=league.users[4 * k + n].id, now=now)
+        act(
+            db,
+            booking.answer_meeting,
+            confirmed=True,
+            proposal_id=proposal_id,
+            user_id=league.users[4 * k + n].id,
+            now=now,
+        )
 
 
 def test_an_open_proposal_holds_its_table_until_it_ends(tdb: sa.Engine) -> None:
@@ -209,7 +216,7 @@ def test_an_open_proposal_holds_its_table_until_it_ends(tdb: sa.Engine) -> None:
     assert "больше не удерживается" in hold_text(p.hold_until, NOW + timedelta(hours=49))
     with pytest.raises(SchedulingError, match="не входит целиком ни в один общий вариант"):
         _propose(tdb, league, 1, ids[1])
-    act(tdb, booking.decline_meeting, proposal_id=p.id, user_id=league.users[1].id, now=NOW)
+    act(tdb, booking.answer_meeting, confirmed=False, proposal_id=p.id, user_id=league.users[1].id, now=NOW)
     with Session(tdb) as session:
         assert options_for(session, ids[1], now=NOW) != []  # declined: the table is free again
 
@@ -273,7 +280,8 @@ def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(own_url: 
             _confirm(db, league, k, p.id, 1, 2)
             proposals.append(p.id)
         calls = [
-            (booking.confirm_meeting, {"proposal_id": pid, "user_id": league.users[4 * k + 3].id, "now": NOW})
+            (booking.answer_meeting, {"confirmed": True, "proposal_id": pid, "user_id": league.users[4 * k + 3].id,
+                                      "now": NOW})
             for k, pid in zip((1, 2), proposals, strict=True)
         ] + [
             (scheduling_admin.assign_meeting, {"match_id": ids[k], "start": kirov(20, 18), "hanchans": 3,

@@ -488,7 +488,9 @@ def _scheduled(app: App, *, painted: bool = True, proposed: bool = False, booked
             ).id  # fmt: skip
     for user_id in users[1:] if booked else []:
         with session_scope(engine) as session:
-            booking.confirm_meeting(session, proposal_id=found.proposal_id, user_id=user_id, now=utc_now())
+            booking.answer_meeting(
+                session, confirmed=True, proposal_id=found.proposal_id, user_id=user_id, now=utc_now()
+            )
     if booked:
         with session_scope(engine) as session:
             found.booking_id = session.exec(

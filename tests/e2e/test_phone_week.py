@@ -23,7 +23,7 @@ from services.core.db import session_scope
 from services.core.models import Booking, Hanchan, Match, MatchStatus, MeetingProposal, Player, Round, User, utc_now
 from services.league.roster import current_season
 from services.scheduling.availability import save_availability
-from services.scheduling.booking import confirm_meeting, propose_meeting
+from services.scheduling.booking import answer_meeting, propose_meeting
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
 from tests.e2e.conftest import PLAYERS, App, login
@@ -285,7 +285,7 @@ def test_cannot_come_asks_first_then_releases_the_booking_for_all_four(phones: l
     engine = app.engine()
     for user_id in users[1:]:
         with session_scope(engine) as session:
-            confirm_meeting(session, proposal_id=proposal_id, user_id=user_id, now=utc_now())
+            answer_meeting(session, confirmed=True, proposal_id=proposal_id, user_id=user_id, now=utc_now())
     with session_scope(engine) as session:
         (booking,) = session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all()
         booking_id = booking.id

@@ -704,6 +704,9 @@ def test_an_amendment_shows_the_standings_before_and_after_and_records_only_when
     chombo = _chombo(season_app, season_id)
     login(page, season_app, ORGANIZER, path="/regulation")
     expect(page.get_by_text(texts.RULES_EDIT_AMENDMENT.split(":")[0]).first).to_be_visible()
+    # Регламент §1, §6.1: the club's time zone is shown, never a field of the season's rules.
+    expect(page.get_by_text(texts.RULES_CLUB_ZONE_VALUE.format(zone="Europe/Kirov"))).to_be_visible()
+    expect(page.get_by_role("textbox", name=texts.RULES_CLUB_ZONE)).to_have_count(0)
 
     def preview() -> None:
         page.get_by_label(LABELS["chombo_penalty"], exact=True).fill(str(chombo + 10_000))
@@ -725,3 +728,27 @@ def test_an_amendment_shows_the_standings_before_and_after_and_records_only_when
     page.get_by_role("button", name=texts.RULES_APPLY).click()
     expect(page.get_by_role("status").filter(has_text=texts.RULES_AMENDMENT_SAVED)).to_be_visible()
     assert _chombo(season_app, season_id) == chombo + 10_000
+
+
+# --- h-once: the club's time zone is no season's rule (issue 24 item 4, Регламент §1, §6.1) ----------------------
+
+
+def test_the_rules_event_refuses_a_changed_time_zone_and_changes_nothing(season_app: App) -> None:
+    """The organizer's `apply_rules` naming another zone (with a number beside it) records nothing, the number
+    included; the same form without the zone does change the season."""
+    season_id = fresh_season(season_app, "open")
+    chombo = _chombo(season_app, season_id) + 10_000
+    form = {"chombo_penalty": str(chombo), "reason": ""}
+    before = _snapshot(season_app)
+    refused = {"form": {**form, "time_zone": "Europe/Moscow", KEY_FIELD: new_key()}}
+    _send(season_app, ORGANIZER, _event_name("RulesState.apply_rules"), refused, "/regulation")
+    assert _added(before, _snapshot(season_app)) == {}
+    assert _chombo(season_app, season_id) == chombo - 10_000
+    _send(
+        season_app,
+        ORGANIZER,
+        _event_name("RulesState.apply_rules"),
+        {"form": {**form, KEY_FIELD: new_key()}},
+        "/regulation",
+    )
+    assert _chombo(season_app, season_id) == chombo

@@ -165,7 +165,7 @@ def test_a_confirmation_on_one_worker_reaches_the_scheduling_page_open_on_the_ot
             end=evening.start + timedelta(hours=4, minutes=30), hanchans=3, now=utc_now(),
         )  # fmt: skip
         for user_id in users[1:3]:
-            booking.confirm_meeting(session, proposal_id=proposal.id, user_id=user_id, now=utc_now())
+            booking.answer_meeting(session, confirmed=True, proposal_id=proposal.id, user_id=user_id, now=utc_now())
     engine.dispose()
 
     watcher = _tab(browser, prod_app, names[0], f"/match/{match_id}/schedule")
@@ -211,7 +211,9 @@ def test_the_last_confirmations_race_from_both_workers_and_the_room_is_booked_on
             )  # fmt: skip
             for user_id in users[:3]:
                 if not _confirmed(session, proposal.id, user_id):
-                    booking.confirm_meeting(session, proposal_id=proposal.id, user_id=user_id, now=utc_now())
+                    booking.answer_meeting(
+                        session, confirmed=True, proposal_id=proposal.id, user_id=user_id, now=utc_now()
+                    )
             match_ids.append(match.id)
             proposal_ids.append(proposal.id)
     engine.dispose()

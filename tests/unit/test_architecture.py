@@ -156,6 +156,14 @@ TEXTS_MOVED = (
     "discard_app/pages/scheduling/match_schedule_state.py",
     "discard_app/pages/scheduling/schedule_overview.py",
     "discard_app/pages/scheduling/schedule_overview_state.py",
+    "discard_app/components/availability_grid.py",
+    "discard_app/pages/league/regulation_rules.py",
+    "discard_app/pages/league/roster.py",
+    "discard_app/pages/league/season_admin.py",
+    "discard_app/pages/playoff/playoff.py",
+    "discard_app/pages/results/match.py",
+    "discard_app/pages/results/match_admin.py",
+    "discard_app/pages/results/match_forms.py",
 )
 
 

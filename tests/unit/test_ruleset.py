@@ -9,9 +9,11 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from services.league.ruleset import DEFAULT, Ruleset, with_numbers
+from services.core.config import Settings
+from services.league.ruleset import CLUB_TIME_ZONE, CLUB_ZONE, DEFAULT, Ruleset, with_numbers
 from services.results.scoring import Hanchan, Match, Penalty, TableResult, hanchan_problems, score_match
 from services.results.standings import Player, compute_standings
+from services.scheduling.intervals import KIROV
 
 PLAYERS = (1, 2, 3, 4)
 
@@ -24,7 +26,8 @@ def test_the_default_is_the_2026_regulation() -> None:
     )
     assert (DEFAULT.chombo_penalty, DEFAULT.no_show_penalty) == (40_000, 80_000)  # §4, §5
     assert (DEFAULT.hanchans_per_match, DEFAULT.final_hanchans, DEFAULT.tours) == (3, 5, 4)  # §2
-    assert (DEFAULT.playoff_size, DEFAULT.roster_multiple, DEFAULT.time_zone) == (8, 4, "Europe/Kirov")  # §1
+    assert (DEFAULT.playoff_size, DEFAULT.roster_multiple, CLUB_TIME_ZONE) == (8, 4, "Europe/Kirov")  # §1
+    assert KIROV is CLUB_ZONE and Settings().tz is CLUB_ZONE  # §6.1: one definition of the club's zone
     assert DEFAULT.problems() == []
 
 
@@ -34,7 +37,11 @@ def test_unusable_rulesets_are_named() -> None:
         "roster_multiple": ("6", "Основной состав кратен: число, кратное 4 (за столом 4 игрока)"),
         "playoff_size": ("16", "Участников плей-офф: сетка верхней и нижней веток рассчитана на 8 участников"),
         "chombo_penalty": ("двадцать", "Чомбо: «двадцать» — не целое число"),
-        "time_zone": ("Europe/Nowhere", "Часовой пояс клуба: неизвестный часовой пояс «Europe/Nowhere»"),
+        "time_zone": (
+            "Europe/Moscow",
+            "Часовой пояс клуба: время Кирова (Europe/Kirov) — это часовой пояс клуба, а не сезона, "
+            "его нельзя изменить в правилах сезона («Europe/Moscow» не принят)",
+        ),
         "hanchan_uma_second": ("20 000", "Ума ханчана: за первое место не меньше, чем за второе"),
     }
     for name, (typed, said) in cases.items():

@@ -6,17 +6,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from services.scheduling.decide import free_tables
 from services.scheduling.intervals import Interval, at_kirov, intersect_all
 from services.scheduling.rules import (
     STATE_LABELS,
     Option,
-    common_options,
     common_options_multi,
     fallback_meeting,
     fallback_slot,
     format_duration,
     format_kirov,
-    free_rooms,
     hanchans_word,
     meeting_end,
     scheduling_state,
@@ -42,6 +41,11 @@ PLAYERS = [
 DND = iv(24, 15, 30, 16, 30)
 
 
+def one_room(window: Interval, players: list, busy: list[Interval], **lengths: int | None) -> list[Option]:
+    """The options with the club's one room (the room's bookings `busy`), as the scheduling asks for several."""
+    return common_options_multi(window, players, {1: busy}, **lengths)
+
+
 def spans(options: list[Option]) -> list[tuple[Interval, int]]:
     return [(o.interval, o.hanchans_fit) for o in options]
 
@@ -50,7 +54,7 @@ def spans(options: list[Option]) -> list[tuple[Interval, int]]:
 
 
 def test_four_fragmented_players_no_bookings():
-    assert spans(common_options(WINDOW, PLAYERS, [])) == [
+    assert spans(one_room(WINDOW, PLAYERS, [])) == [
         (iv(24, 12, 0, 17, 0), 3),  # 5 h
         (iv(19, 19, 0, 21, 30), 1),  # 2.5 h ties broken by earlier start
         (iv(21, 12, 0, 14, 30), 1),
@@ -59,7 +63,7 @@ def test_four_fragmented_players_no_bookings():
 
 
 def test_room_busy_removes_part_of_an_option_and_short_leftovers_drop():
-    got = spans(common_options(WINDOW, PLAYERS, [DND, iv(22, 10, 0, 23, 0)]))
+    got = spans(one_room(WINDOW, PLAYERS, [DND, iv(22, 10, 0, 23, 0)]))
     # 24.10 12:00–17:00 minus D&D 15:30–16:30 → 12:00–15:30 (2 hanchans) and 16:30–17:00 (dropped).
     assert got == [
         (iv(24, 12, 0, 15, 30), 2),
@@ -71,33 +75,33 @@ def test_room_busy_removes_part_of_an_option_and_short_leftovers_drop():
 
 def test_availability_outside_the_window_is_ignored():
     # Player 4 is free on the 27th, after the window: nothing there may become an option.
-    assert all(WINDOW.contains(o.interval) for o in common_options(WINDOW, PLAYERS, []))
+    assert all(WINDOW.contains(o.interval) for o in one_room(WINDOW, PLAYERS, []))
     late = [[iv(25, 20, 0, 23, 0)], [Interval(k(25, 20), k(27, 3))]] * 2
-    assert spans(common_options(WINDOW, late, [])) == [(iv(25, 20, 0, 23, 0), 2)]
+    assert spans(one_room(WINDOW, late, [])) == [(iv(25, 20, 0, 23, 0), 2)]
 
 
 def test_a_player_without_answer_means_no_options():
-    assert common_options(WINDOW, [*PLAYERS[:3], []], []) == []
-    assert common_options(WINDOW, [], []) == []
+    assert one_room(WINDOW, [*PLAYERS[:3], []], []) == []
+    assert one_room(WINDOW, [], []) == []
 
 
 def test_options_snap_inward_to_half_hours_when_a_booking_is_off_grid():
-    got = common_options(WINDOW, PLAYERS, [iv(19, 18, 0, 19, 15)])
+    got = one_room(WINDOW, PLAYERS, [iv(19, 18, 0, 19, 15)])
     assert got[3].interval == iv(19, 19, 30, 21, 30)  # now 2 h: last in the order
-    raw = common_options(WINDOW, PLAYERS, [iv(19, 18, 0, 19, 15)], grid_minutes=None)
+    raw = one_room(WINDOW, PLAYERS, [iv(19, 18, 0, 19, 15)], grid_minutes=None)
     assert raw[3].interval == iv(19, 19, 15, 21, 30)
 
 
 def test_hanchan_length_and_minimum():
-    assert [o.hanchans_fit for o in common_options(WINDOW, PLAYERS, [], hanchan_minutes=60)] == [5, 2, 2, 2]
-    assert spans(common_options(WINDOW, PLAYERS, [], min_hanchans=3)) == [(iv(24, 12, 0, 17, 0), 3)]
+    assert [o.hanchans_fit for o in one_room(WINDOW, PLAYERS, [], hanchan_minutes=60)] == [5, 2, 2, 2]
+    assert spans(one_room(WINDOW, PLAYERS, [], min_hanchans=3)) == [(iv(24, 12, 0, 17, 0), 3)]
     with pytest.raises(ValueError):
-        common_options(WINDOW, PLAYERS, [], min_hanchans=0)
+        one_room(WINDOW, PLAYERS, [], min_hanchans=0)
 
 
 def test_bookings_far_outside_window_do_not_matter():
     calendar = [iv(d, 12, 0, 22, 0) for d in (5, 6, 27, 28)]
-    assert common_options(WINDOW, PLAYERS, calendar) == common_options(WINDOW, PLAYERS, [])
+    assert one_room(WINDOW, PLAYERS, calendar) == one_room(WINDOW, PLAYERS, [])
 
 
 def test_several_rooms_per_room_options_grouped_and_dominated_dropped():
@@ -118,9 +122,9 @@ def test_several_rooms_never_join_intervals_across_rooms():
 
 
 def test_free_rooms():
-    busy = {1: [DND], 2: [iv(24, 17, 0, 18, 0)], 3: []}
-    assert free_rooms(iv(24, 16, 30, 17, 0), busy) == [1, 2, 3]  # touching bookings do not clash
-    assert free_rooms(iv(24, 16, 0, 17, 30), busy) == [3]
+    busy = {(1, 1): [DND], (2, 1): [iv(24, 17, 0, 18, 0)], (3, 1): []}
+    assert free_tables(iv(24, 16, 30, 17, 0), busy) == [(1, 1), (2, 1), (3, 1)]  # touching bookings do not clash
+    assert free_tables(iv(24, 16, 0, 17, 30), busy) == [(3, 1)]
 
 
 SLOT = timedelta(minutes=30)
@@ -153,12 +157,12 @@ def test_common_options_match_a_slot_by_slot_model(players, busy):
                 runs.append((slot_iv(first, slot - first), (slot - first) // 3))
         slot += 1
     runs.sort(key=lambda r: (-r[0].duration, r[0].start))
-    assert spans(common_options(window, avail, taken)) == runs
+    assert spans(one_room(window, avail, taken)) == runs
 
 
 # --- proposals --------------------------------------------------------------------------------
 
-OPTIONS = [o.interval for o in common_options(WINDOW, PLAYERS, [DND])]
+OPTIONS = [o.interval for o in one_room(WINDOW, PLAYERS, [DND])]
 
 
 def check(start, end, hanchans=1, **kw):

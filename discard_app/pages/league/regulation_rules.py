@@ -15,7 +15,10 @@ from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league import season_rules
 from services.league.roster import current_season
-from services.league.ruleset import FIELDS, of_season
+from services.league.ruleset import CLUB_TIME_ZONE, CLUB_ZONE, FIELDS, ZONE_FIELD, of_season
+
+# What the rules form may send: the season's numbers, and the club's time zone only to be refused when changed.
+FORM_FIELDS = (*FIELDS, ZONE_FIELD)
 
 
 class RuleRow(TypedDict):
@@ -54,7 +57,7 @@ class RulesState(GuardedActions, AuthState):
             ]
             self.amendment = season is not None and season_rules.has_results(session, season.id)
             changes = season_rules.rule_changes(session, season.id) if season is not None else []
-            zone = of_season(season).zone
+            zone = CLUB_ZONE
             self.rules_history = [
                 RulesChangeRow(
                     label=texts.RULES_CHANGE_LABEL.format(
@@ -82,7 +85,7 @@ class RulesState(GuardedActions, AuthState):
             self.rules_error = texts.FORBIDDEN_ORGANIZER
             return
         self.rules_error = self.rules_notice = ""
-        values = {name: str(form.get(name, "")) for name in FIELDS if name in form}
+        values = {name: str(form.get(name, "")) for name in FORM_FIELDS if name in form}
         with session_scope() as session:
             season = current_season(session)
             if season is None:
@@ -109,7 +112,7 @@ class RulesState(GuardedActions, AuthState):
     def apply_rules(self, form: dict[str, str]) -> None:
         """The preview's form carries the values it showed (hidden fields): what was previewed is what is applied."""
         self.rules_error = self.rules_notice = ""
-        values = {name: str(form[name]) for name in FIELDS if name in form}
+        values = {name: str(form[name]) for name in FORM_FIELDS if name in form}
         if not values:
             self.rules_error = texts.RULES_PREVIEW_FIRST
             return
@@ -245,6 +248,17 @@ def rules_section() -> rx.Component:
                 style={"width": "100%", "max_width": "32em"},
                 aria_label=texts.RULES_TITLE,
             ),
+        ),
+        # Регламент §1, §6.1: the club's time zone, the same for every season, is shown and never edited.
+        rx.el.dl(
+            rx.flex(
+                rx.el.dt(texts.RULES_CLUB_ZONE),
+                rx.el.dd(texts.RULES_CLUB_ZONE_VALUE.format(zone=CLUB_TIME_ZONE)),
+                justify="between",
+                width="100%",
+            ),
+            style={"width": "100%", "max_width": "32em"},
+            aria_label=texts.RULES_CLUB_ZONE,
         ),
         rx.cond(S.changes.length() > 0, _preview()),
         rx.cond(

@@ -75,7 +75,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 name=r.name,
                 status=r.status,
                 status_label=roster.STATUS_LABELS[RosterStatus(r.status)],
-                telegram="привязан" if r.telegram_linked else "—",
+                telegram=texts.ROSTER_TELEGRAM_LINKED if r.telegram_linked else "—",
                 fee=fee_of.get(r.player_id, ""),
                 deletable=r.player_id in deletable,
             )
@@ -161,7 +161,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 raise AccountError(texts.NO_SEASON)
             chosen = status or roster.default_status(season)  # after the draw: the reserve
             if chosen not in STATUS_OPTIONS:
-                raise AccountError(f"Неизвестный статус: {chosen}.")
+                raise AccountError(texts.ROSTER_UNKNOWN_STATUS.format(status=chosen))
             # A known person keeps their account; a disqualified one is refused with the reason (Регламент §5).
             player, password = seasons.add_person(
                 session,

@@ -40,7 +40,7 @@ def _new_season() -> rx.Component:
         rx.text(texts.SEASON_NEW_HINT, size="2", color_scheme="gray"),
         action_form(
             S,
-            field("name", texts.SEASON_NAME, placeholder="Лига Дискарда 2027"),
+            field("name", texts.SEASON_NAME, placeholder=texts.SEASON_NAME_EXAMPLE),
             rx.flex(
                 field("opens", texts.SEASON_OPENS, type="date"),
                 field("closes", texts.SEASON_CLOSES, type="date"),

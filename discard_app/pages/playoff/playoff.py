@@ -26,7 +26,7 @@ from services.results import winds
 from services.results.scoring import PLAYOFF_ROUNDS, format_points
 
 # Issue 28 item 6: the rounds in Russian on screen; the form still sends the bracket's codes.
-WINDOW_ROUNDS = {"1": "1-й раунд", "2": "2-й раунд", "3": "3-й раунд", "F": "финал"}
+WINDOW_ROUNDS = texts.PLAYOFF_WINDOW_ROUNDS
 
 
 def _choice(name: str, placeholder: str, label: str, options: dict[str, str]) -> rx.Component:
@@ -185,7 +185,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
             by_name = {name.casefold(): pid for pid, name in view.names.items()}
             order = [by_name.get(part.strip().casefold()) for part in form.get("order", "").split(",") if part.strip()]
             if match_id is None or None in order:
-                raise playoff.PlayoffError("Выберите матч и перечислите имена равных игроков через запятую.")
+                raise playoff.PlayoffError(texts.PLAYOFF_TIE_FORM_INCOMPLETE)
             playoff.decide_match_tie(
                 session, season, match_id, order, reason=form.get("reason", ""), actor=user, now=utc_now()
             )
@@ -197,7 +197,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     def shuffle_winds(self, match_id: str, key: str = "") -> None:
         def action(session, season, user) -> None:  # noqa: ANN001
             if not match_id.isdigit():
-                raise winds.WindsError("Матч не найден.")
+                raise winds.WindsError(texts.MATCH_NOT_FOUND)
             done = len(results.effective(session, int(match_id)))
             # Регламент §4: a fresh random draw before each hanchan (not tied to seeding or seats).
             winds.draw_winds(session, int(match_id), done + 1, actor=user, rng=random.SystemRandom())
@@ -258,7 +258,12 @@ def _confirm_close() -> rx.Component:
 
 def _captioned(caption: str, field: rx.Component) -> rx.Component:
     """A visible caption over a field: two bare date pickers in a row do not say which is the start."""
-    return rx.flex(rx.text(caption + " (Киров)", size="1", color_scheme="gray"), field, direction="column", spacing="1")
+    return rx.flex(
+        rx.text(caption + texts.SCHEDULE_KIROV_SUFFIX, size="1", color_scheme="gray"),
+        field,
+        direction="column",
+        spacing="1",
+    )
 
 
 def _organizer_forms() -> rx.Component:

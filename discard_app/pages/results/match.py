@@ -338,10 +338,7 @@ def _int(value: Any) -> int:
 
 def _ema_hint(name: str, previous: int) -> str:
     """One short line per player; the long explanation of the EMA ladder is shown once under the form."""
-    text = penalties.ema_suggestion(previous)
-    _, found, rest = text.partition("предложила бы: ")
-    step = rest.partition(" (")[0] if found else text
-    return f"{name}: ранее нарушений {previous}, EMA — {step}"
+    return texts.MATCH_EMA_HINT.format(name=name, previous=previous, step=penalties.ema_step(previous))
 
 
 def _cell(value: rx.Var | str, kind: str = "") -> rx.Component:
@@ -384,15 +381,15 @@ def _table(
 def _hanchan(h: HanchanView) -> rx.Component:
     return rx.card(
         rx.flex(
-            rx.heading("Ханчан ", h["number"], size="3", as_="h3"),
+            rx.heading(texts.MATCH_HANCHAN_PREFIX, h["number"], size="3", as_="h3"),
             rx.cond(h["disputed"] == "1", rx.badge(texts.MATCH_DISPUTED, color_scheme="red")),
-            rx.text("палочек риичи на столе: ", h["riichi"], size="1", color_scheme="gray"),
+            rx.text(texts.MATCH_RIICHI_LEFT_PREFIX, h["riichi"], size="1", color_scheme="gray"),
             spacing="2",
             align="center",
             wrap="wrap",
         ),
         _table(
-            [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE, "Результат", "Чомбо"],
+            [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE, texts.MATCH_COL_SCORE, texts.MATCH_COL_CHOMBO],
             h["scores"],
             lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], "nnnnn"),
             "24em",
@@ -415,7 +412,7 @@ def _messages() -> rx.Component:
                     rx.vstack(rx.foreach(MatchState.problems, lambda p: rx.text(p))),
                     color_scheme="red",
                     role="alert",
-                    title="Результат не сохранён",
+                    title=texts.MATCH_RESULT_NOT_SAVED,
                 ),
             ),
             rx.cond(MatchState.notice != "", rx.callout(MatchState.notice, color_scheme="green", role="status")),
@@ -458,7 +455,14 @@ def _body() -> rx.Component:
         ),
         rx.heading(texts.MATCH_TOTALS, size="4", as_="h2"),
         _table(
-            [texts.COL_PLAYER, "Ханчаны", texts.MATCH_PENALTY_COL, texts.MATCH_UMA, texts.COL_TOTAL, texts.COL_PLACE],
+            [
+                texts.COL_PLAYER,
+                texts.COL_HANCHANS,
+                texts.MATCH_PENALTY_COL,
+                texts.MATCH_UMA,
+                texts.COL_TOTAL,
+                texts.COL_PLACE,
+            ],
             MatchState.lines,
             lambda r: _cells([r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"),
             "30em",
@@ -469,7 +473,13 @@ def _body() -> rx.Component:
             rx.vstack(
                 rx.heading(texts.MATCH_PENALTIES, size="4", as_="h2"),
                 _table(
-                    [texts.COL_PLAYER, texts.COL_TOTAL, "Вид", "", "Основание"],
+                    [
+                        texts.COL_PLAYER,
+                        texts.COL_TOTAL,
+                        texts.MATCH_COL_PENALTY_KIND,
+                        "",
+                        texts.MATCH_COL_PENALTY_BASIS,
+                    ],
                     MatchState.penalties,
                     lambda p: _cells([p["name"], p["points"], p["kind"], p["warning"], p["reason"]], "nn  w"),
                     "36em",
@@ -483,7 +493,7 @@ def _body() -> rx.Component:
         rx.cond(MatchState.organizer, rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState))),
         rx.heading(texts.MATCH_PROTOCOL, size="4", as_="h2"),
         _table(
-            ["Когда", "Кто", "Что", "Подробности", "Причина"],
+            list(texts.MATCH_PROTOCOL_COLUMNS),
             MatchState.protocol,
             lambda a: _cells([a["at"], a["who"], a["what"], a["detail"], a["reason"]], "n  ww"),
             "48em",
@@ -494,8 +504,8 @@ def _body() -> rx.Component:
                 rx.heading(texts.MATCH_RULINGS, size="4", as_="h2"),
                 _table(
                     [
-                        "Когда",
-                        "Ханчан",
+                        texts.MATCH_COL_WHEN,
+                        texts.MATCH_COL_HANCHAN,
                         texts.RULING_ACTIONS,
                         texts.RULING_DISAGREEMENT,
                         texts.RULING_DECISION,
@@ -518,5 +528,5 @@ def _body() -> rx.Component:
 
 def match_page() -> rx.Component:
     # The page title is the match itself ("Матч 3: Тур 1, стол 3"), not a generic "Матч" above it.
-    title = rx.cond(MatchState.found & (MatchState.title != ""), MatchState.title, "Матч")
+    title = rx.cond(MatchState.found & (MatchState.title != ""), MatchState.title, texts.MATCH_PAGE_TITLE)
     return page(title, rx.cond(MatchState.found, _body(), forbidden(texts.MATCH_NOT_FOUND)))

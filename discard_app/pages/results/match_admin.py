@@ -60,7 +60,7 @@ async def read_photos(files: list[Any]) -> list[tuple[str, bytes]]:
     """(name, content) of uploaded files, reading no more than is needed to refuse: too many files — only their
     first bytes; a file over the limit — one byte past it."""
     limit = ruling_photos.MAX_BYTES + 1 if len(files) <= ruling_photos.MAX_PHOTOS else 16
-    return [(str(f.name or "фото"), await f.read(limit)) for f in files]
+    return [(str(f.name or texts.RULING_PHOTO_UNNAMED), await f.read(limit)) for f in files]
 
 
 def ruling(match_id: int, form: dict[str, Any], photos: list[ruling_photos.CleanPhoto], directory: Path) -> Action:

@@ -39,8 +39,14 @@ def _points_fields(state: Any) -> rx.Component:
                 rx.text(p["name"], weight="bold", width=rx.breakpoints(initial="100%", sm="11em")),
                 rx.flex(
                     # "text": a phone's numeric keypad has no minus sign, and points below zero are common.
-                    _number("points_" + p["id"], "Очки", "Очки: " + p["name"], "9em", mode="text"),
-                    _number("chombo_" + p["id"], "Чомбо, раз", "Чомбо: " + p["name"], "6em"),
+                    _number(
+                        "points_" + p["id"],
+                        texts.ENTER_POINTS_LABEL,
+                        texts.ENTER_POINTS_OF + p["name"],
+                        "9em",
+                        mode="text",
+                    ),
+                    _number("chombo_" + p["id"], texts.ENTER_CHOMBO_LABEL, texts.ENTER_CHOMBO_OF + p["name"], "6em"),
                     spacing="3",
                 ),
                 direction=rx.breakpoints(initial="column", sm="row"),
@@ -98,7 +104,7 @@ def _section(
 def result_forms(state: Any) -> rx.Component:
     """Entry for participants, the judge and the organizer; dispute for participants; rulings for the judge."""
     enter = _section(
-        "Внести ханчан " + state.next_number.to_string(),
+        texts.ENTER_HANCHAN_PREFIX + state.next_number.to_string(),
         rx.text(state.enter_hint, size="2", color_scheme="gray"),
         rx.text(texts.ENTER_POINTS_HINT, size="2", color_scheme="gray"),
         _points_fields(state),
@@ -188,7 +194,9 @@ def _hanchan_select(state: Any) -> rx.Component:
         rx.select.root(
             rx.select.trigger(placeholder=texts.CHOOSE_HANCHAN, aria_label=texts.DISPUTE_HANCHAN),
             rx.select.content(
-                rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["id"]))
+                rx.foreach(
+                    state.hanchans, lambda h: rx.select.item(texts.FORM_HANCHAN_PREFIX + h["number"], value=h["id"])
+                )
             ),
             name="hanchan_id",
         ),
@@ -202,7 +210,9 @@ def _correction_select(state: Any) -> rx.Component:
         rx.select.root(
             rx.select.trigger(placeholder=texts.CHOOSE_HANCHAN, aria_label=texts.CORRECT_HANCHAN),
             rx.select.content(
-                rx.foreach(state.hanchans, lambda h: rx.select.item("Ханчан " + h["number"], value=h["number"]))
+                rx.foreach(
+                    state.hanchans, lambda h: rx.select.item(texts.FORM_HANCHAN_PREFIX + h["number"], value=h["number"])
+                )
             ),
             name="hanchan_number",
             value=state.correct_number,
@@ -224,8 +234,12 @@ def _correction_fields(state: Any) -> rx.Component:
             state.form_players,
             lambda p: rx.flex(
                 rx.text(p["name"], weight="bold", width=rx.breakpoints(initial="100%", sm="11em")),
-                _prefilled("points_" + p["id"], "Очки", "Исправленные очки: " + p["name"], "9em", state),
-                _prefilled("chombo_" + p["id"], "Чомбо, раз", "Исправленные чомбо: " + p["name"], "6em", state),
+                _prefilled(
+                    "points_" + p["id"], texts.ENTER_POINTS_LABEL, texts.CORRECT_POINTS_OF + p["name"], "9em", state
+                ),
+                _prefilled(
+                    "chombo_" + p["id"], texts.ENTER_CHOMBO_LABEL, texts.CORRECT_CHOMBO_OF + p["name"], "6em", state
+                ),
                 spacing="3",
                 align="end",
                 wrap="wrap",

@@ -47,7 +47,7 @@ def seed_demo_schedule(session: Session, season: Season, organizer: User, today:
         now=now,
     )
     for seat in booked.seats:
-        booking.confirm_meeting(session, proposal_id=proposal.id, user_id=seat.user_id, now=now)
+        booking.answer_meeting(session, confirmed=True, proposal_id=proposal.id, user_id=seat.user_id, now=now)
     for n, seat in enumerate(apart.seats):  # everyone answered, but on different days: no common time
         day = monday + timedelta(days=7 + n)
         availability.save_availability(
