@@ -183,15 +183,6 @@ def busy_refusal(meeting: Interval, meetings_by_name: Mapping[str, Iterable[Inte
     return f"В это время {who} {verb} в другой встрече: выберите другое время."
 
 
-def free_room(
-    meeting: Interval, busy_by_room: Mapping[int, Sequence[Interval]], preferred: int | None = None
-) -> int | None:
-    """The preferred room if nothing is booked in it during the meeting, else the first such room (ascending id),
-    or None. Регламент §3: the four agree on a time; any free room of the club hosts it."""
-    rooms = sorted(busy_by_room, key=lambda r: (r != preferred, r))
-    return next((r for r in rooms if not any(b.overlaps(meeting) for b in busy_by_room[r])), None)
-
-
 def free_tables(
     meeting: Interval, busy_by_place: Mapping[tuple[int, int], Sequence[Interval]], preferred: tuple | None = None
 ) -> list[tuple[int, int]]:

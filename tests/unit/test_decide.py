@@ -49,8 +49,8 @@ def test_a_busy_player_is_named_and_a_free_room_is_found() -> None:
     assert decide.busy_players(meeting, busy) == ["Анна"]
     assert "Анна уже играет" in decide.busy_refusal(meeting, busy)
     assert decide.busy_refusal(meeting, {"Борис": []}) is None
-    assert decide.free_room(meeting, {1: [Interval(k(29, 17), k(29, 19))], 2: []}) == 2
-    assert decide.free_room(meeting, {1: [meeting], 2: [meeting]}) is None
+    assert decide.free_tables(meeting, {(1, 1): [Interval(k(29, 17), k(29, 19))], (2, 1): []}) == [(2, 1)]
+    assert decide.free_tables(meeting, {(1, 1): [meeting], (2, 1): [meeting]}) == []
 
 
 def test_a_confirmation_is_refused_once_the_time_has_begun_or_outside_ones_own_time() -> None:
@@ -95,9 +95,10 @@ def test_a_repaint_withdraws_what_it_no_longer_covers_and_reopens_one_proposal_p
 
 def test_the_confirmed_room_is_kept_while_free_else_another_free_one() -> None:
     meeting = Interval(k(29, 18), k(29, 22, 30))
-    assert decide.free_room(meeting, {1: [], 2: [], 3: []}, preferred=2) == 2
-    assert decide.free_room(meeting, {1: [], 2: [meeting], 3: []}, preferred=2) == 1
-    assert decide.free_room(meeting, {1: [meeting], 2: [meeting]}, preferred=2) is None
+    free = {(1, 1): [], (2, 1): [], (3, 1): []}
+    assert decide.free_tables(meeting, free, preferred=(2, 1))[0] == (2, 1)
+    assert decide.free_tables(meeting, {**free, (2, 1): [meeting]}, preferred=(2, 1))[0] == (1, 1)
+    assert decide.free_tables(meeting, {(1, 1): [meeting], (2, 1): [meeting]}, preferred=(2, 1)) == []
 
 
 # --- «если нужно» and the one who blocks ----------------------------------------------------------------------

@@ -21,7 +21,6 @@ def test_a_meeting_takes_the_lowest_free_table_the_preferred_one_first() -> None
     busy = {(1, 1): [span(0, 1)], (1, 2): [], (1, 3): [span(4, 5)], (2, 1): []}
     assert decide.free_tables(meeting, busy) == [(1, 2), (2, 1)]
     assert decide.free_tables(meeting, busy, preferred=(2, 1)) == [(2, 1), (1, 2)]
-    assert decide.free_room(meeting, busy) == (1, 2)  # the same decision over (room, table) keys
     assert decide.free_tables(span(5, 6), {(1, 1): [span(0, 5)]}) == [(1, 1)]  # touching is free
 
 
