@@ -102,10 +102,13 @@ async def test_the_first_message_to_a_group_with_history_is_found_within_a_paced
     Now the chat's newest id is found by halving (a deleted message here and there does not end the chat) and the
     ids just before it are looked at — bounded, within Telegram's per-group pace."""
     fake_api.last_ids[CHAT] = 0
-    for _ in range(HISTORY):
+    for _ in range(31):
+        fake_api.someone_posts(CHAT)
+    old = fake_api.our_message(CHAT, OLD_TEXT)  # id 32, which the doubling asks about: read, never changed
+    for _ in range(HISTORY - old):
         fake_api.someone_posts(CHAT)
     if deleted:  # a moderated group: some of the ids the halving asks about are gone
-        for message_id in (1, 16, 32, 33):
+        for message_id in (1, 8, 16, 17):
             fake_api.delete_message(CHAT, message_id)
     (league,) = make_league(session)
     answer(session, league, 0, (kirov(12, 13), kirov(12, 20)))
@@ -143,4 +146,7 @@ async def test_the_first_message_to_a_group_with_history_is_found_within_a_paced
         worst = max(sum(1 for u in times if t <= u < t + window) for t in times)
         assert worst <= limit, f"{worst} calls to the group within {window} s"
     assert all(not m.get("markup") for m in fake_api.messages.values())  # every probe's mark was taken off
+    assert fake_api.messages[(CHAT, old)]["text"] == OLD_TEXT
+    assert [c for c in probes if c.params["message_id"] == old]  # it was looked at, and left as it was
+    assert not fake_api.all_calls("editMessageText")
     assert _undelivered(session) == []
