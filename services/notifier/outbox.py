@@ -78,6 +78,11 @@ class Undeliverable(Exception):
 # text (a message of ours this database does not know: left as it was, and not taken for the one in flight).
 OURS, OTHER, NONE, CHANGED = "ours", "other", "none", "changed"
 PROBE_IDS = 12  # how many ids after the newest known one are looked at: the pending one and others' chatter
+# With no message of ours known in the chat (the first one ever sent there), its newest id is found by halving:
+# an id counts as past the chat's end only when PROBE_END_RUN ids from it are all not found (a deleted message or
+# two in a moderated group do not end it). Ids go up to 2**31, so at most 31 doublings and 31 halvings.
+PROBE_END_RUN = 3
+PROBE_SEARCH_CALLS = 2 * 31 * PROBE_END_RUN + PROBE_IDS  # probes at most, the halving and the ids before the end
 
 
 class Gateway(Protocol):
@@ -366,27 +371,73 @@ class Notifier:
 
     async def _find_pending(self, pending: TelegramPending) -> int | None:
         """Looks for an unresolved message in its chat and records it when it is there; removes the mark either
-        way (not found: its event sends it again). Only the ids after the newest known one are probed — from the
-        chat's first message when none is known (the first message ever sent there) — and only a message of ours
-        with exactly this text is taken: the probe reads a message back without changing it, so an old message
-        of ours that this database does not know is passed over as it is."""
-        found = None
-        for message_id in range(pending.after_message_id + 1, pending.after_message_id + 1 + PROBE_IDS):
-            await self._paced(pending.chat_id)
-            answer = await self.gateway.probe(pending.chat_id, message_id, pending.text)
-            if answer in (OURS, CHANGED):
-                await self._paced(pending.chat_id)  # the read-back's second call (the mark taken off)
-            if answer == OURS:
-                found = message_id
-                break
-            if answer == CHANGED:
-                log.info("message %s in chat %s is ours with another text, not known here", message_id, pending.chat_id)
+        way (not found: its event sends it again). Only the ids after the newest known one are probed — when none is
+        known (the first message ever sent there), the ids just before the chat's end, found by halving — and only
+        a message of ours with exactly this text is taken: the probe reads a message back without changing it, so
+        an old message of ours that this database does not know is passed over as it is."""
+        if pending.after_message_id:
+            after = pending.after_message_id
+            found = await self._look_at(pending, range(after + 1, after + 1 + PROBE_IDS))
+        else:  # the chat's first message of ours: where the chat ends now, found by halving
+            found, end = await self._chat_end(pending)
+            if found is None:  # posted, if at all, among the newest ids: people's chatter may follow it
+                newest = end + PROBE_END_RUN - 1
+                found = await self._look_at(pending, range(newest, max(0, newest - PROBE_IDS), -1))
         with session_scope(self.bind) as session:
             if found is not None:
                 log.info("message in flight before a restart found in chat %s: %s", pending.chat_id, found)
                 _record(session, pending, found, now=self.clock())
             session.exec(sa.delete(TelegramPending).where(col(TelegramPending.chat_id) == pending.chat_id))
         return found
+
+    async def _probe(self, pending: TelegramPending, message_id: int) -> str:
+        """One paced probe of one id (two calls when the message is ours: the mark put on and taken off)."""
+        await self._paced(pending.chat_id)
+        answer = await self.gateway.probe(pending.chat_id, message_id, pending.text)
+        if answer in (OURS, CHANGED):
+            await self._paced(pending.chat_id)  # the read-back's second call (the mark taken off)
+        if answer == CHANGED:
+            log.info("message %s in chat %s is ours with another text, not known here", message_id, pending.chat_id)
+        return answer
+
+    async def _look_at(self, pending: TelegramPending, ids: range) -> int | None:
+        """The first of `ids` that is the pending message, if any."""
+        for message_id in ids:
+            if await self._probe(pending, message_id) == OURS:
+                return message_id
+        return None
+
+    async def _chat_end(self, pending: TelegramPending) -> tuple[int | None, int]:
+        """Where the chat ends as the probe sees it, by doubling then halving: (the pending message's id when a
+        probe met it on the way, else None; an id the chat goes on at, no more than PROBE_END_RUN - 1 before its
+        newest message)."""
+
+        async def there(message_id: int) -> tuple[bool, int | None]:
+            """Whether the chat goes on at `message_id` (a message there or within PROBE_END_RUN ids after it),
+            and the pending message's id when a probe met it."""
+            for step in range(PROBE_END_RUN):
+                answer = await self._probe(pending, message_id + step)
+                if answer == OURS:
+                    return True, message_id + step
+                if answer != NONE:
+                    return True, None
+            return False, None
+
+        low, high = 0, 1  # the chat goes on at `low` (0: before its first message) and not at `high`
+        while high < 2**31:
+            on, found = await there(high)
+            if found is not None:
+                return found, found
+            if not on:
+                break
+            low, high = high, high * 2
+        while high - low > 1:
+            middle = (low + high) // 2
+            on, found = await there(middle)
+            if found is not None:
+                return found, found
+            low, high = (middle, high) if on else (low, middle)
+        return None, low
 
     async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the
