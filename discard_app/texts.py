@@ -931,3 +931,6 @@ SEASON_NAME_EXAMPLE = "Лига Дискарда 2027"
 # /playoff (pages/playoff/playoff.py)
 PLAYOFF_WINDOW_ROUNDS = {"1": "1-й раунд", "2": "2-й раунд", "3": "3-й раунд", "F": "финал"}
 PLAYOFF_TIE_FORM_INCOMPLETE = "Выберите матч и перечислите имена равных игроков через запятую."
+
+# --- the profile page while it loads ---
+PROFILE_LOADING = "Загружаем…"

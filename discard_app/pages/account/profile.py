@@ -28,6 +28,9 @@ PASSWORD_FORM_ID = "change-password"
 
 
 class ProfileState(GuardedActions, AuthState):
+    # The Telegram block waits for the page's load: before it, a linked person saw «не привязан», and a code asked
+    # for at once was wiped by the load that came after it.
+    loaded: bool = False
     linked: bool = False
     telegram_username: str = ""
     private_messages: bool = False
@@ -75,6 +78,7 @@ class ProfileState(GuardedActions, AuthState):
         if user is None:
             return self._redirect_to_login()
         self._show(user)
+        self.loaded = True
         return None
 
     @rx.event
@@ -280,7 +284,11 @@ def profile_page() -> rx.Component:
         texts.PROFILE_TITLE,
         rx.heading(texts.PROFILE_TELEGRAM, size="4", as_="h2"),
         rx.cond(ProfileState.notice != "", rx.callout(ProfileState.notice, color_scheme="green", role="status")),
-        rx.cond(ProfileState.linked, _linked(), _not_linked()),
+        rx.cond(
+            ProfileState.loaded,
+            rx.cond(ProfileState.linked, _linked(), _not_linked()),
+            rx.text(texts.PROFILE_LOADING, color_scheme="gray"),
+        ),
         rx.heading(texts.PROFILE_CALENDAR, size="4", as_="h2"),
         _calendar(),
         rx.heading(texts.PROFILE_PASSWORD, size="4", as_="h2"),
