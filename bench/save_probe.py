@@ -90,7 +90,14 @@ def _patch_app() -> None:
 
     @functools.wraps(original_push)
     async def push(*args: Any, **kwargs: Any) -> Any:
-        record = {"event": "push", "statements": 0}
+        memo = getattr(live_push, "_round", None)  # the round's shared reads (absent before they were shared)
+        memo = memo.get() if memo is not None else None
+        record = {
+            "event": "push",
+            "statements": 0,
+            "round": id(memo) if memo is not None else 0,
+            "shared_before": len(memo or {}),
+        }
         token = _current.set(record)
         started = time.perf_counter()
         try:

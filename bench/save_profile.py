@@ -4,9 +4,11 @@ worker, SQLite; `--redis` for its state in Redis) with bench/save_probe.py loade
 event it prints the medians of: SQL statements, the whole event in the server, the handler's time (in its one
 transaction and outside it), the page's reload, the delta's computation and its size by var, the state's pickling
 as a state manager writes it (every touched state of the tab's tree) and reading it back, and the round trip the
-tab sees; then the pushes to the match's other open pages.
+tab sees; then the pushes to the match's other open pages. With the disk manager (the default) a state stays
+"touched" until the manager's debounced write, so 'state B' can count several events' states; `--redis` writes
+after each event, so its figures are one event's.
 
-    .venv/bin/python bench/save_profile.py              # 4 tables: 40 saves, 8 confirmations, 4 bookings
+    .venv/bin/python bench/save_profile.py              # 4 tables: 160 saves, 8 confirmations, 4 bookings
     .venv/bin/python bench/save_profile.py --redis      # the states in Redis (db 12), where every event reads them
 
 Not a test: it prints its figures.
@@ -54,7 +56,7 @@ def _drive(url: str, tables: list, seen: dict[str, list[float]]) -> None:
                 tab.save(_painted(rng, table if last else None))
                 if n:
                     seen["save_grid"].append(time.perf_counter() - started)
-                time.sleep(0.02)  # the pushes to the other three pages are written before the next save
+                time.sleep(0.1)  # the pushes to the other three pages are done before the next save
         proposer = tabs[0]
         proposer.wait(lambda proposer=proposer: bool(proposer.vars.get("options")), "options")
         option = proposer.vars["options"][0]
@@ -87,7 +89,8 @@ def _report(records: list[dict], seen: dict[str, list[float]]) -> None:
         record["event"] = "book" if n % 3 == 2 else "confirm"
     for record in records:
         kinds[record["event"]].append(record)
-    kinds["save_grid"] = kinds["save_grid"][4:]  # each player's first save is not counted (its tab's first)
+    per_table = 4 * (SAVES + 1)  # each table's four players save in turn; each one's first save is not counted
+    kinds["save_grid"] = [r for n, r in enumerate(kinds["save_grid"]) if n % per_table >= 4]
     print(f"{'event':<10} {'n':>3} {'stmts':>5} {'event ms':>8} {'handler':>7} {'in tx':>6} {'outside':>7} "
           f"{'reload':>6} {'delta ms':>8} {'delta B':>7} {'pickle':>6} {'unpick':>6} {'state B':>7} "
           f"{'tree B':>7} {'tab ms':>6}")  # fmt: skip
@@ -137,6 +140,9 @@ def _report(records: list[dict], seen: dict[str, list[float]]) -> None:
             f"{_median([r.get('serialize_ms', 0) for r in rows]):.2f} / "
             f"{_median([r.get('deserialize_ms', 0) for r in rows]):.2f} ms"
         )
+    pushes = kinds.get("push", [])
+    print(f"pushes: {len(pushes)} in {len({r['round'] for r in pushes if r['round']})} rounds; "
+          f"{sum(r['shared_before'] > 0 for r in pushes)} of them found a board read in their round")  # fmt: skip
     for kind in ("confirm", "book"):
         print(f"{kind}: bytes the answering tab received {_median(seen.get(kind + '_bytes', [])):.0f}")
 
