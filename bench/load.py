@@ -92,6 +92,7 @@ class Tab:
         self.router = {"pathname": self.path, "asPath": self.path, "query": {"match_id": str(match_id)}}
         self.vars: dict = {}
         self.scripts: list[str] = []
+        self.received = 0  # bytes of the frames received (bench/save_profile.py)
         ws_url = url.replace("http", "ws", 1) + f"{NAMESPACE}/?token={uuid.uuid4()}&EIO=4&transport=websocket"
         # The session cookie as a browser sends it; no Origin header (the client's Host has no port to match it).
         self.ws = simple_websocket.Client.connect(ws_url, headers={"Cookie": f"discard_session={token}"})
@@ -126,6 +127,7 @@ class Tab:
         frame = self.ws.receive(timeout=timeout)
         if frame is None:
             return
+        self.received += len(frame)
         if frame == "2":  # engine.io ping
             self.ws.send("3")
             return

@@ -16,10 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import dataclasses
 import logging
 import time
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 import reflex as rx
 
@@ -57,6 +59,10 @@ _fresh: set[tuple[str, str]] = set()  # registered since the watcher's last roun
 _app: App | None = None
 _wake: asyncio.Event | None = None
 stats = {"reads": 0, "pushes": 0}  # for the benchmark and the tests
+# What the pages pushed in one round share: one match's board for its four open pages (`shared`). Only within
+# `push_changes` (a context variable: an event handled meanwhile reads its own), and gone when the round ends.
+_round: contextvars.ContextVar[dict | None] = contextvars.ContextVar("live_push_round", default=None)
+T = TypeVar("T")
 
 
 def install(app: App) -> None:
@@ -142,11 +148,31 @@ async def _push(app: App, token: str, name: str, tab: Tab, stamp: str) -> None:
     stats["pushes"] += 1
 
 
+def shared(key: Hashable, read: Callable[[], T]) -> T:
+    """`read()`, once per `key` among the tabs of one push round (outside a round: read each time). The key must
+    name what was read as of when: a page keys its match's board by the part of its stamp every viewer shares, so
+    a change committed during the round makes a new key, and one viewer's own data is never in it."""
+    memo = _round.get()
+    if memo is None:
+        return read()
+    if key not in memo:
+        memo[key] = read()
+    return memo[key]
+
+
 async def push_changes(
     *, since: str | None = None, minute: bool = False, only: set[tuple[str, str]] | None = None
 ) -> int:
     """Pushes every registered tab (or `only` these) whose watched stamp moved since the league's stamp `since`
     (and, once a minute, the clock-following ones)."""
+    token = _round.set({})
+    try:
+        return await _push_round(since=since, minute=minute, only=only)
+    finally:
+        _round.reset(token)
+
+
+async def _push_round(*, since: str | None, minute: bool, only: set[tuple[str, str]] | None) -> int:
     app = _app
     if app is None or app.event_namespace is None:
         return 0

@@ -49,6 +49,9 @@ def _club() -> list[sa.ScalarSelect]:
     ]
 
 
+_CLUB_PARTS = len(_club())
+
+
 def _joined(parts: tuple) -> str:
     return ":".join(str(part or 0) for part in parts)
 
@@ -93,6 +96,19 @@ def player_stamp(session: Session, user_id: int) -> str:
 def grid_moved(before: str, now: str) -> bool:
     """Whether two `match_stamp`s differ in what can change the viewer's grid, not only in the match's own news."""
     return before.partition("|")[2] != now.partition("|")[2]
+
+
+def club_moved(before: str, now: str) -> bool:
+    """Whether two `match_stamp`s differ in what the club's other changes move (another match's booking, rooms,
+    league-wide changes), not only in the match's own news or the viewer's own answer: a player's own save moves
+    only those two (unless it released a booking)."""
+    return shared_part(before).partition("|")[2] != shared_part(now).partition("|")[2]
+
+
+def shared_part(stamp: str) -> str:
+    """A `match_stamp` without the viewer's own answer: what every viewer of the match reads alike."""
+    head, _, grid = stamp.partition("|")
+    return head + "|" + ":".join(grid.split(":", _CLUB_PARTS)[:_CLUB_PARTS])
 
 
 # What an open page watches (`discard_app/live_push.py`): the league, one match (with the viewer), or one person.

@@ -20,7 +20,7 @@ from services.core.models import (
 )
 from services.core.wording import agreed
 from services.scheduling import booking, decide
-from services.scheduling.board import MatchBoard, match_board
+from services.scheduling.board import Board, MatchBoard, match_board
 from services.scheduling.booking import release_booking
 from services.scheduling.intervals import Interval, clip, subtract, union
 from services.scheduling.repo import (
@@ -33,6 +33,15 @@ from services.scheduling.repo import (
 from services.scheduling.rules import format_kirov
 
 
+@dataclasses.dataclass(frozen=True)
+class Saved:
+    """What a save answers: its notices, and the match's board as it stands after the save (in its transaction)."""
+
+    notices: list[str]
+    board: Board
+    item: MatchBoard
+
+
 def save_availability(
     session: Session,
     *,
@@ -41,10 +50,36 @@ def save_availability(
     intervals: Sequence[Interval],
     now: datetime,
     if_needed: Sequence[Interval] = (),
+    release_ok: bool = True,
 ) -> list[str]:
+    """`save_and_read`'s notices."""
+    return save_and_read(
+        session,
+        match_id=match_id,
+        user_id=user_id,
+        intervals=intervals,
+        now=now,
+        if_needed=if_needed,
+        release_ok=release_ok,
+    ).notices
+
+
+def save_and_read(
+    session: Session,
+    *,
+    match_id: int,
+    user_id: int,
+    intervals: Sequence[Interval],
+    now: datetime,
+    if_needed: Sequence[Interval] = (),
+    release_ok: bool = True,
+) -> Saved:
     """Replaces the player's intervals (clipped to the window) and marks them answered; returns the notices
     for what the change withdrew. `if_needed`: the time painted «могу, если нужно» (where it overlaps `intervals`,
-    the time is free); it counts for options and confirmations like free time, offered after it.
+    the time is free); it counts for options and confirmations like free time, offered after it. The board it
+    answers is the one it read under the lock, brought up to date: the page is shown from it without reading again.
+    `release_ok=False`: a change that would release a booked meeting raises `ReleaseFirst` (naming the meetings)
+    before anything is written, so the page asks first; decided on the board this save reads anyway.
     Only the seated player themself may do it (Регламент §3, §6.4), and not once the
     window is over (from then on the organizer decides: Регламент §6.1). Holds the match lock, so a confirmation
     racing with this repaint sees the withdrawal, or is seen by it."""
@@ -64,6 +99,10 @@ def save_availability(
         )
     free = clip(intervals, window)
     maybe = subtract(clip(if_needed, window), free)
+    painted = union(free, maybe)  # a confirmation inside «если нужно» time stands
+    outcome = decide.repaint(painted, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
+    if outcome.released_starts and not release_ok:  # Регламент §6.1: asked first, nothing changed yet
+        raise ReleaseFirst(outcome.released_starts)
     had_options = bool(board.options(item))
     session.exec(
         delete(AvailabilityInterval).where(
@@ -94,8 +133,6 @@ def save_availability(
     outbox.emit(
         session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats), now=now
     )
-    painted = union(free, maybe)  # a confirmation inside «если нужно» time stands
-    outcome = decide.repaint(painted, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
     _carry_out(session, item, seat.player_id, seat.name, outcome, now)
     if outcome.withdrawn or outcome.released or outcome.reopened or outcome.retired:
         board, item = match_board(session, match_id, now=now)  # proposals and bookings moved: read them again
@@ -111,7 +148,7 @@ def save_availability(
         outbox.emit(
             session, outbox.OPTIONS_FOUND if has_options else outbox.OPTIONS_LOST, match_id, match=info.title, now=now
         )
-    return list(outcome.notices)
+    return Saved(list(outcome.notices), board, item)
 
 
 def _open_needs(item: MatchBoard) -> list[int | None]:
@@ -183,19 +220,13 @@ def _carry_out(
         session.flush()
 
 
-def bookings_released_by(
-    session: Session, *, match_id: int, user_id: int, intervals: Sequence[Interval], now: datetime
-) -> list[str]:
-    """The booked meetings (their Kirov start) that saving `intervals` (free and «если нужно» together) would
-    release; changes nothing, so the page can ask first. The same decision
-    `save_availability` carries out (`decide.repaint`)."""
-    _, item = match_board(session, match_id, now=now)
-    seat = item.info.seat_of(user_id)
-    if seat is None or item.info.window is None:
-        return []
-    free = clip(intervals, item.info.window)
-    outcome = decide.repaint(free, _confirmed(session, item, seat.player_id), open_needs=_open_needs(item), now=now)
-    return outcome.released_starts
+class ReleaseFirst(SchedulingError):
+    """A save that would release booked meetings (their Kirov starts in `released`): nothing was written, the page
+    asks first and sends the same grid again with `release_ok=True`."""
+
+    def __init__(self, released: list[str]) -> None:
+        super().__init__(", ".join(released))
+        self.released = released
 
 
 def previous_tour_availability(

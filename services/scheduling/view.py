@@ -200,12 +200,21 @@ def booking_news(session: Session, match_id: int) -> str:
     return f"{who} на {data.get('when', '')}{reason}."
 
 
-def match_page(session: Session, *, match_id: int, user: User, now: datetime, grid: bool = True) -> MatchPage:
+def match_page(
+    session: Session,
+    *,
+    match_id: int,
+    user: User,
+    now: datetime,
+    grid: bool = True,
+    read: tuple[Board, MatchBoard] | None = None,
+) -> MatchPage:
     """The page for a seated player (their own grid) or the organizer (everyone's times); others are refused.
     Rendered from the read model (`board`), as the card, the home page and the desk are. `grid=False` leaves out
     the viewer's grid and its marks (`days`, `cells`, `marks` stay empty): a proposal, a confirmation or a
-    released booking of this match changes neither, and they are most of the page's work."""
-    board, item = match_board(session, match_id, now=now)
+    released booking of this match changes neither, and they are most of the page's work. `read`: the match's
+    board as this transaction already holds it (after a save: `availability.save_and_read`), not read again."""
+    board, item = read or match_board(session, match_id, now=now)
     info = item.info
     seat = info.seat_of(user.id)
     organizer = user.role == Role.ORGANIZER

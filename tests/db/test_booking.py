@@ -21,7 +21,7 @@ from services.scheduling import organizer as scheduling_admin
 from services.scheduling.board import options_for, state_of
 from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics
 from services.scheduling.intervals import Interval
-from services.scheduling.repo import SchedulingError, confirmations, match_info, proposals
+from services.scheduling.repo import SchedulingError, availabilities, confirmations, match_info, proposals
 from services.scheduling.view import booking_news
 from tests import factories as f
 from tests.factories import NOW, kirov
@@ -477,12 +477,19 @@ def test_the_proposal_counts_as_the_proposers_confirmation(db: sa.Engine) -> Non
 
 def test_saving_is_asked_about_first_when_it_would_release_a_booking(db: sa.Engine) -> None:
     league, p = booked_league(db)
-    kwargs = {"match_id": league.match.id, "user_id": league.users[1].id}
-    assert act(db, availability.bookings_released_by, intervals=[evening(20), evening(21)], now=NOW, **kwargs) == []
-    [when] = act(db, availability.bookings_released_by, intervals=[evening(21)], now=NOW, **kwargs)
+    kwargs = {"match_id": league.match.id, "user_id": league.users[1].id, "now": NOW, "release_ok": False}
+    with pytest.raises(availability.ReleaseFirst) as asked:
+        act(db, availability.save_availability, intervals=[evening(21)], **kwargs)
+    [when] = asked.value.released
     assert when.endswith("18:00")
     [row] = match_bookings(db, league.match.id)
     assert row.active  # asking changed nothing
+    with Session(db) as session:
+        assert sorted(availabilities(session, league.match.id)[league.players[1].id], key=lambda iv: iv.start) == [
+            evening(20),
+            evening(21),
+        ]
+    assert act(db, availability.save_availability, intervals=[evening(20), evening(21)], **kwargs) == []
     paint(db, league, 1, evening(21))
     [row] = match_bookings(db, league.match.id)
     assert not row.active

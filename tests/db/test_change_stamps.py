@@ -10,7 +10,15 @@ from datetime import timedelta
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from services.core.changes import change_stamp, grid_moved, match_stamp, player_stamp, touched_since
+from services.core.changes import (
+    change_stamp,
+    club_moved,
+    grid_moved,
+    match_stamp,
+    player_stamp,
+    shared_part,
+    touched_since,
+)
 from services.core.db import session_scope
 from services.results import penalties
 from services.scheduling import availability, booking
@@ -110,6 +118,11 @@ def test_the_grid_part_moves_for_rooms_and_the_viewers_own_answer_not_for_the_ot
     assert after_other_player != start and not grid_moved(start, after_other_player)
     after_own = paint(mine, 0)
     assert grid_moved(after_other_player, after_own)
+    # a save moves only its match's news and its player's answer: its page may keep the stamp read after it
+    assert not club_moved(start, after_own)
+    with Session(db) as session:  # what the match's viewers share: one board read serves every open page
+        others = match_stamp(session, mine, league.users[2].id)  # not answered yet
+    assert others != after_own and shared_part(others) == shared_part(after_own)
     for seat in range(4, 8):
         paint(other.id, seat)
     proposal = act(db, booking.propose_meeting, match_id=other.id, user_id=league.users[4].id, start=kirov(20, 18),
@@ -119,6 +132,7 @@ def test_the_grid_part_moves_for_rooms_and_the_viewers_own_answer_not_for_the_ot
     with Session(db) as session:
         after_booking = match_stamp(session, mine, viewer)
     assert grid_moved(after_own, after_booking)  # the room is taken now: "every room taken" marks may change
+    assert club_moved(after_own, after_booking)  # a page read before it must be pushed again
 
 
 def test_a_home_page_stamp_moves_for_the_persons_own_matches_and_the_club(db: sa.Engine) -> None:

@@ -14,23 +14,23 @@ from discard_app.components.live import LivePage
 from discard_app.state import tab_memory
 from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
-from services.core.changes import grid_moved, match_stamp, match_watch
+from services.core.changes import club_moved, grid_moved, match_stamp, match_watch, shared_part
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.core.wording import agreed
 from services.league.tour_windows import parse_kirov
 from services.scheduling import availability, booking
+from services.scheduling.board import match_board
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
     Interval,
     availability_from_grid,
     grid_from_availability,
-    union,
     window_days,
 )
 from services.scheduling.repo import SchedulingError, match_info
 from services.scheduling.rules import hanchans_word
-from services.scheduling.view import match_page, meetings
+from services.scheduling.view import MatchPage, match_page, meetings
 
 EVERYONE = "match-schedule-everyone"  # the organizer's view of every player's intervals (state/tab_memory.py)
 GRID_FORM_ID = "grid-save-form"  # assets/availability_grid.js fills its hidden `grid` field as it is sent
@@ -82,7 +82,13 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 # before the data: a change in between reloads again
                 self._stamp = match_stamp(session, match_id, user.id)
                 live_push.seen(self, self._stamp)  # this tab has read it itself: no push for it
-                view = match_page(session, match_id=match_id, user=user, now=utc_now(), grid=grid)
+                now = utc_now()
+                # A push reloads the match's open pages one after another: they read its board once, as of the
+                # stamp every viewer shares (the viewer's own part stays in match_page)
+                read = live_push.shared(
+                    ("match_board", match_id, shared_part(self._stamp)), lambda: match_board(session, match_id, now=now)
+                )
+                view = match_page(session, match_id=match_id, user=user, now=now, grid=grid, read=read)
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
@@ -94,8 +100,18 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             self.proposals, self.bookings, self.hanchan_choices = [], [], []
             tab_memory.remember(self.router.session.client_token, EVERYONE, [])
             return
-        self.allowed, self.match_id, self.title, self.window = True, str(match_id), view.title, view.window
-        self.match_url = routes.match_url(match_id)
+        self._show(match_id, view, grid=grid)
+
+    def _show(self, match_id: int, view: MatchPage, *, grid: bool) -> None:
+        """Puts the page read (`view.match_page`) into the state."""
+        # assigned only when changed: a reload after a save or a push resends none of them (bench/save_profile.py)
+        self._put(
+            allowed=True,
+            match_id=str(match_id),
+            title=view.title,
+            window=view.window,
+            match_url=routes.match_url(match_id),
+        )
         seated = view.my_player_id is not None
         if grid:
             self._put(is_seated=seated and bool(view.days) and not view.window_over)
@@ -215,26 +231,35 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         if match_id is None:
             return None
 
-        def run(session: Any, user: User) -> list[str]:
+        def run(session: Any, user: User) -> tuple[list[str], str, MatchPage]:
             window = match_info(session, match_id).window
             if window is None:
                 raise SchedulingError(texts.SCHED_NO_WINDOW)
             intervals, if_needed = _parse_grid(painted, window_days(window), window)
             now = utc_now()
-            if not release_ok:
-                released = availability.bookings_released_by(
-                    session, match_id=match_id, user_id=user.id, intervals=union(intervals, if_needed), now=now
-                )
-                if released:  # Регламент §6.1: asked first; rolled back with the key's claim, the key stays usable
-                    raise _ReleaseFirst(released)
-            return availability.save_availability(
-                session, match_id=match_id, user_id=user.id, intervals=intervals, if_needed=if_needed, now=now
+            before = match_stamp(session, match_id, user.id)
+            # Регламент §6.1: a save that would release a booking is asked about first (`ReleaseFirst`, raised
+            # before any write); rolled back with the key's claim, the key stays usable
+            saved = availability.save_and_read(
+                session,
+                match_id=match_id,
+                user_id=user.id,
+                intervals=intervals,
+                if_needed=if_needed,
+                now=now,
+                release_ok=release_ok,
             )
+            # The page from the board the save read under the lock, in its transaction: not read again after it.
+            # Its stamp includes the save's own news; if the club's part moved meanwhile, the older one stands, so
+            # the push that follows reloads the page.
+            after = match_stamp(session, match_id, user.id)
+            view = match_page(session, match_id=match_id, user=user, now=now, read=(saved.board, saved.item))
+            return saved.notices, before if club_moved(before, after) else after, view
 
         outcome = self._perform(
-            run, key=key, done=lambda notices: " ".join([texts.SCHED_SAVED, *notices]), action=f"grid.{match_id}"
+            run, key=key, done=lambda saved: " ".join([texts.SCHED_SAVED, *saved[0]]), action=f"grid.{match_id}"
         )
-        if isinstance(outcome.error, _ReleaseFirst):
+        if isinstance(outcome.error, availability.ReleaseFirst):
             self.pending_grid = painted
             self.drop_warning = texts.SCHED_RELEASE_WARNING.format(when=", ".join(outcome.error.released))
             return None
@@ -242,7 +267,12 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             self._outcome_error(outcome.problems)
             return None
         self.notice = outcome.message
-        self._refresh(self._admitted_user())
+        if outcome.value is None:  # a repeated send: the page as it stands now
+            self._refresh(self._admitted_user())
+        else:
+            _, self._stamp, view = outcome.value
+            live_push.seen(self, self._stamp)  # this tab has read it itself: no push for it
+            self._show(match_id, view, grid=True)
         return rx.call_script("window.discardGrid && window.discardGrid.saved()")
 
     @rx.event
@@ -434,14 +464,6 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             with session_scope() as session:
                 proposal_rows, booking_rows = meetings(session, info, seat.player_id if seat else None, now=now)
             self._put(proposals=proposal_rows, bookings=booking_rows)
-
-
-class _ReleaseFirst(SchedulingError):
-    """A save that would release booked meetings: the page asks first (the transaction and its key roll back)."""
-
-    def __init__(self, released: list[str]) -> None:
-        super().__init__(", ".join(released))
-        self.released = released
 
 
 class MatchGridState(MatchScheduleState):
