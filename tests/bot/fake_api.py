@@ -90,6 +90,10 @@ class FakeBotApi:
         with self.lock:
             return [c for c in self.calls if c.status == 200 and (method is None or c.method == method)]
 
+    def texts_to(self, chat_id: int) -> list[str]:
+        """The texts of the messages sent to one chat, in order."""
+        return [c.params["text"] for c in self.accepted("sendMessage") if c.params["chat_id"] == chat_id]
+
     def all_calls(self, method: str | None = None) -> list[Call]:
         with self.lock:
             return [c for c in self.calls if method is None or c.method == method]

@@ -73,10 +73,6 @@ def _command(app: Application, text: str, *, user_id: int, username: str | None 
     return Update.de_json(data, app.bot)
 
 
-def _texts_to(fake_api: FakeBotApi, chat_id: int) -> list[str]:
-    return [c.params["text"] for c in fake_api.accepted("sendMessage") if c.params["chat_id"] == chat_id]
-
-
 async def test_sunday_job_names_exactly_the_players_still_to_act(
     application: Application, fake_api: FakeBotApi, session: Session
 ):
@@ -143,22 +139,22 @@ async def test_start_code_links_the_account_and_stop_unlinks(
     user = session.get(User, league.user_ids[0])
     assert (user.telegram_user_id, user.telegram_username) == (777, "anna_i")
     assert session.get(TelegramLinkCode, code) is None  # one-time
-    assert "привязан к игроку Анна Иванова" in _texts_to(fake_api, 777)[-1]
+    assert "привязан к игроку Анна Иванова" in fake_api.texts_to(777)[-1]
 
     # The same code from another account does nothing.
     await application.process_update(_command(application, f"/start {code}", user_id=888))
     session.expire_all()
     assert session.exec(select(User).where(User.telegram_user_id == 888)).first() is None
-    assert "Код не подошёл" in _texts_to(fake_api, 888)[-1]
+    assert "Код не подошёл" in fake_api.texts_to(888)[-1]
 
     await application.process_update(_command(application, "/matches", user_id=777))
-    reply = _texts_to(fake_api, 777)[-1]
+    reply = fake_api.texts_to(777)[-1]
     assert "Тур 2, стол 1 — Никто не ответил" in reply
 
     await application.process_update(_command(application, "/stop", user_id=777))
     session.expire_all()
     assert session.get(User, league.user_ids[0]).telegram_user_id is None
-    assert "отвязан" in _texts_to(fake_api, 777)[-1]
+    assert "отвязан" in fake_api.texts_to(777)[-1]
 
 
 async def test_an_expired_code_does_not_link(application: Application, fake_api: FakeBotApi, session: Session):
@@ -168,7 +164,7 @@ async def test_an_expired_code_does_not_link(application: Application, fake_api:
     await application.process_update(_command(application, f"/start {code}", user_id=999))
     session.expire_all()
     assert session.get(User, league.user_ids[1]).telegram_user_id is None
-    assert "Код не подошёл" in _texts_to(fake_api, 999)[-1]
+    assert "Код не подошёл" in fake_api.texts_to(999)[-1]
 
 
 async def test_linked_players_get_private_messages_about_their_own_matches(
@@ -185,17 +181,17 @@ async def test_linked_players_get_private_messages_about_their_own_matches(
 
     await outbox.run(application)
 
-    (waiting,) = _texts_to(fake_api, 7001)
+    (waiting,) = fake_api.texts_to(7001)
     assert "Вам предложено время встречи: пн 14.12.2026 13:00–17:30" in waiting
-    assert _texts_to(fake_api, 7002) == []
+    assert fake_api.texts_to(7002) == []
 
     for index in (0, 1, 3):
         confirm(session, league, proposal, index)
     await outbox.run(application)
 
-    booked = _texts_to(fake_api, 7001)[-1]
+    booked = fake_api.texts_to(7001)[-1]
     assert "Встреча забронирована" in booked and "пн 14.12.2026 13:00–17:30, Большой зал, 3 ханчана" in booked
-    assert len(_texts_to(fake_api, 7001)) == 2 and _texts_to(fake_api, 7002) == []
+    assert len(fake_api.texts_to(7001)) == 2 and fake_api.texts_to(7002) == []
     (card_id,) = {k for k in fake_api.messages if k[0] == CHAT}
     assert "Состояние: <b>Забронировано</b>" in fake_api.messages[card_id]["text"]
 

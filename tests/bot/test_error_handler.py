@@ -34,10 +34,6 @@ def _command(update_id: int, text: str, *, user_id: int) -> dict:
     }
 
 
-def _texts_to(fake_api: FakeBotApi, chat_id: int) -> list[str]:
-    return [c.params["text"] for c in fake_api.accepted("sendMessage") if c.params["chat_id"] == chat_id]
-
-
 async def test_a_failing_command_is_logged_and_the_next_update_is_still_handled(
     application: Application, fake_api: FakeBotApi, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
@@ -52,15 +48,15 @@ async def test_a_failing_command_is_logged_and_the_next_update_is_still_handled(
     await application.updater.start_polling(poll_interval=0.05)
     try:
         for _ in range(200):
-            if _texts_to(fake_api, 502):
+            if fake_api.texts_to(502):
                 break
             await asyncio.sleep(0.05)
     finally:
         await application.updater.stop()
         await application.stop()
 
-    assert _texts_to(fake_api, 501) == [cards.COMMAND_FAILED]  # the player is told, not left waiting
-    assert _texts_to(fake_api, 502) == [cards.NOT_LINKED]  # the bot kept polling: the next update was handled
+    assert fake_api.texts_to(501) == [cards.COMMAND_FAILED]  # the player is told, not left waiting
+    assert fake_api.texts_to(502) == [cards.NOT_LINKED]  # the bot kept polling: the next update was handled
     (record,) = [r for r in caplog.records if r.name == bot_process.__name__ and r.levelno == logging.ERROR]
     message = record.getMessage()
     assert "update 1 (chat 501, from 501, /start)" in message
@@ -80,7 +76,7 @@ async def test_a_failed_poll_is_one_warning_and_polling_goes_on(
     await application.process_error(update=None, error=NetworkError(f"Bad Gateway at /bot{TOKEN}/getUpdates"))
     await application.process_update(Update.de_json(_command(1, "/matches", user_id=503), application.bot))
 
-    assert _texts_to(fake_api, 503) == [cards.NOT_LINKED]
+    assert fake_api.texts_to(503) == [cards.NOT_LINKED]
     ours = [r for r in caplog.records if r.name == bot_process.__name__ and r.levelno >= logging.WARNING]
     assert [(r.levelno, r.getMessage()) for r in ours] == [
         (logging.WARNING, "Telegram unreachable while polling: Bad Gateway at /bot<token>/getUpdates")

@@ -30,10 +30,6 @@ def _notifier(bot: Bot, engine: sa.Engine, now) -> Notifier:  # noqa: ANN001
     )  # fmt: skip
 
 
-def _texts(fake_api: FakeBotApi, chat_id: int) -> list[str]:
-    return [c.params["text"] for c in fake_api.accepted("sendMessage") if c.params["chat_id"] == chat_id]
-
-
 def _queued(session: Session, now) -> int:  # noqa: ANN001
     events = queue_proposal_reminders(session, now=now)
     session.commit()
@@ -50,7 +46,7 @@ async def test_a_proposal_a_day_ahead_is_recalled_once_to_those_who_have_not_ans
     proposal_id = propose(session, league, kirov(10, 19), hanchans=2)
     confirm(session, league, proposal_id, 1)
     await _notifier(bot, engine, kirov(8, 12)).deliver_pending()
-    before = {chat: len(_texts(fake_api, chat)) for chat in PRIVATE}
+    before = {chat: len(fake_api.texts_to(chat)) for chat in PRIVATE}
 
     assert _queued(session, kirov(9, 18)) == 0  # more than a day before 10.12 19:00: not yet
     assert _queued(session, kirov(9, 19, 30)) == 1
@@ -59,14 +55,14 @@ async def test_a_proposal_a_day_ahead_is_recalled_once_to_those_who_have_not_ans
     assert event.match_id == league.match_id and event.once_key == f"{kinds.PROPOSAL_SOON}:{proposal_id}"
 
     await _notifier(bot, engine, kirov(9, 20)).deliver_pending()
-    after = {chat: _texts(fake_api, chat)[before[chat] :] for chat in PRIVATE}
+    after = {chat: fake_api.texts_to(chat)[before[chat] :] for chat in PRIVATE}
     # the proposer and the one who confirmed are not reminded; the two who have not answered are, once
     assert after[PRIVATE[0]] == [] and after[PRIVATE[1]] == []
     for chat in PRIVATE[2:]:
         [text] = after[chat]
         assert REMINDED in text and "чт 10.12.2026 19:00–22:00" in text
     await _notifier(bot, engine, kirov(9, 21)).deliver_pending()
-    assert all(len(_texts(fake_api, chat)) == before[chat] + len(after[chat]) for chat in PRIVATE)
+    assert all(len(fake_api.texts_to(chat)) == before[chat] + len(after[chat]) for chat in PRIVATE)
 
 
 async def test_no_reminder_once_all_four_answered_nor_for_a_proposal_made_within_the_day(

@@ -29,10 +29,6 @@ def _notifier(bot: Bot, engine: sa.Engine, now) -> Notifier:  # noqa: ANN001
     return Notifier(TelegramGateway(bot, attempts=2, backoff=0.01), TARGET, bind=engine, clock=lambda: now)
 
 
-def _texts(fake_api: FakeBotApi, chat_id: int) -> list[str]:
-    return [c.params["text"] for c in fake_api.accepted("sendMessage") if c.params["chat_id"] == chat_id]
-
-
 def _card(fake_api: FakeBotApi) -> str:
     """The card as Telegram shows it now (posted, then edited in place)."""
     [text] = [m["text"] for (chat, _), m in fake_api.messages.items() if chat == CHAT]
@@ -63,15 +59,15 @@ async def test_only_the_one_who_blocks_is_told_privately_when_the_others_are_fre
     notifier = _notifier(bot, engine, IN_WINDOW)
     await notifier.deliver_pending()
 
-    [told] = _texts(fake_api, PRIVATE[3])
+    [told] = fake_api.texts_to(PRIVATE[3])
     assert HINT in told and FALLBACK in told
     for other in PRIVATE[:3]:
-        assert not any("Если вы сможете" in t for t in _texts(fake_api, other))
+        assert not any("Если вы сможете" in t for t in fake_api.texts_to(other))
     card = _card(fake_api)
     assert "Нет общего времени" in card and "Если вы сможете" not in card and "10.12 19:00" not in card
     # exactly once: a second pass sends nothing more
     await notifier.deliver_pending()
-    assert len(_texts(fake_api, PRIVATE[3])) == 1
+    assert len(fake_api.texts_to(PRIVATE[3])) == 1
 
 
 async def test_the_blockers_hint_is_sent_again_only_when_it_changes(
@@ -85,12 +81,12 @@ async def test_the_blockers_hint_is_sent_again_only_when_it_changes(
     answer(session, league, 3, (kirov(12, 10), kirov(12, 14)))  # no common time: the fourth alone could unblock
     notifier = _notifier(bot, engine, IN_WINDOW)
     await notifier.deliver_pending()
-    assert [HINT in t for t in _texts(fake_api, PRIVATE[3])] == [True]
+    assert [HINT in t for t in fake_api.texts_to(PRIVATE[3])] == [True]
 
     # Another player repaints (one more evening nobody else has): its event is delivered, the hint stays the same.
     answer(session, league, 0, (kirov(10, 19), kirov(10, 23)), (kirov(11, 10), kirov(11, 12)))
     assert (await notifier.deliver_pending()).delivered >= 1
-    assert len(_texts(fake_api, PRIVATE[3])) == 1  # nothing new for the blocker
+    assert len(fake_api.texts_to(PRIVATE[3])) == 1  # nothing new for the blocker
 
     # A repaint that changes the hint's times: the new hint is sent once.
     answer(session, league, 1, (kirov(10, 20), kirov(10, 23)))
@@ -98,10 +94,10 @@ async def test_the_blockers_hint_is_sent_again_only_when_it_changes(
     answer(session, league, 2, (kirov(10, 19), kirov(10, 23)), (kirov(11, 10), kirov(11, 11)))  # same hint again
     await notifier.deliver_pending()
     await notifier.deliver_pending()
-    first, second = _texts(fake_api, PRIVATE[3])
+    first, second = fake_api.texts_to(PRIVATE[3])
     assert HINT in first and "Если вы сможете в чт 10.12 20:00–23:00, у матча будет время." in second
     for other in PRIVATE[:3]:
-        assert not any("Если вы сможете" in t for t in _texts(fake_api, other))
+        assert not any("Если вы сможете" in t for t in fake_api.texts_to(other))
 
 
 async def test_the_sunday_reminder_states_the_fallback_date(
@@ -115,5 +111,5 @@ async def test_the_sunday_reminder_states_the_fallback_date(
     )
     session.commit()
     await _notifier(bot, engine, SUNDAY_EVENING).deliver_pending()
-    [reminder] = [t for t in _texts(fake_api, CHAT) if "Напоминание" in t]
+    [reminder] = [t for t in fake_api.texts_to(CHAT) if "Напоминание" in t]
     assert "Тур 2, стол 1</b>: нужно отметить доступность" in reminder and FALLBACK in reminder
