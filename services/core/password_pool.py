@@ -1,27 +1,51 @@
-"""A bounded pool of threads for password checks, so argon2 never runs on the web server's event loop."""
+"""A bounded pool of threads for password checks, so argon2 never runs on the web server's event loop; imports no
+app.
+
+Three lanes share the line (issue 29, finding 2): OPEN for an address that is not flooding, NEWCOMER for a browser
+that has not failed yet at a flooding address (a new phone on the club's Wi-Fi while scripts flood from it), FLOOD
+for the flood itself. The flood's checks wait in places of their own and go after every waiting check of the other
+two, so a flood that fills the line never keeps a new browser's right password out.
+"""
 
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import TypeVar
+from enum import Enum
+from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 WORKERS = 1  # one check at a time: argon2 takes a whole core, and the event loop needs the other one
-# Checks queued or running at most; past them a login is refused at once. The line is first come, first served,
-# so a login that arrives while a flood keeps the pool busy waits its turn behind what is already queued instead of
-# being refused (issue 29: with eight places, eight flooding sockets of one address refused a new browser there).
+# Checks queued or running at most; past them a login is refused at once. Within a turn the line is first come,
+# first served, so a login that arrives while a flood keeps the pool busy waits its turn instead of being refused.
 MAX_WAITING = 32
-# The places a flooding address's attempts may take (an address past its free failures, `rate_limit.flood_delay`);
-# the rest stay free for every other address's logins, so a flood never fills the line for them.
+# The places the flood may take (attempts from an address past its free failures, `rate_limit.flood_delay`, by a
+# browser that has failed already or has no signed device); the rest stay free for everyone else's logins.
 FLOOD_PLACES = 24
+# The places of new browsers at flooding addresses: more than a Wi-Fi's phones type a password at once, few enough
+# that a script minting a fresh device per guess (each one new until it fails) never holds the line of other
+# addresses. Past them a new browser waits in the flood's lane.
+NEWCOMER_PLACES = 4
 # A check that waited this long for its turn is not run but answered «try again»: the event holding the tab's
 # state stays well inside Reflex's 10-second state lock (with the flooding address's delay of up to 4 s).
 MAX_QUEUED_SECONDS = 4.0
+
+
+class Lane(Enum):
+    """Which line a check waits in."""
+
+    OPEN = "open"
+    NEWCOMER = "newcomer"
+    FLOOD = "flood"
+
+
+_TURN = {Lane.OPEN: 0, Lane.NEWCOMER: 0, Lane.FLOOD: 1}  # a lower turn is checked first
 
 
 class PoolBusy(RuntimeError):
@@ -34,35 +58,77 @@ class BoundedPool:
         workers: int = WORKERS,
         max_waiting: int = MAX_WAITING,
         flood_places: int = FLOOD_PLACES,
+        newcomer_places: int = NEWCOMER_PLACES,
         max_queued_seconds: float = MAX_QUEUED_SECONDS,
     ) -> None:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="password")
         self._slots = threading.BoundedSemaphore(max_waiting)
-        self._flood_slots = threading.BoundedSemaphore(min(flood_places, max_waiting))
+        self._lane_slots = {
+            Lane.FLOOD: threading.BoundedSemaphore(min(flood_places, max_waiting)),
+            Lane.NEWCOMER: threading.BoundedSemaphore(min(newcomer_places, max_waiting)),
+        }
         self._max_queued = max_queued_seconds
+        self._line: list[tuple[int, int, Callable[[], None]]] = []  # a heap of (turn, arrival, job)
+        self._line_lock = threading.Lock()
+        self._arrivals = itertools.count()
 
-    async def run(self, fn: Callable[..., T], *args: object, flooding: bool = False) -> T:
-        """Runs fn(*args) in a worker thread, in the order of arrival; PoolBusy at once when every place is taken
-        (for a `flooding` caller: every place a flood may take), or when it waited past `max_queued_seconds`."""
-        if flooding and not self._flood_slots.acquire(blocking=False):
+    async def run(self, fn: Callable[..., T], *args: object, lane: Lane = Lane.OPEN) -> T:
+        """Runs fn(*args) in a worker thread, in its lane's turn and in the order of arrival; PoolBusy at once when
+        every place it may take is taken (a NEWCOMER past its own places waits in the flood's), or when it waited
+        past `max_queued_seconds`."""
+        if lane is Lane.NEWCOMER and not self._lane_slots[Lane.NEWCOMER].acquire(blocking=False):
+            lane = Lane.FLOOD  # the new browsers' places are all taken: this one waits with the flood
+        if lane is Lane.FLOOD and not self._lane_slots[Lane.FLOOD].acquire(blocking=False):
+            raise PoolBusy
+        return await (self._queued if lane is Lane.OPEN else self._placed)(fn, args, lane)
+
+    async def _placed(self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane) -> T:
+        """In the lane's own place (taken by the caller), given back once the check is over."""
+        try:
+            return await self._queued(fn, args, lane)
+        finally:
+            self._lane_slots[lane].release()
+
+    async def _queued(self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane) -> T:
+        if not self._slots.acquire(blocking=False):
             raise PoolBusy
         try:
-            if not self._slots.acquire(blocking=False):
-                raise PoolBusy
-            try:
-                queued_at = time.monotonic()
+            loop = asyncio.get_running_loop()
+            answer: asyncio.Future[T] = loop.create_future()
+            queued_at = time.monotonic()
 
-                def in_turn() -> T:
+            def job() -> None:
+                if answer.cancelled():
+                    return  # the tab went away while it waited: nobody reads this check
+                try:
                     if time.monotonic() - queued_at > self._max_queued:
                         raise PoolBusy  # its turn came too late: not checked, the browser tries again
-                    return fn(*args)
+                    result = fn(*args)
+                except BaseException as error:  # noqa: BLE001 - handed to the waiting coroutine
+                    loop.call_soon_threadsafe(_settle, answer, None, error)
+                else:
+                    loop.call_soon_threadsafe(_settle, answer, result, None)
 
-                return await asyncio.get_running_loop().run_in_executor(self._executor, in_turn)
-            finally:
-                self._slots.release()
+            with self._line_lock:
+                heapq.heappush(self._line, (_TURN[lane], next(self._arrivals), job))
+            self._executor.submit(self._next)  # one turn per check: a thread takes the best waiting one
+            return await answer
         finally:
-            if flooding:
-                self._flood_slots.release()
+            self._slots.release()
+
+    def _next(self) -> None:
+        with self._line_lock:
+            _, _, job = heapq.heappop(self._line)
+        job()
+
+
+def _settle(answer: asyncio.Future[Any], result: object, error: BaseException | None) -> None:
+    if answer.done():
+        return
+    if error is not None:
+        answer.set_exception(error)
+    else:
+        answer.set_result(result)
 
 
 password_pool = BoundedPool()

@@ -8,7 +8,7 @@ import threading
 
 import pytest
 
-from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, BoundedPool, PoolBusy
+from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, NEWCOMER_PLACES, BoundedPool, Lane, PoolBusy
 
 FLOOD_SOCKETS = 8  # the issue's flood: eight sockets of one address, each with one login in flight
 
@@ -50,9 +50,9 @@ async def _a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_
     """On main eight places were all: with the flood's eight checks in flight the ninth login got «try again»."""
     pool = BoundedPool()
     opened, ran, check = _gate()
-    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", flooding=True)) for n in range(FLOOD_SOCKETS)]
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", lane=Lane.FLOOD)) for n in range(FLOOD_SOCKETS)]
     await asyncio.sleep(0.05)
-    new_browser = asyncio.create_task(pool.run(check, "новый телефон", flooding=True))
+    new_browser = asyncio.create_task(pool.run(check, "новый телефон", lane=Lane.FLOOD))
     await asyncio.sleep(0.05)
     opened.set()
     assert await new_browser == "новый телефон"
@@ -67,10 +67,10 @@ def test_a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
 async def _a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
     pool = BoundedPool()
     opened, _, check = _gate()
-    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", flooding=True)) for n in range(FLOOD_PLACES)]
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", lane=Lane.FLOOD)) for n in range(FLOOD_PLACES)]
     await asyncio.sleep(0.05)
     with pytest.raises(PoolBusy):
-        await pool.run(check, "ещё флуд", flooding=True)
+        await pool.run(check, "ещё флуд", lane=Lane.FLOOD)
     others = [asyncio.create_task(pool.run(check, f"другой {n}")) for n in range(MAX_WAITING - FLOOD_PLACES)]
     await asyncio.sleep(0.05)
     with pytest.raises(PoolBusy):  # every place taken: the bound on what a worker holds
@@ -96,3 +96,51 @@ async def _a_check_whose_turn_comes_too_late_is_not_run() -> None:
     with pytest.raises(PoolBusy):
         await late
     assert ran == ["первый"]
+
+
+def test_a_new_browser_is_checked_ahead_of_the_floods_waiting_checks() -> None:
+    _in_a_loop_of_its_own(_a_new_browser_is_checked_ahead_of_the_floods_waiting_checks)
+
+
+async def _a_new_browser_is_checked_ahead_of_the_floods_waiting_checks() -> None:
+    """Issue 29: with the flood's places full, a new phone at the flooding address was refused; now it has places
+    of its own and its turn comes before every waiting flood check (first come, first served within a turn)."""
+    pool = BoundedPool()
+    opened, ran, check = _gate()
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", lane=Lane.FLOOD)) for n in range(FLOOD_PLACES)]
+    await asyncio.sleep(0.05)
+    with pytest.raises(PoolBusy):
+        await pool.run(check, "ещё флуд", lane=Lane.FLOOD)
+    phone = asyncio.create_task(pool.run(check, "новый телефон", lane=Lane.NEWCOMER))
+    await asyncio.sleep(0.02)
+    elsewhere = asyncio.create_task(pool.run(check, "другой адрес"))
+    await asyncio.sleep(0.05)
+    opened.set()
+    assert await phone == "новый телефон" and await elsewhere == "другой адрес"
+    await asyncio.gather(*flood)
+    assert ran[:3] == ["флуд 0", "новый телефон", "другой адрес"]  # only the check already running went first
+
+
+def test_a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places() -> None:
+    _in_a_loop_of_its_own(_a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places)
+
+
+async def _a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places() -> None:
+    """A script minting a fresh device per guess is «new» until each guess fails: past the new browsers' places
+    it waits in the flood's lane, so other addresses keep their places."""
+    pool = BoundedPool()
+    opened, ran, check = _gate()
+    fresh = [
+        asyncio.create_task(pool.run(check, f"свежий {n}", lane=Lane.NEWCOMER))
+        for n in range(NEWCOMER_PLACES + FLOOD_PLACES)
+    ]
+    await asyncio.sleep(0.05)
+    with pytest.raises(PoolBusy):
+        await pool.run(check, "ещё свежий", lane=Lane.NEWCOMER)
+    others = [asyncio.create_task(pool.run(check, f"другой {n}")) for n in range(MAX_WAITING - len(fresh))]
+    await asyncio.sleep(0.05)
+    opened.set()
+    assert [await t for t in others] == [f"другой {n}" for n in range(MAX_WAITING - len(fresh))]
+    await asyncio.gather(*fresh)
+    # The first NEWCOMER_PLACES in their own lane, then the other addresses, then the fresh devices in the flood's.
+    assert ran[NEWCOMER_PLACES : NEWCOMER_PLACES + len(others)] == [f"другой {n}" for n in range(len(others))]
