@@ -30,8 +30,10 @@ MAX_WAITING = 32
 FLOOD_PLACES = 24
 # The places of new browsers at flooding addresses: more than a Wi-Fi's phones type a password at once, few enough
 # that a script minting a fresh device per guess (each one new until it fails) never holds the line of other
-# addresses. Past them a new browser waits in the flood's lane.
+# addresses. When they are taken a new browser waits a little for one (they free at once: their checks go first),
+# then waits in the flood's lane.
 NEWCOMER_PLACES = 4
+NEWCOMER_WAIT_SECONDS = 2.0
 # A check that waited this long for its turn is not run but answered «try again»: the event holding the tab's
 # state stays well inside Reflex's 10-second state lock (with the flooding address's delay of up to 4 s).
 MAX_QUEUED_SECONDS = 4.0
@@ -60,6 +62,7 @@ class BoundedPool:
         flood_places: int = FLOOD_PLACES,
         newcomer_places: int = NEWCOMER_PLACES,
         max_queued_seconds: float = MAX_QUEUED_SECONDS,
+        newcomer_wait_seconds: float = NEWCOMER_WAIT_SECONDS,
     ) -> None:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="password")
         self._slots = threading.BoundedSemaphore(max_waiting)
@@ -68,19 +71,30 @@ class BoundedPool:
             Lane.NEWCOMER: threading.BoundedSemaphore(min(newcomer_places, max_waiting)),
         }
         self._max_queued = max_queued_seconds
+        self._newcomer_wait = newcomer_wait_seconds
         self._line: list[tuple[int, int, Callable[[], None]]] = []  # a heap of (turn, arrival, job)
         self._line_lock = threading.Lock()
         self._arrivals = itertools.count()
 
     async def run(self, fn: Callable[..., T], *args: object, lane: Lane = Lane.OPEN) -> T:
         """Runs fn(*args) in a worker thread, in its lane's turn and in the order of arrival; PoolBusy at once when
-        every place it may take is taken (a NEWCOMER past its own places waits in the flood's), or when it waited
-        past `max_queued_seconds`."""
-        if lane is Lane.NEWCOMER and not self._lane_slots[Lane.NEWCOMER].acquire(blocking=False):
-            lane = Lane.FLOOD  # the new browsers' places are all taken: this one waits with the flood
+        every place it may take is taken (a NEWCOMER whose own places stay taken waits in the flood's), or when it
+        waited past `max_queued_seconds`."""
+        if lane is Lane.NEWCOMER and not await self._newcomer_place():
+            lane = Lane.FLOOD  # the new browsers' places stayed taken: this one waits with the flood
         if lane is Lane.FLOOD and not self._lane_slots[Lane.FLOOD].acquire(blocking=False):
             raise PoolBusy
         return await (self._queued if lane is Lane.OPEN else self._placed)(fn, args, lane)
+
+    async def _newcomer_place(self) -> bool:
+        """A new browser's place, waited for a little: one frees as soon as its check (the first in line) is over.
+        Polled, so the pool serves any event loop."""
+        deadline = time.monotonic() + self._newcomer_wait
+        while not self._lane_slots[Lane.NEWCOMER].acquire(blocking=False):
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.02)
+        return True
 
     async def _placed(self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane) -> T:
         """In the lane's own place (taken by the caller), given back once the check is over."""
