@@ -19,6 +19,8 @@ from concurrent.futures import ThreadPoolExecutor
 from enum import Enum
 from typing import Any, TypeVar
 
+from services.core import rate_limit
+
 T = TypeVar("T")
 
 WORKERS = 1  # one check at a time: argon2 takes a whole core, and the event loop needs the other one
@@ -31,12 +33,13 @@ FLOOD_PLACES = 24
 # The places of new browsers at flooding addresses: more than a Wi-Fi's phones type a password at once, few enough
 # that a script minting a fresh device per guess (each one new until it fails) never holds the line of other
 # addresses. When they are taken a new browser waits a little for one (they free at once: their checks go first),
-# then waits in the flood's lane.
+# then waits in the flood's lane — both out of the check's one wait (`run`'s `wait`).
 NEWCOMER_PLACES = 4
-NEWCOMER_WAIT_SECONDS = 2.0
-# A check that waited this long for its turn is not run but answered «try again»: the event holding the tab's
-# state stays well inside Reflex's 10-second state lock (with the flooding address's delay of up to 4 s).
-MAX_QUEUED_SECONDS = 4.0
+NEWCOMER_WAIT_SECONDS = 1.0
+# A check whose turn has not come this long after it asked is answered «try again» at that moment, wherever it
+# waits in the line (a timer, not the thread reaching it: the flood's lane goes last, so its checks could wait for
+# as long as others kept coming). The login page passes what is left of rate_limit.ANSWER_SECONDS.
+MAX_QUEUED_SECONDS = rate_limit.QUEUE_SECONDS
 
 
 class Lane(Enum):
@@ -76,62 +79,80 @@ class BoundedPool:
         self._line_lock = threading.Lock()
         self._arrivals = itertools.count()
 
-    async def run(self, fn: Callable[..., T], *args: object, lane: Lane = Lane.OPEN) -> T:
+    async def run(self, fn: Callable[..., T], *args: object, lane: Lane = Lane.OPEN, wait: float | None = None) -> T:
         """Runs fn(*args) in a worker thread, in its lane's turn and in the order of arrival; PoolBusy at once when
-        every place it may take is taken (a NEWCOMER whose own places stay taken waits in the flood's), or when it
-        waited past `max_queued_seconds`."""
-        if lane is Lane.NEWCOMER and not await self._newcomer_place():
+        every place it may take is taken (a NEWCOMER whose own places stay taken waits in the flood's), and PoolBusy
+        as soon as it has waited `wait` seconds (`max_queued_seconds` by default) without its turn coming."""
+        deadline = time.monotonic() + (self._max_queued if wait is None else wait)
+        if lane is Lane.NEWCOMER and not await self._newcomer_place(
+            min(deadline, time.monotonic() + self._newcomer_wait)
+        ):
             lane = Lane.FLOOD  # the new browsers' places stayed taken: this one waits with the flood
         if lane is Lane.FLOOD and not self._lane_slots[Lane.FLOOD].acquire(blocking=False):
             raise PoolBusy
-        return await (self._queued if lane is Lane.OPEN else self._placed)(fn, args, lane)
+        if lane is Lane.OPEN:
+            return await self._queued(fn, args, lane, deadline)
+        try:
+            return await self._queued(fn, args, lane, deadline)
+        finally:
+            self._lane_slots[lane].release()  # the lane's own place, taken above
 
-    async def _newcomer_place(self) -> bool:
-        """A new browser's place, waited for a little: one frees as soon as its check (the first in line) is over.
-        Polled, so the pool serves any event loop."""
-        deadline = time.monotonic() + self._newcomer_wait
+    async def _newcomer_place(self, until: float) -> bool:
+        """A new browser's place, waited for until `until`: one frees as soon as its check (the first in line) is
+        over. Polled, so the pool serves any event loop."""
         while not self._lane_slots[Lane.NEWCOMER].acquire(blocking=False):
-            if time.monotonic() >= deadline:
+            if time.monotonic() >= until:
                 return False
             await asyncio.sleep(0.02)
         return True
 
-    async def _placed(self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane) -> T:
-        """In the lane's own place (taken by the caller), given back once the check is over."""
-        try:
-            return await self._queued(fn, args, lane)
-        finally:
-            self._lane_slots[lane].release()
-
-    async def _queued(self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane) -> T:
+    async def _queued(self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane, deadline: float) -> T:
         if not self._slots.acquire(blocking=False):
             raise PoolBusy
         try:
             loop = asyncio.get_running_loop()
             answer: asyncio.Future[T] = loop.create_future()
-            queued_at = time.monotonic()
 
             def job() -> None:
-                if answer.cancelled():
-                    return  # the tab went away while it waited: nobody reads this check
                 try:
-                    if time.monotonic() - queued_at > self._max_queued:
-                        raise PoolBusy  # its turn came too late: not checked, the browser tries again
                     result = fn(*args)
                 except BaseException as error:  # noqa: BLE001 - handed to the waiting coroutine
                     loop.call_soon_threadsafe(_settle, answer, None, error)
                 else:
                     loop.call_soon_threadsafe(_settle, answer, result, None)
 
+            entry = (_TURN[lane], next(self._arrivals), job)
             with self._line_lock:
-                heapq.heappush(self._line, (_TURN[lane], next(self._arrivals), job))
+                heapq.heappush(self._line, entry)
             self._executor.submit(self._next)  # one turn per check: a thread takes the best waiting one
-            return await answer
+            late = loop.call_later(max(0.0, deadline - time.monotonic()), self._too_late, entry, answer)
+            try:
+                return await answer
+            finally:
+                late.cancel()
+                self._withdraw(entry)  # a tab that went away while it waited: nobody would read this check
         finally:
             self._slots.release()
 
+    def _withdraw(self, entry: tuple[int, int, Callable[[], None]]) -> bool:
+        """Takes a check out of the line if its turn has not come (True), under the line's lock: a check is either
+        taken by the thread or withdrawn, never both."""
+        with self._line_lock:
+            try:
+                self._line.remove(entry)
+            except ValueError:
+                return False  # its check has begun (or is over): it is answered by its result
+            heapq.heapify(self._line)
+            return True
+
+    def _too_late(self, entry: tuple[int, int, Callable[[], None]], answer: asyncio.Future[Any]) -> None:
+        if self._withdraw(entry):
+            _settle(answer, None, PoolBusy())  # not checked: the browser hears «try again» now
+
     def _next(self) -> None:
         with self._line_lock:
+            if not self._line:
+                return  # the check this turn was for was withdrawn
             _, _, job = heapq.heappop(self._line)
         job()
 

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, delete, select, update
 from services.core import rate_limit
 from services.core.models import LoginAttempt, LoginWindow, SiteKey
 from services.core.password_pool import Lane
+from services.league import accounts
 
 DEVICE_KEY = "device-cookie"
 UNLIMITED = 2**31 - 1
@@ -33,11 +34,12 @@ TOO_MANY_FOR_ACCOUNT = (
 @dataclass(frozen=True)
 class Admission:
     """What a login attempt may do: refused with a message, or checked after `delay` seconds in the password
-    pool's `lane`."""
+    pool's `lane`, waiting at most `wait` seconds for its turn there (rate_limit.ANSWER_SECONDS in all)."""
 
     error: str | None = None
     delay: float = 0.0
     lane: Lane = Lane.OPEN
+    wait: float = rate_limit.QUEUE_SECONDS
 
 
 def take(session: Session, key: str, *, limit: int, window: timedelta, now: datetime) -> int | None:
@@ -80,14 +82,16 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
     passwords are the only way in, so guessing them must stay out of reach, and a flood must not keep the
     players out).
 
-    - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute;
+    - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute, and the lockout
+      of a login name after the client's own wrong passwords (`accounts.lockout`), answered at once;
     - per account: after ACCOUNT_UNKNOWN_ATTEMPTS wrong passwords from clients that never logged in to it, such
       clients wait for the window to end (the account's own browsers do not), except from an address that has
       hardly guessed at it, while the account's spare guesses last: a flood from elsewhere does not keep the
       owner's new phone out;
     - per address: a delay that grows with the address's failed logins beyond the free ones, and the flood's
       lane in the password pool — except for a browser that has not failed yet (a new phone on the club's Wi-Fi
-      while scripts flood from it), checked ahead of the flood's waiting checks.
+      while scripts flood from it), checked ahead of the flood's waiting checks; the delay and the wait for a
+    turn share rate_limit.ANSWER_SECONDS, so every attempt is answered within it and its own check.
     There is no total for everyone: strangers flooding from elsewhere cost a new browser nothing.
     """
     if (
@@ -97,13 +101,18 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
         is None
     ):
         return Admission(error=TOO_MANY_FROM_CLIENT)
-    refusal = account_refusal(session, login_name=login_name, client=client, address=address, now=now)
+    # A browser that locked itself out is told so now: its answer needs no password check, so it waits for
+    # nothing (before, it waited for its address's delay and its turn in the pool to hear it).
+    refusal = accounts.lockout(session, login_name=login_name, client=client, now=now) or account_refusal(
+        session, login_name=login_name, client=client, address=address, now=now
+    )
     if refusal:
         return Admission(error=refusal)
     delay = _address_delay(session, address, now)
     if not delay:
         return Admission()
-    return Admission(delay=delay, lane=Lane.FLOOD if has_failed(session, client, now=now) else Lane.NEWCOMER)
+    lane = Lane.FLOOD if has_failed(session, client, now=now) else Lane.NEWCOMER
+    return Admission(delay=delay, lane=lane, wait=rate_limit.queue_seconds(delay))
 
 
 def has_failed(session: Session, client: str, *, now: datetime) -> bool:

@@ -84,7 +84,7 @@ def test_a_flood_from_the_clubs_wifi_does_not_keep_a_new_phone_there_out(
         if entering is not None:
             entering.set()
         try:
-            return await pool.run(attempt, login, secret, client, lane=admission.lane)
+            return await pool.run(attempt, login, secret, client, lane=admission.lane, wait=admission.wait)
         except PoolBusy:
             return "busy"
 
@@ -138,3 +138,67 @@ def test_a_browser_that_has_failed_at_a_flooding_address_queues_with_the_flood(
     later = NOW + rate_limit.ACCOUNT_WINDOW + timedelta(seconds=1)
     with session_scope(own_db) as session:  # its failures no longer count once their window is over
         assert not login_guard.has_failed(session, phone, now=later)
+
+
+SLOW_CHECK_SECONDS = 0.3  # argon2 on two loaded cores
+
+
+def test_a_browser_failing_again_and_again_at_a_busy_flooding_address_is_answered_within_the_budget(
+    own_db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """test_secrets' stranger on a match day: a browser types wrong passwords one after another at an address that
+    floods, while phones elsewhere keep the password pool busy with checks that go first. Before, its second
+    attempt (in the flood's lane once it had failed) was answered only when the thread reached it, after every
+    check that came meanwhile: here only when the phones stopped (20 s), in the clean-clone run past test_secrets'
+    15 s. Now each attempt is answered within rate_limit.ANSWER_SECONDS and its own check: a wrong password, or
+    «try again» when its turn did not come."""
+    name, password = _user(own_db, monkeypatch)
+    wifi = f"172.22.{uuid.uuid4().int % 250}.1"
+    for n in range(rate_limit.ADDRESS_FREE_ATTEMPTS + 4):  # the address floods: a delay of 1 s
+        device = f"device:{uuid.uuid4().hex}"
+        _admit(own_db, f"нет такого {n}", device, wifi)
+        _login(own_db, f"нет такого {n}", "x", device, wifi)
+
+    def verify(secret: str, stored: str | None) -> bool:
+        time.sleep(SLOW_CHECK_SECONDS)
+        return stored == f"plain:{secret}"
+
+    monkeypatch.setattr("services.core.security.verify_password", verify)
+    pool = BoundedPool()
+    stop = threading.Event()
+    answers: list[tuple[float, object]] = []
+
+    async def one(login: str, secret: str, client: str, address: str) -> object:
+        """As the login page does it: the limits in a thread, the flooding address's delay, then the pool."""
+        admission = await asyncio.to_thread(_admit, own_db, login, client, address)
+        if admission.error:
+            return admission.error
+        await asyncio.sleep(admission.delay)
+        try:
+            return await pool.run(
+                _login, own_db, login, secret, client, address, lane=admission.lane, wait=admission.wait
+            )
+        except PoolBusy:
+            return "busy"
+
+    async def phone_elsewhere() -> None:
+        deadline = time.monotonic() + 20
+        while not stop.is_set() and time.monotonic() < deadline:
+            await one(name, password, f"device:{uuid.uuid4().hex}", "10.40.40.40")
+
+    async def scenario() -> None:
+        phones = [asyncio.create_task(phone_elsewhere()) for _ in range(3)]
+        await asyncio.sleep(0.5)
+        stranger = f"device:{uuid.uuid4().hex}"
+        for n in range(2):  # a new browser at first, then one of the flood's
+            started = time.monotonic()
+            outcome = await one(name, f"угадываю-{n}", stranger, wifi)
+            answers.append((time.monotonic() - started, outcome))
+        stop.set()
+        await asyncio.gather(*phones)
+
+    _in_a_thread(scenario)
+    for seconds, outcome in answers:
+        said = outcome if isinstance(outcome, str) else outcome.error  # type: ignore[attr-defined]
+        assert said in ("busy", accounts.LOGIN_FAILED), f"the stranger was told {said!r}"
+        assert seconds < rate_limit.ANSWER_SECONDS + SLOW_CHECK_SECONDS + 1, f"answered after {seconds:.1f} s"

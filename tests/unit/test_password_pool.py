@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 
@@ -144,3 +145,53 @@ async def _a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_place
     await asyncio.gather(*fresh)
     # The first NEWCOMER_PLACES in their own lane, then the other addresses, then the fresh devices in the flood's.
     assert ran[NEWCOMER_PLACES : NEWCOMER_PLACES + len(others)] == [f"другой {n}" for n in range(len(others))]
+
+
+def test_a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes() -> None:
+    _in_a_loop_of_its_own(_a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes)
+
+
+async def _a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes() -> None:
+    """Before, «try again» was decided when the thread reached a check: a flood check behind a long one and the
+    checks that kept coming ahead of it (other addresses go first) heard nothing until they were all over."""
+    pool = BoundedPool(max_queued_seconds=0.2)
+    opened, ran, check = _gate()
+    running = asyncio.create_task(pool.run(check, "долгая проверка"))
+    await asyncio.sleep(0.02)
+    flood = asyncio.create_task(pool.run(check, "флуд", lane=Lane.FLOOD))
+    phone = asyncio.create_task(pool.run(check, "телефон", wait=3.0))  # the login page's wait, not the pool's
+    started = time.monotonic()
+    with pytest.raises(PoolBusy):
+        await asyncio.wait_for(flood, 2)  # the gate is still closed: the thread never reached it
+    assert time.monotonic() - started < 1.0
+    await asyncio.sleep(0.3)
+    assert not phone.done()  # still waiting: its own wait is longer
+    opened.set()
+    assert await running == "долгая проверка" and await phone == "телефон"
+    assert ran == ["долгая проверка", "телефон"]  # the flood check answered «try again» was never run
+
+
+def test_a_withdrawn_check_leaves_no_turn_behind() -> None:
+    _in_a_loop_of_its_own(_a_withdrawn_check_leaves_no_turn_behind)
+
+
+async def _a_withdrawn_check_leaves_no_turn_behind() -> None:
+    """Checks answered «try again» before their turn, and one whose tab went away, are out of the line: the pool
+    takes MAX_WAITING checks again and runs them in order."""
+    pool = BoundedPool(max_queued_seconds=0.05)
+    opened, ran, check = _gate()
+    first = asyncio.create_task(pool.run(check, "первый", wait=5.0))
+    await asyncio.sleep(0.02)
+    late = [asyncio.create_task(pool.run(check, f"поздний {n}")) for n in range(MAX_WAITING - 1)]
+    for task in late:
+        with pytest.raises(PoolBusy):
+            await task
+    gone = asyncio.create_task(pool.run(check, "ушёл", wait=5.0))
+    await asyncio.sleep(0.02)
+    gone.cancel()
+    later = [asyncio.create_task(pool.run(check, f"потом {n}", wait=5.0)) for n in range(MAX_WAITING - 1)]
+    await asyncio.sleep(0.02)
+    opened.set()
+    assert await first == "первый"
+    assert [await t for t in later] == [f"потом {n}" for n in range(MAX_WAITING - 1)]
+    assert ran == ["первый", *[f"потом {n}" for n in range(MAX_WAITING - 1)]]
