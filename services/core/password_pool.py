@@ -4,7 +4,9 @@ app.
 Three lanes share the line (issue 29, finding 2): OPEN for an address that is not flooding, NEWCOMER for a browser
 that has not failed yet at a flooding address (a new phone on the club's Wi-Fi while scripts flood from it), FLOOD
 for the flood itself. The flood's checks wait in places of their own and go after every waiting check of the other
-two, so a flood that fills the line never keeps a new browser's right password out.
+two, so a flood that fills the line never keeps a new browser's right password out. Going last never means going
+unanswered: every check has a wait, and when it is over before its turn the check is withdrawn and answered
+«try again» at once.
 """
 
 from __future__ import annotations
