@@ -6,7 +6,12 @@ login each with a fresh wrong name at once, several rounds, and prints /ping p50
 the quiet baseline. Then floods with wrong logins (invented device cookies, and fresh server-signed ones fetched
 per attempt, as a smarter script would) while new browsers log in with the right password, and prints how many
 got in and how long it took; last, a flood aimed at one account while its owner's new phone logs in from elsewhere
-(127.0.0.2) and from the flood's own address. `--targeted` runs only that. Not a test: it prints its figures.
+(127.0.0.2) and from the flood's own address; last, the club's Wi-Fi: WIFI_SOCKETS browsers that keep their
+signed device, each failed once already, flood from one address while new browsers there log in. `--stranger`: during
+that Wi-Fi flood, with phones elsewhere (127.0.0.2) logging in all along, one browser at the flood's address types
+a wrong password STRANGER_TRIES times in a row, each waiting for its answer (test_secrets' stranger on a match day):
+it prints how long each answer took. `--targeted`, `--wifi` and `--stranger` run only that phase. Not a test: it
+prints its figures.
 """
 
 from __future__ import annotations
@@ -34,6 +39,10 @@ ROUNDS = 3
 FLOOD_SOCKETS = 8
 FLOOD_SECONDS = 40
 NEW_BROWSERS = 4
+WIFI_SOCKETS = 64  # each device may guess ten times a minute: this many keep the password pool full
+STRANGER_TRIES = 20
+STRANGER_PHONES = 3  # sockets elsewhere logging in with the right password all along: the pool never runs dry
+ANSWER_SECONDS = 15  # what test_secrets waits for each of its stranger's answers
 
 
 def ping_ms(url: str) -> float:
@@ -57,12 +66,20 @@ def signed_device(url: str) -> str:
     raise RuntimeError("no device cookie")
 
 
-def flood(app: App, stop: threading.Event, counts: dict[str, int], *, signed: bool, target: str | None) -> None:
+def flood(
+    app: App,
+    stop: threading.Event,
+    counts: dict[str, int],
+    *,
+    signed: bool,
+    target: str | None,
+    kept: str | None = None,
+) -> None:
     """One flooding socket: wrong logins at invented names (or all at `target`), one after another, as fast as
-    it is answered."""
+    it is answered; with the device cookie `kept` throughout, else a fresh one per attempt."""
     n = 0
     while not stop.is_set():
-        cookie = signed_device(app.url) if signed else f"{DEVICE_COOKIE}=invented-{uuid.uuid4().hex}"
+        cookie = kept or (signed_device(app.url) if signed else f"{DEVICE_COOKIE}=invented-{uuid.uuid4().hex}")
         tab = RawTab(app, str(uuid.uuid4()), cookie=cookie)
         form = {"name": target or f"флуд {uuid.uuid4().hex[:6]} {n}", "password": f"x{n}"}
         tab.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
@@ -121,12 +138,121 @@ def flood_phase(app: App, *, signed: bool, target: str | None = None) -> None:
         print(f"  {label}: " + ("refused" if seconds is None else f"in after {seconds:.2f} s"))
 
 
+def wifi_phase(app: App) -> None:
+    """The club's Wi-Fi: WIFI_SOCKETS flooding browsers that keep their signed device (each has failed once, so
+    the address floods) and new browsers at the same address typing the right password while the flood runs."""
+    devices = [signed_device(app.url) for _ in range(WIFI_SOCKETS)]
+    counts = {"checked": 0, "refused": 0, "lost": 0}
+    for device in devices:  # one failure each: the address is past its free failures, every device has failed
+        tab = RawTab(app, str(uuid.uuid4()), cookie=device)
+        form = {"name": f"флуд {uuid.uuid4().hex[:6]}", "password": "x"}
+        tab.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
+        tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=15)
+        tab.close()
+    stop = threading.Event()
+    threads = [
+        threading.Thread(target=flood, args=(app, stop, counts), kwargs={"signed": True, "target": None, "kept": d})
+        for d in devices
+    ]
+    for thread in threads:
+        thread.start()
+    time.sleep(FLOOD_SECONDS / 4)  # the flood fills the line
+    results = [(f"new browser {k}", new_browser_login(app, PLAYERS[k])) for k in range(NEW_BROWSERS)]
+    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r or 0 for _, r in results)))
+    stop.set()
+    for thread in threads:
+        thread.join()
+    got_in = [r for _, r in results if r is not None]
+    print(
+        f"Wi-Fi flood, {WIFI_SOCKETS} browsers keeping their signed device, one address: {counts['checked']} "
+        f"password-checked, {counts['refused']} refused, {counts['lost']} unanswered; new browsers at that address: "
+        f"{len(got_in)} of {len(results)} got in"
+        + (f" (slowest {max(got_in):.2f} s, median {statistics.median(got_in):.2f} s)" if got_in else "")
+    )
+    for label, seconds in results:
+        print(f"  {label}: " + ("refused" if seconds is None else f"in after {seconds:.2f} s"))
+
+
+def phones_elsewhere(app: App, stop: threading.Event, times: list[float]) -> None:
+    """A phone at another address (127.0.0.2) logging in with the right password, again and again, each time as a
+    new browser: a check that is never the flood's."""
+    k = 0
+    while not stop.is_set():
+        seconds = new_browser_login(app, PLAYERS[8 + k % 4], "127.0.0.2")
+        times.append(-1.0 if seconds is None else seconds)
+        k += 1
+
+
+def stranger_phase(app: App) -> None:
+    """The Wi-Fi flood of `wifi_phase` at the default address with phones elsewhere logging in all along; one
+    browser at the flood's address fails STRANGER_TRIES times in a row, each attempt waiting for its answer."""
+    devices = [signed_device(app.url) for _ in range(WIFI_SOCKETS)]
+    for device in devices:  # one failure each: the address floods
+        tab = RawTab(app, str(uuid.uuid4()), cookie=device)
+        tab.emit(f"{LoginState.get_full_name()}.submit", {"form": {"name": "флуд", "password": "x"}}, "/login")
+        tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=30)
+        tab.close()
+    stop = threading.Event()
+    counts = {"checked": 0, "refused": 0, "lost": 0}
+    phone_times: list[float] = []
+    threads = [
+        threading.Thread(target=flood, args=(app, stop, counts), kwargs={"signed": True, "target": None, "kept": d})
+        for d in devices
+    ] + [threading.Thread(target=phones_elsewhere, args=(app, stop, phone_times)) for _ in range(STRANGER_PHONES)]
+    for thread in threads:
+        thread.start()
+    time.sleep(FLOOD_SECONDS / 4)  # the flood fills the line
+    stranger = RawTab(app, str(uuid.uuid4()), cookie=signed_device(app.url))
+    tries: list[tuple[float, str]] = []
+    for n in range(STRANGER_TRIES):
+        stranger.received.clear()
+        start = time.perf_counter()
+        form = {"name": PLAYERS[15], "password": f"угадываю-{n}"}
+        stranger.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
+        frames = "".join(stranger.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=60))
+        seconds = time.perf_counter() - start
+        kind = (
+            "неверный пароль"
+            if "Неверное имя" in frames
+            else "busy"
+            if "Сейчас слишком много" in frames
+            else "refused"
+            if "лишком много" in frames
+            else "none"
+        )
+        tries.append((seconds, kind))
+    stranger.close()
+    stop.set()
+    for thread in threads:
+        thread.join()
+    answered = [s for s, kind in tries if kind != "none"]
+    late = sum(s > ANSWER_SECONDS or kind == "none" for s, kind in tries)
+    phones_in = [t for t in phone_times if t >= 0]
+    print(
+        f"stranger at the Wi-Fi flood's address ({WIFI_SOCKETS} flooding browsers, {STRANGER_PHONES} phones "
+        f"elsewhere logging in): {len(answered)} of {len(tries)} answered, {late} later than {ANSWER_SECONDS} s or "
+        f"never; slowest {max(s for s, _ in tries):.2f} s, median {statistics.median(s for s, _ in tries):.2f} s"
+    )
+    print("  tries: " + ", ".join(f"{s:.1f} s {kind}" for s, kind in tries))
+    print(
+        f"  flood: {counts['checked']} checked, {counts['refused']} refused, {counts['lost']} unanswered; phones "
+        f"elsewhere: {len(phones_in)} of {len(phone_times)} in"
+        + (f" (median {statistics.median(phones_in):.2f} s, slowest {max(phones_in):.2f} s)" if phones_in else "")
+    )
+
+
 def main() -> None:
     workdir = Path(tempfile.mkdtemp(prefix="bench-login-"))
     try:
         with running_app(workdir) as app:
             if "--targeted" in sys.argv:  # only the flood aimed at one account (a few minutes less)
                 flood_phase(app, signed=True, target=PLAYERS[7])
+                return
+            if "--wifi" in sys.argv:
+                wifi_phase(app)
+                return
+            if "--stranger" in sys.argv:
+                stranger_phase(app)
                 return
             baseline = [ping_ms(app.url) for _ in range(50)]
             during: list[float] = []
@@ -153,6 +279,8 @@ def main() -> None:
             time.sleep(61)
             flood_phase(app, signed=True)
             flood_phase(app, signed=True, target=PLAYERS[7])
+            time.sleep(61)
+            wifi_phase(app)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     print(f"{TABS} parallel logins × {ROUNDS} rounds, {answered} answered")

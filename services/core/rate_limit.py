@@ -27,7 +27,15 @@ ACCOUNT_SPARE_ATTEMPTS = 20
 ADDRESS_FREE_ATTEMPTS = 20
 ADDRESS_WINDOW = timedelta(minutes=1)
 DELAY_STEP_SECONDS = 0.25
-DELAY_MAX_SECONDS = 4.0  # well below Reflex's 10-second state lock with Redis (the pool may add its queue)
+DELAY_MAX_SECONDS = 4.0
+# Every login is answered within ANSWER_SECONDS and its own check (argon2, a fraction of a second): the flooding
+# address's delay and the wait for a turn in the password pool come out of this one budget, and a check whose turn
+# has not come by then is answered «try again» at that moment, whatever its place in the line. Before, the waits
+# added up (delay, a new browser's wait for its places, the pool's 4 s, then the answer only once the thread reached
+# the check: after every check ahead of it), and a browser failing again and again at a busy address waited past
+# 15 s. Well inside Reflex's 10-second state lock with Redis, which the login event holds throughout.
+ANSWER_SECONDS = 6.0
+QUEUE_SECONDS = 4.0  # the most a check waits for its turn, at an address that does not flood too
 LONGEST_WINDOW = max(CLIENT_WINDOW, ACCOUNT_WINDOW, ADDRESS_WINDOW)
 
 
@@ -36,3 +44,9 @@ def flood_delay(address_failures: int) -> float:
     the window are within the free ones, then a step more for each further failure, up to the cap."""
     over = address_failures - ADDRESS_FREE_ATTEMPTS
     return 0.0 if over <= 0 else min(DELAY_MAX_SECONDS, over * DELAY_STEP_SECONDS)
+
+
+def queue_seconds(delay: float) -> float:
+    """How long a check that was delayed `delay` seconds may wait for its turn in the password pool: what is left
+    of ANSWER_SECONDS, at most QUEUE_SECONDS."""
+    return max(0.0, min(QUEUE_SECONDS, ANSWER_SECONDS - delay))

@@ -135,18 +135,9 @@ def login(
     """Checks the password. Failures lock one login name for one client (`client`: the browser's device
     digest, or its address): a stranger's wrong passwords lock the stranger out, never the account's owner."""
     login_name = normalize_login(name)
-    failures = session.exec(
-        select(LoginAttempt.at).where(
-            LoginAttempt.login_name == login_name,
-            LoginAttempt.client == client,
-            col(LoginAttempt.succeeded).is_(False),
-            LoginAttempt.at > _last_success(session, login_name, client),
-        )
-    ).all()
-    until = security.locked_until(failures, now)
-    if until is not None:
-        minutes = max(1, int((until - now).total_seconds() + 59) // 60)
-        return LoginResult(None, None, f"Слишком много неудачных попыток. Попробуйте через {minutes} мин.")
+    refusal = lockout(session, login_name=login_name, client=client, now=now)
+    if refusal:
+        return LoginResult(None, None, refusal)
     user = find_user(session, login_name)
     ok = security.verify_password(password, user.password_hash if user else None)
     session.add(LoginAttempt(login_name=login_name, client=client, at=now, succeeded=ok))
@@ -156,6 +147,24 @@ def login(
         user.password_hash = security.hash_password(password)  # an issued password's first use: argon2 from now on
         session.add(user)
     return LoginResult(user, start_session(session, user, now=now, session_days=session_days), None)
+
+
+def lockout(session: Session, *, login_name: str, client: str, now: datetime) -> str | None:
+    """Why this client may not try this login name now (its own failures locked it), or None. Asked before a
+    login waits for anything (`login_guard.admit`), and again right before its password is checked."""
+    failures = session.exec(
+        select(LoginAttempt.at).where(
+            LoginAttempt.login_name == login_name,
+            LoginAttempt.client == client,
+            col(LoginAttempt.succeeded).is_(False),
+            LoginAttempt.at > _last_success(session, login_name, client),
+        )
+    ).all()
+    until = security.locked_until(failures, now)
+    if until is None:
+        return None
+    minutes = max(1, int((until - now).total_seconds() + 59) // 60)
+    return f"Слишком много неудачных попыток. Попробуйте через {minutes} мин."
 
 
 def start_session(session: Session, user: User, *, now: datetime, session_days: int) -> str:

@@ -19,6 +19,8 @@ from sqlmodel import Session, col, delete, select, update
 
 from services.core import rate_limit
 from services.core.models import LoginAttempt, LoginWindow, SiteKey
+from services.core.password_pool import Lane
+from services.league import accounts
 
 DEVICE_KEY = "device-cookie"
 UNLIMITED = 2**31 - 1
@@ -31,10 +33,13 @@ TOO_MANY_FOR_ACCOUNT = (
 
 @dataclass(frozen=True)
 class Admission:
-    """What a login attempt may do: refused with a message, or checked after `delay` seconds."""
+    """What a login attempt may do: refused with a message, or checked after `delay` seconds in the password
+    pool's `lane`, waiting at most `wait` seconds for its turn there (rate_limit.ANSWER_SECONDS in all)."""
 
     error: str | None = None
     delay: float = 0.0
+    lane: Lane = Lane.OPEN
+    wait: float = rate_limit.QUEUE_SECONDS
 
 
 def take(session: Session, key: str, *, limit: int, window: timedelta, now: datetime) -> int | None:
@@ -77,12 +82,16 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
     passwords are the only way in, so guessing them must stay out of reach, and a flood must not keep the
     players out).
 
-    - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute;
+    - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute, and the lockout
+      of a login name after the client's own wrong passwords (`accounts.lockout`), answered at once;
     - per account: after ACCOUNT_UNKNOWN_ATTEMPTS wrong passwords from clients that never logged in to it, such
       clients wait for the window to end (the account's own browsers do not), except from an address that has
       hardly guessed at it, while the account's spare guesses last: a flood from elsewhere does not keep the
       owner's new phone out;
-    - per address: a delay that grows with the address's failed logins beyond the free ones.
+    - per address: a delay that grows with the address's failed logins beyond the free ones, and the flood's
+      lane in the password pool — except for a browser that has not failed yet (a new phone on the club's Wi-Fi
+      while scripts flood from it), checked ahead of the flood's waiting checks; the delay and the wait for a
+    turn share rate_limit.ANSWER_SECONDS, so every attempt is answered within it and its own check.
     There is no total for everyone: strangers flooding from elsewhere cost a new browser nothing.
     """
     if (
@@ -92,8 +101,30 @@ def admit(session: Session, *, login_name: str, client: str, address: str, now: 
         is None
     ):
         return Admission(error=TOO_MANY_FROM_CLIENT)
-    refusal = account_refusal(session, login_name=login_name, client=client, address=address, now=now)
-    return Admission(error=refusal) if refusal else Admission(delay=_address_delay(session, address, now))
+    # A browser that locked itself out is told so now: its answer needs no password check, so it waits for
+    # nothing (before, it waited for its address's delay and its turn in the pool to hear it).
+    refusal = accounts.lockout(session, login_name=login_name, client=client, now=now) or account_refusal(
+        session, login_name=login_name, client=client, address=address, now=now
+    )
+    if refusal:
+        return Admission(error=refusal)
+    delay = _address_delay(session, address, now)
+    if not delay:
+        return Admission()
+    lane = Lane.FLOOD if has_failed(session, client, now=now) else Lane.NEWCOMER
+    return Admission(delay=delay, lane=lane, wait=rate_limit.queue_seconds(delay))
+
+
+def has_failed(session: Session, client: str, *, now: datetime) -> bool:
+    """Whether this client is one of a flood's: a wrong password from its signed device in the account window, or
+    no signed device at all (its address stands for it, the flood's own)."""
+    if not client.startswith("device:"):
+        return True
+    return _current(session, _client_failures_key(client), window=rate_limit.ACCOUNT_WINDOW, now=now) > 0
+
+
+def _client_failures_key(client: str) -> str:
+    return f"failed:{client}"
 
 
 def account_refusal(session: Session, *, login_name: str, client: str, address: str, now: datetime) -> str | None:
@@ -132,8 +163,11 @@ def _address_account_key(login_name: str, address: str) -> str:
 def count_failure(session: Session, *, address: str, now: datetime, login_name: str = "", client: str = "") -> None:
     """A wrong password from this address: the address's next attempts wait longer (its own successes do not
     count, so the many phones of one Wi-Fi logging in on a match day never wait); when `login_name` is given and
-    the client never logged in to it, one more of the account's guesses from unknown browsers is used."""
+    the client never logged in to it, one more of the account's guesses from unknown browsers is used; a signed
+    device that failed waits in the flood's lane from now on (`has_failed`)."""
     take(session, f"address:{address}", limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
+    if client.startswith("device:"):
+        take(session, _client_failures_key(client), limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
     if login_name and not known_to_account(session, login_name, client):
         take(session, f"account:{login_name}", limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
         take(

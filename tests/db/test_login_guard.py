@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 import sqlalchemy as sa
 
-from services.core import rate_limit
+from services.core import rate_limit, security
 from services.core.db import session_scope
 from services.league import accounts, login_guard
 
@@ -241,3 +241,25 @@ def test_attempts_admitted_together_do_not_all_get_checked(db: sa.Engine, monkey
             checked += 1
             _login(db, name, f"угадай {n}", client, flooder)
     assert checked == rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS
+
+
+def test_a_browser_that_locked_itself_out_is_told_so_before_any_wait(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """test_secrets' stranger: after its five wrong passwords at one name, its next attempts need no check. Before,
+    each still waited for its address's delay and its turn in the password pool to hear «Слишком много неудачных
+    попыток»; now the admission says it, with no delay."""
+    name, _ = _user(db, monkeypatch)
+    wifi = f"10.50.{uuid.uuid4().int % 250}.1"
+    for n in range(rate_limit.ADDRESS_FREE_ATTEMPTS + 10):  # the address floods: its attempts wait
+        device = f"device:{uuid.uuid4().hex}"
+        _admit(db, f"нет такого {n}", device, wifi)
+        _login(db, f"нет такого {n}", "x", device, wifi)
+    stranger = f"device:{uuid.uuid4().hex}"
+    for n in range(security.LOCKOUT_FAILURES):
+        assert _admit(db, name, stranger, wifi).delay > 0
+        assert _login(db, name, f"угадываю-{n}", stranger, wifi).error == accounts.LOGIN_FAILED
+    locked = _admit(db, name, stranger, wifi)
+    assert locked.error and "Слишком много неудачных попыток" in locked.error
+    assert locked.delay == 0
+    assert _admit(db, "другое имя", stranger, wifi).error is None  # the lockout is of that name only

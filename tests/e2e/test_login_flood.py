@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import socket
 import threading
+import time
 import urllib.request
 import uuid
 
@@ -109,3 +110,44 @@ def test_a_flood_aimed_at_one_account_leaves_a_new_browser_elsewhere_its_way_in(
     phone.emit(SUBMIT, {"form": {"name": name, "password": password}}, "/login")
     assert ADOPT_PATH in _answer(phone), "the owner's new phone was kept out"
     phone.close()
+
+
+WIFI_FLOOD = 40  # more flooding browsers at once than the flood's 24 places in the password pool
+
+
+def test_a_flood_from_the_clubs_wifi_leaves_a_new_phone_there_its_way_in(app: App) -> None:
+    """The club's Wi-Fi is one address: forty browsers there, each keeping its signed device and each failed once
+    already, guess at once; a new phone at the same address types the right password meanwhile. Before, the phone
+    waited in the flood's places like them and got «Сейчас слишком много входов»; now a browser that has not failed
+    yet is checked ahead of the flood (services/core/password_pool.py)."""
+    wifi = "127.0.0.3"  # an address of this test's own: the other tests' logins stay out of its flood
+    name = "Гость " + uuid.uuid4().hex[:6].translate(LETTERS)  # a player of no season: the shared one is untouched
+    password = generate_password()
+    with session_scope(app.engine()) as session:
+        create_user(session, display_name=name, password=password)
+    tabs = [tab_from(app, wifi, cookie=signed_device(app)) for _ in range(WIFI_FLOOD)]
+
+    def guess(batch: list[RawTab], password: str) -> list[str]:
+        for n, tab in enumerate(batch):
+            form = {"name": f"флуд {n} {uuid.uuid4().hex[:4]}".translate(LETTERS), "password": password}
+            tab.emit(SUBMIT, {"form": form}, "/login")
+        return ["".join(tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f)) for tab in batch]
+
+    unfailed = list(tabs)
+    for _ in range(4):  # a few at a time until every device has failed once: the address floods
+        batches = [unfailed[start : start + 8] for start in range(0, len(unfailed), 8)]
+        unfailed = [t for b in batches for t, a in zip(b, guess(b, "x0"), strict=True) if "Неверное имя" not in a]
+    assert not unfailed, f"{len(unfailed)} of the flood's devices never failed"
+    phone = tab_from(app, wifi, cookie=signed_device(app))
+    flooding = threading.Thread(target=lambda: answers.extend(guess(tabs, "x1")))
+    answers: list[str] = []
+    flooding.start()  # all forty at once
+    time.sleep(0.3)
+    phone.emit(SUBMIT, {"form": {"name": name, "password": password}}, "/login")
+    got_in = ADOPT_PATH in _answer(phone)
+    flooding.join(30)
+    assert all("Неверное имя" in a or "лишком много" in a for a in answers), "the flood was not all answered"
+    assert any("лишком много" in a for a in answers), "the flood never filled its places in the pool"
+    assert got_in, "the new phone on the flooding Wi-Fi was kept out"
+    for tab in (*tabs, phone):
+        tab.close()

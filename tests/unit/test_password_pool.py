@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import time
 
 import pytest
 
-from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, BoundedPool, PoolBusy
+from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, NEWCOMER_PLACES, BoundedPool, Lane, PoolBusy
 
 FLOOD_SOCKETS = 8  # the issue's flood: eight sockets of one address, each with one login in flight
 
@@ -50,9 +51,9 @@ async def _a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_
     """On main eight places were all: with the flood's eight checks in flight the ninth login got «try again»."""
     pool = BoundedPool()
     opened, ran, check = _gate()
-    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", flooding=True)) for n in range(FLOOD_SOCKETS)]
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", lane=Lane.FLOOD)) for n in range(FLOOD_SOCKETS)]
     await asyncio.sleep(0.05)
-    new_browser = asyncio.create_task(pool.run(check, "новый телефон", flooding=True))
+    new_browser = asyncio.create_task(pool.run(check, "новый телефон", lane=Lane.FLOOD))
     await asyncio.sleep(0.05)
     opened.set()
     assert await new_browser == "новый телефон"
@@ -67,10 +68,10 @@ def test_a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
 async def _a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
     pool = BoundedPool()
     opened, _, check = _gate()
-    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", flooding=True)) for n in range(FLOOD_PLACES)]
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", lane=Lane.FLOOD)) for n in range(FLOOD_PLACES)]
     await asyncio.sleep(0.05)
     with pytest.raises(PoolBusy):
-        await pool.run(check, "ещё флуд", flooding=True)
+        await pool.run(check, "ещё флуд", lane=Lane.FLOOD)
     others = [asyncio.create_task(pool.run(check, f"другой {n}")) for n in range(MAX_WAITING - FLOOD_PLACES)]
     await asyncio.sleep(0.05)
     with pytest.raises(PoolBusy):  # every place taken: the bound on what a worker holds
@@ -96,3 +97,101 @@ async def _a_check_whose_turn_comes_too_late_is_not_run() -> None:
     with pytest.raises(PoolBusy):
         await late
     assert ran == ["первый"]
+
+
+def test_a_new_browser_is_checked_ahead_of_the_floods_waiting_checks() -> None:
+    _in_a_loop_of_its_own(_a_new_browser_is_checked_ahead_of_the_floods_waiting_checks)
+
+
+async def _a_new_browser_is_checked_ahead_of_the_floods_waiting_checks() -> None:
+    """Issue 29: with the flood's places full, a new phone at the flooding address was refused; now it has places
+    of its own and its turn comes before every waiting flood check (first come, first served within a turn)."""
+    pool = BoundedPool()
+    opened, ran, check = _gate()
+    flood = [asyncio.create_task(pool.run(check, f"флуд {n}", lane=Lane.FLOOD)) for n in range(FLOOD_PLACES)]
+    await asyncio.sleep(0.05)
+    with pytest.raises(PoolBusy):
+        await pool.run(check, "ещё флуд", lane=Lane.FLOOD)
+    phone = asyncio.create_task(pool.run(check, "новый телефон", lane=Lane.NEWCOMER))
+    await asyncio.sleep(0.02)
+    elsewhere = asyncio.create_task(pool.run(check, "другой адрес"))
+    await asyncio.sleep(0.05)
+    opened.set()
+    assert await phone == "новый телефон" and await elsewhere == "другой адрес"
+    await asyncio.gather(*flood)
+    assert ran[:3] == ["флуд 0", "новый телефон", "другой адрес"]  # only the check already running went first
+
+
+def test_a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places() -> None:
+    _in_a_loop_of_its_own(_a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places)
+
+
+async def _a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places() -> None:
+    """A script minting a fresh device per guess is «new» until each guess fails: past the new browsers' places
+    it waits in the flood's lane, so other addresses keep their places."""
+    pool = BoundedPool()
+    opened, ran, check = _gate()
+    fresh = [
+        asyncio.create_task(pool.run(check, f"свежий {n}", lane=Lane.NEWCOMER))
+        for n in range(NEWCOMER_PLACES + FLOOD_PLACES)
+    ]
+    await asyncio.sleep(0.05)
+    with pytest.raises(PoolBusy):
+        await pool.run(check, "ещё свежий", lane=Lane.NEWCOMER)
+    others = [asyncio.create_task(pool.run(check, f"другой {n}")) for n in range(MAX_WAITING - len(fresh))]
+    await asyncio.sleep(0.05)
+    opened.set()
+    assert [await t for t in others] == [f"другой {n}" for n in range(MAX_WAITING - len(fresh))]
+    await asyncio.gather(*fresh)
+    # The first NEWCOMER_PLACES in their own lane, then the other addresses, then the fresh devices in the flood's.
+    assert ran[NEWCOMER_PLACES : NEWCOMER_PLACES + len(others)] == [f"другой {n}" for n in range(len(others))]
+
+
+def test_a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes() -> None:
+    _in_a_loop_of_its_own(_a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes)
+
+
+async def _a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes() -> None:
+    """Before, «try again» was decided when the thread reached a check: a flood check behind a long one and the
+    checks that kept coming ahead of it (other addresses go first) heard nothing until they were all over."""
+    pool = BoundedPool(max_queued_seconds=0.2)
+    opened, ran, check = _gate()
+    running = asyncio.create_task(pool.run(check, "долгая проверка"))
+    await asyncio.sleep(0.02)
+    flood = asyncio.create_task(pool.run(check, "флуд", lane=Lane.FLOOD))
+    phone = asyncio.create_task(pool.run(check, "телефон", wait=3.0))  # the login page's wait, not the pool's
+    started = time.monotonic()
+    with pytest.raises(PoolBusy):
+        await asyncio.wait_for(flood, 2)  # the gate is still closed: the thread never reached it
+    assert time.monotonic() - started < 1.0
+    await asyncio.sleep(0.3)
+    assert not phone.done()  # still waiting: its own wait is longer
+    opened.set()
+    assert await running == "долгая проверка" and await phone == "телефон"
+    assert ran == ["долгая проверка", "телефон"]  # the flood check answered «try again» was never run
+
+
+def test_a_withdrawn_check_leaves_no_turn_behind() -> None:
+    _in_a_loop_of_its_own(_a_withdrawn_check_leaves_no_turn_behind)
+
+
+async def _a_withdrawn_check_leaves_no_turn_behind() -> None:
+    """Checks answered «try again» before their turn, and one whose tab went away, are out of the line: the pool
+    takes MAX_WAITING checks again and runs them in order."""
+    pool = BoundedPool(max_queued_seconds=0.05)
+    opened, ran, check = _gate()
+    first = asyncio.create_task(pool.run(check, "первый", wait=5.0))
+    await asyncio.sleep(0.02)
+    late = [asyncio.create_task(pool.run(check, f"поздний {n}")) for n in range(MAX_WAITING - 1)]
+    for task in late:
+        with pytest.raises(PoolBusy):
+            await task
+    gone = asyncio.create_task(pool.run(check, "ушёл", wait=5.0))
+    await asyncio.sleep(0.02)
+    gone.cancel()
+    later = [asyncio.create_task(pool.run(check, f"потом {n}", wait=5.0)) for n in range(MAX_WAITING - 1)]
+    await asyncio.sleep(0.02)
+    opened.set()
+    assert await first == "первый"
+    assert [await t for t in later] == [f"потом {n}" for n in range(MAX_WAITING - 1)]
+    assert ran == ["первый", *[f"потом {n}" for n in range(MAX_WAITING - 1)]]

@@ -78,9 +78,12 @@ class LoginState(AuthState):
         if admission.delay:
             await asyncio.sleep(admission.delay)  # only a flooding address waits; the loop serves everyone else
         try:
-            # A flooding address's attempts queue behind one another in the places a flood may take; a new browser
-            # there still gets its turn, one from elsewhere never waits for them (services/core/password_pool.py).
-            result = await password_pool.run(_attempt, name, password, client, address, flooding=admission.delay > 0)
+            # A flooding address's attempts queue behind one another in the places a flood may take; a browser
+            # there that has not failed yet goes ahead of them, one from elsewhere never waits for them; each is
+            # answered by the end of its wait, its turn come or not (services/core/password_pool.py).
+            result = await password_pool.run(
+                _attempt, name, password, client, address, lane=admission.lane, wait=admission.wait
+            )
         except PoolBusy:
             result = accounts.LoginResult(None, None, texts.LOGIN_BUSY)
         self.busy = False
