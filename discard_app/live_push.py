@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 # PostgreSQL the notification comes first and the read only covers a lost one.
 POLL_SECONDS = 0.25 if settings.database_url.startswith("postgresql") else 0.1
 MINUTE_SECONDS = 60.0  # pages that also follow the clock (windows and meetings that end) are pushed once a minute
+# Under load the rounds follow one another: a round waits until this long after the last one began, so a burst of
+# commits (saves back to back) is one round and each concerned page reloads once for it, not once per commit.
+# Idle it costs nothing; a lone change is pushed at once.
+ROUND_GAP = 0.05
 
 
 class Pushed(Protocol):
@@ -226,11 +230,13 @@ async def watcher() -> None:
     _wake, _loop = asyncio.Event(), asyncio.get_running_loop()
     remove = announce.on_commit(wake)
     listener = asyncio.create_task(_listen_postgres()) if settings.database_url.startswith("postgresql") else None
-    last, minute_at = "", time.monotonic()
+    last, minute_at, round_at = "", time.monotonic(), 0.0
     try:
         while True:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(_wake.wait(), POLL_SECONDS)
+            if (gap := round_at + ROUND_GAP - time.monotonic()) > 0:
+                await asyncio.sleep(gap)
             _wake.clear()
             try:
                 minute = time.monotonic() - minute_at >= MINUTE_SECONDS
@@ -243,7 +249,7 @@ async def watcher() -> None:
                     minute_at = time.monotonic()
                     fresh |= {(t, n) for t, pages in _tabs.items() for n, tab in pages.items() if tab.minutely}
                 if now != last:
-                    since, last = last, now
+                    since, last, round_at = last, now, time.monotonic()
                     await push_changes(since=since, minute=minute)
                 elif fresh:
                     await push_changes(only=fresh, minute=minute)

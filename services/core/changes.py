@@ -56,24 +56,32 @@ def _joined(parts: tuple) -> str:
     return ":".join(str(part or 0) for part in parts)
 
 
+def _match_stamp_statement() -> sa.Select:
+    match_id, user_id = sa.bindparam("match_id"), sa.bindparam("user_id")
+    own_answer = (
+        select(sa.func.max(AvailabilityAnswer.answered_at))
+        .join(Player, col(Player.id) == AvailabilityAnswer.player_id)
+        .where(AvailabilityAnswer.match_id == match_id, Player.user_id == user_id)
+        .scalar_subquery()
+    )
+    return select(
+        _newest(OutboxEvent, OutboxEvent.match_id == match_id),
+        _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, AuditRecord.entity_id == match_id),
+        *_club(),
+        own_answer,
+    )
+
+
+# Built once: every save and every pushed match page reads it, and building and keying its seven subqueries
+# afresh cost more than the read itself (issue 26, the save's cost)
+_MATCH_STAMP = _match_stamp_statement()
+
+
 def match_stamp(session: Session, match_id: int, user_id: int | None = None) -> str:
     """What one match's pages depend on, as "<the match's own changes>|<what can change a viewer's grid>": the
     club's rooms, league-wide changes and (with `user_id`) the viewer's own last answer, saved in any tab. Each
     part is an index read (migration 0016)."""
-    own_answer = (
-        select(sa.func.max(AvailabilityAnswer.answered_at))
-        .join(Player, col(Player.id) == AvailabilityAnswer.player_id)
-        .where(AvailabilityAnswer.match_id == match_id, Player.user_id == (user_id or 0))
-        .scalar_subquery()
-    )
-    parts = session.exec(
-        select(
-            _newest(OutboxEvent, OutboxEvent.match_id == match_id),
-            _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, AuditRecord.entity_id == match_id),
-            *_club(),
-            own_answer,
-        )
-    ).one()
+    parts = session.execute(_MATCH_STAMP, {"match_id": match_id, "user_id": user_id or 0}).one()
     return _joined(parts[:2]) + "|" + _joined(parts[2:])
 
 

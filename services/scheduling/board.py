@@ -350,9 +350,10 @@ def load_board(
     """Every non-draft match (of one season, or of `match_ids`, when given) with its scheduling data as of `now`:
     about a dozen statements in all, however many matches."""
     stmt = (
-        select(Match, Round, Stage)
+        select(Match, Round, Stage, Season)
         .join(Round, col(Round.id) == Match.round_id)
         .join(Stage, col(Stage.id) == Round.stage_id)
+        .join(Season, col(Season.id) == Stage.season_id)
     )
     stmt = stmt.where(Match.status != MatchStatus.DRAFT).order_by(col(Match.id))
     if season_id is not None:
@@ -360,9 +361,12 @@ def load_board(
     if match_ids is not None:
         stmt = stmt.where(col(Match.id).in_(match_ids))
     rows = session.exec(stmt.execution_options(populate_existing=True)).all()
-    rounds = {r.id: r for r in session.exec(select(Round)).all()}
-    seasons = {s.id: s for s in session.exec(select(Season)).all()}
-    ids = [m.id for m, _, _ in rows]
+    # A match moved to another tour plays in that round's window: only those rounds are read (none, mostly),
+    # not every round and season of the league
+    rounds = {r.id: r for _, r, _, _ in rows}
+    if moved := {m.window_round_id for m, _, _, _ in rows if m.window_round_id} - set(rounds):
+        rounds |= {r.id: r for r in session.exec(select(Round).where(col(Round.id).in_(moved))).all()}
+    ids = [m.id for m, _, _, _ in rows]
     seats: dict[int, list[SeatInfo]] = {}
     seat_rows = session.exec(
         select(Seat.match_id, Seat.player_id, Player.user_id, User.display_name)
@@ -374,9 +378,9 @@ def load_board(
     for match_id, player_id, user_id, name in seat_rows:
         seats.setdefault(match_id, []).append(SeatInfo(player_id, user_id, name))
     items: dict[int, MatchBoard] = {}
-    for match, round_, stage in rows:
+    for match, round_, stage, season in rows:
         window_round = rounds.get(match.window_round_id) if match.window_round_id else round_
-        info = MatchInfo(match, round_, window_round or round_, stage.kind, seasons[stage.season_id], ())
+        info = MatchInfo(match, round_, window_round or round_, stage.kind, season, ())
         items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
     _fill(session, items, ids, now)
     room_rows = session.exec(select(Room.id, Room.name, Room.tables).order_by(col(Room.id))).all()

@@ -245,14 +245,46 @@ def availability_from_grid(days: Sequence[date], cells: Sequence[Sequence[bool]]
 
 
 def grid_from_availability(intervals: Iterable[Interval], days: Sequence[date], window: Interval) -> list[list[bool]]:
-    """A cell is painted when its part inside the window is wholly free; cells outside the window are False."""
+    """A cell is painted when its part inside the window is wholly free; cells outside the window are False.
+    One sweep over the merged free time (the cells run in time order): a page shows it twice per reload."""
     free = clip(intervals, window)
     grid: list[list[bool]] = []
+    first, last = window.start, window.end
+    i, n, previous_end = 0, len(free), first
     for day in days:
         row: list[bool] = []
         for slot in range(SLOTS_PER_DAY):
             cell = cell_interval(day, slot)
-            start, end = max(cell.start, window.start), min(cell.end, window.end)
-            row.append(start < end and _covers_merged(free, Interval(start, end)))
+            start = cell.start if cell.start > first else first
+            end = cell.end if cell.end < last else last
+            if not start < end:
+                row.append(False)
+                continue
+            if end < previous_end:  # days out of order: start the sweep again
+                i = 0
+            previous_end = end
+            # Merged spans do not touch: only the first one ending at or after the cell's end can hold it.
+            while i < n and free[i].end < end:
+                i += 1
+            row.append(i < n and free[i].start <= start)
         grid.append(row)
     return grid
+
+
+def overlapping_cells(intervals: Iterable[Interval], days: Sequence[date]) -> list[list[bool]]:
+    """Per cell of `days`: whether any of `intervals` overlaps it (one sweep over their union)."""
+    spans = merge(intervals)
+    out: list[list[bool]] = []
+    i, n, previous_start = 0, len(spans), None
+    for day in days:
+        row: list[bool] = []
+        for slot in range(SLOTS_PER_DAY):
+            cell = cell_interval(day, slot)
+            if previous_start is not None and cell.start < previous_start:  # days out of order
+                i = 0
+            previous_start = cell.start
+            while i < n and spans[i].end <= cell.start:
+                i += 1
+            row.append(i < n and spans[i].start < cell.end)
+        out.append(row)
+    return out

@@ -22,6 +22,7 @@ from services.scheduling.intervals import (
     cell_interval,
     enabled_cells,
     grid_from_availability,
+    overlapping_cells,
     to_kirov,
     window_days,
 )
@@ -75,24 +76,22 @@ def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) 
     """Per cell: "m" my meeting of another match, "r" every table of every room already taken by others, "" otherwise.
     Only the viewer's own meetings and the club's room occupancy: nothing of another player's availability."""
     match_id = item.match.id
-    taken = {
-        place: [m.interval for m in spans if m.match_id != match_id] for place, spans in board.place_bookings().items()
-    }
+    taken = [
+        overlapping_cells((m.interval for m in spans if m.match_id != match_id), days)
+        for spans in board.place_bookings().values()
+    ]
     seat = item.info.seat_of(user_id) if user_id is not None else None
-    mine = [m.interval for m in board.player_meetings.get(seat.player_id, []) if m.match_id != match_id] if seat else []
-    marks = []
-    for day in days:
-        row = []
-        for slot in range(SLOTS_PER_DAY):
-            cell = cell_interval(day, slot)
-            if any(iv.overlaps(cell) for iv in mine):
-                row.append("m")
-            elif taken and all(any(iv.overlaps(cell) for iv in spans) for spans in taken.values()):
-                row.append("r")
-            else:
-                row.append("")
-        marks.append(row)
-    return marks
+    mine = overlapping_cells(
+        (m.interval for m in board.player_meetings.get(seat.player_id, []) if m.match_id != match_id) if seat else (),
+        days,
+    )
+    return [
+        [
+            "m" if mine[d][s] else "r" if taken and all(place[d][s] for place in taken) else ""
+            for s in range(SLOTS_PER_DAY)
+        ]
+        for d in range(len(days))
+    ]
 
 
 def kirov_value(instant) -> str:  # noqa: ANN001
@@ -124,6 +123,7 @@ class MatchPage:
     fallback: str = ""  # Регламент §6.1: the date the match is played on if the four do not agree (`fallback_text`)
     unblock: str = ""  # the viewer's own hint: if they could come then, the match would have a time (never another's)
     plan: str = ""  # Регламент §2: no option holds the remaining hanchans; the meetings that would (`plan_text`)
+    span: Interval | None = None  # the game window itself: the page parses its painted grid against it
 
 
 def meetings(
@@ -230,7 +230,7 @@ def match_page(
     if over:
         window_text += " — окно закончилось, доступность больше не меняется"
     page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
-    page.window_over, page.planned = over, info.match.planned_hanchans
+    page.window_over, page.planned, page.span = over, info.match.planned_hanchans, window
     if window is not None and grid:
         days = window_days(window)
         page.days = [f"{_WEEKDAYS[d.weekday()]} {d:%d.%m}" for d in days]

@@ -21,10 +21,12 @@ from tests.factories import NOW
 # What one save and one confirmation cost, counted (the lock, the one match's board, the change, the outbox and
 # audit rows, the action's stamps). A new statement here is a deliberate change of these numbers.
 # The board is read once per save (it was twice: 35 statements); the fourth save also tells the options found.
-SAVE = 20
-CONFIRM = 20
-BOOK = 28  # the fourth confirmation: the room, the booking; no other match in the window to tell
-BOOK_BESIDE_OTHERS = 42  # the same with the window's other matches read (one board) and told (an event each)
+# A board reads only the rounds a moved match plays in, not every round and season (20 -> 18 per save); an
+# answer reads the board only when it can be the fourth confirmation (20 -> 9 for the others).
+SAVE = 18
+CONFIRM = 9  # the match and its seats, the own time, the answers: the board only for the fourth
+BOOK = 26  # the fourth confirmation: the room, the booking; no other match in the window to tell
+BOOK_BESIDE_OTHERS = 38  # the same with the window's other matches read (one board) and told (an event each)
 
 
 def counted(db: sa.Engine, fn, **kwargs) -> tuple[int, object]:  # noqa: ANN001, ANN003

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from datetime import date
+from datetime import date, datetime
 from typing import Any
 
 import reflex as rx
@@ -67,6 +67,9 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
     cannot_free_time: bool = True  # the dialog's checkbox: the meeting's time also leaves one's availability
     decline_proposal: str = ""  # «Отклонить» pressed on this proposal: the dialog asks before ending it for all four
+    # The game window the page shows ("start/end", ISO): a save parses its painted grid against it, without
+    # reading the match again (the browser's grid has exactly these days; the service clips to the real window)
+    _window_span: str = ""
 
     def _match_id(self) -> int | None:
         return routes.id_in_path(self.router.url.path, r"/match/(\d+)/schedule")
@@ -92,7 +95,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
             # nothing of a match seen before (its players, times, bookings) stays in a refused browser
-            self.match_id = self.title = self.window = self.match_url = ""
+            self.match_id = self.title = self.window = self.match_url = self._window_span = ""
             self.is_seated = self.all_answered = self.nothing_to_book = False
             self.part_booked = self.booking_news = self.fallback = self.unblock = self.plan = ""
             self._grid()._put(days=[], cells=[], marks=[], past=0, weeks=[])
@@ -112,6 +115,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             window=view.window,
             match_url=routes.match_url(match_id),
         )
+        self._window_span = f"{view.span.start.isoformat()}/{view.span.end.isoformat()}" if view.span else ""
         seated = view.my_player_id is not None
         if grid:
             self._put(is_seated=seated and bool(view.days) and not view.window_over)
@@ -202,9 +206,8 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     @guarded()
     async def save_grid(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
         """The grid's form: the painted grid (`grid`, filled by assets/availability_grid.js as it is sent) and the
-        one-time key. A second send of the same key changes nothing and answers as the first did."""
-        self.busy = True
-        yield  # the button shows it is busy before the save starts
+        one-time key. A second send of the same key changes nothing and answers as the first did. One delta: the
+        button's busy state was set by the form's own `start_busy` just before (components/form.py)."""
         try:
             done = self._save(str(form.get("grid") or ""), key=form.get(KEY_FIELD), release_ok=False)
         finally:
@@ -230,14 +233,13 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.msg_at = "grid"
         if match_id is None:
             return None
+        window, seen = _span(self._window_span), self._stamp
 
         def run(session: Any, user: User) -> tuple[list[str], str, MatchPage]:
-            window = match_info(session, match_id).window
             if window is None:
                 raise SchedulingError(texts.SCHED_NO_WINDOW)
             intervals, if_needed = _parse_grid(painted, window_days(window), window)
             now = utc_now()
-            before = match_stamp(session, match_id, user.id)
             # Регламент §6.1: a save that would release a booking is asked about first (`ReleaseFirst`, raised
             # before any write); rolled back with the key's claim, the key stays usable
             saved = availability.save_and_read(
@@ -250,11 +252,11 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 release_ok=release_ok,
             )
             # The page from the board the save read under the lock, in its transaction: not read again after it.
-            # Its stamp includes the save's own news; if the club's part moved meanwhile, the older one stands, so
-            # the push that follows reloads the page.
+            # Its stamp includes the save's own news; if the club's part moved since this tab last read the page,
+            # the tab's older stamp stands, so the push that follows reloads the page (one stamp read, not two).
             after = match_stamp(session, match_id, user.id)
             view = match_page(session, match_id=match_id, user=user, now=now, read=(saved.board, saved.item))
-            return saved.notices, before if club_moved(before, after) else after, view
+            return saved.notices, seen if club_moved(seen, after) else after, view
 
         outcome = self._perform(
             run, key=key, done=lambda saved: " ".join([texts.SCHED_SAVED, *saved[0]]), action=f"grid.{match_id}"
@@ -486,6 +488,12 @@ def _weeks(days: list[str]) -> list[str]:
         for n, name in enumerate(names)
         if 7 * n < len(days)
     ]
+
+
+def _span(text: str) -> Interval | None:
+    """The state's `_window_span` back as the window ("" when the page shows none)."""
+    start, _, end = text.partition("/")
+    return Interval(datetime.fromisoformat(start), datetime.fromisoformat(end)) if end else None
 
 
 def _parse_grid(painted: str, days: list[date], window: Interval) -> tuple[list[Interval], list[Interval]]:
