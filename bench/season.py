@@ -193,13 +193,45 @@ def measure(sim: Simulation, report: Report) -> None:
     report.matches = len(sim.states)
 
 
+def miss_reason(state, common, own: list[Booking]) -> str:  # noqa: ANN001
+    """One line: why the four of a match with common time did not book it alone, read from its figures and story
+    (the first that applies)."""
+    holds = sum(iv.duration // HANCHAN for iv in common)
+    by_players = sum(b.hanchans or 0 for b in own if b.proposal_id is not None)
+    notes = state.notes
+    late = sum("declined: too late" in n for n in notes)
+    read = [n for n in notes if "read the hint" in n]
+    followed = [n for n in notes if "followed the hint" in n]
+    too_soon = any("too soon or too short" in n or "the window ends within a day" in n for n in notes)
+    if state.penalties:
+        return "a meeting the players booked was cancelled after the tour's no-show (the organizer booked the rest)"
+    if late:
+        return f"a proposal was not confirmed by all four before it began ({late} too late)"
+    if holds <= by_players:
+        who = sorted({n.split("player ", 1)[1].split(" ", 1)[0] for n in read})
+        shared = sum("shared" in n for n in read + followed)
+        return (
+            f"common time held {holds} hanchan(s), all booked by them; the rest needed added time: "
+            f"hints not taken {len(read)}× (by players {', '.join(who) or '—'}; {shared} shared), "
+            f"followed {len(followed)}×"
+            + ("; a time added came within a day, too late to propose" if followed and too_soon else "")
+        )
+    if too_soon:
+        return f"the common time left ({holds - by_players} hanchan(s)) came within a day: too late to propose"
+    if any("none offered" in n for n in notes):
+        return "the common time left was taken by other matches' tables or the four's meetings"
+    return "other (see the story)"
+
+
 def explain(state, common, own: list[Booking], free) -> str:  # noqa: ANN001
-    """Why a match whose four shared time was not booked by them alone: the common time in its (last) window and
-    the hanchans each span holds, its bookings and who made them, then its story (`MatchState.notes`)."""
+    """Why a match whose four shared time was not booked by them alone: the reason in one line (`miss_reason`),
+    the common time in its (last) window and the hanchans each span holds, its bookings and who made them, then
+    its story (`MatchState.notes`)."""
     spans = ", ".join(f"{short_span(iv.start, iv.end)} ({iv.duration // HANCHAN})" for iv in common)
     holds = sum(iv.duration // HANCHAN for iv in common)
     lines = [
-        f"match {state.id} (tour {state.tour}, moved {state.moves}×): common time holds {holds} hanchan(s): {spans}"
+        f"match {state.id} (tour {state.tour}, moved {state.moves}×): common time holds {holds} hanchan(s): {spans}",
+        f"  reason: {miss_reason(state, common, own)}",
     ]
     painted = {p.player_id: sum((iv.duration for iv in free.get(p.player_id, [])), timedelta()) for p in state.seats}
     lines.append("  painted hours per player: " + ", ".join(f"{h / timedelta(hours=1):.1f}" for h in painted.values()))
@@ -255,7 +287,8 @@ def print_report(r: Report, *, explain: bool = False) -> None:
     print(f"played (all three hanchans):          {r.share(r.played)}")
     print(f"days from a window's opening to a players' booking: median {r.quantile(0.5)}, p90 {r.quantile(0.9)}"
           f" ({len(r.days)} bookings)")  # fmt: skip
-    print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)")
+    print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)"
+          f" ({st.by_players['shared hint followed']} of them shared by two)")  # fmt: skip
     print(f"a proposal's reminder looked at:      {st.by_players['proposal reminder read']} time(s)")
     print(f"organizer actions needed:             {r.organizer_actions}  {dict(sorted(st.organizer.items()))}")
     print(f"SQL statements per match:             {r.statements / max(r.matches, 1):.0f}"
