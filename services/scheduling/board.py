@@ -294,8 +294,8 @@ class Board:
         seat_ids = [s.player_id for s in item.info.seats]
         free = {p: item.free.get(p, []) for p in seat_ids}
 
-        def hinted(availabilities: list[list[Interval]]) -> list[Option]:
-            return self._need_options(item, availabilities, None, since=hint_from(self.now))
+        def hinted(availabilities: list[list[Interval]], shared: bool = False) -> list[Option]:
+            return self._need_options(item, availabilities, None, since=hint_from(self.now, shared=shared))
 
         at_least = item.remaining if options else 1
         minutes = item.info.hanchan_minutes
@@ -304,7 +304,14 @@ class Board:
         )
         # Регламент §3: when the one who blocks cannot or will not come, two others together may (issue 23)
         pairs = pair_unblock_times(
-            seat_ids, free, hinted, window, need=item.remaining, at_least=at_least, asked=alone, hanchan_minutes=minutes
+            seat_ids,
+            free,
+            lambda availabilities: hinted(availabilities, shared=True),
+            window,
+            need=item.remaining,
+            at_least=at_least,
+            asked=alone,
+            hanchan_minutes=minutes,
         )
         return {**pairs, **alone}
 

@@ -86,9 +86,15 @@ MAX_UNBLOCK_TIMES = 3
 HINT_LEAD = timedelta(hours=24)
 
 
-def hint_from(now: datetime | None) -> datetime | None:
-    """The first instant a hinted time may start: a day ahead of `now` (`HINT_LEAD`), on the grid."""
-    return None if now is None else ceil_to_grid(now + HINT_LEAD)
+# A time two players are asked to add (`pair_unblock_times`) starts at least this far ahead: both must add it,
+# then the four confirm it.
+SHARED_HINT_LEAD = timedelta(hours=48)
+
+
+def hint_from(now: datetime | None, *, shared: bool = False) -> datetime | None:
+    """The first instant a hinted time may start: a day ahead of `now` (`HINT_LEAD`), two days for a time shared
+    by two players (`SHARED_HINT_LEAD`), on the grid."""
+    return None if now is None else ceil_to_grid(now + (SHARED_HINT_LEAD if shared else HINT_LEAD))
 
 
 def addition_needed(span: Interval, own_free: Sequence[Interval], length: timedelta, step: timedelta) -> timedelta:
