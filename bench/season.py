@@ -24,6 +24,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -276,6 +277,15 @@ def print_report(r: Report, *, explain: bool = False) -> None:
         print(f"\nmatches whose four shared time but were not booked by them alone ({len(r.unbooked)}):")
         for text in r.unbooked:
             print(text)
+        kinds = Counter(
+            line.split("reason: ", 1)[1].split(":", 1)[0].split(" (", 1)[0]
+            for text in r.unbooked
+            for line in text.splitlines()
+            if line.startswith("  reason: ")
+        )
+        print("why, in short:")
+        for kind, n in kinds.most_common():
+            print(f"  {n:4d} × {kind}")
     print(f"\n{r.players} players, {r.rooms} room(s) × {r.tables} table(s), seed {r.seed}: {r.matches} matches")
     print(f"booked by the players alone:          {r.share(r.alone)}")
     print(f"their four had any common time:       {r.share(r.ceiling)}  (the ceiling)")
