@@ -7,9 +7,10 @@ no-show and one dispute a tour, the organizer's fallback at each window's end
 whose four had any common time (the ceiling), the share played, days from a window's opening to a booking,
 organizer actions, SQL statements per match and wall time; then checks the invariants (bench/season_checks.py)
 and exits 1 listing every one that broke. Seeded and deterministic; imports no reflex or telegram. `--explain`
-prints, per match whose four shared time but which the players did not book alone, the common time and the
-hanchans it holds, its bookings and who made them, and its story (proposals, declines, refusals, the hints read,
-what the page offered and what the options lost to tables and meetings).
+prints, per match whose four shared time but which the players did not book alone, its reason in one line
+(`miss_reason`), the common time and the hanchans it holds, its bookings and who made them, and its story
+(proposals, declines, refusals, the hints read — shared by two or not —, what the page offered and what the options
+lost to tables and meetings); then a tally of the reasons.
 
     .venv/bin/python bench/season.py --players 16 --rooms 1 --tables 4 --seed 1   # the club: one room, 4 tables
     .venv/bin/python bench/season.py --players 48 --rooms 3 --tables 1            # the old variants stay selectable
