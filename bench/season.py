@@ -7,9 +7,10 @@ no-show and one dispute a tour, the organizer's fallback at each window's end
 whose four had any common time (the ceiling), the share played, days from a window's opening to a booking,
 organizer actions, SQL statements per match and wall time; then checks the invariants (bench/season_checks.py)
 and exits 1 listing every one that broke. Seeded and deterministic; imports no reflex or telegram. `--explain`
-prints, per match whose four shared time but which the players did not book alone, the common time and the
-hanchans it holds, its bookings and who made them, and its story (proposals, declines, refusals, the hints read,
-what the page offered and what the options lost to tables and meetings).
+prints, per match whose four shared time but which the players did not book alone, its reason in one line
+(`miss_reason`), the common time and the hanchans it holds, its bookings and who made them, and its story
+(proposals, declines, refusals, the hints read — shared by two or not —, what the page offered and what the options
+lost to tables and meetings); then a tally of the reasons.
 
     .venv/bin/python bench/season.py --players 16 --rooms 1 --tables 4 --seed 1   # the club: one room, 4 tables
     .venv/bin/python bench/season.py --players 48 --rooms 3 --tables 1            # the old variants stay selectable
@@ -24,6 +25,7 @@ import argparse
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
@@ -193,13 +195,45 @@ def measure(sim: Simulation, report: Report) -> None:
     report.matches = len(sim.states)
 
 
+def miss_reason(state, common, own: list[Booking]) -> str:  # noqa: ANN001
+    """One line: why the four of a match with common time did not book it alone, read from its figures and story
+    (the first that applies)."""
+    holds = sum(iv.duration // HANCHAN for iv in common)
+    by_players = sum(b.hanchans or 0 for b in own if b.proposal_id is not None)
+    notes = state.notes
+    late = sum("declined: too late" in n for n in notes)
+    read = [n for n in notes if "read the hint" in n]
+    followed = [n for n in notes if "followed the hint" in n]
+    too_soon = any("too soon or too short" in n or "the window ends within a day" in n for n in notes)
+    if state.penalties:
+        return "a meeting the players booked was cancelled after the tour's no-show (the organizer booked the rest)"
+    if late:
+        return f"a proposal was not confirmed by all four before it began ({late} too late)"
+    if holds <= by_players:
+        who = sorted({n.split("player ", 1)[1].split(" ", 1)[0] for n in read})
+        shared = sum("shared" in n for n in read + followed)
+        return (
+            f"common time held {holds} hanchan(s), all booked by them; the rest needed added time: "
+            f"hints not taken {len(read)}× (by players {', '.join(who) or '—'}; {shared} shared), "
+            f"followed {len(followed)}×"
+            + ("; a time added came within a day, too late to propose" if followed and too_soon else "")
+        )
+    if too_soon:
+        return f"the common time left ({holds - by_players} hanchan(s)) came within a day: too late to propose"
+    if any("none offered" in n for n in notes):
+        return "the common time left was taken by other matches' tables or the four's meetings"
+    return "other (see the story)"
+
+
 def explain(state, common, own: list[Booking], free) -> str:  # noqa: ANN001
-    """Why a match whose four shared time was not booked by them alone: the common time in its (last) window and
-    the hanchans each span holds, its bookings and who made them, then its story (`MatchState.notes`)."""
+    """Why a match whose four shared time was not booked by them alone: the reason in one line (`miss_reason`),
+    the common time in its (last) window and the hanchans each span holds, its bookings and who made them, then
+    its story (`MatchState.notes`)."""
     spans = ", ".join(f"{short_span(iv.start, iv.end)} ({iv.duration // HANCHAN})" for iv in common)
     holds = sum(iv.duration // HANCHAN for iv in common)
     lines = [
-        f"match {state.id} (tour {state.tour}, moved {state.moves}×): common time holds {holds} hanchan(s): {spans}"
+        f"match {state.id} (tour {state.tour}, moved {state.moves}×): common time holds {holds} hanchan(s): {spans}",
+        f"  reason: {miss_reason(state, common, own)}",
     ]
     painted = {p.player_id: sum((iv.duration for iv in free.get(p.player_id, [])), timedelta()) for p in state.seats}
     lines.append("  painted hours per player: " + ", ".join(f"{h / timedelta(hours=1):.1f}" for h in painted.values()))
@@ -244,6 +278,15 @@ def print_report(r: Report, *, explain: bool = False) -> None:
         print(f"\nmatches whose four shared time but were not booked by them alone ({len(r.unbooked)}):")
         for text in r.unbooked:
             print(text)
+        kinds = Counter(
+            line.split("reason: ", 1)[1].split(":", 1)[0].split(" (", 1)[0]
+            for text in r.unbooked
+            for line in text.splitlines()
+            if line.startswith("  reason: ")
+        )
+        print("why, in short:")
+        for kind, n in kinds.most_common():
+            print(f"  {n:4d} × {kind}")
     print(f"\n{r.players} players, {r.rooms} room(s) × {r.tables} table(s), seed {r.seed}: {r.matches} matches")
     print(f"booked by the players alone:          {r.share(r.alone)}")
     print(f"their four had any common time:       {r.share(r.ceiling)}  (the ceiling)")
@@ -255,7 +298,8 @@ def print_report(r: Report, *, explain: bool = False) -> None:
     print(f"played (all three hanchans):          {r.share(r.played)}")
     print(f"days from a window's opening to a players' booking: median {r.quantile(0.5)}, p90 {r.quantile(0.9)}"
           f" ({len(r.days)} bookings)")  # fmt: skip
-    print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)")
+    print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)"
+          f" ({st.by_players['shared hint followed']} of them shared by two)")  # fmt: skip
     print(f"a proposal's reminder looked at:      {st.by_players['proposal reminder read']} time(s)")
     print(f"organizer actions needed:             {r.organizer_actions}  {dict(sorted(st.organizer.items()))}")
     print(f"SQL statements per match:             {r.statements / max(r.matches, 1):.0f}"

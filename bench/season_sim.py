@@ -449,7 +449,8 @@ class Simulation:
     def follow_hints(self, state: MatchState, board: Any, item: Any) -> bool:
         """Each player told privately that their time blocks the match (the read model's `unblock_hints`: the page,
         the home card, the bot) reads it when they look at the site (their usual chance, a draw of its own) and may
-        add the time (`season_people.answer_hint`); each hint is considered once. True when one added time."""
+        add the time (`season_people.answer_hint`); each hint is considered once. True when one added time that
+        alone makes an option (not a time shared with another player: the page then shows what it showed)."""
         hints = board.unblock_hints(item)
         for p in state.seats:
             hint = hints.get(p.player_id)
@@ -467,18 +468,22 @@ class Simulation:
                 p, [o.interval for o in hint], fully, hanchans=item.remaining,
                 earliest=ceil_to_grid(self.now + LEAD), key=str(state.id), hanchan=HANCHAN,
             )  # fmt: skip
+            shared = " shared with another player" if hint[0].shared else ""
             if extra is None:
-                state.note(self.now, f"player {p.player_id} read the hint ({_span(hint[0].interval)}…): not taken")
+                state.note(self.now, f"player {p.player_id} read the hint{shared} ({_span(hint[0].interval)}…): "
+                           "not taken")  # fmt: skip
                 continue
             saved = self._try(
                 availability.save_availability, match_id=state.id, user_id=p.user_id,
                 intervals=merge([*fully, extra]), if_needed=subtract(item.if_needed.get(p.player_id, []), [extra]),
             )  # fmt: skip
-            state.note(self.now, f"player {p.player_id} followed the hint: added {_span(extra)}"
+            state.note(self.now, f"player {p.player_id} followed the hint{shared}: added {_span(extra)}"
                        + ("" if done(saved) else f" — refused: {str(saved)[:60]}"))  # fmt: skip
             if done(saved):
                 self.stats.by_players["hint followed"] += 1
-                return True
+                self.stats.by_players["shared hint followed"] += bool(shared)
+                if not shared:  # a time shared by two makes no option until the other adds it too
+                    return True
         return False
 
     def _why_none(self, item: Any, board: Any, options: list, why: Counter) -> str:
@@ -490,8 +495,10 @@ class Simulation:
             return "the window ends within a day"
         ahead = Interval(start, window.end)
         common = players_free(ahead, [item.free.get(s.player_id, []) for s in item.info.seats])
+        # the match's own meetings are not time left for it
+        common = subtract(common, [Interval(b.start_at, b.end_at) for b in item.bookings])
         holds = sum(iv.duration // HANCHAN for iv in common)
-        parts = [f"common time ahead {len(common)} span(s) holding {holds} hanchan(s)"]
+        parts = [f"common time ahead, besides its own meetings, {len(common)} span(s) holding {holds} hanchan(s)"]
         if options:
             parts.append(f"{len(options)} option(s), " + ", ".join(f"{n} {w}" for w, n in why.items()))
         elif holds:

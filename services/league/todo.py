@@ -119,7 +119,7 @@ def _agreeing(board: Board, item: MatchBoard, me: SeatInfo | None, seats: dict[i
     # The one who blocks is told, on their own card only; the other three read that the match waits on time.
     hint = board.unblock_hints(item).get(me.player_id) if me is not None else None
     if hint:
-        return "общего времени нет", unblock_text([o.interval for o in hint]), True
+        return "общего времени нет", unblock_text([o.interval for o in hint], shared=any(o.shared for o in hint)), True
     return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора", True
 
 

@@ -143,7 +143,8 @@ def unblock_private_text(snap: MatchSnapshot, player_id: int) -> str | None:
     short = bool(snap.options)
     lines = [f"<b>{match_title(snap)}</b>",
              "Общего времени у четверых хватает только на часть матча." if short else "У четверых нет общего времени.",
-             escape(unblock_text([Interval(o.start, o.end) for o in hint], whole=short))]  # fmt: skip
+             escape(unblock_text([Interval(o.start, o.end) for o in hint], whole=short,
+                                 shared=any(o.shared for o in hint)))]  # fmt: skip
     if snap.fallback_start is not None:
         lines.append(escape(fallback_text(snap.fallback_start)))
     lines.append(SITE_HINT)

@@ -41,6 +41,7 @@ class OptionView:
     end: datetime
     hanchans_fit: int
     if_needed: int = 0  # how many of the four it needs «могу, если нужно» from (never whose)
+    shared: bool = False  # a hinted time one more of the four is asked to add too (never who)
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,7 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
         state=board.state(item),
         fallback_start=fallback.start if (fallback := item.fallback_ahead(board.now)) is not None else None,
         unblock={
-            player: tuple(OptionView(o.start, o.end, o.hanchans_fit) for o in hint)
+            player: tuple(OptionView(o.start, o.end, o.hanchans_fit, shared=o.shared) for o in hint)
             for player, hint in board.unblock_hints(item).items()
         },
     )

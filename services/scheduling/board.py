@@ -36,6 +36,7 @@ from services.core.models import (
 from services.scheduling.decide import (
     hint_from,
     need_options,
+    pair_unblock_times,
     played_meetings,
     remaining_hanchans,
     split_plan,
@@ -274,8 +275,9 @@ class Board:
         (`unblock_times`). With no option at all, any such time; when the options hold only part of the remaining
         hanchans (`short_of_time`), only times that would hold them all, so the match can still be booked in one
         meeting rather than left to the fallback for its rest. Only times from a day ahead (`decide.hint_from`): the
-        other three must still confirm, so a time tonight would only push a usable one out of the hint. For that
-        player's eyes only."""
+        other three must still confirm, so a time tonight would only push a usable one out of the hint. A player
+        with no such time of their own may share one with another (`pair_unblock_times`: the other two are free
+        then; `Option.shared`). For that player's eyes only."""
         window = item.info.window
         if (
             window is None
@@ -289,15 +291,29 @@ class Board:
         options = self.options(item)
         if options and not self.short_of_time(item, options):
             return {}
-        return unblock_times(
-            [s.player_id for s in item.info.seats],
-            {s.player_id: item.free.get(s.player_id, []) for s in item.info.seats},
-            lambda availabilities: self._need_options(item, availabilities, None, since=hint_from(self.now)),
+        seat_ids = [s.player_id for s in item.info.seats]
+        free = {p: item.free.get(p, []) for p in seat_ids}
+
+        def hinted(availabilities: list[list[Interval]], shared: bool = False) -> list[Option]:
+            return self._need_options(item, availabilities, None, since=hint_from(self.now, shared=shared))
+
+        at_least = item.remaining if options else 1
+        minutes = item.info.hanchan_minutes
+        alone = unblock_times(
+            seat_ids, free, hinted, window, need=item.remaining, at_least=at_least, hanchan_minutes=minutes
+        )
+        # Регламент §3: when the one who blocks cannot or will not come, two others together may (issue 23)
+        pairs = pair_unblock_times(
+            seat_ids,
+            free,
+            lambda availabilities: hinted(availabilities, shared=True),
             window,
             need=item.remaining,
-            at_least=item.remaining if options else 1,
-            hanchan_minutes=item.info.hanchan_minutes,
+            at_least=at_least,
+            asked=alone,
+            hanchan_minutes=minutes,
         )
+        return {**pairs, **alone}
 
     def short_of_time(self, item: MatchBoard, options: list[Option] | None = None) -> bool:
         """The four share time, but no option holds the match's remaining hanchans in one meeting (Регламент §2

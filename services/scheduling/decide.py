@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from itertools import combinations
 
 from services.scheduling.intervals import GRID_MINUTES, Interval, ceil_to_grid, covers, subtract
 from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, SEATS, Option, common_options_multi, format_kirov
@@ -85,9 +86,15 @@ MAX_UNBLOCK_TIMES = 3
 HINT_LEAD = timedelta(hours=24)
 
 
-def hint_from(now: datetime | None) -> datetime | None:
-    """The first instant a hinted time may start: a day ahead of `now` (`HINT_LEAD`), on the grid."""
-    return None if now is None else ceil_to_grid(now + HINT_LEAD)
+# A time two players are asked to add (`pair_unblock_times`) starts at least this far ahead: both must add it,
+# then the four confirm it.
+SHARED_HINT_LEAD = timedelta(hours=48)
+
+
+def hint_from(now: datetime | None, *, shared: bool = False) -> datetime | None:
+    """The first instant a hinted time may start: a day ahead of `now` (`HINT_LEAD`), two days for a time shared
+    by two players (`SHARED_HINT_LEAD`), on the grid."""
+    return None if now is None else ceil_to_grid(now + (SHARED_HINT_LEAD if shared else HINT_LEAD))
 
 
 def addition_needed(span: Interval, own_free: Sequence[Interval], length: timedelta, step: timedelta) -> timedelta:
@@ -140,6 +147,49 @@ def unblock_times(
 
         if found:
             out[player] = sorted(found, key=rank)[:MAX_UNBLOCK_TIMES]
+    return out
+
+
+def pair_unblock_times(
+    seat_ids: Sequence[int],
+    free: Mapping[int, Sequence[Interval]],
+    options: Callable[[list[list[Interval]]], list[Option]],
+    window: Interval,
+    *,
+    need: int = 1,
+    at_least: int = 1,
+    asked: Iterable[int] = (),
+    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+) -> dict[int, list[Option]]:
+    """Регламент §3 (the site computes the common options): when no one alone can make the time, two may. Per pair
+    of seated players of whom neither is `asked` already (a player with a hint of their own, `unblock_times`), the
+    times at which the other two are free, none of the four sits in a meeting and a table is free — what would
+    become an option if both of the pair could come. Each of the two is told the same times (`Option.shared`),
+    never whom they share them with; after one adds the time, the other is the one who alone blocks and gets the
+    usual hint. Ranked as `unblock_times`, the addition and the distance summed over the two; at most
+    `MAX_UNBLOCK_TIMES` per player."""
+    hanchan, step = timedelta(minutes=hanchan_minutes), timedelta(minutes=GRID_MINUTES)
+    skip = set(asked)
+    ranked: dict[int, list[tuple[tuple, Option]]] = {}
+    for pair in combinations([p for p in seat_ids if p not in skip], 2):
+        found = options([[window] if other in pair else list(free.get(other, [])) for other in seat_ids])
+        for o in found:
+            if o.hanchans_fit < at_least:
+                continue
+            length = min(need, o.hanchans_fit) * hanchan
+            own = [list(free.get(p, [])) for p in pair]
+            added = sum((addition_needed(o.interval, spans, length, step) for spans in own), timedelta(0))
+            gap = sum((gap_to(o.interval, spans) for spans in own), timedelta(0))
+            key = (o.hanchans_fit < need, added, gap, -o.interval.duration, o.start)
+            for player in pair:
+                ranked.setdefault(player, []).append((key, replace(o, shared=True)))
+    out: dict[int, list[Option]] = {}
+    for player, entries in ranked.items():
+        seen: set[Interval] = set()
+        for _, o in sorted(entries, key=lambda e: e[0]):
+            if o.interval not in seen and len(seen) < MAX_UNBLOCK_TIMES:
+                seen.add(o.interval)
+                out.setdefault(player, []).append(o)
     return out
 
 

@@ -35,6 +35,7 @@ class Option:
     hanchans_fit: int
     rooms: tuple[int, ...] = ()
     if_needed: int = 0  # how many of the four it needs «могу, если нужно» from (never whose)
+    shared: bool = False  # a hinted time that one more player of the four is asked to add too (never who)
 
     @property
     def start(self) -> datetime:
@@ -237,14 +238,17 @@ def if_needed_text(players: int) -> str:
     return f"для {players} {'игрока' if players == 1 else 'игроков'} — если нужно"
 
 
-def unblock_text(spans: Sequence[Interval], *, whole: bool = False) -> str:
+def unblock_text(spans: Sequence[Interval], *, whole: bool = False, shared: bool = False) -> str:
     """The blocker's hint, for that one player's eyes: the times at which the other three are free. `whole`: the
-    four already share time for part of the remaining hanchans; these times would hold all of them at once."""
+    four already share time for part of the remaining hanchans; these times would hold all of them at once.
+    `shared`: two of the four would have to add the time (the other two are free then); both are told the same,
+    neither whom it names."""
     times = [short_span(iv.start, iv.end) for iv in spans]
     listed = times[0] if len(times) == 1 else ", ".join(times[:-1]) + " или " + times[-1]
+    who = "вы и ещё один игрок матча (ему подсказано то же время) сможете" if shared else "вы сможете"
     if whole:
-        return f"Если вы сможете в {listed}, все оставшиеся ханчаны уместятся в одну встречу."
-    return f"Если вы сможете в {listed}, у матча будет время."
+        return f"Если {who} в {listed}, все оставшиеся ханчаны уместятся в одну встречу."
+    return f"Если {who} в {listed}, у матча будет время."
 
 
 def plan_text(plan: Sequence[Interval]) -> str:

@@ -254,7 +254,9 @@ def match_page(
         page.fallback = fallback_text(ahead.start)
     if seat is not None and (hint := board.unblock_hints(item).get(seat.player_id)):
         # Регламент §6.4: the viewer's own hint only
-        page.unblock = unblock_text([o.interval for o in hint], whole=board.short_of_time(item))
+        page.unblock = unblock_text(
+            [o.interval for o in hint], whole=board.short_of_time(item), shared=any(o.shared for o in hint)
+        )
     if plan := board.split_plan(item):
         page.plan = plan_text(plan)
     for o in board.options(item):

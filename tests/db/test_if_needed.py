@@ -103,15 +103,40 @@ def test_the_one_who_blocks_alone_is_told_when_the_other_three_are_free(db: sa.E
     assert page_of(db, sc, 3, now=now).unblock == "" and page_of(db, sc, 3, now=now).options
 
 
-def test_two_blockers_each_see_only_their_own_hint_and_none_when_no_one_alone_can_unblock(db: sa.Engine) -> None:
+def test_when_no_one_alone_can_unblock_the_two_who_could_together_are_told_the_same_time(db: sa.Engine) -> None:
+    """Issue 23: 0 and 1 share an evening, 2 and 3 each gave another: neither of them alone makes the time, the
+    two together would. Each of the two sees on their page, their home card and in their private message that
+    one more player is asked for the same time (never who); 0 and 1 see nothing of it, nor the group's card."""
     sc = scene(db, SLOT + 3)
     now = sc.at(1, 12)
     paint(db, sc, 0, sc.evening(3), now=now)
     paint(db, sc, 1, sc.evening(3), now=now)
     paint(db, sc, 2, sc.evening(4), now=now)
-    paint(db, sc, 3, sc.evening(5), now=now)  # 2 and 3 each block; neither alone would unblock it
-    for n in range(4):
+    paint(db, sc, 3, sc.evening(5), now=now)
+    day3 = sc.start + timedelta(days=3)
+    wd = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+    hint = (
+        "Если вы и ещё один игрок матча (ему подсказано то же время) сможете в "
+        f"{wd[day3.weekday()]} {day3:%d.%m} 17:00–23:00, у матча будет время."
+    )
+    for n in (2, 3):
+        assert page_of(db, sc, n, now=now).unblock == hint
+        assert home_of(db, sc.user(n), sc.league.match.id, now).action == hint
+    for n in (0, 1):
         assert page_of(db, sc, n, now=now).unblock == ""
+        assert "Если вы" not in home_of(db, sc.user(n), sc.league.match.id, now).action
+    snap = snapshot_of(db, sc.league.match.id)
+    assert set(snap.unblock) == {sc.league.players[2].id, sc.league.players[3].id}
+    assert "Если вы" not in card_text(snap)
+    private = unblock_private_text(snap, sc.league.players[2].id)
+    assert private is not None and hint in private
+    assert unblock_private_text(snap, sc.league.players[0].id) is None
+    # once one of the two adds the evening, the other is the one who blocks alone and is told as usual
+    paint(db, sc, 2, sc.evening(3), sc.evening(4), now=now)
+    assert page_of(db, sc, 3, now=now).unblock == (
+        f"Если вы сможете в {wd[day3.weekday()]} {day3:%d.%m} 17:00–23:00, у матча будет время."
+    )
+    assert page_of(db, sc, 2, now=now).unblock == ""
 
 
 def test_the_fallback_date_is_on_the_page_and_the_home_card_from_the_windows_opening(db: sa.Engine) -> None:

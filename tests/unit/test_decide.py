@@ -263,3 +263,40 @@ def test_a_proposal_is_recalled_a_day_before_its_start_while_a_seated_player_has
     assert not due(k(19, 20), answered=(1, 2, 3, 4, 9))  # all four answered (a former player's answer aside)
     assert due(k(19, 20), answered=(1, 2, 3, 9))
     assert not due(k(20, 12), proposed_at=k(20, 10))  # proposed within the day: its own message was just sent
+
+
+# --- issue 23: a time two players could make together -------------------------------------------------------
+
+
+def test_when_no_one_alone_can_make_the_time_the_two_who_could_are_both_told_it_shared() -> None:
+    """Players 1 and 2 share Thursday; 3 and 4 each gave another evening: neither alone unblocks the match, the
+    two together do. Both are told the same times, marked shared; 1 and 2 are told nothing."""
+    thursday, friday, saturday = Interval(k(26, 19), k(26, 23)), Interval(k(27, 19), k(27, 23)), k(28, 12)
+    free = {
+        1: [thursday],
+        2: [thursday],
+        3: [friday],
+        4: [Interval(saturday, k(28, 16))],
+    }
+
+    def options(availabilities: list[list[Interval]]) -> list:
+        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None)
+
+    assert decide.unblock_times([1, 2, 3, 4], free, options, WINDOW, need=2) == {}
+    hints = decide.pair_unblock_times([1, 2, 3, 4], free, options, WINDOW, need=2)
+    assert set(hints) == {3, 4}
+    assert [(o.start, o.end, o.shared) for o in hints[3]] == [(k(26, 19), k(26, 23), True)]
+    assert hints[3] == hints[4]
+    # a player already told a time of their own (`asked`) is left out of every pair
+    assert decide.pair_unblock_times([1, 2, 3, 4], free, options, WINDOW, need=2, asked=[3]) == {}
+    # the text says that one more player is asked too, never who
+    assert unblock_text([o.interval for o in hints[3]], shared=True) == (
+        "Если вы и ещё один игрок матча (ему подсказано то же время) сможете в чт 26.11 19:00–23:00, "
+        "у матча будет время."
+    )
+
+
+def test_a_shared_hint_names_only_times_two_days_ahead() -> None:
+    now = k(20, 12)
+    assert decide.hint_from(now) == k(21, 12)
+    assert decide.hint_from(now, shared=True) == k(22, 12)
