@@ -18,6 +18,7 @@ from services.core.db import session_scope
 from services.core.password_pool import FLOOD_PLACES, BoundedPool, PoolBusy
 from services.league import accounts, login_guard
 from tests.db.test_login_guard import NOW, _admit, _login, _user
+from tests.event_loops import run_in_a_loop_of_its_own
 
 FLOOD_DEVICES = FLOOD_PLACES + 16  # more flooding browsers at once than the flood's places in the pool
 CHECK_SECONDS = 0.05  # what one password check costs here (argon2 is slower still: the flood fills the line sooner)
@@ -34,24 +35,6 @@ def _checks_held_for_the_flood(monkeypatch: pytest.MonkeyPatch, gate: threading.
         return stored == f"plain:{password}"
 
     monkeypatch.setattr("services.core.security.verify_password", verify)
-
-
-def _in_a_thread(scenario) -> None:  # noqa: ANN001
-    """The scenario's event loop in a thread of its own (Playwright may hold one in the main thread)."""
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as error:  # noqa: BLE001 - re-raised in the test's own thread
-            failure.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(120)
-    assert not thread.is_alive(), "the scenario did not end"
-    if failure:
-        raise failure[0]
 
 
 def test_a_flood_from_the_clubs_wifi_does_not_keep_a_new_phone_there_out(
@@ -107,7 +90,7 @@ def test_a_flood_from_the_clubs_wifi_does_not_keep_a_new_phone_there_out(
         gate.set()
         await asyncio.gather(login, *floods)
 
-    _in_a_thread(scenario)
+    run_in_a_loop_of_its_own(scenario)
     assert flood_outcomes.count("busy") >= FLOOD_DEVICES - FLOOD_PLACES, "the flood never filled its places"
     result = phone["result"]
     assert isinstance(result, accounts.LoginResult) and result.token, f"the new phone was refused: {result}"
@@ -197,7 +180,7 @@ def test_a_browser_failing_again_and_again_at_a_busy_flooding_address_is_answere
         stop.set()
         await asyncio.gather(*phones)
 
-    _in_a_thread(scenario)
+    run_in_a_loop_of_its_own(scenario)
     for seconds, outcome in answers:
         said = outcome if isinstance(outcome, str) else outcome.error  # type: ignore[attr-defined]
         assert said in ("busy", accounts.LOGIN_FAILED), f"the stranger was told {said!r}"

@@ -10,26 +10,9 @@ import time
 import pytest
 
 from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, NEWCOMER_PLACES, BoundedPool, Lane, PoolBusy
+from tests.event_loops import run_in_a_loop_of_its_own
 
 FLOOD_SOCKETS = 8  # the issue's flood: eight sockets of one address, each with one login in flight
-
-
-def _in_a_loop_of_its_own(scenario) -> None:  # noqa: ANN001
-    """Runs the scenario in a thread of its own: after the browser tests, Playwright's sync API leaves an event loop
-    running in the main thread, and pytest-asyncio cannot start another there."""
-    failure: list[BaseException] = []
-
-    def run() -> None:
-        try:
-            asyncio.run(scenario())
-        except BaseException as error:  # noqa: BLE001 - re-raised in the test's own thread
-            failure.append(error)
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join(60)
-    if failure:
-        raise failure[0]
 
 
 def _gate() -> tuple[threading.Event, list[str], object]:
@@ -44,7 +27,7 @@ def _gate() -> tuple[threading.Event, list[str], object]:
 
 
 def test_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused() -> None:
-    _in_a_loop_of_its_own(_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused)
+    run_in_a_loop_of_its_own(_a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused)
 
 
 async def _a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_refused() -> None:
@@ -62,7 +45,7 @@ async def _a_new_login_waits_behind_a_flood_of_its_own_address_instead_of_being_
 
 
 def test_a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
-    _in_a_loop_of_its_own(_a_flood_never_takes_the_places_kept_for_other_addresses)
+    run_in_a_loop_of_its_own(_a_flood_never_takes_the_places_kept_for_other_addresses)
 
 
 async def _a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
@@ -82,7 +65,7 @@ async def _a_flood_never_takes_the_places_kept_for_other_addresses() -> None:
 
 
 def test_a_check_whose_turn_comes_too_late_is_not_run() -> None:
-    _in_a_loop_of_its_own(_a_check_whose_turn_comes_too_late_is_not_run)
+    run_in_a_loop_of_its_own(_a_check_whose_turn_comes_too_late_is_not_run)
 
 
 async def _a_check_whose_turn_comes_too_late_is_not_run() -> None:
@@ -100,7 +83,7 @@ async def _a_check_whose_turn_comes_too_late_is_not_run() -> None:
 
 
 def test_a_new_browser_is_checked_ahead_of_the_floods_waiting_checks() -> None:
-    _in_a_loop_of_its_own(_a_new_browser_is_checked_ahead_of_the_floods_waiting_checks)
+    run_in_a_loop_of_its_own(_a_new_browser_is_checked_ahead_of_the_floods_waiting_checks)
 
 
 async def _a_new_browser_is_checked_ahead_of_the_floods_waiting_checks() -> None:
@@ -123,7 +106,7 @@ async def _a_new_browser_is_checked_ahead_of_the_floods_waiting_checks() -> None
 
 
 def test_a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places() -> None:
-    _in_a_loop_of_its_own(_a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places)
+    run_in_a_loop_of_its_own(_a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places)
 
 
 async def _a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_places() -> None:
@@ -148,7 +131,7 @@ async def _a_flood_of_fresh_devices_never_takes_more_than_the_new_browsers_place
 
 
 def test_a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes() -> None:
-    _in_a_loop_of_its_own(_a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes)
+    run_in_a_loop_of_its_own(_a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes)
 
 
 async def _a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_comes() -> None:
@@ -172,7 +155,7 @@ async def _a_waiting_check_is_answered_when_its_wait_is_over_not_when_its_turn_c
 
 
 def test_a_withdrawn_check_leaves_no_turn_behind() -> None:
-    _in_a_loop_of_its_own(_a_withdrawn_check_leaves_no_turn_behind)
+    run_in_a_loop_of_its_own(_a_withdrawn_check_leaves_no_turn_behind)
 
 
 async def _a_withdrawn_check_leaves_no_turn_behind() -> None:
