@@ -149,7 +149,7 @@ def propose_meeting(
         raise SchedulingError(" ".join(errors))
     for stale in item.expired:  # a proposal whose time has begun no longer holds its need (Регламент §3)
         if stale.replaces_booking_id == replaces_booking_id:
-            _fail(session, stale, info, decide.BEGUN, now)
+            fail_proposal(session, stale, info, decide.BEGUN, now)
     session.flush()
     if open_proposal_for(session, match_id, replaces_booking_id) is not None:
         raise SchedulingError(OPEN_PROPOSAL_EXISTS)
@@ -297,7 +297,8 @@ def _own_time(session: Session, match_id: int, player_id: int) -> list[Interval]
     return [Interval(start, end) for start, end in session.exec(rows).all()]
 
 
-def _fail(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str, now: datetime) -> None:
+def fail_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str, now: datetime) -> None:
+    """The proposal ends unbooked, with its reason; the four hear it (its table's hold ends with it)."""
     proposal.status, proposal.failure_reason = "failed", reason
     session.add(proposal)
     payload = _meeting_payload(info, proposal.start_at, proposal.end_at, proposal.hanchans, reason=reason)
@@ -320,7 +321,7 @@ def book_proposal(
         proposal.hanchans, remaining=_remaining(item, booking if moving else None), planned=info.match.planned_hanchans
     ) or decide.busy_refusal(meeting, board.meetings_of(item, proposal.replaces_booking_id))
     if refusal is not None:
-        _fail(session, proposal, info, refusal, now)
+        fail_proposal(session, proposal, info, refusal, now)
         return None
     if booking is None:  # a proposal booked before and released keeps its booking row (stable calendar UID)
         booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id)).first()
@@ -345,7 +346,7 @@ def book_proposal(
     clash = store_at_first_free(session, booking, meeting, places, **changes)
     if clash is not None:
         reason = f"Помещение уже занято: {clash_text(session, clash)}. Бронь не создана; выберите другой общий вариант."
-        _fail(session, proposal, info, reason, now)
+        fail_proposal(session, proposal, info, reason, now)
         return None
     proposal.status = "booked"
     session.add(proposal)

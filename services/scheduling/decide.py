@@ -287,6 +287,19 @@ def booking_refusal(hanchans: int, *, remaining: int, planned: int) -> str | Non
     )
 
 
+def assignment_ends(
+    proposal: Interval, hanchans: int, *, assigned: Interval, left: int, planned: int, moves_booking: bool
+) -> str | None:
+    """Регламент §3 («Организатор вправе назначить или перенести матч без подтверждений игроков»): why the
+    organizer's meeting `assigned`, after which `left` hanchans remain to book, ends a live proposal of the same
+    match (its reason for the four), or None when the proposal still fits beside it."""
+    if proposal.overlaps(assigned):
+        return f"Организатор назначил встречу на {format_kirov(assigned.start)}, в это же время: предложение снято."
+    if moves_booking:
+        return None  # it moves a meeting already counted: the assignment leaves its hanchans as they were
+    return booking_refusal(hanchans, remaining=left, planned=planned)
+
+
 def fully_confirmed(confirmed: Iterable[int], seat_ids: Iterable[int]) -> bool:
     """All four seated players confirmed (answers of players no longer seated do not count)."""
     seats = set(seat_ids)

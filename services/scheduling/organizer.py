@@ -14,6 +14,7 @@ from services.scheduling import decide
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.booking import (
     clash_text,
+    fail_proposal,
     release_booking,
     store_at_first_free,
     store_booking,
@@ -171,6 +172,17 @@ def assign_meeting(
         created_at=now,
     )
     _store_or_refuse(session, booking, meeting, "Встреча не назначена.", places)
+    for proposal in item.live:  # the players' proposals this meeting leaves no room for end, and say why
+        ends = decide.assignment_ends(
+            Interval(proposal.start_at, proposal.end_at),
+            proposal.hanchans,
+            assigned=meeting,
+            left=remaining - hanchans,
+            planned=info.match.planned_hanchans,
+            moves_booking=proposal.replaces_booking_id is not None,
+        )
+        if ends is not None:
+            fail_proposal(session, proposal, info, ends, now)
     record_audit(
         session,
         actor_user_id=actor_user_id,

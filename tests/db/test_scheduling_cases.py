@@ -809,3 +809,41 @@ def test_moving_a_match_to_the_next_tour_ends_its_old_windows_proposals(db: sa.E
         assert session.get(MeetingProposal, booked.id).status == "withdrawn"
     assert [b for b in rows(db, Booking, match_id=sc.league.match.id) if b.active] == []
     paint(db, sc, 0, sc.evening(16))  # a repaint in the new window reopens nothing of the old one
+
+
+def test_the_organizers_assignment_ends_an_open_proposal_it_leaves_no_room_for(db: sa.Engine) -> None:
+    """Found in session 6's read-back: the organizer assigned the match's remaining hanchans while the players' own
+    proposal for them waited for two more confirmations; the proposal stayed open (its table held for 48 h, the page
+    and the card asking the four to confirm a meeting that could no longer be booked). Регламент §3: the organizer's
+    assignment needs no confirmations — it ends the proposal it leaves no hanchans for, and the four hear why."""
+    sc = scene(db, 25)
+    for n in range(4):
+        paint(db, sc, n, sc.evening(4), sc.evening(5))
+    open_ = proposed(db, sc, sc.at(4, 18), sc.at(4, 22, 30), 3)
+    confirm(db, sc, open_.id, 1)
+    assigned(db, sc, sc.at(5, 18), 3)
+    with Session(db) as session:
+        assert session.get(MeetingProposal, open_.id).status != "open"
+    [row] = [p for p in page_of(db, sc, 2).proposals if p["id"] == str(open_.id)]
+    assert not row["can_answer"] and row["reason"]
+    ended = [
+        e
+        for e in rows(db, OutboxEvent, match_id=sc.league.match.id)
+        if json.loads(e.payload).get("proposal_id") == open_.id
+    ]
+    assert any(e.kind == outbox.BOOKING_FAILED for e in ended)
+    with pytest.raises(SchedulingError):  # the last confirmation books nothing
+        confirm(db, sc, open_.id, 2)
+
+
+def test_the_organizers_assignment_keeps_a_proposal_that_still_fits(db: sa.Engine) -> None:
+    """One hanchan assigned beside a players' proposal for one other, at another time: both fit the match's three."""
+    sc = scene(db, 26)
+    for n in range(4):
+        paint(db, sc, n, sc.evening(4), sc.evening(5))
+    open_ = proposed(db, sc, sc.at(4, 18), sc.at(4, 19, 30), 1)
+    assigned(db, sc, sc.at(5, 18), 2)
+    with Session(db) as session:
+        assert session.get(MeetingProposal, open_.id).status == "open"
+    confirm(db, sc, open_.id, 1, 2, 3)
+    assert len(active(db, sc.league.match.id)) == 2

@@ -61,6 +61,19 @@ def test_a_confirmation_is_refused_once_the_time_has_begun_or_outside_ones_own_t
     assert decide.answer_refusal(meeting, now=k(21), own_free=[], confirmed=False) is None  # a refusal always goes
 
 
+def test_the_organizers_assignment_ends_the_proposals_it_leaves_no_room_for() -> None:
+    thursday, friday = Interval(k(19, 18), k(19, 22, 30)), Interval(k(20, 18), k(20, 22, 30))
+    kept = {"planned": 3, "moves_booking": False}
+    assert "уже забронированы" in decide.assignment_ends(thursday, 3, assigned=friday, left=0, **kept)
+    assert "осталось 1" in decide.assignment_ends(thursday, 2, assigned=Interval(k(20, 18), k(20, 19, 30)), left=1,
+                                                   **kept)  # fmt: skip
+    assert decide.assignment_ends(thursday, 1, assigned=Interval(k(20, 18), k(20, 21)), left=1, **kept) is None
+    assert "в это же время" in decide.assignment_ends(thursday, 1, assigned=Interval(k(19, 19), k(19, 20, 30)),
+                                                       left=1, **kept)  # fmt: skip
+    # a proposal moving a meeting already booked needs no hanchans the assignment took
+    assert decide.assignment_ends(thursday, 3, assigned=friday, left=0, planned=3, moves_booking=True) is None
+
+
 def test_a_booking_is_refused_when_the_match_no_longer_needs_it() -> None:
     assert decide.booking_refusal(3, remaining=3, planned=3) is None
     assert "уже забронированы" in decide.booking_refusal(3, remaining=0, planned=3)
