@@ -172,17 +172,7 @@ def assign_meeting(
         created_at=now,
     )
     _store_or_refuse(session, booking, meeting, "Встреча не назначена.", places)
-    for proposal in item.live:  # the players' proposals this meeting leaves no room for end, and say why
-        ends = decide.assignment_ends(
-            Interval(proposal.start_at, proposal.end_at),
-            proposal.hanchans,
-            assigned=meeting,
-            left=remaining - hanchans,
-            planned=info.match.planned_hanchans,
-            moves_booking=proposal.replaces_booking_id is not None,
-        )
-        if ends is not None:
-            fail_proposal(session, proposal, info, ends, now)
+    _end_proposals_left_out(session, item, meeting, left=remaining - hanchans, now=now)
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -251,6 +241,8 @@ def move_booking(
     _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", places, sequence=booking.sequence + 1)
     # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
     _retire(session, booking.proposal_id)
+    if booking.match_id is not None:
+        _end_proposals_left_out(session, item, meeting, left=item.remaining, now=now, moved=booking.id)
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -452,6 +444,26 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
         now=now,
     )
     return target
+
+
+def _end_proposals_left_out(
+    session: Session, item: MatchBoard, meeting: Interval, *, left: int, now: datetime, moved: int | None = None
+) -> None:
+    """The players' live proposals that the organizer's meeting (assigned, or the booking `moved` to it) leaves no
+    hanchans or time for end, and the four hear why (Регламент §3: the organizer's time needs no confirmations)."""
+    for proposal in item.live:
+        if moved is not None and proposal.replaces_booking_id == moved:
+            continue  # the players' own move of that meeting: still a time they may agree on instead
+        ends = decide.assignment_ends(
+            Interval(proposal.start_at, proposal.end_at),
+            proposal.hanchans,
+            assigned=meeting,
+            left=left,
+            planned=item.match.planned_hanchans,
+            moves_booking=proposal.replaces_booking_id is not None,
+        )
+        if ends is not None:
+            fail_proposal(session, proposal, item.info, ends, now)
 
 
 def _retire(session: Session, proposal_id: int | None) -> None:

@@ -847,3 +847,17 @@ def test_the_organizers_assignment_keeps_a_proposal_that_still_fits(db: sa.Engin
         assert session.get(MeetingProposal, open_.id).status == "open"
     confirm(db, sc, open_.id, 1, 2, 3)
     assert len(active(db, sc.league.match.id)) == 2
+
+
+def test_the_organizers_move_onto_an_open_proposals_time_ends_it(db: sa.Engine) -> None:
+    sc = scene(db, 27)
+    for n in range(4):
+        paint(db, sc, n, sc.evening(4), sc.evening(5))
+    booked_by_players(db, sc, [0, 1, 2, 3], sc.at(4, 18), 2)
+    open_ = proposed(db, sc, sc.at(5, 18), sc.at(5, 19, 30), 1)
+    [meeting] = active(db, sc.league.match.id)
+    act(db, scheduling_admin.move_booking, booking_id=meeting.id, start=sc.at(5, 17), end=sc.at(5, 20),
+        actor_user_id=sc.league.organizer.id, reason="зал на ремонте", now=NOW)  # fmt: skip
+    with Session(db) as session:
+        ended = session.get(MeetingProposal, open_.id)
+        assert ended.status == "failed" and "в это же время" in ended.failure_reason
