@@ -13,7 +13,7 @@ from telegram.error import NetworkError
 from services.core.models import MatchCard, OutboxEvent, utc_now
 from services.notifier.outbox import Notifier, Target
 from services.notifier.status import bot_status
-from services.notifier.telegram import TelegramGateway
+from tests.bot import delivery
 from tests.bot.conftest import OutsideNetwork
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, confirm, kirov, link, make_league, propose
@@ -24,7 +24,7 @@ pytestmark = pytest.mark.asyncio
 
 
 def _notifier(bot: Bot, engine: sa.Engine, attempts: int = 3) -> Notifier:
-    return Notifier(TelegramGateway(bot, attempts=attempts, backoff=0.01), TARGET, bind=engine)
+    return delivery.notifier(bot, TARGET, engine, attempts=attempts)
 
 
 def _undelivered(session: Session) -> list[OutboxEvent]:

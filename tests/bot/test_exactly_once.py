@@ -19,7 +19,7 @@ from telegram.request import HTTPXRequest
 from services.core.models import OutboxEvent, Season, User
 from services.league.announcements import publish_announcement
 from services.notifier.outbox import Notifier, Target
-from services.notifier.telegram import TelegramGateway
+from tests.bot import delivery
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, link, make_league, propose
 from tests.bot.test_process import ROOT, _env
@@ -47,7 +47,7 @@ async def test_a_late_answer_is_waited_for_and_the_card_posted_once(fake_api: Fa
     bot = Bot(TOKEN, base_url=fake_api.base_url, request=HTTPXRequest(read_timeout=0.5))
     await bot.initialize()
     try:
-        notifier = Notifier(TelegramGateway(bot, attempts=3, backoff=0.01), Target(CHAT, SCHEDULE), bind=engine)
+        notifier = delivery.notifier(bot, Target(CHAT, SCHEDULE), engine, attempts=3)
         result = await notifier.deliver_pending()
     finally:
         await bot.shutdown()
@@ -66,7 +66,7 @@ async def test_an_answer_that_never_comes_is_not_sent_again_and_the_event_kept(
     bot = Bot(TOKEN, base_url=fake_api.base_url)
     await bot.initialize()
     try:
-        gateway = TelegramGateway(bot, attempts=3, backoff=0.01, answer_timeout=0.3)
+        gateway = delivery.gateway(bot, attempts=3, answer_timeout=0.3)
         result = await Notifier(gateway, Target(CHAT, SCHEDULE), bind=engine).deliver_pending()
     finally:
         await bot.shutdown()
@@ -176,7 +176,7 @@ async def test_two_notifiers_claim_disjoint_events_on_sqlite_and_postgresql(fake
     await bot.initialize()
     target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
     try:
-        first, second = (Notifier(TelegramGateway(bot, backoff=0.01), target, bind=db) for _ in range(2))
+        first, second = (delivery.notifier(bot, target, db) for _ in range(2))
         await asyncio.gather(first.deliver_pending(), second.deliver_pending())
         await asyncio.gather(first.deliver_pending(), second.deliver_pending())  # what the second had to skip
     finally:

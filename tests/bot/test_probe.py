@@ -12,6 +12,7 @@ from services.core.models import MatchCard, TelegramPending
 from services.notifier.outbox import PROBE_IDS, PROBE_SEARCH_CALLS, Notifier, Target
 from services.notifier.pacing import GROUP_LIMITS, Pace
 from services.notifier.telegram import TelegramGateway
+from tests.bot import delivery
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, make_league
 from tests.bot.test_exactly_once import ANNOUNCEMENTS, CHAT, SCHEDULE, _undelivered
@@ -21,7 +22,7 @@ OLD_TEXT = "Старое сообщение бота, которого эта б
 
 
 def _lost_answers(bot: Bot) -> TelegramGateway:
-    return TelegramGateway(bot, attempts=2, backoff=0.01, answer_timeout=0.3)
+    return delivery.gateway(bot, attempts=2, answer_timeout=0.3)
 
 
 @pytest.mark.asyncio
@@ -42,7 +43,7 @@ async def test_the_first_message_ever_sent_to_a_chat_is_found_not_sent_again(
         (pending,) = session.exec(select(TelegramPending)).all()
         assert pending.after_message_id == 0  # nothing known in the chat to count from
         fake_api.someone_posts(CHAT)
-        again = await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()
+        again = await delivery.notifier(bot, target, engine).deliver_pending()
     finally:
         await bot.shutdown()
     assert again.delivered and not again.stopped
@@ -66,7 +67,7 @@ async def test_an_old_message_of_ours_the_database_does_not_know_is_never_change
     await bot.initialize()
     target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
     try:
-        assert (await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()).delivered
+        assert (await delivery.notifier(bot, target, engine).deliver_pending()).delivered
         old = fake_api.our_message(CHAT, OLD_TEXT)  # e.g. sent before this database was restored from a backup
         _announce(session, league.season_id, ["Тур 4 открыт"])
         if posted:
@@ -74,10 +75,10 @@ async def test_an_old_message_of_ours_the_database_does_not_know_is_never_change
             lost = await Notifier(_lost_answers(bot), target, bind=engine).deliver_pending()
         else:
             fake_api.down = True
-            lost = await Notifier(TelegramGateway(bot, attempts=1, backoff=0.01), target, bind=engine).deliver_pending()
+            lost = await delivery.notifier(bot, target, engine, attempts=1).deliver_pending()
             fake_api.down = False
         assert lost.stopped and session.exec(select(TelegramPending)).all()
-        again = await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()
+        again = await delivery.notifier(bot, target, engine).deliver_pending()
     finally:
         await bot.shutdown()
     assert again.delivered and not again.stopped
@@ -128,7 +129,7 @@ async def test_the_first_message_to_a_group_with_history_is_found_within_a_paced
         assert pending.after_message_id == 0  # nothing of ours known in the chat
         for _ in range(3):
             fake_api.someone_posts(CHAT)  # people go on talking after the card
-        gateway = _Recorder(TelegramGateway(bot, backoff=0.01), now)
+        gateway = _Recorder(delivery.gateway(bot), now)
         again = await Notifier(
             gateway, target, bind=engine, sleep=sleep, monotonic=lambda: now[0], pace=Pace()
         ).deliver_pending()

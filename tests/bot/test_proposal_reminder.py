@@ -13,7 +13,7 @@ from services.core import outbox as kinds
 from services.core.models import OutboxEvent
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_proposal_reminders
-from services.notifier.telegram import TelegramGateway
+from tests.bot import delivery
 from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import answer, confirm, kirov, link, make_league, propose
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.asyncio
 
 def _notifier(bot: Bot, engine: sa.Engine, now) -> Notifier:  # noqa: ANN001
     return Notifier(
-        TelegramGateway(bot, attempts=2, backoff=0.01), Target(CHAT, SCHEDULE, ANNOUNCEMENTS), bind=engine,
+        delivery.gateway(bot, attempts=2), Target(CHAT, SCHEDULE, ANNOUNCEMENTS), bind=engine,
         clock=lambda: now,
     )  # fmt: skip
 

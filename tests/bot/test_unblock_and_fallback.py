@@ -12,7 +12,7 @@ from services.core.config import Settings
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_due_reminder
 from services.notifier.sunday import reminder_time_of
-from services.notifier.telegram import TelegramGateway
+from tests.bot import delivery
 from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import PROPOSED_AT, SUNDAY_EVENING, answer, kirov, link, make_league
 
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.asyncio
 
 
 def _notifier(bot: Bot, engine: sa.Engine, now) -> Notifier:  # noqa: ANN001
-    return Notifier(TelegramGateway(bot, attempts=2, backoff=0.01), TARGET, bind=engine, clock=lambda: now)
+    return delivery.notifier(bot, TARGET, engine, attempts=2, clock=lambda: now)
 
 
 def _card(fake_api: FakeBotApi) -> str:

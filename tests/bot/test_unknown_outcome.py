@@ -17,6 +17,7 @@ from services.league.announcements import publish_announcement
 from services.notifier.outbox import PROBE_IDS, Notifier, Target
 from services.notifier.pacing import GROUP_LIMITS, Pace
 from services.notifier.telegram import TelegramGateway
+from tests.bot import delivery
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, make_league
 from tests.bot.test_exactly_once import (
@@ -61,19 +62,19 @@ async def test_an_answer_that_never_came_is_found_in_the_chat_and_not_sent_again
     await bot.initialize()
     target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
     try:
-        first = await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()
+        first = await delivery.notifier(bot, target, engine).deliver_pending()
         assert first.delivered and not first.stopped  # the card: the newest message of ours the database knows
         fake_api.someone_posts(CHAT)  # people talk in the group: their messages take the next ids
         fake_api.someone_posts(CHAT)
         _announce(session, league.season_id, ["Тур 2 открыт"])
         sends = len(fake_api.all_calls("sendMessage"))
         fake_api.late_answers[("sendMessage", sends + 1)] = 1.0  # posted, but the answer comes too late
-        gateway = TelegramGateway(bot, attempts=2, backoff=0.01, answer_timeout=0.3)
+        gateway = delivery.gateway(bot, attempts=2, answer_timeout=0.3)
         lost = await Notifier(gateway, target, bind=engine).deliver_pending()
         assert lost.stopped and "исход неизвестен" in lost.error
         assert session.exec(select(TelegramPending)).all()  # the message in flight is remembered
         fake_api.someone_posts(CHAT)
-        again = await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()
+        again = await delivery.notifier(bot, target, engine).deliver_pending()
     finally:
         await bot.shutdown()
     assert again.delivered and not again.stopped
@@ -97,16 +98,16 @@ async def test_a_message_that_never_reached_telegram_is_sent_after_a_bounded_loo
     await bot.initialize()
     target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
     try:
-        await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()
+        await delivery.notifier(bot, target, engine).deliver_pending()
         _announce(session, league.season_id, ["Тур 3 открыт"])
         fake_api.down = True  # the send fails and is never posted: only the probe can tell
-        gateway = TelegramGateway(bot, attempts=1, backoff=0.01)
+        gateway = delivery.gateway(bot, attempts=1)
         assert (await Notifier(gateway, target, bind=engine).deliver_pending()).stopped
         fake_api.down = False
         for _ in range(PROBE_IDS + 5):
             fake_api.someone_posts(CHAT)  # a busy evening: more chatter than the probe looks at
         probes_before = len([c for c in fake_api.all_calls("editMessageReplyMarkup") if c.params.get("reply_markup")])
-        again = await Notifier(TelegramGateway(bot, backoff=0.01), target, bind=engine).deliver_pending()
+        again = await delivery.notifier(bot, target, engine).deliver_pending()
     finally:
         await bot.shutdown()
     assert again.delivered and not again.stopped
@@ -170,7 +171,7 @@ async def test_a_backlog_goes_out_within_telegrams_limits_per_group(
     bot = Bot(TOKEN, base_url=fake_api.base_url)
     await bot.initialize()
     try:
-        gateway = _Recorder(TelegramGateway(bot, backoff=0.01), now)
+        gateway = _Recorder(delivery.gateway(bot), now)
         notifier = Notifier(
             gateway,
             Target(CHAT, SCHEDULE, ANNOUNCEMENTS),
