@@ -2,8 +2,8 @@
 
 1. the fourth player's confirmation click → the booking shown on their own page (20 samples, each clicked half a
    second after the button appeared, as a person would);
-2. that click → the booking shown in ANOTHER player's open page of the same match (30 samples; the pages poll
-   the league's change stamp every second, so expect about half a second plus the round trip);
+2. that click → the booking shown in ANOTHER player's open page of the same match (30 samples; the change is
+   pushed to the pages that watch the match once its transaction commits, `discard_app/live_push.py`);
 3. a confirmation made by another process through the services (as the bot or the CLI would) → the booking shown
    in an open page (30 samples);
 4. the same confirmation as (1) sent by a page without a browser (bench/load.py's protocol-level tab) once the
@@ -56,7 +56,7 @@ SEATED = list(PLAYERS[:4])
 # text (the booking line) is in the DOM. Both are performance.now() in the page: Playwright's overhead is not counted.
 ARM = """(text) => {
   window.__bench = {click: null, shown: null};
-  // the person's click only: the page's own live tick presses a hidden button every second (an untrusted click)
+  // the person's click only (trusted): a script's click on the page is not the tap being timed
   const clicked = (event) => {
     if (!event.isTrusted) return;
     window.__bench.click = performance.now();
