@@ -40,8 +40,9 @@ NEWCOMER_PLACES = 4
 NEWCOMER_WAIT_SECONDS = 1.0
 # A check whose turn has not come this long after it asked is answered «try again» at that moment, wherever it
 # waits in the line (a timer, not the thread reaching it: the flood's lane goes last, so its checks could wait for
-# as long as others kept coming). The login page passes what is left of rate_limit.ANSWER_SECONDS.
-MAX_QUEUED_SECONDS = rate_limit.QUEUE_SECONDS
+# as long as others kept coming). The login page passes what is left of rate_limit.ANSWER_SECONDS after its
+# address's delay; a check without a delay (a password change, a login from an address that does not flood) has it all.
+MAX_QUEUED_SECONDS = rate_limit.ANSWER_SECONDS
 
 
 class Lane(Enum):
