@@ -38,8 +38,9 @@ FLOOD_PLACES = 24
 # then waits in the flood's lane — both out of the check's one wait (`run`'s `wait`).
 NEWCOMER_PLACES = 4
 NEWCOMER_WAIT_SECONDS = 1.0
-# The places one address may hold in the open lane (the login page names the address as the check's `owner`), and
-# within a lane addresses take turns: a check's place in the line is its address's next turn, not its arrival.
+# The places one address may hold in the open and the flood's lanes together (the login page names the address as
+# the check's `owner`; its new browsers' places come on top), and within a lane addresses take turns: a check's
+# place in the line is its address's next turn, not its arrival.
 # Every minute the address's count of failures starts afresh, and for its first free failures a flooding address
 # is not flooding: in `bench/login_load.py --stranger` its burst took all MAX_WAITING places at each restart, and
 # the phones elsewhere (127.0.0.2) were answered «Сейчас слишком много входов» at once (all 30 of the 140 refused).
@@ -86,7 +87,7 @@ class BoundedPool:
         self._max_queued = max_queued_seconds
         self._newcomer_wait = newcomer_wait_seconds
         self._owner_places = owner_places
-        self._owner_open: dict[str, int] = {}  # the open lane's places each owner holds, under the line's lock
+        self._owner_held: dict[str, int] = {}  # the open and flood places each owner holds, under the line's lock
         # A heap of (turn, the owner's turn, arrival, job): the owner's turn is one more than the turn of the check
         # that began last, or of its owner's previous check if that is later (start-time fair queueing), so an
         # address that asks once goes right after the check running, however many one flooding address has waiting.
@@ -100,10 +101,10 @@ class BoundedPool:
         self, fn: Callable[..., T], *args: object, lane: Lane = Lane.OPEN, wait: float | None = None, owner: str = ""
     ) -> T:
         """Runs fn(*args) in a worker thread, in its lane's turn and its `owner`'s (the address asking) turn among
-        the others', in the order of arrival for one owner; PoolBusy at once when every place it may take is taken
+        the others', in the order of arrival for one owner. PoolBusy at once when every place it may take is taken
         (a NEWCOMER whose own places stay taken waits in the flood's; a named owner holds at most `owner_places`
-        in the open lane), and PoolBusy as soon as it has waited `wait` seconds (`max_queued_seconds` by default)
-        without its turn coming."""
+        in the open and the flood's lanes together), and as soon as it has waited `wait` seconds
+        (`max_queued_seconds` by default) without its turn coming."""
         deadline = time.monotonic() + (self._max_queued if wait is None else wait)
         if lane is Lane.NEWCOMER and not await self._newcomer_place(
             min(deadline, time.monotonic() + self._newcomer_wait)
@@ -111,26 +112,36 @@ class BoundedPool:
             lane = Lane.FLOOD  # the new browsers' places stayed taken: this one waits with the flood
         if lane is Lane.FLOOD and not self._lane_slots[Lane.FLOOD].acquire(blocking=False):
             raise PoolBusy
-        if lane is Lane.OPEN and owner:
-            with self._line_lock:
-                held = self._owner_open.get(owner, 0)
-                if held >= self._owner_places:
-                    raise PoolBusy  # this address holds its share of the line: the rest stay free for others
-                self._owner_open[owner] = held + 1
+        counted = bool(owner) and lane is not Lane.NEWCOMER  # a new browser's own places are beyond the share
+        if counted and not self._owner_place(owner):
+            if lane is Lane.FLOOD:
+                self._lane_slots[lane].release()
+            raise PoolBusy  # this address holds its share of the line: the rest stay free for other addresses
+        try:
+            if lane is Lane.OPEN:
+                return await self._queued(fn, args, lane, deadline, owner)
             try:
                 return await self._queued(fn, args, lane, deadline, owner)
             finally:
-                with self._line_lock:
-                    if (left := self._owner_open[owner] - 1) > 0:
-                        self._owner_open[owner] = left
-                    else:
-                        del self._owner_open[owner]
-        if lane is Lane.OPEN:
-            return await self._queued(fn, args, lane, deadline, owner)
-        try:
-            return await self._queued(fn, args, lane, deadline, owner)
+                self._lane_slots[lane].release()  # the lane's own place, taken above
         finally:
-            self._lane_slots[lane].release()  # the lane's own place, taken above
+            if counted:
+                self._leave_owner_place(owner)
+
+    def _owner_place(self, owner: str) -> bool:
+        with self._line_lock:
+            held = self._owner_held.get(owner, 0)
+            if held >= self._owner_places:
+                return False
+            self._owner_held[owner] = held + 1
+            return True
+
+    def _leave_owner_place(self, owner: str) -> None:
+        with self._line_lock:
+            if (left := self._owner_held[owner] - 1) > 0:
+                self._owner_held[owner] = left
+            else:
+                del self._owner_held[owner]
 
     async def _newcomer_place(self, until: float) -> bool:
         """A new browser's place, waited for until `until`: one frees as soon as its check (the first in line) is
