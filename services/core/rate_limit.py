@@ -36,9 +36,9 @@ DELAY_MAX_SECONDS = 4.0
 # 15 s. Well inside Reflex's 10-second state lock with Redis, which the login event holds throughout.
 ANSWER_SECONDS = 6.0
 # The most a flooding address's check waits for its turn, whatever is left of its budget after the delay. An
-# address that does not flood waits for nothing else, so it may wait the whole ANSWER_SECONDS: with 4 s here too, a
-# phone elsewhere during a flood was refused whenever the check running and the two other phones' checks ahead of
-# it took more than 4 s (16-28 % of them in `bench/login_load.py --stranger` on a busy 2-core machine).
+# address that does not flood waits for nothing else, so it may wait the whole ANSWER_SECONDS: on a CPU-starved
+# machine the check running and two other phones' checks ahead can take more than 4 s. (The refusals of phones
+# elsewhere that `bench/login_load.py --stranger` showed were another matter: password_pool.OWNER_PLACES.)
 QUEUE_SECONDS = 4.0
 LONGEST_WINDOW = max(CLIENT_WINDOW, ACCOUNT_WINDOW, ADDRESS_WINDOW)
 
