@@ -16,6 +16,8 @@ prints its figures.
 
 from __future__ import annotations
 
+import os
+import resource
 import shutil
 import statistics
 import sys
@@ -43,6 +45,26 @@ WIFI_SOCKETS = 64  # each device may guess ten times a minute: this many keep th
 STRANGER_TRIES = 20
 STRANGER_PHONES = 3  # sockets elsewhere logging in with the right password all along: the pool never runs dry
 ANSWER_SECONDS = 15  # what test_secrets waits for each of its stranger's answers
+
+
+class Machine:
+    """What the figures were measured on: the load average, and the CPU this bench's own client (the flood's
+    threads, the new browsers) took on the same cores as the server while a phase ran."""
+
+    def __init__(self) -> None:
+        self.wall, self.cpu = time.perf_counter(), _cpu_seconds()
+
+    def __str__(self) -> str:
+        wall, cpu = time.perf_counter() - self.wall, _cpu_seconds() - self.cpu
+        load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+        return (
+            f"load average {load}; the bench's client took {cpu:.0f} s of CPU in {wall:.0f} s ({os.cpu_count()} cores)"
+        )
+
+
+def _cpu_seconds() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def ping_ms(url: str) -> float:
@@ -107,6 +129,7 @@ def flood_phase(app: App, *, signed: bool, target: str | None = None) -> None:
     """The flood for FLOOD_SECONDS; halfway, new browsers log in with the right password: to other accounts
     (a flood at invented names), or to the flood's `target` from elsewhere (127.0.0.2) and from the flood's own
     address."""
+    machine = Machine()
     stop = threading.Event()
     counts = {"checked": 0, "refused": 0, "lost": 0}
     threads = [
@@ -136,6 +159,7 @@ def flood_phase(app: App, *, signed: bool, target: str | None = None) -> None:
     )
     for label, seconds in results:
         print(f"  {label}: " + ("refused" if seconds is None else f"in after {seconds:.2f} s"))
+    print(f"  {machine}")
 
 
 def wifi_phase(app: App) -> None:
@@ -149,6 +173,7 @@ def wifi_phase(app: App) -> None:
         tab.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
         tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=15)
         tab.close()
+    machine = Machine()
     stop = threading.Event()
     threads = [
         threading.Thread(target=flood, args=(app, stop, counts), kwargs={"signed": True, "target": None, "kept": d})
@@ -171,6 +196,7 @@ def wifi_phase(app: App) -> None:
     )
     for label, seconds in results:
         print(f"  {label}: " + ("refused" if seconds is None else f"in after {seconds:.2f} s"))
+    print(f"  {machine}")
 
 
 def phones_elsewhere(app: App, stop: threading.Event, times: list[float]) -> None:
@@ -192,6 +218,7 @@ def stranger_phase(app: App) -> None:
         tab.emit(f"{LoginState.get_full_name()}.submit", {"form": {"name": "флуд", "password": "x"}}, "/login")
         tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=30)
         tab.close()
+    machine = Machine()
     stop = threading.Event()
     counts = {"checked": 0, "refused": 0, "lost": 0}
     phone_times: list[float] = []
@@ -239,6 +266,7 @@ def stranger_phase(app: App) -> None:
         f"elsewhere: {len(phones_in)} of {len(phone_times)} in"
         + (f" (median {statistics.median(phones_in):.2f} s, slowest {max(phones_in):.2f} s)" if phones_in else "")
     )
+    print(f"  {machine}")
 
 
 def main() -> None:
@@ -254,6 +282,7 @@ def main() -> None:
             if "--stranger" in sys.argv:
                 stranger_phase(app)
                 return
+            machine = Machine()
             baseline = [ping_ms(app.url) for _ in range(50)]
             during: list[float] = []
             answered = 0
@@ -289,6 +318,7 @@ def main() -> None:
             f"/ping {label:>13}: p50 {statistics.median(values):6.1f} ms, p95 {percentile(values, 0.95):6.1f} ms, "
             f"max {max(values):6.1f} ms ({len(values)} pings)"
         )
+    print(f"  {machine}")
 
 
 if __name__ == "__main__":

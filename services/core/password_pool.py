@@ -38,10 +38,18 @@ FLOOD_PLACES = 24
 # then waits in the flood's lane — both out of the check's one wait (`run`'s `wait`).
 NEWCOMER_PLACES = 4
 NEWCOMER_WAIT_SECONDS = 1.0
+# The places one address may hold in the open and the flood's lanes together (the login page names the address as
+# the check's `owner`; its new browsers' places come on top), and within a lane addresses take turns: a check's
+# place in the line is its address's next turn, not its arrival.
+# Every minute the address's count of failures starts afresh, and for its first free failures a flooding address
+# is not flooding: in `bench/login_load.py --stranger` its burst took all MAX_WAITING places at each restart, and
+# the phones elsewhere (127.0.0.2) were answered «Сейчас слишком много входов» at once (all 30 of the 140 refused).
+OWNER_PLACES = FLOOD_PLACES
 # A check whose turn has not come this long after it asked is answered «try again» at that moment, wherever it
 # waits in the line (a timer, not the thread reaching it: the flood's lane goes last, so its checks could wait for
-# as long as others kept coming). The login page passes what is left of rate_limit.ANSWER_SECONDS.
-MAX_QUEUED_SECONDS = rate_limit.QUEUE_SECONDS
+# as long as others kept coming). The login page passes what is left of rate_limit.ANSWER_SECONDS after its
+# address's delay; a check without a delay (a password change, a login from an address that does not flood) has it all.
+MAX_QUEUED_SECONDS = rate_limit.ANSWER_SECONDS
 
 
 class Lane(Enum):
@@ -68,6 +76,7 @@ class BoundedPool:
         newcomer_places: int = NEWCOMER_PLACES,
         max_queued_seconds: float = MAX_QUEUED_SECONDS,
         newcomer_wait_seconds: float = NEWCOMER_WAIT_SECONDS,
+        owner_places: int = OWNER_PLACES,
     ) -> None:
         self._executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="password")
         self._slots = threading.BoundedSemaphore(max_waiting)
@@ -77,14 +86,25 @@ class BoundedPool:
         }
         self._max_queued = max_queued_seconds
         self._newcomer_wait = newcomer_wait_seconds
-        self._line: list[tuple[int, int, Callable[[], None]]] = []  # a heap of (turn, arrival, job)
+        self._owner_places = owner_places
+        self._owner_held: dict[str, int] = {}  # the open and flood places each owner holds, under the line's lock
+        # A heap of (turn, the owner's turn, arrival, job): the owner's turn is one more than the turn of the check
+        # that began last, or of its owner's previous check if that is later (start-time fair queueing), so an
+        # address that asks once goes right after the check running, however many one flooding address has waiting.
+        self._line: list[tuple[int, int, int, Callable[[], None]]] = []
         self._line_lock = threading.Lock()
         self._arrivals = itertools.count()
+        self._begun = 0  # the owner's turn of the check that began last
+        self._owner_turn: dict[str, int] = {}
 
-    async def run(self, fn: Callable[..., T], *args: object, lane: Lane = Lane.OPEN, wait: float | None = None) -> T:
-        """Runs fn(*args) in a worker thread, in its lane's turn and in the order of arrival; PoolBusy at once when
-        every place it may take is taken (a NEWCOMER whose own places stay taken waits in the flood's), and PoolBusy
-        as soon as it has waited `wait` seconds (`max_queued_seconds` by default) without its turn coming."""
+    async def run(
+        self, fn: Callable[..., T], *args: object, lane: Lane = Lane.OPEN, wait: float | None = None, owner: str = ""
+    ) -> T:
+        """Runs fn(*args) in a worker thread, in its lane's turn and its `owner`'s (the address asking) turn among
+        the others', in the order of arrival for one owner. PoolBusy at once when every place it may take is taken
+        (a NEWCOMER whose own places stay taken waits in the flood's; a named owner holds at most `owner_places`
+        in the open and the flood's lanes together), and as soon as it has waited `wait` seconds
+        (`max_queued_seconds` by default) without its turn coming."""
         deadline = time.monotonic() + (self._max_queued if wait is None else wait)
         if lane is Lane.NEWCOMER and not await self._newcomer_place(
             min(deadline, time.monotonic() + self._newcomer_wait)
@@ -92,12 +112,36 @@ class BoundedPool:
             lane = Lane.FLOOD  # the new browsers' places stayed taken: this one waits with the flood
         if lane is Lane.FLOOD and not self._lane_slots[Lane.FLOOD].acquire(blocking=False):
             raise PoolBusy
-        if lane is Lane.OPEN:
-            return await self._queued(fn, args, lane, deadline)
+        counted = bool(owner) and lane is not Lane.NEWCOMER  # a new browser's own places are beyond the share
+        if counted and not self._owner_place(owner):
+            if lane is Lane.FLOOD:
+                self._lane_slots[lane].release()
+            raise PoolBusy  # this address holds its share of the line: the rest stay free for other addresses
         try:
-            return await self._queued(fn, args, lane, deadline)
+            if lane is Lane.OPEN:
+                return await self._queued(fn, args, lane, deadline, owner)
+            try:
+                return await self._queued(fn, args, lane, deadline, owner)
+            finally:
+                self._lane_slots[lane].release()  # the lane's own place, taken above
         finally:
-            self._lane_slots[lane].release()  # the lane's own place, taken above
+            if counted:
+                self._leave_owner_place(owner)
+
+    def _owner_place(self, owner: str) -> bool:
+        with self._line_lock:
+            held = self._owner_held.get(owner, 0)
+            if held >= self._owner_places:
+                return False
+            self._owner_held[owner] = held + 1
+            return True
+
+    def _leave_owner_place(self, owner: str) -> None:
+        with self._line_lock:
+            if (left := self._owner_held[owner] - 1) > 0:
+                self._owner_held[owner] = left
+            else:
+                del self._owner_held[owner]
 
     async def _newcomer_place(self, until: float) -> bool:
         """A new browser's place, waited for until `until`: one frees as soon as its check (the first in line) is
@@ -108,7 +152,9 @@ class BoundedPool:
             await asyncio.sleep(0.02)
         return True
 
-    async def _queued(self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane, deadline: float) -> T:
+    async def _queued(
+        self, fn: Callable[..., T], args: tuple[object, ...], lane: Lane, deadline: float, owner: str
+    ) -> T:
         if not self._slots.acquire(blocking=False):
             raise PoolBusy
         try:
@@ -123,8 +169,10 @@ class BoundedPool:
                 else:
                     loop.call_soon_threadsafe(_settle, answer, result, None)
 
-            entry = (_TURN[lane], next(self._arrivals), job)
             with self._line_lock:
+                turn = max(self._begun, self._owner_turn.get(owner, 0)) + 1
+                self._owner_turn[owner] = turn
+                entry = (_TURN[lane], turn, next(self._arrivals), job)
                 heapq.heappush(self._line, entry)
             self._executor.submit(self._next)  # one turn per check: a thread takes the best waiting one
             late = loop.call_later(max(0.0, deadline - time.monotonic()), self._too_late, entry, answer)
@@ -136,7 +184,7 @@ class BoundedPool:
         finally:
             self._slots.release()
 
-    def _withdraw(self, entry: tuple[int, int, Callable[[], None]]) -> bool:
+    def _withdraw(self, entry: tuple[int, int, int, Callable[[], None]]) -> bool:
         """Takes a check out of the line if its turn has not come (True), under the line's lock: a check is either
         taken by the thread or withdrawn, never both."""
         with self._line_lock:
@@ -147,7 +195,7 @@ class BoundedPool:
             heapq.heapify(self._line)
             return True
 
-    def _too_late(self, entry: tuple[int, int, Callable[[], None]], answer: asyncio.Future[Any]) -> None:
+    def _too_late(self, entry: tuple[int, int, int, Callable[[], None]], answer: asyncio.Future[Any]) -> None:
         if self._withdraw(entry):
             _settle(answer, None, PoolBusy())  # not checked: the browser hears «try again» now
 
@@ -155,7 +203,10 @@ class BoundedPool:
         with self._line_lock:
             if not self._line:
                 return  # the check this turn was for was withdrawn
-            _, _, job = heapq.heappop(self._line)
+            _, turn, _, job = heapq.heappop(self._line)
+            self._begun = max(self._begun, turn)
+            if len(self._owner_turn) > 4 * MAX_WAITING:  # owners with nothing waiting past the one begun
+                self._owner_turn = {o: t for o, t in self._owner_turn.items() if t > self._begun}
         job()
 
 

@@ -39,7 +39,7 @@ class Admission:
     error: str | None = None
     delay: float = 0.0
     lane: Lane = Lane.OPEN
-    wait: float = rate_limit.QUEUE_SECONDS
+    wait: float = rate_limit.ANSWER_SECONDS  # an address that does not flood: the whole budget
 
 
 def take(session: Session, key: str, *, limit: int, window: timedelta, now: datetime) -> int | None:

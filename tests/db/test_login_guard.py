@@ -102,7 +102,9 @@ def test_the_flooding_address_waits_longer_and_longer_but_is_never_refused(
     free = rate_limit.ADDRESS_FREE_ATTEMPTS
     assert delays[: free + 1] == [0.0] * (free + 1)
     assert delays[free + 1 :] == sorted(delays[free + 1 :]) and delays[-1] > delays[free + 1] > 0
-    assert _admit(db, "другое", f"device:{uuid.uuid4().hex}", "10.9.9.9").delay == 0.0  # elsewhere: no wait
+    elsewhere = _admit(db, "другое", f"device:{uuid.uuid4().hex}", "10.9.9.9")
+    assert elsewhere.delay == 0.0  # elsewhere: no delay, and the whole answer budget for its turn
+    assert elsewhere.wait == rate_limit.ANSWER_SECONDS > rate_limit.QUEUE_SECONDS
     phone = f"device:{uuid.uuid4().hex}"
     admission = _admit(db, name, phone, address)
     assert admission.error is None and 0 < admission.delay <= rate_limit.DELAY_MAX_SECONDS

@@ -9,7 +9,16 @@ import time
 
 import pytest
 
-from services.core.password_pool import FLOOD_PLACES, MAX_WAITING, NEWCOMER_PLACES, BoundedPool, Lane, PoolBusy
+from services.core import rate_limit
+from services.core.password_pool import (
+    FLOOD_PLACES,
+    MAX_WAITING,
+    NEWCOMER_PLACES,
+    OWNER_PLACES,
+    BoundedPool,
+    Lane,
+    PoolBusy,
+)
 from tests.event_loops import run_in_a_loop_of_its_own
 
 FLOOD_SOCKETS = 8  # the issue's flood: eight sockets of one address, each with one login in flight
@@ -178,3 +187,67 @@ async def _a_withdrawn_check_leaves_no_turn_behind() -> None:
     assert await first == "первый"
     assert [await t for t in later] == [f"потом {n}" for n in range(MAX_WAITING - 1)]
     assert ran == ["первый", *[f"потом {n}" for n in range(MAX_WAITING - 1)]]
+
+
+SLOW_CHECK_SECONDS = 1.4  # one argon2 check and its database work on a CPU-starved 2-core machine during a flood
+PHONES_ELSEWHERE = 3
+
+
+def test_phones_elsewhere_get_in_behind_a_flood_check_on_a_slow_machine() -> None:
+    run_in_a_loop_of_its_own(_phones_elsewhere_get_in_behind_a_flood_check_on_a_slow_machine)
+
+
+async def _phones_elsewhere_get_in_behind_a_flood_check_on_a_slow_machine() -> None:
+    """bench/login_load.py --stranger: phones at an address that does not flood were refused «Сейчас слишком много
+    входов» (16-28 %) while the club's Wi-Fi flooded. A flood check running when three of them asked, then the two
+    ahead: the third's turn came after 4.2 s, past the 4 s such an address had; it may now wait the whole budget."""
+    pool = BoundedPool()
+    ran: list[str] = []
+
+    def slow(name: str) -> str:
+        time.sleep(SLOW_CHECK_SECONDS)
+        ran.append(name)
+        return name
+
+    flood_wait = rate_limit.queue_seconds(rate_limit.DELAY_MAX_SECONDS)
+    flood = [
+        asyncio.create_task(pool.run(slow, f"флуд {n}", lane=Lane.FLOOD, wait=flood_wait)) for n in range(FLOOD_SOCKETS)
+    ]
+    await asyncio.sleep(0.05)  # the first flood check has begun
+    started = time.monotonic()
+    phones = [
+        asyncio.create_task(pool.run(slow, f"телефон {n}", wait=rate_limit.queue_seconds(0.0)))
+        for n in range(PHONES_ELSEWHERE)
+    ]
+    assert await asyncio.gather(*phones) == [f"телефон {n}" for n in range(PHONES_ELSEWHERE)]
+    assert time.monotonic() - started <= rate_limit.ANSWER_SECONDS + SLOW_CHECK_SECONDS  # answered within budget
+    await asyncio.gather(*flood, return_exceptions=True)
+    assert ran[:4] == ["флуд 0", *[f"телефон {n}" for n in range(PHONES_ELSEWHERE)]]
+
+
+def test_a_burst_from_one_address_leaves_places_and_the_next_turn_to_the_others() -> None:
+    run_in_a_loop_of_its_own(_a_burst_from_one_address_leaves_places_and_the_next_turn_to_the_others)
+
+
+async def _a_burst_from_one_address_leaves_places_and_the_next_turn_to_the_others() -> None:
+    """bench/login_load.py --stranger: every minute the flooding address's count of failures starts afresh and
+    its first attempts are not yet the flood's; its 64 browsers took every place in the open lane at once, and
+    the phones elsewhere were answered «Сейчас слишком много входов» without waiting (30 of 140)."""
+    pool = BoundedPool()
+    opened, ran, check = _gate()
+    burst = [asyncio.create_task(pool.run(check, f"флуд {n}", owner="127.0.0.1")) for n in range(MAX_WAITING)]
+    await asyncio.sleep(0.05)
+    refused = [task for task in burst if task.done()]
+    assert len(refused) == MAX_WAITING - OWNER_PLACES  # the rest were answered «try again» at once
+    # Its checks in the flood's lane count too (in the bench, those asked before the restart still waited).
+    with pytest.raises(PoolBusy):
+        await pool.run(check, "флуд, уже провалившийся", lane=Lane.FLOOD, owner="127.0.0.1")
+    phones = [asyncio.create_task(pool.run(check, f"телефон {n}", owner=f"127.0.0.{2 + n}")) for n in range(3)]
+    await asyncio.sleep(0.05)
+    assert not any(task.done() for task in phones)  # each has a place in the line
+    opened.set()
+    assert await asyncio.gather(*phones) == ["телефон 0", "телефон 1", "телефон 2"]
+    await asyncio.gather(*burst, return_exceptions=True)
+    # Only the check running and one more of the burst's (its turn had come) went ahead of the phones.
+    assert ran[:5] == ["флуд 0", "флуд 1", "телефон 0", "телефон 1", "телефон 2"]
+    assert ran[5:] == [f"флуд {n}" for n in range(2, OWNER_PLACES)]  # one address's checks in their order

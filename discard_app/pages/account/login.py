@@ -82,7 +82,7 @@ class LoginState(AuthState):
             # there that has not failed yet goes ahead of them, one from elsewhere never waits for them; each is
             # answered by the end of its wait, its turn come or not (services/core/password_pool.py).
             result = await password_pool.run(
-                _attempt, name, password, client, address, lane=admission.lane, wait=admission.wait
+                _attempt, name, password, client, address, lane=admission.lane, wait=admission.wait, owner=address
             )
         except PoolBusy:
             result = accounts.LoginResult(None, None, texts.LOGIN_BUSY)
