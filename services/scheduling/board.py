@@ -192,6 +192,10 @@ class Board:
     holds: list[Hold] = field(default_factory=list)  # open proposals holding a table as of `now`
     _busy: dict[Place, list[Interval]] = field(default_factory=dict)  # per table, merged
     _fallback_plan: dict[int, Place | None] | None = None
+    # `options` and `unblock_hints` per match board (by identity: an action that changes one makes a new one) and
+    # excluded booking: a page asks for the options four times, a save twice more, a push round's pages share them
+    _options: dict[tuple[int, int | None], tuple[MatchBoard, list[Option]]] = field(default_factory=dict)
+    _hints: dict[int, tuple[MatchBoard, dict[int, list[Option]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._busy = {place: merge(m.interval for m in spans) for place, spans in self.place_bookings().items()}
@@ -242,6 +246,12 @@ class Board:
     def options(self, item: MatchBoard, exclude_booking: int | None = None) -> list[Option]:
         """Common options for the match's remaining hanchans (Регламент §3), or for moving its booking
         `exclude_booking` (another match's: the calendar as it was without it); none once nothing is left to book."""
+        known = self._options.get((id(item), exclude_booking))
+        if known is None or known[0] is not item:
+            known = self._options[(id(item), exclude_booking)] = (item, self._find_options(item, exclude_booking))
+        return list(known[1])
+
+    def _find_options(self, item: MatchBoard, exclude_booking: int | None) -> list[Option]:
         window = item.info.window
         moving = exclude_booking is not None and any(b.id == exclude_booking for b in item.bookings)
         if window is None or not item.info.seats or (not moving and item.remaining < 1):
@@ -281,6 +291,12 @@ class Board:
         other three must still confirm, so a time tonight would only push a usable one out of the hint. A player
         with no such time of their own may share one with another (`pair_unblock_times`: the other two are free
         then; `Option.shared`). For that player's eyes only."""
+        known = self._hints.get(id(item))
+        if known is None or known[0] is not item:
+            known = self._hints[id(item)] = (item, self._find_hints(item))
+        return dict(known[1])
+
+    def _find_hints(self, item: MatchBoard) -> dict[int, list[Option]]:
         window = item.info.window
         if (
             window is None

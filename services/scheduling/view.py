@@ -21,10 +21,10 @@ from services.scheduling.holds import hold_text
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
     Interval,
-    cell_interval,
     enabled_cells,
     grid_from_availability,
     overlapping_cells,
+    past_cells,
     to_kirov,
     window_days,
 )
@@ -85,12 +85,14 @@ def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) 
         (m.interval for m in board.player_meetings.get(seat.player_id, []) if m.match_id != match_id) if seat else (),
         days,
     )
+    # a cell is "r" when every table is taken then: one pass over the tables' rows, not a search per cell
+    full = [[all(cells) for cells in zip(*rows, strict=True)] for rows in zip(*taken, strict=True)] if taken else None
     return [
         [
-            "m" if mine[d][s] else "r" if taken and all(place[d][s] for place in taken) else ""
-            for s in range(SLOTS_PER_DAY)
+            "m" if own else "r" if full is not None and whole else ""
+            for own, whole in zip(mine_row, full_row, strict=True)
         ]
-        for d in range(len(days))
+        for mine_row, full_row in zip(mine, full or [[False] * SLOTS_PER_DAY for _ in days], strict=True)
     ]
 
 
@@ -271,7 +273,7 @@ def match_page(
         ]
         page.marks = grid_marks(board, item, user.id if seat else None, days)
         # Issue 28: a half hour that has begun can no longer be offered; the cells run in time order.
-        page.past = sum(1 for d in days for s in range(SLOTS_PER_DAY) if cell_interval(d, s).start < now)
+        page.past = past_cells(days, now)
     page.booking_news = booking_news(session, match_id)
     page.seats = [(s.name, s.player_id in item.answered) for s in info.seats]
     if (ahead := item.fallback_ahead(now)) is not None:
