@@ -384,7 +384,7 @@ _IDS = sa.bindparam("ids", expanding=True)
 @cache
 def _matches_statement(by_season: bool, by_ids: bool) -> sa.Select:
     stmt = (
-        select(Match, Round, Stage, Season)
+        select(Match, Round, Stage.kind, Season)  # the stage's kind, not an object: the board needs no more of it
         .join(Round, col(Round.id) == Match.round_id)
         .join(Stage, col(Stage.id) == Round.stage_id)
         .join(Season, col(Season.id) == Stage.season_id)
@@ -474,9 +474,9 @@ def load_board(
     for match_id, player_id, user_id, name in seat_rows:
         seats.setdefault(match_id, []).append(SeatInfo(player_id, user_id, name))
     items: dict[int, MatchBoard] = {}
-    for match, round_, stage, season in rows:
+    for match, round_, stage_kind, season in rows:
         window_round = rounds.get(match.window_round_id) if match.window_round_id else round_
-        info = MatchInfo(match, round_, window_round or round_, stage.kind, season, ())
+        info = MatchInfo(match, round_, window_round or round_, stage_kind, season, ())
         items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
     _fill(session, items, ids, now)
     room_rows = rows_of(session, _ROOMS)
