@@ -15,6 +15,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Session, col
 
+from services.core import db
 from services.core.db import session_scope
 from services.core.models import ActionKey, utc_now
 
@@ -27,11 +28,13 @@ def claim(session: Session, key: str, *, user_id: int, action: str) -> None:
     Raises `sa.exc.IntegrityError` when the key was claimed by a committed transaction: the caller rolls back and
     reads `first_result`.
     """
-    session.execute(_CLAIM, {"key": key[:MAX_KEY], "user_id": user_id, "action": action, "result": "", "at": utc_now()})
+    db.write(
+        session, _CLAIM, {"key": key[:MAX_KEY], "user_id": user_id, "action": action, "result": "", "at": utc_now()}
+    )
 
 
 def record(session: Session, key: str, result: str) -> None:
-    session.execute(_RECORD, {"k": key[:MAX_KEY], "result": result})
+    db.write(session, _RECORD, {"k": key[:MAX_KEY], "result": result})
 
 
 # Built once, and run as plain statements (no ORM object to track and flush): every action claims and records

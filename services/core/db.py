@@ -78,6 +78,14 @@ def rows(session: Session, statement: sa.Executable, params: dict | None = None)
     return session.connection().execute(statement, params or {}).all()
 
 
+def write(session: Session, statement: sa.Executable, params: dict | list[dict] | None = None) -> None:
+    """A plain INSERT, UPDATE or DELETE (one row's values, or a list of them) through the session's own connection
+    and transaction, without the ORM's bulk machinery (for tables whose rows this transaction holds no objects of:
+    nothing in the session is kept in step). What the session holds unflushed is flushed first, in order."""
+    session.flush()
+    session.connection().execute(statement, params or {})
+
+
 def lock_row(session: Session, table: type, row_id: int) -> None:
     """Serialises a read-decide-write on one row: SQLite takes the database write lock before the first read
     (BEGIN IMMEDIATE), PostgreSQL locks the row (SELECT … FOR UPDATE). A second caller waits, then reads what

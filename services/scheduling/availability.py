@@ -10,7 +10,7 @@ from sqlalchemy import bindparam, insert, update
 from sqlmodel import Session, col, delete, select
 
 from services.core import outbox
-from services.core.db import rows
+from services.core.db import rows, write
 from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
@@ -105,10 +105,11 @@ def save_and_read(
     if outcome.released_starts and not release_ok:  # Регламент §6.1: asked first, nothing changed yet
         raise ReleaseFirst(outcome.released_starts)
     had_options = bool(board.options(item))
-    session.execute(_CLEAR_OWN, {"match_id": match_id, "player_id": seat.player_id})
+    write(session, _CLEAR_OWN, {"match_id": match_id, "player_id": seat.player_id})
     if free or maybe:  # one multi-row insert
-        session.execute(
-            insert(AvailabilityInterval),
+        write(
+            session,
+            _NEW_SPANS,
             [
                 {"match_id": match_id, "player_id": seat.player_id, "start_at": iv.start, "end_at": iv.end,
                  "level": level}
@@ -118,10 +119,9 @@ def save_and_read(
         )  # fmt: skip
     # The board, read under the match lock, says whether the answer's row exists: one statement, no read first.
     if seat.player_id in item.answered:
-        session.execute(_ANSWERED_AGAIN, {"b_match": match_id, "b_player": seat.player_id, "at": now})
+        write(session, _ANSWERED_AGAIN, {"b_match": match_id, "b_player": seat.player_id, "at": now})
     else:
-        session.execute(insert(AvailabilityAnswer), [{"match_id": match_id, "player_id": seat.player_id,
-                                                      "answered_at": now}])  # fmt: skip
+        write(session, _NEW_ANSWER, [{"match_id": match_id, "player_id": seat.player_id, "answered_at": now}])
     answered = (item.answered | {seat.player_id}) & item.seat_ids
     outbox.emit(
         session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats), now=now
@@ -180,6 +180,8 @@ _CONFIRMED = (
     )
     .order_by(MeetingProposal.id)
 )  # fmt: skip
+_NEW_SPANS = insert(AvailabilityInterval)
+_NEW_ANSWER = insert(AvailabilityAnswer)
 _CLEAR_OWN = delete(AvailabilityInterval).where(
     AvailabilityInterval.match_id == bindparam("match_id"), AvailabilityInterval.player_id == bindparam("player_id")
 )
