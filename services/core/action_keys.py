@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, col
 
+from services.core import db
 from services.core.db import session_scope
-from services.core.models import ActionKey
+from services.core.models import ActionKey, utc_now
 
 MAX_KEY = 64
 
@@ -27,15 +28,19 @@ def claim(session: Session, key: str, *, user_id: int, action: str) -> None:
     Raises `sa.exc.IntegrityError` when the key was claimed by a committed transaction: the caller rolls back and
     reads `first_result`.
     """
-    session.add(ActionKey(key=key[:MAX_KEY], user_id=user_id, action=action))
-    session.flush()
+    db.write(
+        session, _CLAIM, {"key": key[:MAX_KEY], "user_id": user_id, "action": action, "result": "", "at": utc_now()}
+    )
 
 
 def record(session: Session, key: str, result: str) -> None:
-    row = session.get(ActionKey, key[:MAX_KEY])
-    if row is not None:
-        row.result = result
-        session.add(row)
+    db.write(session, _RECORD, {"k": key[:MAX_KEY], "result": result})
+
+
+# Built once, and run as plain statements (no ORM object to track and flush): every action claims and records
+# its key (issue 26, the save's cost)
+_CLAIM = sa.insert(ActionKey)
+_RECORD = sa.update(ActionKey).where(col(ActionKey.key) == sa.bindparam("k")).values(result=sa.bindparam("result"))
 
 
 def first_result(session: Session, key: str, *, user_id: int) -> str | None:

@@ -20,6 +20,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core import outbox
+from services.core.db import rows
 from services.core.models import AuditRecord, AvailabilityAnswer, OutboxEvent, Player, Seat
 
 # Events of one match that change the club's room occupancy, so every match's options and room marks.
@@ -81,7 +82,7 @@ def match_stamp(session: Session, match_id: int, user_id: int | None = None) -> 
     """What one match's pages depend on, as "<the match's own changes>|<what can change a viewer's grid>": the
     club's rooms, league-wide changes and (with `user_id`) the viewer's own last answer, saved in any tab. Each
     part is an index read (migration 0016)."""
-    parts = session.execute(_MATCH_STAMP, {"match_id": match_id, "user_id": user_id or 0}).one()
+    (parts,) = rows(session, _MATCH_STAMP, {"match_id": match_id, "user_id": user_id or 0})
     return _joined(parts[:2]) + "|" + _joined(parts[2:])
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -67,6 +67,23 @@ def session_scope(bind: sa.Engine | None = None) -> Iterator[Session]:
         except BaseException:
             session.rollback()
             raise
+
+
+def rows(session: Session, statement: sa.Executable, params: dict | None = None) -> Sequence[sa.Row]:
+    """A statement built once (bind parameters for what varies) read as plain rows through the session's own
+    connection and transaction: neither built, keyed nor run through the ORM's per-statement work again, which cost
+    more than the read itself on the hot paths (issue 26, the save's cost). For column reads only: ORM objects
+    still go through `session.exec`. What the session holds unflushed is flushed first, as its autoflush would."""
+    session.flush()
+    return session.connection().execute(statement, params or {}).all()
+
+
+def write(session: Session, statement: sa.Executable, params: dict | list[dict] | None = None) -> None:
+    """A plain INSERT, UPDATE or DELETE (one row's values, or a list of them) through the session's own connection
+    and transaction, without the ORM's bulk machinery (for tables whose rows this transaction holds no objects of:
+    nothing in the session is kept in step). What the session holds unflushed is flushed first, in order."""
+    session.flush()
+    session.connection().execute(statement, params or {})
 
 
 def lock_row(session: Session, table: type, row_id: int) -> None:

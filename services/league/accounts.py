@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, delete, select
 
 from services.core import security
@@ -239,11 +240,15 @@ def user_for_digest(session: Session, digest: str, *, now: datetime) -> User | N
     """The user of the session whose token has this digest (what the web shell holds), or None."""
     if not digest:
         return None
-    return session.exec(
-        select(User)
-        .join(AuthSession, col(AuthSession.user_id) == User.id)
-        .where(AuthSession.token_hash == digest, AuthSession.expires_at > now)
-    ).first()
+    return session.exec(_USER_FOR_DIGEST, params={"digest": digest, "now": now}).first()
+
+
+# Built once: every event of every tab looks its session up (issue 26, the save's cost)
+_USER_FOR_DIGEST = (
+    select(User)
+    .join(AuthSession, col(AuthSession.user_id) == User.id)
+    .where(AuthSession.token_hash == sa.bindparam("digest"), AuthSession.expires_at > sa.bindparam("now"))
+)
 
 
 def logout(session: Session, token: str) -> None:

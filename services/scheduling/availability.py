@@ -6,10 +6,11 @@ import dataclasses
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from sqlalchemy import insert, update
+from sqlalchemy import bindparam, insert, update
 from sqlmodel import Session, col, delete, select
 
 from services.core import outbox
+from services.core.db import rows, write
 from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
@@ -104,14 +105,11 @@ def save_and_read(
     if outcome.released_starts and not release_ok:  # Регламент §6.1: asked first, nothing changed yet
         raise ReleaseFirst(outcome.released_starts)
     had_options = bool(board.options(item))
-    session.exec(
-        delete(AvailabilityInterval).where(
-            AvailabilityInterval.match_id == match_id, AvailabilityInterval.player_id == seat.player_id
-        )
-    )
+    write(session, _CLEAR_OWN, {"match_id": match_id, "player_id": seat.player_id})
     if free or maybe:  # one multi-row insert
-        session.execute(
-            insert(AvailabilityInterval),
+        write(
+            session,
+            _NEW_SPANS,
             [
                 {"match_id": match_id, "player_id": seat.player_id, "start_at": iv.start, "end_at": iv.end,
                  "level": level}
@@ -121,14 +119,9 @@ def save_and_read(
         )  # fmt: skip
     # The board, read under the match lock, says whether the answer's row exists: one statement, no read first.
     if seat.player_id in item.answered:
-        session.execute(
-            update(AvailabilityAnswer)
-            .where(col(AvailabilityAnswer.match_id) == match_id, col(AvailabilityAnswer.player_id) == seat.player_id)
-            .values(answered_at=now)
-        )
+        write(session, _ANSWERED_AGAIN, {"b_match": match_id, "b_player": seat.player_id, "at": now})
     else:
-        session.execute(insert(AvailabilityAnswer), [{"match_id": match_id, "player_id": seat.player_id,
-                                                      "answered_at": now}])  # fmt: skip
+        write(session, _NEW_ANSWER, [{"match_id": match_id, "player_id": seat.player_id, "answered_at": now}])
     answered = (item.answered | {seat.player_id}) & item.seat_ids
     outbox.emit(
         session, outbox.ANSWERED, match_id, player=seat.name, answered=len(answered), of=len(info.seats), now=now
@@ -158,28 +151,48 @@ def _open_needs(item: MatchBoard) -> list[int | None]:
 
 def _confirmed(session: Session, item: MatchBoard, player_id: int) -> list[decide.Confirmed]:
     """The match's open and booked proposals the player confirmed, with the booking a booked one holds."""
-    rows = session.exec(
-        select(MeetingProposal, Booking.id)
-        .join(ProposalConfirmation, ProposalConfirmation.proposal_id == MeetingProposal.id)
-        .outerjoin(Booking, (Booking.proposal_id == MeetingProposal.id) & Booking.active)
-        .where(
-            MeetingProposal.match_id == item.match.id,
-            MeetingProposal.status.in_([LIVE_PROPOSAL, "booked"]),
-            ProposalConfirmation.player_id == player_id,
-            ProposalConfirmation.confirmed,
-        )
-        .order_by(MeetingProposal.id)
-    ).all()
+    found = rows(session, _CONFIRMED, {"match_id": item.match.id, "player_id": player_id})
     return [
         decide.Confirmed(
-            p.id,
-            Interval(p.start_at, p.end_at),
-            p.replaces_booking_id,
-            booking_id if p.status == "booked" else None,
+            proposal_id,
+            Interval(start, end),
+            replaces,
+            booking_id if status == "booked" else None,
         )
-        for p, booking_id in rows
-        if p.status == LIVE_PROPOSAL or booking_id is not None
+        for proposal_id, start, end, replaces, status, booking_id in found
+        if status == LIVE_PROPOSAL or booking_id is not None
     ]
+
+
+# Built once (issue 26, the save's cost): every save reads them, as plain rows
+_CONFIRMED = (
+    select(
+        MeetingProposal.id, MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.replaces_booking_id,
+        MeetingProposal.status, Booking.id,
+    )
+    .join(ProposalConfirmation, ProposalConfirmation.proposal_id == MeetingProposal.id)
+    .outerjoin(Booking, (Booking.proposal_id == MeetingProposal.id) & Booking.active)
+    .where(
+        MeetingProposal.match_id == bindparam("match_id"),
+        MeetingProposal.status.in_([LIVE_PROPOSAL, "booked"]),
+        ProposalConfirmation.player_id == bindparam("player_id"),
+        ProposalConfirmation.confirmed,
+    )
+    .order_by(MeetingProposal.id)
+)  # fmt: skip
+_NEW_SPANS = insert(AvailabilityInterval)
+_NEW_ANSWER = insert(AvailabilityAnswer)
+_CLEAR_OWN = delete(AvailabilityInterval).where(
+    AvailabilityInterval.match_id == bindparam("match_id"), AvailabilityInterval.player_id == bindparam("player_id")
+)
+_ANSWERED_AGAIN = (
+    update(AvailabilityAnswer)
+    .where(
+        col(AvailabilityAnswer.match_id) == bindparam("b_match"),
+        col(AvailabilityAnswer.player_id) == bindparam("b_player"),
+    )
+    .values(answered_at=bindparam("at"))
+)
 
 
 def _carry_out(

@@ -9,12 +9,15 @@ and the rows are grouped in Python.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import cache
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core.db import rows as rows_of
 from services.core.models import (
     AvailabilityAnswer,
     AvailabilityInterval,
@@ -189,6 +192,10 @@ class Board:
     holds: list[Hold] = field(default_factory=list)  # open proposals holding a table as of `now`
     _busy: dict[Place, list[Interval]] = field(default_factory=dict)  # per table, merged
     _fallback_plan: dict[int, Place | None] | None = None
+    # `options` and `unblock_hints` per match board (by identity: an action that changes one makes a new one) and
+    # excluded booking: a page asks for the options four times, a save twice more, a push round's pages share them
+    _options: dict[tuple[int, int | None], tuple[MatchBoard, list[Option]]] = field(default_factory=dict)
+    _hints: dict[int, tuple[MatchBoard, dict[int, list[Option]]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self._busy = {place: merge(m.interval for m in spans) for place, spans in self.place_bookings().items()}
@@ -239,6 +246,12 @@ class Board:
     def options(self, item: MatchBoard, exclude_booking: int | None = None) -> list[Option]:
         """Common options for the match's remaining hanchans (Регламент §3), or for moving its booking
         `exclude_booking` (another match's: the calendar as it was without it); none once nothing is left to book."""
+        known = self._options.get((id(item), exclude_booking))
+        if known is None or known[0] is not item:
+            known = self._options[(id(item), exclude_booking)] = (item, self._find_options(item, exclude_booking))
+        return list(known[1])
+
+    def _find_options(self, item: MatchBoard, exclude_booking: int | None) -> list[Option]:
         window = item.info.window
         moving = exclude_booking is not None and any(b.id == exclude_booking for b in item.bookings)
         if window is None or not item.info.seats or (not moving and item.remaining < 1):
@@ -278,6 +291,12 @@ class Board:
         other three must still confirm, so a time tonight would only push a usable one out of the hint. A player
         with no such time of their own may share one with another (`pair_unblock_times`: the other two are free
         then; `Option.shared`). For that player's eyes only."""
+        known = self._hints.get(id(item))
+        if known is None or known[0] is not item:
+            known = self._hints[id(item)] = (item, self._find_hints(item))
+        return dict(known[1])
+
+    def _find_hints(self, item: MatchBoard) -> dict[int, list[Option]]:
         window = item.info.window
         if (
             window is None
@@ -356,6 +375,81 @@ class Board:
         return next(m for m in self.matches if m.match.id == match_id)
 
 
+# The board's statements are built once, with bind parameters for what varies (issue 26, the save's cost: building
+# and keying a dozen selects afresh for every save and every pushed page cost more than running them). Column reads
+# go as plain rows (`db.rows`); the match, its bookings and its proposals are ORM objects the actions change.
+_IDS = sa.bindparam("ids", expanding=True)
+
+
+@cache
+def _matches_statement(by_season: bool, by_ids: bool) -> sa.Select:
+    stmt = (
+        select(Match, Round, Stage.kind, Season)  # the stage's kind, not an object: the board needs no more of it
+        .join(Round, col(Round.id) == Match.round_id)
+        .join(Stage, col(Stage.id) == Round.stage_id)
+        .join(Season, col(Season.id) == Stage.season_id)
+    )
+    stmt = stmt.where(Match.status != MatchStatus.DRAFT).order_by(col(Match.id))
+    if by_season:
+        stmt = stmt.where(Stage.season_id == sa.bindparam("season_id"))
+    if by_ids:
+        stmt = stmt.where(col(Match.id).in_(sa.bindparam("match_ids", expanding=True)))
+    return stmt.execution_options(populate_existing=True)
+
+
+_ROUNDS = select(Round).where(col(Round.id).in_(_IDS))
+_SEATS = (
+    select(Seat.match_id, Seat.player_id, Player.user_id, User.display_name)
+    .join(Player, col(Player.id) == Seat.player_id)
+    .join(User, col(User.id) == Player.user_id)
+    .where(col(Seat.match_id).in_(_IDS))
+    .order_by(col(Seat.match_id), col(Seat.seed))
+)
+_ROOMS = select(Room.id, Room.name, Room.tables).order_by(col(Room.id))
+_ACTIVE_BOOKINGS = (
+    select(Booking.id, Booking.room_id, Booking.table_no, Booking.match_id, Booking.start_at, Booking.end_at)
+    .where(Booking.active)
+    .order_by(col(Booking.start_at))
+)
+_HOLDS = select(
+    MeetingProposal.id, MeetingProposal.match_id, MeetingProposal.room_id, MeetingProposal.table_no,
+    MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.hold_until,
+).where(MeetingProposal.status == LIVE_PROPOSAL, col(MeetingProposal.hold_until).is_not(None))  # fmt: skip
+_HOLDS_AT = _HOLDS.where(
+    MeetingProposal.hold_until > sa.bindparam("now"), MeetingProposal.start_at > sa.bindparam("now")
+)
+_PLAYER_MEETINGS = (
+    select(Seat.player_id, Booking.id, Booking.match_id, Booking.start_at, Booking.end_at)
+    .join(Seat, col(Seat.match_id) == Booking.match_id)
+    .where(Booking.active, col(Seat.player_id).in_(_IDS))
+    .order_by(col(Booking.start_at))
+)
+_ANSWERS = select(AvailabilityAnswer.match_id, AvailabilityAnswer.player_id).where(
+    col(AvailabilityAnswer.match_id).in_(_IDS)
+)
+# The biggest read (every painted span of the season): plain rows, not ORM objects.
+_SPANS = select(
+    AvailabilityInterval.match_id, AvailabilityInterval.player_id, AvailabilityInterval.start_at,
+    AvailabilityInterval.end_at, AvailabilityInterval.level,
+).where(col(AvailabilityInterval.match_id).in_(_IDS))  # fmt: skip
+_BOOKINGS = (
+    select(Booking)
+    .where(col(Booking.match_id).in_(_IDS), Booking.active)
+    .order_by(col(Booking.start_at))
+    .execution_options(populate_existing=True)
+)
+_OPEN_PROPOSALS = (
+    select(MeetingProposal)
+    .where(col(MeetingProposal.match_id).in_(_IDS), col(MeetingProposal.status).in_([LIVE_PROPOSAL, "failed"]))
+    .order_by(col(MeetingProposal.id))
+    .execution_options(populate_existing=True)
+)
+_ANSWERS_TO = select(
+    ProposalConfirmation.proposal_id, ProposalConfirmation.player_id, ProposalConfirmation.confirmed
+).where(col(ProposalConfirmation.proposal_id).in_(_IDS))
+_HANCHANS = select(Hanchan.match_id).where(col(Hanchan.match_id).in_(_IDS), col(Hanchan.superseded_by_id).is_(None))
+
+
 def load_board(
     session: Session,
     *,
@@ -365,48 +459,30 @@ def load_board(
 ) -> Board:
     """Every non-draft match (of one season, or of `match_ids`, when given) with its scheduling data as of `now`:
     about a dozen statements in all, however many matches."""
-    stmt = (
-        select(Match, Round, Stage, Season)
-        .join(Round, col(Round.id) == Match.round_id)
-        .join(Stage, col(Stage.id) == Round.stage_id)
-        .join(Season, col(Season.id) == Stage.season_id)
-    )
-    stmt = stmt.where(Match.status != MatchStatus.DRAFT).order_by(col(Match.id))
-    if season_id is not None:
-        stmt = stmt.where(Stage.season_id == season_id)
-    if match_ids is not None:
-        stmt = stmt.where(col(Match.id).in_(match_ids))
-    rows = session.exec(stmt.execution_options(populate_existing=True)).all()
+    rows = session.exec(
+        _matches_statement(season_id is not None, match_ids is not None),
+        params={"season_id": season_id, "match_ids": list(match_ids or ())},
+    ).all()
     # A match moved to another tour plays in that round's window: only those rounds are read (none, mostly),
     # not every round and season of the league
     rounds = {r.id: r for _, r, _, _ in rows}
     if moved := {m.window_round_id for m, _, _, _ in rows if m.window_round_id} - set(rounds):
-        rounds |= {r.id: r for r in session.exec(select(Round).where(col(Round.id).in_(moved))).all()}
+        rounds |= {r.id: r for r in session.exec(_ROUNDS, params={"ids": list(moved)}).all()}
     ids = [m.id for m, _, _, _ in rows]
     seats: dict[int, list[SeatInfo]] = {}
-    seat_rows = session.exec(
-        select(Seat.match_id, Seat.player_id, Player.user_id, User.display_name)
-        .join(Player, col(Player.id) == Seat.player_id)
-        .join(User, col(User.id) == Player.user_id)
-        .where(col(Seat.match_id).in_(ids))
-        .order_by(col(Seat.match_id), col(Seat.seed))
-    ).all()
+    seat_rows = rows_of(session, _SEATS, {"ids": ids})
     for match_id, player_id, user_id, name in seat_rows:
         seats.setdefault(match_id, []).append(SeatInfo(player_id, user_id, name))
     items: dict[int, MatchBoard] = {}
-    for match, round_, stage, season in rows:
+    for match, round_, stage_kind, season in rows:
         window_round = rounds.get(match.window_round_id) if match.window_round_id else round_
-        info = MatchInfo(match, round_, window_round or round_, stage.kind, season, ())
+        info = MatchInfo(match, round_, window_round or round_, stage_kind, season, ())
         items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
     _fill(session, items, ids, now)
-    room_rows = session.exec(select(Room.id, Room.name, Room.tables).order_by(col(Room.id))).all()
+    room_rows = rows_of(session, _ROOMS)
     rooms = {room_id: name for room_id, name, _ in room_rows}
     by_room: dict[int, list[Meeting]] = {room_id: [] for room_id in rooms}
-    for booking_id, room_id, table_no, match_id, start, end in session.exec(
-        select(Booking.id, Booking.room_id, Booking.table_no, Booking.match_id, Booking.start_at, Booking.end_at)
-        .where(Booking.active)
-        .order_by(col(Booking.start_at))
-    ):
+    for booking_id, room_id, table_no, match_id, start, end in rows_of(session, _ACTIVE_BOOKINGS):
         by_room.setdefault(room_id, []).append(Meeting(Interval(start, end), booking_id, match_id, table_no))
     tables = {room_id: n for room_id, _, n in room_rows}
     players = _player_meetings(session, seat_rows)
@@ -416,15 +492,10 @@ def load_board(
 def _holds(session: Session, now: datetime | None) -> list[Hold]:
     """Every open proposal of the club still holding its table at `now` (a condition on read: no timer ends a
     hold, it simply stops counting once `hold_until` or the meeting's start has passed)."""
-    stmt = select(
-        MeetingProposal.id, MeetingProposal.match_id, MeetingProposal.room_id, MeetingProposal.table_no,
-        MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.hold_until,
-    ).where(MeetingProposal.status == LIVE_PROPOSAL, col(MeetingProposal.hold_until).is_not(None))  # fmt: skip
-    if now is not None:
-        stmt = stmt.where(MeetingProposal.hold_until > now, MeetingProposal.start_at > now)
+    found = rows_of(session, _HOLDS) if now is None else rows_of(session, _HOLDS_AT, {"now": now})
     return [
         Hold(pid, match_id, (room, table), Interval(start, end), until)
-        for pid, match_id, room, table, start, end, until in session.exec(stmt).all()
+        for pid, match_id, room, table, start, end, until in found
     ]
 
 
@@ -445,18 +516,13 @@ def neighbour_ids(session: Session, span: Interval, match_id: int | None) -> lis
     )
 
 
-def _player_meetings(session: Session, seat_rows: list) -> dict[int, list[Meeting]]:
+def _player_meetings(session: Session, seat_rows: Sequence) -> dict[int, list[Meeting]]:
     """Every active meeting of every match the loaded players sit in (one statement)."""
     players = sorted({row[1] for row in seat_rows})
     out: dict[int, list[Meeting]] = {}
     if not players:
         return out
-    for player_id, booking_id, match_id, start, end in session.exec(
-        select(Seat.player_id, Booking.id, Booking.match_id, Booking.start_at, Booking.end_at)
-        .join(Seat, col(Seat.match_id) == Booking.match_id)
-        .where(Booking.active, col(Seat.player_id).in_(players))
-        .order_by(col(Booking.start_at))
-    ):
+    for player_id, booking_id, match_id, start, end in rows_of(session, _PLAYER_MEETINGS, {"ids": players}):
         out.setdefault(player_id, []).append(Meeting(Interval(start, end), booking_id, match_id))
     return out
 
@@ -466,55 +532,30 @@ def _with_seats(info: MatchInfo, seats: list[SeatInfo]) -> MatchInfo:
 
 
 def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int], now: datetime | None) -> None:
-    for match_id, player_id in session.exec(
-        select(AvailabilityAnswer.match_id, AvailabilityAnswer.player_id).where(
-            col(AvailabilityAnswer.match_id).in_(ids)
-        )
-    ).all():
+    for match_id, player_id in rows_of(session, _ANSWERS, {"ids": ids}):
         items[match_id].answered.add(player_id)
-    # The biggest read (every painted span of the season): plain rows, not ORM objects.
-    spans = select(
-        AvailabilityInterval.match_id, AvailabilityInterval.player_id, AvailabilityInterval.start_at,
-        AvailabilityInterval.end_at, AvailabilityInterval.level,
-    ).where(col(AvailabilityInterval.match_id).in_(ids))  # fmt: skip
-    for match_id, player_id, start, end, level in session.exec(spans).all():
+    for match_id, player_id, start, end, level in rows_of(session, _SPANS, {"ids": ids}):
         span = Interval(start, end)
         items[match_id].free.setdefault(player_id, []).append(span)
         if level == AvailabilityLevel.IF_NEEDED:
             items[match_id].if_needed.setdefault(player_id, []).append(span)
     last_booking: dict[int, datetime] = {}
-    for b in session.exec(
-        select(Booking)
-        .where(col(Booking.match_id).in_(ids), Booking.active)
-        .order_by(col(Booking.start_at))
-        .execution_options(populate_existing=True)
-    ).all():
+    for b in session.exec(_BOOKINGS, params={"ids": ids}).all():
         items[b.match_id].bookings.append(b)
         last_booking[b.match_id] = max(last_booking.get(b.match_id, b.created_at), b.created_at)
     open_: dict[int, MatchBoard] = {}
-    for p in session.exec(
-        select(MeetingProposal)
-        .where(col(MeetingProposal.match_id).in_(ids), col(MeetingProposal.status).in_([LIVE_PROPOSAL, "failed"]))
-        .order_by(col(MeetingProposal.id))
-        .execution_options(populate_existing=True)
-    ).all():
+    for p in session.exec(_OPEN_PROPOSALS, params={"ids": ids}).all():
         item = items[p.match_id]
         if p.status == LIVE_PROPOSAL:
             open_[p.id] = item
             (item.expired if now is not None and p.start_at < now else item.live).append(p)
         elif p.match_id not in last_booking or p.created_at > last_booking[p.match_id]:
             item.failed.append(p)
-    for proposal_id, player_id, yes in session.exec(
-        select(ProposalConfirmation.proposal_id, ProposalConfirmation.player_id, ProposalConfirmation.confirmed).where(
-            col(ProposalConfirmation.proposal_id).in_(list(open_))
-        )
-    ).all():
+    for proposal_id, player_id, yes in rows_of(session, _ANSWERS_TO, {"ids": list(open_)}):
         item = open_[proposal_id]
         if player_id in item.seat_ids:
             (item.confirmed if yes else item.declined).setdefault(proposal_id, set()).add(player_id)
-    for match_id in session.exec(
-        select(Hanchan.match_id).where(col(Hanchan.match_id).in_(ids), col(Hanchan.superseded_by_id).is_(None))
-    ).all():
+    for (match_id,) in rows_of(session, _HANCHANS, {"ids": ids}):
         items[match_id].hanchans += 1
 
 

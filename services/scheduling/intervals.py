@@ -222,8 +222,25 @@ def cell_interval(day: date, slot: int) -> Interval:
 
 
 def enabled_cells(days: Sequence[date], window: Interval) -> list[list[bool]]:
-    """Cells a player may paint: those overlapping the game window (the rest are shown disabled)."""
-    return [[cell_interval(d, s).overlaps(window) for s in range(SLOTS_PER_DAY)] for d in days]
+    """Cells a player may paint: those overlapping the game window (the rest are shown disabled). A day wholly
+    inside the window is enabled whole, without a look at each of its cells."""
+    return [
+        [True] * SLOTS_PER_DAY
+        if window.start <= cell_interval(d, 0).start and cell_interval(d, SLOTS_PER_DAY - 1).end <= window.end
+        else [cell_interval(d, s).overlaps(window) for s in range(SLOTS_PER_DAY)]
+        for d in days
+    ]
+
+
+def past_cells(days: Sequence[date], now: datetime) -> int:
+    """How many of the cells of `days` (day by day, in time order) have begun at `now`."""
+    count = 0
+    for d in days:
+        if cell_interval(d, SLOTS_PER_DAY - 1).start < now:
+            count += SLOTS_PER_DAY
+        elif cell_interval(d, 0).start < now:
+            count += sum(1 for s in range(SLOTS_PER_DAY) if cell_interval(d, s).start < now)
+    return count
 
 
 def availability_from_grid(days: Sequence[date], cells: Sequence[Sequence[bool]], window: Interval) -> list[Interval]:
@@ -248,6 +265,8 @@ def grid_from_availability(intervals: Iterable[Interval], days: Sequence[date], 
     """A cell is painted when its part inside the window is wholly free; cells outside the window are False.
     One sweep over the merged free time (the cells run in time order): a page shows it twice per reload."""
     free = clip(intervals, window)
+    if not free:  # nothing painted (most players' «если нужно»): no cell to look at
+        return [[False] * SLOTS_PER_DAY for _ in days]
     grid: list[list[bool]] = []
     first, last = window.start, window.end
     i, n, previous_end = 0, len(free), first
@@ -274,6 +293,8 @@ def grid_from_availability(intervals: Iterable[Interval], days: Sequence[date], 
 def overlapping_cells(intervals: Iterable[Interval], days: Sequence[date]) -> list[list[bool]]:
     """Per cell of `days`: whether any of `intervals` overlaps it (one sweep over their union)."""
     spans = merge(intervals)
+    if not spans:
+        return [[False] * SLOTS_PER_DAY for _ in days]
     out: list[list[bool]] = []
     i, n, previous_start = 0, len(spans), None
     for day in days:

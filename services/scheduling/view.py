@@ -6,10 +6,12 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime, time, timedelta
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core import outbox
-from services.core.models import Booking, OutboxEvent, Role, Room, User
+from services.core.db import rows
+from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, Role, Room, User
 from services.core.wording import agreed
 from services.league.ruleset import DEFAULT
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
@@ -19,10 +21,10 @@ from services.scheduling.holds import hold_text
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
     Interval,
-    cell_interval,
     enabled_cells,
     grid_from_availability,
     overlapping_cells,
+    past_cells,
     to_kirov,
     window_days,
 )
@@ -31,8 +33,6 @@ from services.scheduling.repo import (
     MatchInfo,
     SchedulingError,
     active_bookings,
-    match_confirmations,
-    proposals,
 )
 from services.scheduling.rules import (
     STATE_LABELS,
@@ -85,12 +85,14 @@ def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) 
         (m.interval for m in board.player_meetings.get(seat.player_id, []) if m.match_id != match_id) if seat else (),
         days,
     )
+    # a cell is "r" when every table is taken then: one pass over the tables' rows, not a search per cell
+    full = [[all(cells) for cells in zip(*rows, strict=True)] for rows in zip(*taken, strict=True)] if taken else None
     return [
         [
-            "m" if mine[d][s] else "r" if taken and all(place[d][s] for place in taken) else ""
-            for s in range(SLOTS_PER_DAY)
+            "m" if own else "r" if full is not None and whole else ""
+            for own, whole in zip(mine_row, full_row, strict=True)
         ]
-        for d in range(len(days))
+        for mine_row, full_row in zip(mine, full or [[False] * SLOTS_PER_DAY for _ in days], strict=True)
     ]
 
 
@@ -126,6 +128,25 @@ class MatchPage:
     span: Interval | None = None  # the game window itself: the page parses its painted grid against it
 
 
+# What `meetings` reads, built once: every proposal of the match (its history too) and every answer to them,
+# as plain rows (issue 26, the save's cost: a page's reload runs them after every save of its match).
+_MATCH_PROPOSALS = (
+    select(
+        MeetingProposal.id, MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.hanchans,
+        MeetingProposal.status, MeetingProposal.replaces_booking_id, MeetingProposal.failure_reason,
+        MeetingProposal.hold_until,
+    )
+    .where(MeetingProposal.match_id == sa.bindparam("match_id"))
+    .order_by(col(MeetingProposal.id))
+)  # fmt: skip
+_MATCH_ANSWERS = (
+    select(ProposalConfirmation.proposal_id, ProposalConfirmation.player_id, ProposalConfirmation.confirmed)
+    .join(MeetingProposal, col(MeetingProposal.id) == ProposalConfirmation.proposal_id)
+    .where(MeetingProposal.match_id == sa.bindparam("match_id"))
+)
+_ROOMS = select(Room.id, Room.name, Room.tables)
+
+
 def meetings(
     session: Session,
     info: MatchInfo,
@@ -139,9 +160,11 @@ def meetings(
     proposal whose time has begun is no longer answered (Регламент §3: no booking in the past)."""
     booked = active_bookings(session, info.match.id) if booked is None else booked
     names = {s.player_id: s.name for s in info.seats}
-    answers_by_proposal = match_confirmations(session, info.match.id)
+    answers_by_proposal: dict[int, dict[int, bool]] = {}
+    for proposal_id, player_id, confirmed in rows(session, _MATCH_ANSWERS, {"match_id": info.match.id}):
+        answers_by_proposal.setdefault(proposal_id, {})[player_id] = confirmed
     proposal_rows = []
-    for p in reversed(proposals(session, info.match.id)):
+    for p in reversed(rows(session, _MATCH_PROPOSALS, {"match_id": info.match.id})):
         answers = answers_by_proposal.get(p.id, {})
         yes = [names[pid] for pid, ok in answers.items() if ok and pid in names]
         no = [names[pid] for pid, ok in answers.items() if not ok and pid in names]
@@ -165,7 +188,7 @@ def meetings(
                 else "",
             }
         )
-    rooms = {r: (name, n) for r, name, n in session.exec(select(Room.id, Room.name, Room.tables))} if booked else {}
+    rooms = {r: (name, n) for r, name, n in rows(session, _ROOMS)} if booked else {}
     booking_rows = [
         {
             "id": str(b.id),
@@ -178,22 +201,25 @@ def meetings(
 
 
 BOOKING_NEWS = (outbox.BOOKED, outbox.RELEASED, outbox.MOVED)
+# The newest of them: built once, as every page's statements here (issue 26, the save's cost)
+_BOOKING_NEWS = (
+    select(OutboxEvent.kind, OutboxEvent.payload)
+    .where(OutboxEvent.match_id == sa.bindparam("match_id"), col(OutboxEvent.kind).in_(BOOKING_NEWS))
+    .order_by(col(OutboxEvent.id).desc())
+    .limit(1)
+)
 
 
 def booking_news(session: Session, match_id: int) -> str:
     """The match's room released or moved since its last booking, and why — the reason the organizer gave or the
     player's own step — so the four read on the page what the bot told them; "" after a new booking."""
-    event = session.exec(
-        select(OutboxEvent)
-        .where(OutboxEvent.match_id == match_id, col(OutboxEvent.kind).in_(BOOKING_NEWS))
-        .order_by(col(OutboxEvent.id).desc())
-        .limit(1)
-    ).first()
-    if event is None or event.kind == outbox.BOOKED:
+    found = rows(session, _BOOKING_NEWS, {"match_id": match_id})
+    if not found or found[0].kind == outbox.BOOKED:
         return ""
-    data = json.loads(event.payload)
+    kind, payload = found[0]
+    data = json.loads(payload)
     reason = f": {data['reason']}" if data.get("reason") else ""
-    if event.kind == outbox.MOVED:
+    if kind == outbox.MOVED:
         who = "Организатор перенёс бронь" if data.get("by_organizer") else "Бронь перенесена"
         return f"{who} на {data.get('when', '')}{reason}."
     who = "Организатор снял бронь" if data.get("by_organizer") else "Снята бронь"
@@ -247,7 +273,7 @@ def match_page(
         ]
         page.marks = grid_marks(board, item, user.id if seat else None, days)
         # Issue 28: a half hour that has begun can no longer be offered; the cells run in time order.
-        page.past = sum(1 for d in days for s in range(SLOTS_PER_DAY) if cell_interval(d, s).start < now)
+        page.past = past_cells(days, now)
     page.booking_news = booking_news(session, match_id)
     page.seats = [(s.name, s.player_id in item.answered) for s in info.seats]
     if (ahead := item.fallback_ahead(now)) is not None:
