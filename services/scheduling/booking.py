@@ -257,8 +257,12 @@ def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirme
     else:
         info = match_info(session, proposal.match_id)
     seat = _seat(info, user_id)
-    if proposal.status != LIVE_PROPOSAL:
-        raise SchedulingError("Это предложение уже не действует: обновите страницу.")
+    if proposal.status != LIVE_PROPOSAL:  # booked, withdrawn, or ended by the organizer's meeting: say why
+        raise SchedulingError(
+            f"Это предложение уже не действует. {proposal.failure_reason}"
+            if proposal.failure_reason
+            else "Это предложение уже не действует: обновите страницу."
+        )
     meeting = Interval(proposal.start_at, proposal.end_at)
     own_free = read[1].free.get(seat.player_id, []) if read else _own_time(session, info.match.id, seat.player_id)
     refusal = decide.answer_refusal(meeting, now=now, own_free=own_free, confirmed=confirmed)

@@ -159,9 +159,10 @@ def test_fourth_confirmation_and_the_organizers_assignment_book_the_match_once(u
             proposal = session.get(MeetingProposal, proposal_id)
         if only.proposal_id == proposal_id:  # the players were first: the organizer is told why not
             assert outcomes == ["ok", ALL_ASSIGNED] and proposal.status == "booked"
-        else:  # the organizer was first: the proposal failed, saying so
-            assert outcomes == ["ok", "ok"] and proposal.status == "failed"
+        else:  # the organizer was first: the assignment ended the proposal, and the fourth hears why
+            assert proposal.status == "failed"
             assert proposal.failure_reason.startswith("Все ханчаны матча уже забронированы")
+            assert outcomes == [f"Это предложение уже не действует. {proposal.failure_reason}", "ok"]
 
 
 @pytest.mark.parametrize("mode", MODES)
