@@ -7,6 +7,7 @@ import re
 from playwright.sync_api import Browser, Page, expect
 from sqlmodel import select
 
+from discard_app import texts
 from services.core.db import session_scope
 from services.core.models import MatchStatus, Player, User
 from services.league.roster import current_season
@@ -70,6 +71,22 @@ def test_participant_enters_a_hanchan_and_other_browser_standings_update(
         expect(watcher.locator(".recharts-line").first).to_be_attached()
     finally:
         watcher_context.close()
+
+
+def test_a_player_not_seated_follows_the_scheduling_link_and_is_refused_calmly(page: Page, app: App) -> None:
+    """Found on a phone walk: the match page links everyone to its scheduling page; for a player not seated there
+    the refusal came with a server error over it (the refused page still started watching the match it had just
+    forgotten). Регламент §6.4: the page shows nothing of the match's times, and no error."""
+    match_id = _match_for(app, PLAYERS[8:12])
+    log = app.workdir / "reflex.log"
+    tracebacks = log.read_text().count("Traceback")
+    login(page, app, PLAYERS[0], path=f"/match/{match_id}")
+    page.get_by_role("link", name=texts.MATCH_SCHEDULE_LINK).click()
+    expect(page).to_have_url(re.compile(rf"/match/{match_id}/schedule"))
+    expect(page.get_by_text(texts.FORBIDDEN_TITLE).first).to_be_visible()
+    page.wait_for_timeout(1_000)  # the page's load and its live watch have run
+    expect(page.get_by_text(texts.UNEXPECTED_ERROR[:30])).to_have_count(0)
+    assert log.read_text().count("Traceback") == tracebacks, "the server raised while refusing the page"
 
 
 def test_player_who_is_not_seated_sees_no_entry_form(page: Page, app: App) -> None:

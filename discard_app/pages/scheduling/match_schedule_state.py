@@ -94,8 +94,9 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 view = match_page(session, match_id=match_id, user=user, now=now, grid=grid, read=read)
         except SchedulingError as error:
             self.allowed, self.refusal = False, str(error)
-            # nothing of a match seen before (its players, times, bookings) stays in a refused browser
-            self.match_id = self.title = self.window = self.match_url = self._window_span = ""
+            # nothing of a match seen before (its players, times, bookings) stays in a refused browser, and a
+            # refused page watches nothing (a push would only refuse it again)
+            self.match_id = self.title = self.window = self.match_url = self._window_span = self._stamp = ""
             self.is_seated = self.all_answered = self.nothing_to_book = False
             self.part_booked = self.booking_news = self.fallback = self.unblock = self.plan = ""
             self._grid()._put(days=[], cells=[], marks=[], past=0, weeks=[])
