@@ -176,7 +176,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         outcome = self._perform(add, key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED, action="roster.add")
         if not outcome.ok:
             self.error = "; ".join(outcome.problems)
-            return show_secret(ISSUED_BOX, [])
+            return None  # a password issued just before stays on screen: it is shown this once
         self.notice = outcome.message
         self._refresh()
         if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
@@ -243,7 +243,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         outcome = self._perform(run, key=key, done=texts.ROSTER_PASSWORD_RESET_DONE, action="roster.reset")
         if not outcome.ok:
             self.error = "; ".join(outcome.problems)
-            return show_secret(ISSUED_BOX, [])
+            return None  # a password issued just before stays on screen: it is shown this once
         if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
             return None
         row = outcome.value

@@ -74,7 +74,7 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
         )
         if not outcome.ok:
             self.error = "; ".join(outcome.problems)  # the fields stay, to be fixed
-            return show_secret(ISSUED_BOX, [])
+            return None  # a password issued just before stays on screen: it is shown this once
         self.notice = outcome.message
         self._refresh()
         if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
