@@ -14,6 +14,9 @@ from typing import Any
 # CSV, the season file): a person's name (below, with its rule) and a season's name.
 PERSON_NAME_MAX = 60
 SEASON_NAME_MAX = 120
+# An announcement's text: the Telegram message (at most 4096 characters) adds its heading, so the text keeps room for
+# it. The form's field, its hint, the service's check and the card's clip all read this one number.
+ANNOUNCEMENT_MAX = 3500
 
 # Form field name -> the most characters it takes (a form's ceiling; the rule of the thing named may be stricter).
 FIELD_LIMITS: dict[str, int] = {
@@ -32,7 +35,7 @@ FIELD_LIMITS: dict[str, int] = {
     "actions": 2000,  # a ruling
     "disagreement": 2000,
     "decision": 2000,
-    "text": 4000,  # an announcement
+    "text": ANNOUNCEMENT_MAX,  # an announcement
     "regulation": 200_000,  # the league's regulation, whole (the 2026 one is about 16 000 characters)
 }
 # Anything else a browser sends (ids, dates, the painted availability grid): generous, but bounded.

@@ -10,9 +10,10 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Announcement, Season, saved
+from services.core.text_limits import ANNOUNCEMENT_MAX
 from services.league.accounts import AccountError
 
-MAX_LENGTH = 3500  # the Telegram message adds a heading and must stay within 4096 characters
+MAX_LENGTH = ANNOUNCEMENT_MAX  # the Telegram message adds a heading and must stay within 4096 characters
 
 
 def publish_announcement(

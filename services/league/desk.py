@@ -162,7 +162,10 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                 )
             )
         elif state == NO_COMMON_TIME:
-            detail = "Все четверо ответили, общего свободного времени нет (Регламент §3): назначьте встречу сами."
+            # Регламент §3: a part already booked is said first, as on /schedule
+            detail = m.with_booked_part(
+                "Все четверо ответили, общего свободного времени нет (Регламент §3): назначьте встречу сами."
+            )
             if fallback is not None:
                 detail += f" {fallback_text}"
             items.append(

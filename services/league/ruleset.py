@@ -14,6 +14,7 @@ from zoneinfo import ZoneInfo
 SEATS = 4  # Регламент §1: четыре игрока за столом (the discipline itself, not a league setting)
 UPPER_LOWER = "upper_lower"  # Регламент §2: верхняя и нижняя ветки, финал из двух верхних и двух нижних
 PLAYOFF_FORMATS = {UPPER_LOWER: 8}  # format → the one size its bracket is drawn for
+PLAYOFF_FORMAT_NAMES = {UPPER_LOWER: "верхняя и нижняя ветки"}  # format → how the pages say it (never the code)
 MAX_RULE = 1_000_000  # no league number goes beyond: anything above is a typo
 # Регламент §1, §6.1: клуб в Кирове, время Кирова. The club's, not a season's: the one definition of the zone
 # (`intervals.KIROV` and `Settings.tz` read it); a season's rules or a season file naming another zone are refused.
@@ -80,7 +81,7 @@ class Ruleset:
     def changes(self, other: Ruleset) -> list[str]:
         """What `other` changes, one Russian line per number: «Чомбо: 40 000 → 20 000»."""
         return [
-            f"{LABELS[f.name]}: {_shown(getattr(self, f.name))} → {_shown(getattr(other, f.name))}"
+            f"{LABELS[f.name]}: {shown(f.name, getattr(self, f.name))} → {shown(f.name, getattr(other, f.name))}"
             for f in fields(self)
             if getattr(self, f.name) != getattr(other, f.name)
         ]
@@ -140,7 +141,10 @@ def multiple_of(n: int) -> str:
     return _DATIVE.get(n, str(n))
 
 
-def _shown(value: Any) -> str:
+def shown(name: str, value: Any) -> str:
+    """A rule's value as a reader sees it: «40 000», «верхняя и нижняя ветки» (a format's name, not its code)."""
+    if name == "playoff_format":
+        return PLAYOFF_FORMAT_NAMES.get(str(value), str(value))
     return f"{value:,}".replace(",", " ") if isinstance(value, int) else str(value)
 
 

@@ -28,7 +28,7 @@ from services.core.models import (
     User,
 )
 from services.league.announcements import publish_announcement
-from services.league.ruleset import CLUB_ZONE, LABELS, Ruleset, of_season, with_numbers
+from services.league.ruleset import CLUB_ZONE, LABELS, Ruleset, of_season, shown, with_numbers
 from services.results.repo import db_standings, load_season
 from services.results.scoring import score_match
 from services.results.standings import StandingsRow
@@ -188,6 +188,7 @@ class RuleLine:
     name: str  # the Season column
     label: str
     value: str  # as the form shows and takes it
+    shown: str  # as a reader sees it: «40 000», a format's Russian name rather than its code
 
 
 @dataclass(frozen=True)
@@ -199,7 +200,7 @@ class StandingsShift:
 
 
 def rule_lines(rules: Ruleset) -> list[RuleLine]:
-    return [RuleLine(name, LABELS[name], str(value)) for name, value in rules.as_columns().items()]
+    return [RuleLine(name, LABELS[name], str(value), shown(name, value)) for name, value in rules.as_columns().items()]
 
 
 def standings_shift(change: RulesChange) -> list[StandingsShift]:

@@ -12,6 +12,7 @@ from html import escape
 from typing import Any
 
 from services.core import wording
+from services.core.text_limits import ANNOUNCEMENT_MAX
 from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
 from services.scheduling.intervals import Interval, to_kirov
 from services.scheduling.rules import (
@@ -30,7 +31,7 @@ from services.scheduling.rules import (
 MAX_MESSAGE = 4096  # Telegram's limit for one text message
 MAX_NAME = 60  # a display name longer than this is clipped so a card always fits
 MAX_OPTIONS_SHOWN = 5
-MAX_ANNOUNCEMENT = 3500  # leaves room for the heading inside MAX_MESSAGE
+MAX_ANNOUNCEMENT = ANNOUNCEMENT_MAX  # leaves room for the heading inside MAX_MESSAGE
 SITE_HINT = "Отметить время, предложить и подтвердить встречу можно на сайте лиги."
 
 

@@ -116,6 +116,14 @@ class MatchBoard:
     def booked_hanchans(self) -> int:
         return sum(b.hanchans or 0 for b in self.bookings)
 
+    def with_booked_part(self, text: str) -> str:
+        """`text` (the state of what is left) after the part already booked, when some is and some is not:
+        «Забронировано 1 из 3; остальные: нет общего времени». The overview and the desk both say it so."""
+        if not self.bookings or self.remaining <= 0:
+            return text
+        rest = text[:1].lower() + text[1:]
+        return f"Забронировано {self.booked_hanchans} из {self.match.planned_hanchans}; остальные: {rest}"
+
     @property
     def remaining(self) -> int:
         """Hanchans that still need a meeting (neither booked nor recorded)."""

@@ -337,9 +337,7 @@ def overview(session: Session, *, now: datetime) -> list[dict]:
         over = window is not None and window.end <= now
         fallback = item.fallback()
         played = item.played
-        state = STATE_LABELS[board.state(item)]
-        if item.bookings and item.remaining > 0:
-            state = f"Забронировано {item.booked_hanchans} из {m.planned_hanchans}; остальные: {state.lower()}"
+        state = item.with_booked_part(STATE_LABELS[board.state(item)])
         if over and item.remaining > 0:
             state = "Окно закончилось: " + state[0].lower() + state[1:]
         rows.append(

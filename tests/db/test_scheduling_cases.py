@@ -561,6 +561,25 @@ def test_another_matchs_booking_that_takes_the_last_option_is_news_for_this_matc
     assert {outbox.OPTIONS_LOST, "options_changed"} & set(news), news
 
 
+def test_the_desk_says_the_booked_part_of_a_match_with_no_more_common_time_as_the_overview_does(
+    db: sa.Engine,
+) -> None:
+    """A tester's find: 1 of 3 hanchans booked, the four share no more time. /schedule said «Забронировано 1 из 3;
+    остальные: нет общего времени», the desk only «Все четверо ответили, общего свободного времени нет…»."""
+    sc = scene(db, 28)
+    for n, day in zip(range(4), (3, 4, 5, 6), strict=True):  # one common hanchan on day 8, the rest apart
+        paint(db, sc, n, Interval(sc.at(8, 18), sc.at(8, 19, 30)), sc.evening(day))
+    booked_by_players(db, sc, [0, 1, 2, 3], sc.at(8, 18), 1)
+    match_id = sc.league.match.id
+    assert snapshot_of(db, match_id).state == NO_COMMON_TIME
+    booked_part = "Забронировано 1 из 3; остальные: "
+    assert overview_row(db, match_id)["state"] == booked_part + "нет общего времени"
+    assert "no_common_time" in desk_groups(db, match_id)
+    with Session(db, expire_on_commit=False) as session:
+        [item] = [i for i in build_desk(session, now=NOW).items if i.key == f"nct-{match_id}"]
+    assert item.detail.startswith(booked_part + "все четверо ответили, общего свободного времени нет"), item.detail
+
+
 # --- 9. the same state everywhere ----------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ amendment after it; the standings, the draw's roster check and the scheduling li
 from __future__ import annotations
 
 import json
+import re
 import threading
 from pathlib import Path
 
@@ -17,7 +18,14 @@ from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
 from services.league.draw_season import make_draft
 from services.league.ruleset import of_season
-from services.league.season_rules import RulesError, apply_rules, preview_rules, rule_changes, standings_shift
+from services.league.season_rules import (
+    RulesError,
+    apply_rules,
+    preview_rules,
+    rule_changes,
+    rule_lines,
+    standings_shift,
+)
 from services.results import repo as results_repo
 from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.season_file import SeasonFileError, parse_season
@@ -59,6 +67,19 @@ def test_before_the_first_result_the_rules_change_freely_and_quietly(session: Se
     assert session.exec(select(Announcement)).all() == []
     [record] = rule_changes(session, league.season.id)
     assert (record.action, json.loads(record.after)["chombo_penalty"]) == ("ruleset.set", 20_000)
+
+
+def test_the_regulation_page_lists_every_setting_in_words_never_a_code(session: Session, league: League) -> None:
+    """/regulation said «Формат плей-офф upper_lower»: a reader sees the format's Russian name; the form still sends
+    the code, which the rules take back unchanged."""
+    season = session.get(Season, league.season.id)
+    lines = rule_lines(of_season(season))
+    assert {line.label: line.shown for line in lines}["Формат плей-офф"] == "верхняя и нижняя ветки"
+    assert {line.label: line.shown for line in lines}["Чомбо"] == "40 000"
+    for line in lines:
+        assert not re.search(r"[A-Za-z_]", line.shown), line
+    sent = {line.name: line.value for line in lines}
+    assert not preview_rules(session, season, sent).problems
 
 
 def test_after_a_result_a_change_is_a_previewed_announced_amendment(session: Session, league: League) -> None:

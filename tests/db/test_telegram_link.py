@@ -9,8 +9,10 @@ import pytest
 from sqlmodel import Session, select
 
 from services.core.models import OutboxEvent, Season, User
+from services.core.text_limits import limit_for
 from services.league.accounts import AccountError
 from services.league.announcements import list_announcements, publish_announcement
+from services.notifier.cards import MAX_MESSAGE, announcement_text
 from services.notifier.linking import (
     CODE_TTL,
     create_link_code,
@@ -84,3 +86,20 @@ def test_an_announcement_is_kept_and_queued_in_one_transaction(session: Session)
     assert [e.kind for e in events] == ["announcement", "announcement"]
     assert json.loads(events[0].payload) == {"announcement_id": first.id}
     assert [a.text for a in list_announcements(session, season.id)] == ["Итоги тура 1", "Тур 1 начинается"]
+
+
+def test_an_announcement_as_long_as_its_form_field_allows_is_published_whole(session: Session) -> None:
+    """The form stops at `limit_for("text")` and says so: exactly that many characters are taken, one more is not,
+    and the Telegram card carries the whole text within one message."""
+    season = Season(name="Лига 2026")
+    organizer = _user(session, "bogdan")
+    session.add(season)
+    session.commit()
+    longest = "я" * limit_for("text")
+    with pytest.raises(AccountError):
+        publish_announcement(session, season, longest + "я", author_user_id=organizer.id, now=PLAYED)
+    kept = publish_announcement(session, season, longest, author_user_id=organizer.id, now=PLAYED)
+    session.commit()
+    assert kept.text == longest
+    card = announcement_text(kept.text)
+    assert longest in card and len(card) <= MAX_MESSAGE

@@ -15,7 +15,7 @@ from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league import season_rules
 from services.league.roster import current_season
-from services.league.ruleset import CLUB_TIME_ZONE, CLUB_ZONE, FIELDS, ZONE_FIELD, of_season
+from services.league.ruleset import CLUB_TIME_ZONE, CLUB_ZONE, FIELDS, PLAYOFF_FORMAT_NAMES, ZONE_FIELD, of_season
 
 # What the rules form may send: the season's numbers, and the club's time zone only to be refused when changed.
 FORM_FIELDS = (*FIELDS, ZONE_FIELD)
@@ -24,7 +24,8 @@ FORM_FIELDS = (*FIELDS, ZONE_FIELD)
 class RuleRow(TypedDict):
     name: str
     label: str
-    value: str
+    value: str  # what the form sends
+    shown: str  # what a reader sees (a format's name, not its code)
 
 
 class ShiftRow(TypedDict):
@@ -53,7 +54,8 @@ class RulesState(GuardedActions, AuthState):
         with session_scope() as session:
             season = current_season(session)
             self.rules = [
-                RuleRow(name=r.name, label=r.label, value=r.value) for r in season_rules.rule_lines(of_season(season))
+                RuleRow(name=r.name, label=r.label, value=r.value, shown=r.shown)
+                for r in season_rules.rule_lines(of_season(season))
             ]
             self.amendment = season is not None and season_rules.has_results(session, season.id)
             changes = season_rules.rule_changes(session, season.id) if season is not None else []
@@ -99,7 +101,7 @@ class RulesState(GuardedActions, AuthState):
         if not change.lines:
             self.rules_error = texts.RULES_UNCHANGED
             return
-        self.pending = [RuleRow(name=name, label="", value=value) for name, value in values.items()]
+        self.pending = [RuleRow(name=name, label="", value=value, shown=value) for name, value in values.items()]
         self.amendment = change.amendment
         self.changes = list(change.lines)
         self.shift = [ShiftRow(name=r.name, before=r.before, after=r.after, moved="1" if r.moved else "") for r in rows]
@@ -150,7 +152,17 @@ S = RulesState
 def _field(row: RuleRow) -> rx.Component:
     return rx.el.label(
         rx.text(row["label"], size="2"),
-        rx.input(name=row["name"], default_value=row["value"], width="12em"),
+        rx.cond(
+            row["name"] == "playoff_format",
+            # a format is chosen by its name; the code is only what the form sends
+            rx.el.select(
+                *[rx.el.option(label, value=code) for code, label in PLAYOFF_FORMAT_NAMES.items()],
+                name=row["name"],
+                default_value=row["value"],
+                style={"width": "12em"},
+            ),
+            rx.input(name=row["name"], default_value=row["value"], width="12em"),
+        ),
         style={"display": "flex", "justify_content": "space-between", "gap": "1em", "width": "100%"},
     )
 
@@ -243,7 +255,7 @@ def rules_section() -> rx.Component:
             rx.el.dl(
                 rx.foreach(
                     S.rules,
-                    lambda r: rx.flex(rx.el.dt(r["label"]), rx.el.dd(r["value"]), justify="between", width="100%"),
+                    lambda r: rx.flex(rx.el.dt(r["label"]), rx.el.dd(r["shown"]), justify="between", width="100%"),
                 ),
                 style={"width": "100%", "max_width": "32em"},
                 aria_label=texts.RULES_TITLE,
