@@ -25,6 +25,7 @@ from discard_app.pages.account.login import LoginState
 from discard_app.pages.league.announcements import AnnouncementsState
 from discard_app.pages.league.roster import RosterState
 from discard_app.pages.results.match import MatchState
+from services.core import text_limits
 from services.core.db import session_scope
 from services.core.models import Announcement, User, utc_now
 from services.scheduling import availability
@@ -339,8 +340,9 @@ def test_another_tab_shows_nothing_of_the_organizers_view_after_a_player_logs_in
 def test_a_text_over_its_limit_is_refused_before_any_handler(page: Page, app: App) -> None:
     login(page, app, ORGANIZER, path="/announcements")
     area = page.get_by_label("Текст объявления")
-    expect(area).to_have_attribute("maxlength", "4000")  # the form stops typing at the limit...
-    expect(page.get_by_text("до 4000 символов")).to_be_visible()  # ...and says it
+    limit = str(text_limits.ANNOUNCEMENT_MAX)
+    expect(area).to_have_attribute("maxlength", limit)  # the form stops typing at the limit...
+    expect(page.get_by_text(f"до {limit} символов")).to_be_visible()  # ...and says it
     cookies = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
     marker = uuid.uuid4().hex
     raw = RawTab(app, _tab_token(page), cookie=cookies)  # a script with the organizer's own session
@@ -349,7 +351,7 @@ def test_a_text_over_its_limit_is_refused_before_any_handler(page: Page, app: Ap
     )
     frames = "".join(raw.read(until=lambda f: "toast" in f, seconds=5))
     raw.close()
-    assert "toast" in frames and "4000" in frames  # the toast «…не больше 4000 символов…» (its text is escaped twice)
+    assert "toast" in frames and limit in frames  # the toast «…не больше 3500 символов…» (its text is escaped twice)
     engine = app.engine()
     with session_scope(engine) as session:
         assert not [a for a in session.exec(select(Announcement)).all() if marker in a.text]
