@@ -212,10 +212,15 @@ def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App
     expect(page.get_by_role("region", name="Текст редакции")).to_contain_text("четыре ханчана")
     expect(page.get_by_role("listitem").filter(has_text="Четыре ханчана в матче")).to_be_visible()
 
-    # The version in force on a date before the first publication: none yet.
+    # The version in force on a date before the first publication: none yet. A draft begun meanwhile stays in its
+    # field (the field was remounted with the text in force on every look, and on the page's own load: a draft
+    # typed before the load's answer came was sent empty, «Текст регламента пуст»).
+    draft = whole + "\nЧерновик: пять ханчанов."
+    page.get_by_role("textbox", name="Текст регламента").fill(draft)
     page.get_by_label("Редакция, действовавшая на дату").fill("2026-01-01")
     page.get_by_role("button", name="Показать", exact=True).click()
     expect(page.get_by_role("alert")).to_have_text("На 01.01.2026 регламент ещё не был опубликован.")
+    expect(page.get_by_role("textbox", name="Текст регламента")).to_have_value(draft)
 
     # Регламент §7: announced to the participants on the site (and the bot's outbox, tests/db/test_regulation.py).
     page.get_by_role("navigation").get_by_role("link", name="Объявления").click()

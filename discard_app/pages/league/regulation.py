@@ -51,8 +51,10 @@ class RegulationState(GuardedActions, AuthState):
         self.version = _label(shown) if shown else ""
         self.history = [Amendment(label=_label(v)) for v in reversed(every)]
         latest = every[-1] if every else None
-        self.draft = latest.text if latest and self.is_organizer else ""
-        self.draft_key += 1
+        draft = latest.text if latest and self.is_organizer else ""
+        if draft != self.draft:  # a remount drops what is typed: a page's load must not wipe a draft begun before it
+            self.draft = draft
+            self.draft_key += 1
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
