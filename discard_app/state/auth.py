@@ -52,13 +52,14 @@ class AuthState(rx.State):
     def _redirect_to_login(self) -> rx.event.EventSpec:
         return rx.redirect(routes.login_url(self.router.url.path))
 
-    async def _forget_pages(self) -> None:
+    async def _forget_pages(self, *, keep: type[rx.State] | None = None) -> None:
         """Every page state back to its defaults: the state lives per browser tab, not per user, so the next
         person to log in at this tab must not receive the last one's vars (issued passwords, the organizer's
         view of everyone's availability, a calendar token, a Telegram link code) — not even in a reload's
-        full state."""
+        full state. `keep`: a page whose own vars hold nobody's secrets and may hold an answer just given."""
         for cls in _descendants(AuthState):
-            (await self.get_state(cls)).reset()
+            if cls is not keep:
+                (await self.get_state(cls)).reset()
         tab_memory.forget(self.router.session.client_token)
 
     @rx.var

@@ -49,8 +49,10 @@ class LoginState(AuthState):
             self.error = ""
             self.busy = False
             return rx.redirect(routes.safe_next(self.router.url.query_parameters.get("next")))
-        # An expired session lands here: what the last user saw leaves this tab before anyone else logs in.
-        await self._forget_pages()
+        # An expired session lands here: what the last user saw leaves this tab before anyone else logs in. The
+        # form's own answer stays: a login tapped before the page had connected reaches the server right behind
+        # the connection's hydration, which queues this load behind it, and the answer must not vanish.
+        await self._forget_pages(keep=LoginState)
         return None
 
     def _client(self) -> str:
