@@ -41,9 +41,10 @@ NEWCOMER_WAIT_SECONDS = 1.0
 # The places one address may hold in the open and the flood's lanes together (the login page names the address as
 # the check's `owner`; its new browsers' places come on top), and within a lane addresses take turns: a check's
 # place in the line is its address's next turn, not its arrival.
-# Every minute the address's count of failures starts afresh, and for its first free failures a flooding address
-# is not flooding: in `bench/login_load.py --stranger` its burst took all MAX_WAITING places at each restart, and
-# the phones elsewhere (127.0.0.2) were answered «Сейчас слишком много входов» at once (all 30 of the 140 refused).
+# An address's first free failures are not a flood (and while its count started afresh every minute, neither were
+# those after each restart): in `bench/login_load.py --stranger` its burst took all MAX_WAITING places at each
+# restart, and the phones elsewhere (127.0.0.2) were answered «Сейчас слишком много входов» at once (all 30 of the
+# 140 refused). The count is a sliding window now (`login_guard.address_failures`); the share stays for a burst.
 OWNER_PLACES = FLOOD_PLACES
 # A check whose turn has not come this long after it asked is answered «try again» at that moment, wherever it
 # waits in the line (a timer, not the thread reaching it: the flood's lane goes last, so its checks could wait for

@@ -22,8 +22,9 @@ ACCOUNT_WINDOW = timedelta(minutes=15)
 # delay — up to ACCOUNT_SPARE_ATTEMPTS more guesses in all, so many addresses together still have a ceiling.
 ACCOUNT_ADDRESS_GUESSES = 3
 ACCOUNT_SPARE_ATTEMPTS = 20
-# Per address: after this many failed logins in a window, its attempts wait, longer the more there are — a
-# delay for the flooding address only, never a refusal (a club's Wi-Fi is one address for every phone in it).
+# Per address: after this many failed logins in the last ADDRESS_WINDOW (a sliding window: the previous minute's
+# count fades as the current one goes on, `login_guard.address_failures`), its attempts wait, longer the more there
+# are — a delay for the flooding address only, never a refusal (a club's Wi-Fi is one address for every phone in it).
 ADDRESS_FREE_ATTEMPTS = 20
 ADDRESS_WINDOW = timedelta(minutes=1)
 DELAY_STEP_SECONDS = 0.25

@@ -143,8 +143,27 @@ def account_refusal(session: Session, *, login_name: str, client: str, address: 
 
 
 def _address_delay(session: Session, address: str, now: datetime) -> float:
-    failures = _current(session, f"address:{address}", window=rate_limit.ADDRESS_WINDOW, now=now)
-    return rate_limit.flood_delay(failures)
+    return rate_limit.flood_delay(address_failures(session, address, now=now))
+
+
+def address_failures(session: Session, address: str, *, now: datetime) -> int:
+    """The address's failed logins in the last ADDRESS_WINDOW, as a sliding window: this window's count and the
+    previous one's, fading as this one goes on (windows are aligned on the clock, one row each). A fixed window
+    started afresh every minute, and for its first free failures a flooding address looked clean: its burst went to
+    the open lane undelayed, and a new phone there waited behind it (issue 29, finding 2)."""
+    window = rate_limit.ADDRESS_WINDOW.total_seconds()
+    number, into = divmod(now.timestamp(), window)
+    this, previous = (_window_count(session, _address_key(address, int(n))) for n in (number, number - 1))
+    return this + int(previous * (1 - into / window))
+
+
+def _address_key(address: str, window_number: int) -> str:
+    return f"address:{address}:{window_number}"
+
+
+def _window_count(session: Session, key: str) -> int:
+    row = session.get(LoginWindow, key)
+    return row.count if row is not None else 0
 
 
 def _spare_guess(session: Session, login_name: str, address: str, guessed: int, now: datetime) -> bool:
@@ -165,7 +184,8 @@ def count_failure(session: Session, *, address: str, now: datetime, login_name: 
     count, so the many phones of one Wi-Fi logging in on a match day never wait); when `login_name` is given and
     the client never logged in to it, one more of the account's guesses from unknown browsers is used; a signed
     device that failed waits in the flood's lane from now on (`has_failed`)."""
-    take(session, f"address:{address}", limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
+    window_number = int(now.timestamp() // rate_limit.ADDRESS_WINDOW.total_seconds())
+    take(session, _address_key(address, window_number), limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
     if client.startswith("device:"):
         take(session, _client_failures_key(client), limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
     if login_name and not known_to_account(session, login_name, client):

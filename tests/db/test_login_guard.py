@@ -11,6 +11,7 @@ import sqlalchemy as sa
 
 from services.core import rate_limit, security
 from services.core.db import session_scope
+from services.core.password_pool import Lane
 from services.league import accounts, login_guard
 
 NOW = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
@@ -109,6 +110,31 @@ def test_the_flooding_address_waits_longer_and_longer_but_is_never_refused(
     admission = _admit(db, name, phone, address)
     assert admission.error is None and 0 < admission.delay <= rate_limit.DELAY_MAX_SECONDS
     assert _login(db, name, password, phone, address).token
+
+
+def test_a_flooding_address_still_floods_right_after_its_minute_is_over(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 29, finding 2, what was left: an address's failures were counted in a fixed minute that started afresh,
+    so a second after a minute of flooding the address looked clean — the flood's next burst was checked undelayed in
+    the open lane, and a new phone there waited behind it. The last minute counts, fading as the new one goes on."""
+    name, password = _user(db, monkeypatch)
+    address = f"172.18.{uuid.uuid4().int % 250}.1"
+    for n in range(60):  # a failed login a second for a minute
+        client = f"device:{uuid.uuid4().hex}"
+        _login(db, f"имя {n}", "x", client, address, now=NOW + timedelta(seconds=n))
+        if n == 0:
+            first_failed = client
+    just_after = NOW + rate_limit.ADDRESS_WINDOW + timedelta(seconds=1)
+    phone = f"device:{uuid.uuid4().hex}"
+    admission = _admit(db, name, phone, address, now=just_after)
+    assert admission.delay == rate_limit.DELAY_MAX_SECONDS  # on main: 0, the open lane, behind the flood's burst
+    assert admission.lane is Lane.NEWCOMER  # a browser that has not failed: ahead of the flood's checks
+    assert _admit(db, "имя", first_failed, address, now=just_after).lane is Lane.FLOOD
+    assert _login(db, name, password, phone, address, now=just_after).token
+    # The flood over, the address is clean again as its last failures fade: a quiet Wi-Fi waits for nothing.
+    assert _admit(db, "ещё имя", f"device:{uuid.uuid4().hex}", address, now=NOW + timedelta(seconds=115)).delay == 0
+    assert _admit(db, "имя ещё", f"device:{uuid.uuid4().hex}", address, now=NOW + timedelta(minutes=3)).delay == 0
 
 
 def test_many_phones_of_one_wifi_logging_in_never_wait(db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
