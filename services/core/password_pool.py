@@ -41,10 +41,9 @@ NEWCOMER_WAIT_SECONDS = 1.0
 # The places one address may hold in the open and the flood's lanes together (the login page names the address as
 # the check's `owner`; its new browsers' places come on top), and within a lane addresses take turns: a check's
 # place in the line is its address's next turn, not its arrival.
-# An address's first free failures are not a flood (and while its count started afresh every minute, neither were
-# those after each restart): in `bench/login_load.py --stranger` its burst took all MAX_WAITING places at each
-# restart, and the phones elsewhere (127.0.0.2) were answered «Сейчас слишком много входов» at once (all 30 of the
-# 140 refused). The count is a sliding window now (`login_guard.address_failures`); the share stays for a burst.
+# An address's first free failures are not yet a flood: in `bench/login_load.py --stranger` (when the count still
+# started afresh every minute) its burst took all MAX_WAITING places at each restart, and the phones elsewhere
+# (127.0.0.2) were answered «Сейчас слишком много входов» at once (all 30 of the 140 refused).
 OWNER_PLACES = FLOOD_PLACES
 # A check whose turn has not come this long after it asked is answered «try again» at that moment, wherever it
 # waits in the line (a timer, not the thread reaching it: the flood's lane goes last, so its checks could wait for

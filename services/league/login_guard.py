@@ -151,10 +151,15 @@ def address_failures(session: Session, address: str, *, now: datetime) -> int:
     previous one's, fading as this one goes on (windows are aligned on the clock, one row each). A fixed window
     started afresh every minute, and for its first free failures a flooding address looked clean: its burst went to
     the open lane undelayed, and a new phone there waited behind it (issue 29, finding 2)."""
-    window = rate_limit.ADDRESS_WINDOW.total_seconds()
-    number, into = divmod(now.timestamp(), window)
-    this, previous = (_window_count(session, _address_key(address, int(n))) for n in (number, number - 1))
-    return this + int(previous * (1 - into / window))
+    number, into = _address_window(now)
+    this, previous = (_window_count(session, _address_key(address, n)) for n in (number, number - 1))
+    return this + int(previous * (1 - into))
+
+
+def _address_window(now: datetime) -> tuple[int, float]:
+    """The clock-aligned ADDRESS_WINDOW that `now` falls in (its number) and how far into it (0 to 1)."""
+    number, into = divmod(now.timestamp(), rate_limit.ADDRESS_WINDOW.total_seconds())
+    return int(number), into / rate_limit.ADDRESS_WINDOW.total_seconds()
 
 
 def _address_key(address: str, window_number: int) -> str:
@@ -184,7 +189,7 @@ def count_failure(session: Session, *, address: str, now: datetime, login_name: 
     count, so the many phones of one Wi-Fi logging in on a match day never wait); when `login_name` is given and
     the client never logged in to it, one more of the account's guesses from unknown browsers is used; a signed
     device that failed waits in the flood's lane from now on (`has_failed`)."""
-    window_number = int(now.timestamp() // rate_limit.ADDRESS_WINDOW.total_seconds())
+    window_number, _ = _address_window(now)
     take(session, _address_key(address, window_number), limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
     if client.startswith("device:"):
         take(session, _client_failures_key(client), limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
