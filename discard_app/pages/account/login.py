@@ -45,9 +45,9 @@ class LoginState(AuthState):
 
     @rx.event
     async def load(self) -> rx.event.EventSpec | None:
+        self.busy = False  # a tab's events take turns: no login of this tab is running now
         if self._current_user() is not None:
             self.error = ""
-            self.busy = False
             return rx.redirect(routes.safe_next(self.router.url.query_parameters.get("next")))
         # An expired session lands here: what the last user saw leaves this tab before anyone else logs in. The
         # form's own answer stays: a login tapped before the page had connected reaches the server right behind
