@@ -5,6 +5,8 @@ SHELL := /bin/bash
 
 PORT ?= 3000
 WORKERS ?= 2
+# The tests mostly wait (apps, browsers, databases): more workers than the machine's two cores keep both busy.
+TEST_WORKERS ?= 4
 VENV := .venv
 PY := $(VENV)/bin/python
 BUN_VERSION := 1.4.4
@@ -79,8 +81,8 @@ test: setup chromium
 		|| { echo "!! ruff: исправьте стиль (make fmt)"; exit 1; }
 	@echo "==> Типы: mypy services/ (настройки и исключения — в pyproject.toml)"
 	@$(VENV)/bin/mypy || { echo "!! mypy: исправьте типы"; exit 1; }
-	@echo "==> Тесты: unit, база данных, бот, браузер"
-	@$(VENV)/bin/pytest tests
+	@echo "==> Тесты: unit, база данных, бот, браузер (процессов pytest-xdist: $(TEST_WORKERS))"
+	@$(VENV)/bin/pytest tests -n $(TEST_WORKERS) --dist loadgroup
 
 fmt: setup
 	@$(VENV)/bin/ruff format . && $(VENV)/bin/ruff check --fix .

@@ -4,6 +4,7 @@ import os
 
 import reflex as rx
 
+from discard_app.same_origin import SameOriginPlugin
 from services.core.config import settings
 from services.core.origins import site_origins
 from services.core.text_limits import EVENT_FRAME_MAX
@@ -21,5 +22,5 @@ config = rx.Config(
     telemetry_enabled=False,
     show_built_with_reflex=False,
     disable_plugins=[rx.plugins.SitemapPlugin],
-    plugins=[rx.plugins.RadixThemesPlugin(theme=rx.theme(accent_color="jade", radius="medium"))],
+    plugins=[rx.plugins.RadixThemesPlugin(theme=rx.theme(accent_color="jade", radius="medium")), SameOriginPlugin()],
 )

@@ -96,7 +96,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    if "--browser" in sys.argv[1:]:  # the browser half: starts the app, needs Chromium and the .web lock
+    if "--browser" in sys.argv[1:]:  # the browser half: starts the app, needs Chromium
         sys.path.insert(0, str(Path(__file__).resolve().parent))
         from scheduling_browser import main as browser_main
 

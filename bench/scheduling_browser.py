@@ -15,7 +15,7 @@
 no database work at all: «Не смогу» on each booked page (it only opens a question; «Я приду» closes it) — its time
 between frames is what the framework and the socket cost one event on this machine, whatever the handler does.
 
-Starts the app like tests/e2e/conftest.py (its helpers, its `.web.lock`), seeds matches whose proposals three
+Starts the app like tests/e2e/conftest.py (its helpers; it builds its own front end first), seeds matches whose proposals three
 players already confirmed. Not a test: it prints its figures.
 """
 
@@ -75,7 +75,7 @@ ARM = """(text) => {
 def bench_app() -> Iterator[App]:
     """The e2e fixture's app, in a temporary folder removed afterwards."""
     workdir = Path(tempfile.mkdtemp(prefix="bench-app-"))
-    print("waiting for .web.lock, then building and starting the app …", file=sys.stderr, flush=True)
+    print("building the front end and starting the app …", file=sys.stderr, flush=True)
     try:
         with running_app(workdir) as app:
             yield app

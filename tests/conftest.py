@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import atexit
 import shutil
 import uuid
 from collections.abc import Iterator
@@ -56,6 +57,30 @@ def _postgres_available() -> bool:
         return False
 
 
+_template: str | None = None  # this process's migrated PostgreSQL database, copied for each fresh one
+
+
+def _postgres_template(admin: sa.Engine) -> str:
+    """Migrations run once per process on the server too: a fresh database is a copy of this one (`CREATE DATABASE …
+    TEMPLATE`, a file copy on the server), the same schema and triggers; it is dropped when the process ends."""
+    global _template
+    if _template is None:
+        name = f"discard_template_{uuid.uuid4().hex[:12]}"
+        with admin.connect() as conn:
+            conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
+        migrate(PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}")
+        atexit.register(_drop_database, name)
+        _template = name
+    return _template
+
+
+def _drop_database(name: str) -> None:
+    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
 @contextmanager
 def fresh_postgres_database() -> Iterator[str]:
     """A new, migrated database on the local server, dropped afterwards; skips loudly when the server is absent."""
@@ -65,12 +90,11 @@ def fresh_postgres_database() -> Iterator[str]:
         pytest.skip(message)
     name = f"discard_test_{uuid.uuid4().hex[:12]}"
     admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
+    template = _postgres_template(admin)
     with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
+        conn.execute(sa.text(f'CREATE DATABASE "{name}" TEMPLATE "{template}"'))
     try:
-        migrate(url)
-        yield url
+        yield PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
     finally:
         with admin.connect() as conn:
             conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
@@ -117,3 +141,17 @@ def _no_database_named_across_tests() -> Iterator[None]:
     previous = use_database(None)
     yield
     use_database(previous)
+
+
+# --- issue 39: `make test` runs on several xdist workers (`--dist loadgroup`) ---
+BROWSER_TESTS = Path(__file__).parent / "e2e"
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups (its own hook, in each worker)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A browser test file runs on one worker, in its order: its tests share the worker's app (and a module's own
+    app, `league_app` and the like), and some follow on from the one before. Every other test goes to whichever
+    worker is free: each has its own database (a copy of the migrated template) or none."""
+    for item in items:
+        if BROWSER_TESTS in item.path.parents:
+            item.add_marker(pytest.mark.xdist_group(item.path.stem))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import uuid
+from collections.abc import Callable
 
 import pytest
 import sqlalchemy as sa
@@ -28,11 +29,11 @@ def _users(engine: sa.Engine) -> tuple[int, int]:
         return first.id, second.id
 
 
-def _act(engine: sa.Engine, user_id: int, key: str, *, refuse: bool = False, pause: threading.Event | None = None):  # noqa: ANN202
+def _act(engine: sa.Engine, user_id: int, key: str, *, refuse: bool = False, hold: Callable[[], None] | None = None):  # noqa: ANN202
     def run(session: Session) -> tuple[int, str]:
         record_audit(session, actor_user_id=user_id, action="test", entity="season", entity_id=None)
-        if pause is not None:
-            pause.wait(0.3)  # hold the transaction open: the other send arrives meanwhile
+        if hold is not None:
+            hold()  # the transaction stays open while the other send reaches the database
         if refuse:
             raise LeagueError("нет")
         return 1, "Сделано."
@@ -53,17 +54,35 @@ def _cheap_hash(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_the_same_key_sent_twice_at_once_acts_once(db: sa.Engine) -> None:
     user_id, _ = _users(db)
-    pause = threading.Event()
     answers = []
+    first: list[threading.Thread] = []
+    lock, other_at_the_database = threading.Lock(), threading.Event()
+
+    def statement(*_: object) -> None:
+        if first and threading.current_thread() is not first[0]:
+            other_at_the_database.set()  # the other send's next statement: its claim, or whatever it reads first
+
+    def hold() -> None:
+        """The first send to run its action holds its transaction open until the other send is at the database
+        (an ordering by events, not by the clock; bounded, so a send that never comes fails the count below)."""
+        with lock:
+            if first:
+                return
+            first.append(threading.current_thread())
+        other_at_the_database.wait(10)
 
     def send() -> None:
-        answers.append(_act(db, user_id, KEY + "1", pause=pause))
+        answers.append(_act(db, user_id, KEY + "1", hold=hold))
+
+    sa.event.listen(db, "before_cursor_execute", statement)
 
     threads = [threading.Thread(target=send) for _ in range(2)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
+    sa.event.remove(db, "before_cursor_execute", statement)
+    assert other_at_the_database.is_set()
     assert _audits(db, user_id) == 1
     assert sorted(a.repeated for a in answers) == [False, True]
     assert {a.message for a in answers} == {"Сделано."}  # the repeat answers with the first result

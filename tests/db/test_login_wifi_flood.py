@@ -85,8 +85,9 @@ def test_a_flood_from_the_clubs_wifi_does_not_keep_a_new_phone_there_out(
             await asyncio.sleep(0.01)
         entering = asyncio.Event()
         login = asyncio.create_task(new_phone(entering))
-        await entering.wait()  # the phone has waited its delay and asks the pool while the flood fills it
-        await asyncio.sleep(0.1)
+        # The phone has waited its delay and asked the pool while the flood fills it: `one` sets `entering` and goes
+        # on into `pool.run` in the same step, which queues its check before it first waits.
+        await entering.wait()
         gate.set()
         await asyncio.gather(login, *floods)
 
@@ -141,9 +142,11 @@ def test_a_browser_failing_again_and_again_at_a_busy_flooding_address_is_answere
         device = f"device:{uuid.uuid4().hex}"
         _admit(own_db, f"нет такого {n}", device, wifi)
         _login(own_db, f"нет такого {n}", "x", device, wifi)
+    checking = threading.Event()  # a phone's check is running: the pool is busy
 
     def verify(secret: str, stored: str | None) -> bool:
-        time.sleep(SLOW_CHECK_SECONDS)
+        checking.set()
+        time.sleep(SLOW_CHECK_SECONDS)  # the check's cost, not an ordering
         return stored == f"plain:{secret}"
 
     monkeypatch.setattr("services.core.security.verify_password", verify)
@@ -171,7 +174,7 @@ def test_a_browser_failing_again_and_again_at_a_busy_flooding_address_is_answere
 
     async def scenario() -> None:
         phones = [asyncio.create_task(phone_elsewhere()) for _ in range(3)]
-        await asyncio.sleep(0.5)
+        await asyncio.to_thread(checking.wait, 10)  # the phones keep the pool busy from here on
         stranger = f"device:{uuid.uuid4().hex}"
         for n in range(2):  # a new browser at first, then one of the flood's
             started = time.monotonic()

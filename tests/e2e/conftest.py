@@ -31,7 +31,7 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]  # fmt: skip
-START_TIMEOUT = 600  # a cold front-end build on a busy 2-core machine
+START_TIMEOUT = 60  # the front end is built already (`frontend`): an app starts in seconds
 
 
 @dataclass
@@ -102,24 +102,41 @@ def _wait_ready(url: str, process: subprocess.Popen, log: Path) -> None:
                     urllib.request.urlopen(url, timeout=10).read()
                     return
         except OSError:
-            time.sleep(1)
+            time.sleep(0.1)
     raise RuntimeError(f"the app did not answer within {START_TIMEOUT}s:\n{log.read_text()[-4000:]}")
+
+
+def build_frontend(web_dir: Path) -> Path:
+    """The pages compiled and built once into `web_dir` (`reflex export`, Reflex's own production build): every app
+    of a run serves this one bundle, which does not depend on its port (discard_app/same_origin.py)."""
+    web_dir.parent.mkdir(parents=True, exist_ok=True)
+    log = web_dir.parent / "build.log"
+    env = {**os.environ, **_reflex_env(), "REFLEX_WEB_WORKDIR": str(web_dir)}
+    env["DATABASE_URL"] = f"sqlite:///{web_dir.parent / 'build.db'}"  # the build opens no database; none of ours
+    with open(log, "w") as out:
+        done = subprocess.run(
+            [str(Path(sys.executable).parent / "reflex"), "export", "--frontend-only", "--no-zip", "--env", "prod"],
+            cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, check=False,
+        )  # fmt: skip
+    if done.returncode != 0 or not (web_dir / "build" / "client" / "index.html").exists():
+        raise RuntimeError(f"the front end did not build ({done.returncode}):\n{log.read_text()[-4000:]}")
+    return web_dir
 
 
 @contextmanager
 def running_app(
     workdir: Path,
     *,
+    frontend: Path | None = None,
     database_url: str | None = None,
     extra_env: dict[str, str] | None = None,
     seed: Callable[[str], dict[str, str]] | None = None,
 ) -> Iterator[App]:
     """The real app in prod mode on a free port with a freshly seeded database: its own SQLite file in `workdir`
     unless `database_url` names an empty one; `extra_env` for the production topology (workers, Redis); `seed`
-    instead of the test league (it returns the passwords it issued)."""
-    # One build of .web at a time, whoever runs the tests or a benchmark.
-    lock = open(ROOT / ".web.lock", "w")  # noqa: SIM115
-    fcntl.flock(lock, fcntl.LOCK_EX)
+    instead of the test league (it returns the passwords it issued). It serves the front end built in `frontend`
+    (the run's one build), or builds one into `workdir` first (a benchmark's single app)."""
+    web_dir = frontend or build_frontend(workdir / "web")
     database_url = database_url or f"sqlite:///{workdir / 'league.db'}"
     migrate(database_url)
     passwords = (seed or _seed)(database_url)
@@ -128,6 +145,7 @@ def running_app(
     env = {**os.environ, **_reflex_env(), "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
     env.update(extra_env or {})
     env.pop("TELEGRAM_BOT_TOKEN", None)
+    env["REFLEX_WEB_WORKDIR"] = str(web_dir)
     env["REFLEX_UPLOADED_FILES_DIR"] = str(workdir / "uploaded_files")  # the judge's photos stay out of the repo
     env["REFLEX_STATES_WORKDIR"] = str(workdir / "states")  # this run's tab states only, for the secrets test
     (workdir / "tmp").mkdir(exist_ok=True)
@@ -135,11 +153,7 @@ def running_app(
     log = workdir / "reflex.log"
     with open(log, "w") as out:
         process = subprocess.Popen(
-            [
-                str(Path(sys.executable).parent / "reflex"),
-                "run", "--env", "prod", "--single-port",
-                "--frontend-port", str(port), "--backend-port", str(port), "--backend-host", "127.0.0.1",
-            ],
+            [sys.executable, "-m", "tests.e2e.serve", str(port)],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             start_new_session=True,
         )  # fmt: skip
@@ -153,13 +167,29 @@ def running_app(
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
-        fcntl.flock(lock, fcntl.LOCK_UN)
-        lock.close()
+
+
+def _run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """This run's own folder, shared by its xdist workers (each has a folder of its own inside it)."""
+    base = tmp_path_factory.getbasetemp()
+    return base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
 
 
 @pytest.fixture(scope="session")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("app")) as running:
+def frontend(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The run's one front-end build: the first worker to need it builds it, the others wait for it and share it."""
+    run_dir = _run_dir(tmp_path_factory)
+    web_dir = run_dir / "web"
+    with open(run_dir / "web.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (web_dir / "build" / "client" / "index.html").exists():
+            build_frontend(web_dir)
+    return web_dir
+
+
+@pytest.fixture(scope="session")
+def app(tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("app"), frontend=frontend) as running:
         yield running
 
 
@@ -199,22 +229,3 @@ def _wait_for_the_answer(page: Page, seconds: float = 15.0) -> None:
 @pytest.fixture(autouse=True)
 def _expect_timeout() -> None:
     expect.set_options(timeout=15_000)
-
-
-OWN_APP_FIXTURES = {"league_app", "prod_app", "season_app", "zero_app"}
-
-
-@pytest.hookimpl(trylast=True)  # after pytest has grouped the items by their fixtures' parameters
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Tests with an app of their own (the `league_app` of test_seasons.py, the two-worker `prod_app` of
-    test_workers.py) run before the shared one starts: every app start rebuilds the one `.web`, whose bundle carries
-    its backend's port, so two apps cannot run at once (the second would wait for the first's `.web.lock`)."""
-    here = Path(__file__).parent
-    places = [k for k, item in enumerate(items) if here in item.path.parents]  # only the browser tests move
-
-    def shared(item: pytest.Item) -> bool:
-        return not OWN_APP_FIXTURES.intersection(getattr(item, "fixturenames", ()))
-
-    ordered = sorted((items[k] for k in places), key=shared)
-    for k, item in zip(places, ordered, strict=True):
-        items[k] = item

@@ -14,6 +14,7 @@ import json
 import uuid
 from collections.abc import Callable, Iterator
 from datetime import datetime, timedelta
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -72,8 +73,8 @@ TIED = ((45_000, 32_000, 25_000, 18_000), (45_000, 25_000, 32_000, 18_000), (30_
 
 
 @pytest.fixture(scope="module")
-def season_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("season-actions")) as running:
+def season_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("season-actions"), frontend=frontend) as running:
         yield running
 
 

@@ -46,8 +46,8 @@ def _season_new(database_url: str) -> dict[str, str]:
 
 
 @pytest.fixture(scope="module")
-def zero_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("zero"), seed=_season_new) as running:
+def zero_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("zero"), frontend=frontend, seed=_season_new) as running:
         yield running
 
 

@@ -36,8 +36,8 @@ NEW_PLAYERS = [
 
 
 @pytest.fixture(scope="module")
-def league_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("seasons")) as running:
+def league_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("seasons"), frontend=frontend) as running:
         _play_one_hanchan(running, PLAYERS[:4])
         yield running
 

@@ -55,11 +55,13 @@ def store() -> Iterator[redis.Redis]:
 
 
 @pytest.fixture(scope="module")
-def prod_app(store: redis.Redis, tmp_path_factory: pytest.TempPathFactory) -> Iterator[App]:
+def prod_app(store: redis.Redis, tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
     env = {"REFLEX_REDIS_URL": REDIS_URL, "GRANIAN_WORKERS": str(WORKERS)}
     with (
         fresh_postgres_database() as database_url,
-        running_app(tmp_path_factory.mktemp("prod"), database_url=database_url, extra_env=env) as app,
+        running_app(
+            tmp_path_factory.mktemp("prod"), frontend=frontend, database_url=database_url, extra_env=env
+        ) as app,
     ):
         yield app
 
