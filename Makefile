@@ -82,7 +82,7 @@ test: setup chromium
 	@echo "==> Типы: mypy services/ (настройки и исключения — в pyproject.toml)"
 	@$(VENV)/bin/mypy || { echo "!! mypy: исправьте типы"; exit 1; }
 	@echo "==> Тесты: unit, база данных, бот, браузер (процессов pytest-xdist: $(TEST_WORKERS))"
-	@$(VENV)/bin/pytest tests -n $(TEST_WORKERS) --dist loadgroup
+	@$(VENV)/bin/pytest tests -n $(TEST_WORKERS)
 
 fmt: setup
 	@$(VENV)/bin/ruff format . && $(VENV)/bin/ruff check --fix .

@@ -203,6 +203,21 @@ def browser_context_args(browser_context_args: dict) -> dict:
     return {**browser_context_args, "locale": "ru-RU", "timezone_id": "Europe/Kirov"}
 
 
+def written_states(app: App, holding: str, *, without: tuple[str, ...] = (), seconds: float = 15.0) -> bytes:
+    """Every tab state the app has written to disk, once they hold `holding` (something the last event put on its
+    state) and none of `without` (what that event cleared): Reflex writes a state a moment after its last change,
+    so this waits for that write, not for the clock. After `seconds` it returns what is there, for the caller's
+    assertions to say what is missing."""
+    deadline = time.monotonic() + seconds
+    while True:
+        files = [p for p in (app.workdir / "states").rglob("*") if p.is_file()]
+        everything = b"".join(p.read_bytes() for p in files)
+        settled = holding.encode() in everything and not any(text.encode() in everything for text in without)
+        if settled or time.monotonic() >= deadline:
+            return everything
+        time.sleep(0.05)
+
+
 def login(page: Page, app: App, name: str, password: str | None = None, *, path: str = "/") -> None:
     """Logs in through the form, as a person does."""
     page.goto(f"{app.url}/login" if path == "/" else f"{app.url}{path}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -27,7 +26,7 @@ from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import signed
-from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, running_app
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, running_app, written_states
 from tests.factories import match_in_own_stage
 
 NEW_PLAYERS = [
@@ -262,11 +261,11 @@ def test_a_rule_changed_on_the_regulation_page_moves_the_standings(page: Page, l
     expect(page.get_by_role("row", name=after.name).first).to_contain_text(signed(after.total))
 
 
-def _state_bytes(app: App) -> bytes:
-    time.sleep(3)  # Reflex writes the states to disk a moment after the last change
-    files = [p for p in (app.workdir / "states").rglob("*") if p.is_file()]
-    assert files, "no state files written: the test would prove nothing"
-    return b"".join(p.read_bytes() for p in files)
+def _state_bytes(app: App, holding: str) -> bytes:
+    """The state files once they hold `holding`, what the last event put on the page's state (its answer)."""
+    stored = written_states(app, holding)
+    assert holding.encode() in stored, "no state file holds the last answer: the test would prove nothing"
+    return stored
 
 
 def _deltas(frames: list[str]) -> str:
@@ -307,7 +306,9 @@ def test_issued_passwords_come_as_a_sheet_and_rest_in_no_state(page: Page, leagu
     page.get_by_role("button", name="Проверить файл").click()
     expect(page.get_by_role("status")).to_have_text("Строк принято: 2, отклонено: 1.")
     expect(page.get_by_role("row").filter(has_text="Строка 2")).to_contain_text("невидимые")
-    assert contact.encode() not in _state_bytes(app), "the uploaded CSV rests in the tab's state file"
+    assert contact.encode() not in _state_bytes(app, "Строк принято: 2"), (
+        "the uploaded CSV rests in the tab's state file"
+    )
 
     with page.expect_download() as download:
         page.get_by_role("button", name="Импортировать принятые строки").click()
@@ -331,7 +332,7 @@ def test_issued_passwords_come_as_a_sheet_and_rest_in_no_state(page: Page, leagu
         assert not security.verify_password(first["Лист Первый"], user.password_hash)
     engine.dispose()
 
-    stored, sent = _state_bytes(app), _deltas(frames)
+    stored, sent = _state_bytes(app, "Выданы новые пароли: 2."), _deltas(frames)
     assert sent, "no frames captured: the test would prove nothing"
     for secret in (*first.values(), *second.values(), contact):
         assert secret.encode() not in stored, f"{secret!r} is in the state files"

@@ -31,7 +31,7 @@ from services.core.models import Announcement, User, utc_now
 from services.scheduling import availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
-from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, written_states
 
 
 class RawTab:
@@ -123,8 +123,8 @@ def test_no_session_token_password_code_or_interval_in_the_state_files(page: Pag
     issued = page.get_by_text(re.compile(rf"Пароль для «{name}»: \S+"))
     expect(issued).to_be_visible()
     password = re.search(r": (\S+)", issued.inner_text()).group(1).rstrip(".")
-    time.sleep(3)  # Reflex writes the states to disk a moment after the last change
-    shown = b"".join(p.read_bytes() for p in _state_files(app))
+    shown = written_states(app, name)  # the roster's list, written with the add that showed the password
+    assert name.encode() in shown
     assert password.encode() not in shown, "the issued password rests in the state files while it is shown"
     page.get_by_role("link", name="Профиль").first.click()
     page.get_by_role("button", name="Получить код привязки").click()
@@ -132,10 +132,10 @@ def test_no_session_token_password_code_or_interval_in_the_state_files(page: Pag
     assert code
     page.get_by_role("link", name="Таблица").first.click()  # the session goes on, on another page
     expect(page).to_have_url(re.compile(r"/standings"))
-    time.sleep(3)  # Reflex writes the states to disk a moment after the last change
+    # The standings page's load (its path on the tab's router) clears the profile's code: wait for that write.
+    everything = written_states(app, "/standings", without=(code,))
     files = _state_files(app)
     assert files, "no state files written: the test would prove nothing"
-    everything = b"".join(p.read_bytes() for p in files)
     assert ORGANIZER.encode() in everything  # the files do hold this session's state...
     for secret in (cookie["value"], password, code, f"{secret_time}–"):
         assert secret.encode() not in everything, f"{secret!r} is in the state files"  # ...but none of this
@@ -401,10 +401,9 @@ def test_a_tab_closed_on_the_page_leaves_no_intervals_or_feed_link_in_the_state_
     engine.dispose()
     assert token and token != shown_token
     context.close()  # every tab closed where it was: nothing leaves the page
-    time.sleep(3)  # Reflex writes the states to disk a moment after the last change
+    everything = written_states(app, texts.PROFILE_CALENDAR_RENEWED)  # the renewal's write, its notice on the state
     files = _state_files(app)
     assert files, "no state files written: the test would prove nothing"
-    everything = b"".join(p.read_bytes() for p in files)
     assert ORGANIZER.encode() in everything  # the files hold these tabs' states...
     for secret_text in ("02:15 — 03:45", shown_token, token):
         assert secret_text.encode() not in everything, f"{secret_text!r} is in the state files"  # ...not these
