@@ -55,23 +55,29 @@ def _cheap_hash(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_the_same_key_sent_twice_at_once_acts_once(db: sa.Engine) -> None:
     user_id, _ = _users(db)
     answers = []
-    first: list[threading.Thread] = []
-    lock, other_at_the_database = threading.Lock(), threading.Event()
+    lock, holding = threading.Lock(), []
+    at_the_database: dict[int, threading.Event] = {}  # each send's thread, once it has sent a statement
 
     def statement(*_: object) -> None:
-        if first and threading.current_thread() is not first[0]:
-            other_at_the_database.set()  # the other send's next statement: its claim, or whatever it reads first
+        if (reached := at_the_database.get(threading.get_ident())) is not None:
+            reached.set()
 
     def hold() -> None:
-        """The first send to run its action holds its transaction open until the other send is at the database
-        (an ordering by events, not by the clock; bounded, so a send that never comes fails the count below)."""
+        """The first send to run its action holds its transaction open until the other send has sent its first
+        statement (its claim, or whatever it reads first; on PostgreSQL it then waits on the key's index): an
+        ordering by events, not by the clock, and bounded, so a send that never comes fails below."""
         with lock:
-            if first:
+            if holding:
                 return
-            first.append(threading.current_thread())
-        other_at_the_database.wait(10)
+            holding.append(threading.get_ident())
+        (other,) = (reached for ident, reached in at_the_database.items() if ident != holding[0])
+        assert other.wait(10), "the other send never reached the database"
+
+    both = threading.Barrier(2, timeout=10)
 
     def send() -> None:
+        at_the_database[threading.get_ident()] = threading.Event()
+        both.wait()  # both sends known before either acts: they go at once
         answers.append(_act(db, user_id, KEY + "1", hold=hold))
 
     sa.event.listen(db, "before_cursor_execute", statement)
@@ -82,7 +88,7 @@ def test_the_same_key_sent_twice_at_once_acts_once(db: sa.Engine) -> None:
     for thread in threads:
         thread.join()
     sa.event.remove(db, "before_cursor_execute", statement)
-    assert other_at_the_database.is_set()
+    assert len(holding) == 1
     assert _audits(db, user_id) == 1
     assert sorted(a.repeated for a in answers) == [False, True]
     assert {a.message for a in answers} == {"Сделано."}  # the repeat answers with the first result
