@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import platform
+import shutil
 import signal
 import socket
 import subprocess
@@ -128,18 +129,24 @@ def running_app(
     workdir: Path,
     *,
     frontend: Path | None = None,
+    league: SeededLeague | None = None,
     database_url: str | None = None,
     extra_env: dict[str, str] | None = None,
     seed: Callable[[str], dict[str, str]] | None = None,
 ) -> Iterator[App]:
     """The real app in prod mode on a free port with a freshly seeded database: its own SQLite file in `workdir`
     unless `database_url` names an empty one; `extra_env` for the production topology (workers, Redis); `seed`
-    instead of the test league (it returns the passwords it issued). It serves the front end built in `frontend`
-    (the run's one build), or builds one into `workdir` first (a benchmark's single app)."""
+    instead of the test league (it returns the passwords it issued), or `league`, the test league seeded once, to
+    copy. It serves the front end built in `frontend` (the run's one build), or builds one into `workdir` first (a
+    benchmark's single app)."""
     web_dir = frontend or build_frontend(workdir / "web")
-    database_url = database_url or f"sqlite:///{workdir / 'league.db'}"
-    migrate(database_url)
-    passwords = (seed or _seed)(database_url)
+    if league is not None:  # the test league seeded once: a copy of its file, and the passwords it issued
+        shutil.copy(league.path, workdir / "league.db")
+        database_url, passwords = f"sqlite:///{workdir / 'league.db'}", dict(league.passwords)
+    else:
+        database_url = database_url or f"sqlite:///{workdir / 'league.db'}"
+        migrate(database_url)
+        passwords = (seed or _seed)(database_url)
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
     env = {**os.environ, **_reflex_env(), "DATABASE_URL": database_url, "REFLEX_API_URL": url, "PORT": str(port)}
@@ -187,9 +194,25 @@ def frontend(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return web_dir
 
 
+@dataclass(frozen=True)
+class SeededLeague:
+    path: Path
+    passwords: dict[str, str]
+
+
 @pytest.fixture(scope="session")
-def app(tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("app"), frontend=frontend) as running:
+def seeded_league(tmp_path_factory: pytest.TempPathFactory) -> SeededLeague:
+    """The test league migrated and seeded once per worker (eighteen argon2 hashes: seconds), copied by each app."""
+    path = tmp_path_factory.mktemp("league") / "league.db"
+    migrate(f"sqlite:///{path}")
+    return SeededLeague(path, _seed(f"sqlite:///{path}"))
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory, frontend: Path, seeded_league: SeededLeague) -> Iterator[App]:
+    """Each test file's own app on a fresh copy of the test league: what one file's tests do never reaches another
+    file's, whichever worker runs them and in whatever order."""
+    with running_app(tmp_path_factory.mktemp("app"), frontend=frontend, league=seeded_league) as running:
         yield running
 
 

@@ -48,7 +48,7 @@ from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import KIROV
 from tests import factories
-from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, running_app
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, SeededLeague, login, running_app
 from tests.e2e.test_actions_protocol import (
     RawTab,
     Scenario,
@@ -73,8 +73,8 @@ TIED = ((45_000, 32_000, 25_000, 18_000), (45_000, 25_000, 32_000, 18_000), (30_
 
 
 @pytest.fixture(scope="module")
-def season_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("season-actions"), frontend=frontend) as running:
+def season_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path, seeded_league: SeededLeague) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("season-actions"), frontend=frontend, league=seeded_league) as running:
         yield running
 
 

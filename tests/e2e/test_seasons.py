@@ -26,7 +26,7 @@ from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import signed
-from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, running_app, written_states
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, SeededLeague, login, running_app, written_states
 from tests.factories import match_in_own_stage
 
 NEW_PLAYERS = [
@@ -35,8 +35,8 @@ NEW_PLAYERS = [
 
 
 @pytest.fixture(scope="module")
-def league_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("seasons"), frontend=frontend) as running:
+def league_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path, seeded_league: SeededLeague) -> Iterator[App]:
+    with running_app(tmp_path_factory.mktemp("seasons"), frontend=frontend, league=seeded_league) as running:
         _play_one_hanchan(running, PLAYERS[:4])
         yield running
 
