@@ -12,7 +12,8 @@ open page of that match got its delta. One worker on SQLite, or `--workers 2` on
     .venv/bin/python bench/idle.py --workers 2                      # two workers, PostgreSQL + Redis
     .venv/bin/python bench/idle.py --checkout /work/wt-push-old     # another checkout (e.g. main) for old vs new
 
-Starts the app like tests/e2e/conftest.py (that checkout's helpers; it builds its own front end first). Not a test: it prints.
+Starts the app like tests/e2e/conftest.py (that checkout's helpers; it builds its own front end first).
+Not a test: it prints.
 """
 
 from __future__ import annotations

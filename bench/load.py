@@ -9,9 +9,9 @@ final database: every player's last save is what is stored and every table is bo
     .venv/bin/python bench/load.py                  # one worker, SQLite
     .venv/bin/python bench/load.py --workers 2      # two workers, PostgreSQL + Redis (local servers)
 
-Starts the app like tests/e2e/conftest.py (its helpers; it builds its own front end first). The players' sessions are created
-by the accounts service (logging in is bench/login_load.py's subject); everything after that goes through the
-site. Not a test: it prints its figures.
+Starts the app like tests/e2e/conftest.py (its helpers; it builds its own front end first). The players'
+sessions are created by the accounts service (logging in is bench/login_load.py's subject); everything after that
+goes through the site. Not a test: it prints its figures.
 """
 
 from __future__ import annotations

@@ -15,8 +15,8 @@
 no database work at all: «Не смогу» on each booked page (it only opens a question; «Я приду» closes it) — its time
 between frames is what the framework and the socket cost one event on this machine, whatever the handler does.
 
-Starts the app like tests/e2e/conftest.py (its helpers; it builds its own front end first), seeds matches whose proposals three
-players already confirmed. Not a test: it prints its figures.
+Starts the app like tests/e2e/conftest.py (its helpers; it builds its own front end first), seeds matches whose
+proposals three players already confirmed. Not a test: it prints its figures.
 """
 
 from __future__ import annotations

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 import socket
 import threading
-import time
 import urllib.request
 import uuid
 
@@ -127,10 +126,13 @@ def test_a_flood_from_the_clubs_wifi_leaves_a_new_phone_there_its_way_in(app: Ap
         create_user(session, display_name=name, password=password)
     tabs = [tab_from(app, wifi, cookie=signed_device(app)) for _ in range(WIFI_FLOOD)]
 
+    sent = threading.Event()  # the flood's guesses are all on their way
+
     def guess(batch: list[RawTab], password: str) -> list[str]:
         for n, tab in enumerate(batch):
             form = {"name": f"флуд {n} {uuid.uuid4().hex[:4]}".translate(LETTERS), "password": password}
             tab.emit(SUBMIT, {"form": form}, "/login")
+        sent.set()
         return ["".join(tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f)) for tab in batch]
 
     unfailed = list(tabs)
@@ -141,8 +143,9 @@ def test_a_flood_from_the_clubs_wifi_leaves_a_new_phone_there_its_way_in(app: Ap
     phone = tab_from(app, wifi, cookie=signed_device(app))
     flooding = threading.Thread(target=lambda: answers.extend(guess(tabs, "x1")))
     answers: list[str] = []
+    sent.clear()
     flooding.start()  # all forty at once
-    time.sleep(0.3)
+    assert sent.wait(10), "the flood's guesses were never sent"  # the phone types while they are checked
     phone.emit(SUBMIT, {"form": {"name": name, "password": password}}, "/login")
     got_in = ADOPT_PATH in _answer(phone)
     flooding.join(30)
