@@ -16,9 +16,10 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, BrowserType, Page, Playwright, expect, sync_playwright
 
 from discard_app.session_cookie import SESSION_COOKIE
 from services.core.config import ROOT
@@ -214,6 +215,35 @@ def app(tmp_path_factory: pytest.TempPathFactory, frontend: Path, seeded_league:
     file's, whichever worker runs them and in whatever order."""
     with running_app(tmp_path_factory.mktemp("app"), frontend=frontend, league=seeded_league) as running:
         yield running
+
+
+# pytest-playwright's browser for a file, not for the session: its sync API keeps an event loop running in the
+# worker's main thread while it is started, and the asyncio tests a worker runs after a browser file (under xdist any
+# test may follow one) could not start theirs. Stopped at the file's end, Chromium costs a second per file.
+@pytest.fixture(scope="module")
+def playwright(_pw_api_request_contexts: Any) -> Iterator[Playwright]:  # noqa: ANN401 - pytest-playwright's own
+    started = sync_playwright().start()
+    if _pw_api_request_contexts:  # --tracing, as pytest-playwright's own fixture does
+        _pw_api_request_contexts.instrument(started)
+    yield started
+    started.stop()
+
+
+@pytest.fixture(scope="module")
+def browser_type(playwright: Playwright, browser_name: str) -> BrowserType:
+    return getattr(playwright, browser_name)
+
+
+@pytest.fixture(scope="module")
+def launch_browser(browser_type_launch_args: dict, browser_type: BrowserType) -> Callable[..., Browser]:
+    return lambda **kwargs: browser_type.launch(**{**browser_type_launch_args, **kwargs})
+
+
+@pytest.fixture(scope="module")
+def browser(launch_browser: Callable[..., Browser]) -> Iterator[Browser]:
+    launched = launch_browser()
+    yield launched
+    launched.close()
 
 
 @pytest.fixture(scope="session")
