@@ -251,9 +251,9 @@ def browser_type_launch_args(browser_type_launch_args: dict) -> dict:
     return {**browser_type_launch_args, "executable_path": CHROMIUM, "args": CHROMIUM_ARGS}
 
 
-@pytest.fixture(scope="session")
-def browser_context_args(browser_context_args: dict) -> dict:
-    return {**browser_context_args, "locale": "ru-RU", "timezone_id": "Europe/Kirov"}
+@pytest.fixture(scope="module")  # pytest-playwright's reads its `playwright`, a file's now
+def browser_context_args() -> dict:
+    return {"locale": "ru-RU", "timezone_id": "Europe/Kirov"}
 
 
 def written_states(app: App, holding: str, *, without: tuple[str, ...] = (), seconds: float = 15.0) -> bytes:
