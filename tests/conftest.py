@@ -168,9 +168,3 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             return path
 
     return BrowserFilesTogether(config, log)
-
-
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The browser test files first: they are the longest, so the workers begin with them and the short tests fill
-    in behind (handed out in this order, they would otherwise start last and run on alone)."""
-    items.sort(key=lambda item: not item.nodeid.startswith(BROWSER_TESTS))
