@@ -152,10 +152,10 @@ CASES_ON_THEIR_OWN = {"test_actions_protocol.py": 4}
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
-    """A browser test file runs on one worker, in its order: its tests share the worker's app (and a module's own
-    app, `league_app` and the like), and some follow on from the one before. Every other test goes to whichever
-    worker is free: each has its own database (a copy of the migrated template) or none. (xdist's `loadgroup`
-    cannot say this here: it renames the tests' ids, which pytest 9 no longer lets a plugin do.)"""
+    """A browser test file runs on one worker, in its order: its tests share the file's app, and some follow on from
+    the one before. Every other test goes to whichever worker is free: each has its own database (a copy of the
+    migrated template) or none. (xdist's `loadgroup` cannot say this here: it renames the tests' ids, which pytest 9
+    no longer lets a plugin do.)"""
     from xdist.scheduler import LoadScopeScheduling  # noqa: PLC0415 - only with xdist
 
     class BrowserFilesTogether(LoadScopeScheduling):
@@ -163,8 +163,8 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
             if not nodeid.startswith(BROWSER_TESTS):
                 return nodeid
             path = nodeid.split("::", 1)[0]
-            if path.removeprefix(BROWSER_TESTS) in CASES_ON_THEIR_OWN:  # a few parts, each with its own app
-                return f"{path}#{zlib.crc32(nodeid.encode()) % CASES_ON_THEIR_OWN[path.removeprefix(BROWSER_TESTS)]}"
+            if parts := CASES_ON_THEIR_OWN.get(path.removeprefix(BROWSER_TESTS)):  # each part with its own app
+                return f"{path}#{zlib.crc32(nodeid.encode()) % parts}"
             return path
 
     return BrowserFilesTogether(config, log)

@@ -202,10 +202,11 @@ class SeededLeague:
 
 
 @pytest.fixture(scope="session")
-def seeded_league(tmp_path_factory: pytest.TempPathFactory) -> SeededLeague:
-    """The test league migrated and seeded once per worker (eighteen argon2 hashes: seconds), copied by each app."""
+def seeded_league(tmp_path_factory: pytest.TempPathFactory, migrated_sqlite_template: Path) -> SeededLeague:
+    """The test league seeded once per worker (eighteen argon2 hashes: seconds) on a copy of the migrated template,
+    copied by each app."""
     path = tmp_path_factory.mktemp("league") / "league.db"
-    migrate(f"sqlite:///{path}")
+    shutil.copy(migrated_sqlite_template, path)
     return SeededLeague(path, _seed(f"sqlite:///{path}"))
 
 

@@ -12,9 +12,8 @@ from __future__ import annotations
 import http.client
 import json
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import datetime, timedelta
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
@@ -48,7 +47,7 @@ from services.results.entry import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import KIROV
 from tests import factories
-from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, SeededLeague, login, running_app
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login
 from tests.e2e.test_actions_protocol import (
     RawTab,
     Scenario,
@@ -73,9 +72,9 @@ TIED = ((45_000, 32_000, 25_000, 18_000), (45_000, 25_000, 32_000, 18_000), (30_
 
 
 @pytest.fixture(scope="module")
-def season_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path, seeded_league: SeededLeague) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("season-actions"), frontend=frontend, league=seeded_league) as running:
-        yield running
+def season_app(app: App) -> App:
+    """The file's own app (conftest's `app`), named for the seasons it moves."""
+    return app
 
 
 def fresh_season(app: App, stage: str = "open") -> int:

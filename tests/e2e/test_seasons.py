@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import re
 import uuid
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,7 +25,7 @@ from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import signed
-from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, SeededLeague, login, running_app, written_states
+from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, written_states
 from tests.factories import match_in_own_stage
 
 NEW_PLAYERS = [
@@ -35,10 +34,10 @@ NEW_PLAYERS = [
 
 
 @pytest.fixture(scope="module")
-def league_app(tmp_path_factory: pytest.TempPathFactory, frontend: Path, seeded_league: SeededLeague) -> Iterator[App]:
-    with running_app(tmp_path_factory.mktemp("seasons"), frontend=frontend, league=seeded_league) as running:
-        _play_one_hanchan(running, PLAYERS[:4])
-        yield running
+def league_app(app: App) -> App:
+    """The file's own app (conftest's `app`) with one hanchan played in the current season."""
+    _play_one_hanchan(app, PLAYERS[:4])
+    return app
 
 
 def _play_one_hanchan(app: App, names: tuple[str, ...]) -> None:
