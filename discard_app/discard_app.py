@@ -3,7 +3,7 @@
 import reflex as rx
 
 import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
-from discard_app import live_push, routes, texts
+from discard_app import live_push, log_redaction, routes, texts
 from discard_app.api import http_api
 from discard_app.components.season_checklist import ChecklistState
 from discard_app.components.site_frame import connection_overlay, not_found_page
@@ -43,6 +43,7 @@ from services.core.config import settings
 from services.core.db import use_database
 from services.core.files import keep_files_private
 
+log_redaction.install()  # tab tokens never reach the logs
 use_database(settings.database_url)  # the site names its database: services never read the settings
 keep_files_private(settings.database_url)  # the state files, the database and the uploads: this account's only
 

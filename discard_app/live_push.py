@@ -54,6 +54,7 @@ class Tab:
     watch: tuple
     page: str  # the page the tab showed when it registered: once it shows another, the registration lapses
     stamp: str
+    socket: str  # the connection it registered on: a new one (a reconnect, a closed tab's token reused) re-registers
     minutely: bool = False
 
 
@@ -78,11 +79,11 @@ def install(app: App) -> None:
 
 def watch(state: rx.State, watch: tuple, stamp: str, *, page: str = "", minutely: bool = False) -> None:
     """Registers the calling tab's page (`state`) as watching `watch`, whose stamp it has just read."""
-    token = state.router.session.client_token
-    if not token:
+    token, socket = state.router.session.client_token, state.router.session.session_id
+    if not token or not socket:
         return
     name = type(state).get_full_name()
-    _tabs.setdefault(token, {})[name] = Tab(type(state), watch, page, stamp, minutely)
+    _tabs.setdefault(token, {})[name] = Tab(type(state), watch, page, stamp, socket, minutely)
     _fresh.add((token, name))  # a change may have been announced between its stamp read and now: look once
     wake()
 
@@ -112,11 +113,11 @@ def wake() -> None:
 _loop: asyncio.AbstractEventLoop | None = None
 
 
-def _connected(app: App) -> set[str]:
-    """The tokens whose socket is on this worker now."""
+def _connected(app: App) -> dict[str, str]:
+    """The tokens whose socket is on this worker now, with that socket's id."""
     manager = app.event_namespace._token_manager  # noqa: SLF001 — Reflex's own map of this worker's sockets
     mine = manager.instance_id
-    return {token for token, record in manager.token_to_socket.items() if record.instance_id == mine}
+    return {token: record.sid for token, record in manager.token_to_socket.items() if record.instance_id == mine}
 
 
 def _read_stamps(watches: set[tuple], since: str | None) -> dict[tuple, str]:
@@ -181,8 +182,14 @@ async def _push_round(*, since: str | None, minute: bool, only: set[tuple[str, s
     if app is None or app.event_namespace is None:
         return 0
     connected = _connected(app)
-    for token in [t for t in _tabs if t not in connected]:
-        del _tabs[token]  # the tab closed (or moved to another worker, which registers it on its on_load)
+    for token, pages in list(_tabs.items()):
+        # A page is pushed only on the connection it loaded on, which its session's cookie came with: the tab
+        # closed, or its token came back on another connection (a reconnect loads the page again and registers
+        # anew; a token alone, without the cookie, never gets here), and the registration lapses.
+        for name in [n for n, tab in pages.items() if tab.socket != connected.get(token)]:
+            del pages[name]
+        if not pages:
+            del _tabs[token]
     watches = {
         tab.watch
         for token, pages in _tabs.items()

@@ -159,12 +159,11 @@ class GuardedActions(rx.State, mixin=True):
     def _load_page(
         self, refresh: Callable[[], None], allowed: Callable[[], User | None] | None = None
     ) -> rx.event.EventSpec | None:
-        """A page's on-load: its messages emptied, a fresh key for its forms, the login page for a logged-out tab,
-        and `refresh()` once `allowed()` (the page's role check, the organizer's by default; it also sets what a
-        refused visitor sees) admits the visitor. It reads only."""
-        for name in ("error", "notice"):
-            if name in self.base_vars:
-                setattr(self, name, "")
+        """A page's on-load: a fresh key for its forms, the login page for a logged-out tab, and `refresh()` once
+        `allowed()` (the page's role check, the organizer's by default; it also sets what a refused visitor sees)
+        admits the visitor. It reads only, and leaves the page's answers: a page change has emptied them already
+        (`SessionBinding`), and a load on the same page may come right behind an action whose answer must stay (a
+        reconnecting tab queues its load behind a tap sent meanwhile)."""
         self._renew_key()
         if self._current_user() is None:  # AuthState, mixed in after
             return self._redirect_to_login()

@@ -69,7 +69,7 @@ class DeskState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.error_key = self.notice = self.working = ""
+        self.working = ""
         self.busy = False
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         if self._current_user() is None:

@@ -58,6 +58,7 @@ from tests.e2e.test_actions_protocol import (
     _send,
     _snapshot,
     _wrong_callers,
+    answer_keeps_through_the_load,
 )
 
 ROSTER = list(PLAYERS[:8])  # two tables of four (Регламент §1: a multiple of four)
@@ -413,6 +414,11 @@ def test_the_wrong_role_changes_nothing_and_the_organizer_moves_the_season(seaso
     assert _added(before, _snapshot(season_app)), (
         f"{handler} as {scenario.actor} changed nothing: the scenario is wrong"
     )
+
+
+@pytest.mark.parametrize("handler", sorted(SEASON_SCENARIOS))
+def test_a_season_actions_answer_keeps_through_the_load_queued_behind_it(season_app: App, handler: str) -> None:
+    answer_keeps_through_the_load(season_app, handler, SEASON_SCENARIOS[handler])
 
 
 @pytest.mark.parametrize("handler", sorted(SEASON_SCENARIOS))

@@ -413,3 +413,40 @@ def test_a_tab_closed_on_the_page_leaves_no_intervals_or_feed_link_in_the_state_
     assert ORGANIZER.encode() in everything  # the files hold these tabs' states...
     for secret_text in ("02:15 — 03:45", shown_token, token):
         assert secret_text.encode() not in everything, f"{secret_text!r} is in the state files"  # ...not these
+
+
+def test_a_closed_tabs_token_receives_no_push_and_stays_out_of_the_log(browser: Browser, app: App) -> None:
+    """Issue 40 item 3: the organizer closed a tab on /match/N/schedule; a socket that came back with that tab's
+    token and no cookie, sending nothing, received everyone's private intervals at the next save (the page's live
+    registration outlived its connection)."""
+    names = list(PLAYERS[12:16])
+    first = kirov_date(utc_now()) + timedelta(days=1)
+    day = first + timedelta(days=3)
+    engine = app.engine()
+    with session_scope(engine) as session:
+        window = Interval(at_kirov(first), at_kirov(first + timedelta(days=8)))
+        match_id = factories.match_for_names(session, names, window).id
+        people = {u.display_name: u.id for u in session.exec(select(User).where(User.display_name.in_(names)))}
+
+    def paint(name: str, start: tuple[int, int], end: tuple[int, int]) -> None:
+        with session_scope(engine) as session:
+            span = Interval(at_kirov(day, *start), at_kirov(day, *end))
+            availability.save_availability(
+                session, match_id=match_id, user_id=people[name], intervals=[span], now=utc_now()
+            )
+
+    context = browser.new_context()
+    page = context.new_page()
+    login(page, app, ORGANIZER, path=f"/match/{match_id}/schedule")
+    expect(page.get_by_text("Доступность игроков (видит только организатор)")).to_be_visible()
+    paint(names[1], (1, 15), (2, 45))
+    expect(page.get_by_text(re.compile("01:15 — 02:45")).first).to_be_visible()  # a save is pushed to the page
+    tab = _tab_token(page)
+    context.close()
+    raw = RawTab(app, tab)  # the token alone: no cookie, no event sent
+    paint(names[2], (3, 15), (4, 45))
+    frames = "".join(raw.read(seconds=3))
+    raw.close()
+    engine.dispose()
+    assert "03:15" not in frames and ORGANIZER not in frames, "the closed tab's page was pushed to its token"
+    assert tab not in (app.workdir / "reflex.log").read_text(), "a tab token is in the server's log"

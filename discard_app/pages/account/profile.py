@@ -70,8 +70,6 @@ class ProfileState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.code = self.link_url = self.notice = ""
-        self.password_error = self.password_notice = self.feed_notice = ""
         tab_memory.remember(self.router.session.client_token, NEW_FEED, "")
         self._renew_key()
         user = self._require_user()

@@ -50,7 +50,6 @@ class AnnouncementsState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
         self._renew_key()
         user = self._require_user()
         if user is None:

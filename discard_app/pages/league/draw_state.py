@@ -195,7 +195,6 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
         self.closing_method = self.closing_question = self.closing_text = ""
         self._renew_key()
         if self._current_user() is None:

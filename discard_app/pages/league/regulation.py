@@ -58,7 +58,6 @@ class RegulationState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
         self._renew_key()
         if self._current_user() is None:
             return self._redirect_to_login()

@@ -74,7 +74,6 @@ class RulesState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> None:
-        self.rules_error = self.rules_notice = ""
         self._renew_key()
         self.changes, self.shift, self.pending = [], [], []
         if self._current_user() is None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+from typing import Any
 
 import reflex as rx
 
@@ -103,7 +105,6 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
         self._renew_key()
         user = self._current_user()
         if user is None:
@@ -119,15 +120,15 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.notice, self.error = "", texts.FORBIDDEN_ORGANIZER
 
-    def _act(self, action, form: dict[str, str], done: str, name: str) -> None:  # noqa: ANN001
+    def _act(self, action, form: dict[str, str], done: str | Callable[[Any], str], name: str) -> None:  # noqa: ANN001
         """`action(session, season, user)` once per the form's key, then the bracket as it now stands."""
         self.error = self.notice = ""
 
-        def run(session, user: User) -> None:  # noqa: ANN001
+        def run(session, user: User) -> Any:  # noqa: ANN001
             season = self._season(session)
             if season is None:
                 raise playoff.PlayoffError(texts.NO_SEASON)
-            action(session, season, user)
+            return action(session, season, user)
 
         outcome = self._perform(run, key=form.get(KEY_FIELD), done=done, action=name)
         self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
@@ -195,14 +196,17 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded()  # a seated player, the judge or the organizer: the service checks which (Регламент §4)
     def shuffle_winds(self, match_id: str, key: str = "") -> None:
-        def action(session, season, user) -> None:  # noqa: ANN001
+        def action(session, season, user) -> int:  # noqa: ANN001
             if not match_id.isdigit():
                 raise winds.WindsError(texts.MATCH_NOT_FOUND)
-            done = len(results.effective(session, int(match_id)))
+            number = len(results.effective(session, int(match_id))) + 1
             # Регламент §4: a fresh random draw before each hanchan (not tied to seeding or seats).
-            winds.draw_winds(session, int(match_id), done + 1, actor=user, rng=random.SystemRandom())
+            winds.draw_winds(session, int(match_id), number, actor=user, rng=random.SystemRandom())
+            return number
 
-        self._act(action, {KEY_FIELD: key}, "", "playoff.winds")
+        self._act(
+            action, {KEY_FIELD: key}, lambda number: texts.PLAYOFF_WINDS_DRAWN.format(number=number), "playoff.winds"
+        )
 
 
 def _section(title: str, key: str) -> rx.Component:

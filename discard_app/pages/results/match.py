@@ -122,7 +122,6 @@ class MatchState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error, self.problems, self.notice = "", [], ""
         self.saving = self.repeat_asked = False
         self.correct_number, self.correct_values = "", {}
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)

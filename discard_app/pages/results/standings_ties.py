@@ -54,7 +54,7 @@ class TieState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> None:
-        self.groups, self.problems, self.notice = [], [], ""
+        self.groups = []
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         if self._require_user(Role.ORGANIZER) is not None:
             self._refresh()

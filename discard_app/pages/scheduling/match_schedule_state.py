@@ -176,7 +176,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        self.error = self.notice = self.prop_start = self.prop_end = ""
+        self.prop_start = self.prop_end = ""
         self.msg_at = "top"
         user = self._require_user()
         if user is None:
