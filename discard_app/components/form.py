@@ -2,7 +2,9 @@
 the message beside it. Every submit button stands in an `action_form` (tests/e2e/test_forms.py walks the pages).
 
 The key (`GuardedActions.action_key`, discard_app/state/action.py) goes with the form, so the server performs
-the form's action once: a second tap, a resent frame, changes nothing. The button is disabled and shows it works
+the form's action once: a second tap, a resent frame, changes nothing. A second press of the same fields within
+seconds goes with the first press's key even after the page has re-rendered with a new one (`SAME_PRESS_SCRIPT`),
+so it is answered as the first was, never refused as a new action. The button is disabled and shows it works
 while the page's `busy` var is set: the form sends `start_busy` just before its own event, and `guarded` clears it
 when the handler ends. Fields stay as typed (`reset_on_submit=False`); a page that clears or
 advances them on success says so in its handler.
@@ -19,6 +21,29 @@ from discard_app.state.action import KEY_FIELD, roles_of
 from services.core.text_limits import FIELD_LIMITS, limit_for
 
 FORM_MARK = "data-action-form"  # what the forms test looks for around every submit button
+SAME_PRESS_SECONDS = 10
+
+# A second press of the same form (the same fields, within seconds) goes with the first press's key, however the
+# page re-rendered meanwhile (a new key after the first answer): the server answers it as it answered the first
+# and changes nothing. Anything typed since, or a press later on, is a new action with the page's current key.
+# (A capture listener: it runs before the form's own submit handler reads the fields.)
+SAME_PRESS_SCRIPT = f"""
+document.addEventListener('submit', (event) => {{
+  const form = event.target;
+  const field = form.matches && form.matches('form[{FORM_MARK}]') && form.querySelector('input[name={KEY_FIELD}]');
+  if (!field) return;
+  const data = new FormData(form);
+  data.delete('{KEY_FIELD}');
+  const fields = JSON.stringify([...data.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
+  const last = form.__discardPress;
+  if (last && last.fields === fields && Date.now() - last.at < {SAME_PRESS_SECONDS * 1000}) {{
+    field.value = last.key;
+  }} else {{
+    field.value = field.dataset.key;
+    form.__discardPress = {{fields, key: field.value, at: Date.now()}};
+  }}
+}}, true);
+"""
 
 
 def labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Component:
@@ -80,7 +105,7 @@ def action_form(
     body = rx.vstack(
         *([rx.heading(title, size="3", as_="h3")] if title is not None else []),
         *children,
-        rx.el.input(type="hidden", name=KEY_FIELD, value=state.action_key),
+        rx.el.input(type="hidden", name=KEY_FIELD, value=state.action_key, custom_attrs={"data-key": state.action_key}),
         rx.flex(
             submit(submit_text, busy, **(submit_props or {})),
             *([message] if message is not None else []),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import fcntl
 import os
 import platform
+import re
 import shutil
 import signal
 import socket
@@ -298,3 +299,27 @@ def _wait_for_the_answer(page: Page, seconds: float = 15.0) -> None:
 @pytest.fixture(autouse=True)
 def _expect_timeout() -> None:
     expect.set_options(timeout=15_000)
+
+
+class FormAnswers:
+    """Counts a page's answered form events from its websocket frames (a delta that clears the form's `busy` or
+    `saving`), so a test can wait for an answer that shows nothing new. Made before the page opens its socket."""
+
+    CLEARED = re.compile(r'"(busy|saving)_rx_state_":\s*false')
+
+    def __init__(self, page: Page) -> None:
+        self.frames: list[str] = []
+        page.on("websocket", lambda ws: ws.on("framereceived", lambda data: self.frames.append(str(data))))
+        self.page = page
+
+    def count(self) -> int:
+        return sum(1 for frame in self.frames if self.CLEARED.search(frame))
+
+    def after(self, press: Callable[[], None], seconds: float = 15.0) -> None:
+        """`press()`, then until its answer has come back."""
+        before = self.count()
+        press()
+        deadline = time.monotonic() + seconds
+        while self.count() == before:
+            assert time.monotonic() < deadline, "the form's answer did not come back"
+            self.page.wait_for_timeout(20)

@@ -26,7 +26,7 @@ from services.scheduling.availability import save_availability
 from services.scheduling.booking import answer_meeting, propose_meeting
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
-from tests.e2e.conftest import PLAYERS, App, login
+from tests.e2e.conftest import PLAYERS, App, FormAnswers, login
 
 WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 LIVE = 5_000  # ms: the pages poll every second; generous for a loaded 2-core machine
@@ -426,6 +426,7 @@ def test_two_taps_on_save_result_store_one_hanchan(phones: list[BrowserContext],
     match_id = _playing_match(app, names)
     engine = app.engine()
     page = phones[1].new_page()
+    answers = FormAnswers(page)
     login(page, app, names[0])
     link = page.get_by_role("link", name="Страница матча: результаты").and_(
         page.locator(f"a[href='/match/{match_id}']")
@@ -446,6 +447,10 @@ def test_two_taps_on_save_result_store_one_hanchan(phones: list[BrowserContext],
     status = page.get_by_role("status").filter(has_text="Результат ханчана сохранён")
     expect(status).to_be_in_viewport()
     expect(page.get_by_label(f"Очки: {names[0]}", exact=True)).to_have_value("")  # cleared for the next hanchan
+    # A third tap, on the form the save has just emptied: the save's answer stays, no «укажите очки» (issue 40).
+    answers.after(page.get_by_role("button", name="Сохранить результат").tap)
+    expect(status).to_be_in_viewport()
+    expect(page.get_by_role("alert").filter(has_text="укажите очки")).to_have_count(0)
     with session_scope(engine) as session:
         stored = session.exec(select(Hanchan).where(Hanchan.match_id == match_id)).all()
         assert len(stored) == 1

@@ -14,7 +14,7 @@ from services.core.models import Booking, User, utc_now
 from services.scheduling import availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, login
+from tests.e2e.conftest import ORGANIZER, PLAYERS, App, FormAnswers, login
 
 WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 
@@ -50,6 +50,7 @@ def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, 
     names = list(PLAYERS[12:16])
     engine, match_id, day = _match(app, names)
     label = _label(day)
+    answers = FormAnswers(page)
     for n, name in enumerate(names):
         _open(page, app, name, match_id)
         if n == 0:  # paint by dragging from 18:00 to 23:30 with the mouse
@@ -77,6 +78,11 @@ def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, 
     page.get_by_role("button", name="Предложить встречу").click()
     expect(page.get_by_role("status")).to_contain_text("Предложение отправлено")
     expect(page.get_by_text(f"Подтвердили 1 из 4: {names[0]}")).to_be_visible()  # proposing is confirming
+    # A second press once the answer is on screen (the form re-rendered with a new key): answered as the first,
+    # not refused as a second proposal (issue 40).
+    answers.after(page.get_by_role("button", name="Предложить встречу").click)
+    expect(page.get_by_role("status")).to_contain_text("Предложение отправлено")
+    expect(page.get_by_role("alert")).to_have_count(0)
     for n, name in enumerate(names):
         if n == 0:
             continue

@@ -163,6 +163,10 @@ class MatchState(GuardedActions, LivePage, AuthState):
         repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
         if self.saving or str(form.get("form_rev")) != str(self.form_rev):
             return  # a second send of a form that was already saved (a double tap): its answer is on screen
+        if self.notice == texts.ENTER_SAVED and not any(
+            str(v).strip() for k, v in form.items() if k.startswith("points_")
+        ):
+            return  # a second tap on the form the save has just emptied: the save's answer stays on screen
         self.saving = True
         yield  # the button shows it is busy before the save starts
         match_id = self._id() or 0
