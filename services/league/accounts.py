@@ -26,6 +26,10 @@ class AccountError(LeagueError):
     """A refused account action; the message is shown to the person as it is."""
 
 
+class WrongCurrentPassword(AccountError):
+    """The password change's current password is wrong: one of the account's guesses (login_guard)."""
+
+
 @dataclass(frozen=True)
 class LoginResult:
     user: User | None
@@ -197,17 +201,16 @@ def known_client(session: Session, client: str) -> bool:
 def change_password(
     session: Session, user: User, current: str, new: str, repeated: str, *, keep_session_digest: str
 ) -> None:
-    """The user's own change: the current password, the new one twice. Every other session of the user ends."""
+    """The user's own change: the current password, the new one twice. Every other session of the user ends. The
+    same password again is no error: a refusal of its own would confirm a guessed current password silently."""
     if not current:
         raise AccountError("Введите текущий пароль.")
     if not security.verify_password(current, user.password_hash):
-        raise AccountError("Текущий пароль неверен.")
+        raise WrongCurrentPassword("Текущий пароль неверен.")
     if new != repeated:
         raise AccountError("Новый пароль и повтор не совпадают.")
     if (problem := security.password_problem(new, user.login_name, normalize_login)) is not None:
         raise AccountError(problem)
-    if new == current:
-        raise AccountError("Новый пароль совпадает с текущим.")
     user.password_hash = security.hash_password(new)
     session.add(user)
     session.exec(

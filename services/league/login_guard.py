@@ -31,6 +31,10 @@ TOO_MANY_FOR_ACCOUNT = (
 )
 
 
+PASSWORD_CHANGES = 5  # a person's own password changes per ACCOUNT_WINDOW, wrong ones included, all sessions
+TOO_MANY_CHANGES = "Слишком много попыток смены пароля. Попробуйте через {minutes} мин."
+
+
 @dataclass(frozen=True)
 class Admission:
     """What a login attempt may do: refused with a message, or checked after `delay` seconds in the password
@@ -140,6 +144,23 @@ def account_refusal(session: Session, *, login_name: str, client: str, address: 
     row = session.get(LoginWindow, key)
     left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
     return TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60))
+
+
+def admit_password_change(session: Session, *, user_id: int, now: datetime) -> str | None:
+    """Why the person may not try a password change now (None: they may). Asked before the password pool: however
+    many tabs one session opens, a person's checks stay few, and the logins that share the pool go on."""
+    key = f"change:{user_id}"
+    if take(session, key, limit=PASSWORD_CHANGES, window=rate_limit.ACCOUNT_WINDOW, now=now) is not None:
+        return None
+    row = session.get(LoginWindow, key)
+    left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
+    return TOO_MANY_CHANGES.format(minutes=max(1, int(left.total_seconds() + 59) // 60))
+
+
+def count_wrong_current(session: Session, *, login_name: str, now: datetime) -> None:
+    """A wrong current password in the change form: one of the account's guesses, as a wrong login from an unknown
+    browser is, so a session left open cannot guess at its owner's password more freely than a stranger."""
+    take(session, f"account:{login_name}", limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
 
 
 def _address_delay(session: Session, address: str, now: datetime) -> float:

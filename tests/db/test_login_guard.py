@@ -8,9 +8,11 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
+from sqlmodel import select
 
 from services.core import rate_limit, security
 from services.core.db import session_scope
+from services.core.models import User
 from services.core.password_pool import Lane
 from services.league import accounts, login_guard
 
@@ -291,3 +293,31 @@ def test_a_browser_that_locked_itself_out_is_told_so_before_any_wait(
     assert locked.error and "Слишком много неудачных попыток" in locked.error
     assert locked.delay == 0
     assert _admit(db, "другое имя", stranger, wifi).error is None  # the lockout is of that name only
+
+
+def test_a_persons_password_changes_are_few_and_a_wrong_current_one_is_a_guess(
+    db: sa.Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 40 item 5: one player's 34 tabs sending wrong current passwords took the pool the logins share; the
+    change now has its own few tries per person, and a wrong current password counts as a guess at the account."""
+    name, password = _user(db, monkeypatch)
+    with session_scope(db) as session:
+        user = session.exec(select(User).where(User.display_name == name)).one()
+        user_id, login_name = user.id, user.login_name
+
+    def admit(now: datetime = NOW) -> str | None:
+        with session_scope(db) as session:
+            return login_guard.admit_password_change(session, user_id=user_id, now=now)
+
+    answers = [admit() for _ in range(login_guard.PASSWORD_CHANGES + 2)]
+    assert answers[: login_guard.PASSWORD_CHANGES] == [None] * login_guard.PASSWORD_CHANGES
+    assert answers[-1] == login_guard.TOO_MANY_CHANGES.format(minutes=15)
+    assert admit(NOW + rate_limit.ACCOUNT_WINDOW) is None  # the next window starts afresh
+    stranger = _admit(db, name, "device:stranger", "10.9.9.9")
+    assert stranger.error is None
+    for _ in range(rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + rate_limit.ACCOUNT_SPARE_ATTEMPTS):
+        with session_scope(db) as session:
+            login_guard.count_wrong_current(session, login_name=login_name, now=NOW)
+    stranger = _admit(db, name, "device:stranger", "10.9.9.9")  # the guesses from unknown browsers are spent
+    assert stranger.error is not None and "Слишком много" in stranger.error
+    assert _admit(db, name, "device:stranger", "10.9.9.9", NOW + rate_limit.ACCOUNT_WINDOW).error is None

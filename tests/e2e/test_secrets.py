@@ -25,9 +25,11 @@ from discard_app.pages.account.login import LoginState
 from discard_app.pages.league.announcements import AnnouncementsState
 from discard_app.pages.league.roster import RosterState
 from discard_app.pages.results.match import MatchState
+from discard_app.session_cookie import ADOPT_PATH
 from services.core import security, text_limits
 from services.core.db import session_scope
 from services.core.models import Announcement, User, utc_now
+from services.league import login_guard
 from services.scheduling import availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
@@ -450,3 +452,48 @@ def test_a_closed_tabs_token_receives_no_push_and_stays_out_of_the_log(browser: 
     engine.dispose()
     assert "03:15" not in frames and ORGANIZER not in frames, "the closed tab's page was pushed to its token"
     assert tab not in (app.workdir / "reflex.log").read_text(), "a tab token is in the server's log"
+
+
+def test_wrong_current_passwords_from_many_tabs_cannot_take_the_logins_turns(app: App) -> None:
+    """Issue 40 item 5: one player with 34 tabs sending wrong current passwords made 9 of 13 unrelated logins fail
+    with «Сейчас слишком много входов»: the change checked passwords in the logins' pool with no cap of its own."""
+    from discard_app.pages.account.profile import ProfileState  # noqa: PLC0415
+    from tests.e2e.test_actions_protocol import RawTab as OwnOriginTab  # noqa: PLC0415
+    from tests.e2e.test_actions_protocol import _cookie_for, _fresh_player, _settle  # noqa: PLC0415
+
+    name, _ = _fresh_player(app)
+    cookie = _cookie_for(app, name)
+    changes = [OwnOriginTab(app, str(uuid.uuid4()), cookie) for _ in range(12)]
+    logins = [OwnOriginTab(app, str(uuid.uuid4())) for _ in PLAYERS[:4]]
+    profile, login_state = ProfileState.get_full_name(), LoginState.get_full_name()
+    for tab in changes:
+        tab.emit(f"{profile}.load", {}, "/profile")
+        tab.read(until=lambda frame: frame.startswith("42/_event"), seconds=15)
+    barrier = threading.Barrier(len(changes) + len(logins))
+
+    def change(tab: OwnOriginTab) -> None:
+        form = {"current": "не тот пароль", "new": "новый-пароль-1", "repeat": "новый-пароль-1", "action_key": ""}
+        barrier.wait()
+        tab.emit(f"{profile}.change_password", {"form": form}, "/profile")
+        _settle(tab)
+
+    def log_in(tab: OwnOriginTab, who: str) -> None:
+        barrier.wait()
+        tab.emit(f"{login_state}.submit", {"form": {"name": who, "password": app.passwords[who]}}, "/login")
+        _settle(tab)
+
+    threads = [threading.Thread(target=change, args=(tab,)) for tab in changes]
+    threads += [threading.Thread(target=log_in, args=(tab, who)) for tab, who in zip(logins, PLAYERS, strict=False)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    answers = ["".join(tab.received) for tab in changes]
+    for tab in changes + logins:
+        tab.close()
+    wrong = sum("Текущий пароль неверен" in a for a in answers)
+    capped = sum("Слишком много попыток смены пароля" in a for a in answers)
+    assert capped == 12 - login_guard.PASSWORD_CHANGES and wrong <= login_guard.PASSWORD_CHANGES, (wrong, capped)
+    for tab, who in zip(logins, PLAYERS, strict=False):
+        frames = "".join(tab.received)
+        assert ADOPT_PATH in frames, f"{who} was not logged in: {frames[-300:]}"

@@ -3,6 +3,8 @@ own password; renew the personal calendar link."""
 
 from __future__ import annotations
 
+import asyncio
+
 import reflex as rx
 
 from discard_app import routes, texts
@@ -18,7 +20,7 @@ from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.core.password_pool import PoolBusy, password_pool
 from services.core.urls import site_address, webcal_url
-from services.league import accounts
+from services.league import accounts, login_guard
 from services.notifier import linking as telegram_link
 from services.scheduling.calendar_feed import renew_calendar_token
 
@@ -121,6 +123,9 @@ class ProfileState(GuardedActions, AuthState):
         user = self._admitted_user()
         self.busy, self.password_error, self.password_notice = True, "", ""
         yield
+        if refusal := await asyncio.to_thread(_admit_change, user.id):
+            self.busy, self.password_error = False, refusal  # before the pool: the logins' turn is not taken
+            return
         try:
             # argon2 twice (check the current, hash the new): in the password pool, off the event loop.
             done = await password_pool.run(
@@ -132,6 +137,10 @@ class ProfileState(GuardedActions, AuthState):
                 self._session_digest,
                 str(form.get(KEY_FIELD) or ""),
             )
+        except accounts.WrongCurrentPassword as error:
+            await asyncio.to_thread(_count_wrong_current, user.login_name)
+            self.password_error = str(error)
+            return
         except accounts.AccountError as error:
             self.password_error = str(error)
             return
@@ -155,6 +164,16 @@ class ProfileState(GuardedActions, AuthState):
         feed = self._site() + routes.personal_ics_url(token)
         tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
         self.feed_notice = texts.PROFILE_CALENDAR_RENEWED
+
+
+def _admit_change(user_id: int) -> str | None:
+    with session_scope() as session:
+        return login_guard.admit_password_change(session, user_id=user_id, now=utc_now())
+
+
+def _count_wrong_current(login_name: str) -> None:
+    with session_scope() as session:
+        login_guard.count_wrong_current(session, login_name=login_name, now=utc_now())
 
 
 def _change_password(user_id: int, current: str, new: str, repeat: str, keep_digest: str, key: str) -> Performed:
