@@ -123,11 +123,6 @@
       }
       return;
     }
-    const link = ev.target.closest ? ev.target.closest("a[href]") : null;
-    if (link && !leave()) {
-      ev.preventDefault();
-      ev.stopPropagation();
-    }
   }, true);
   // The Save form sends the painted grid in its hidden field: filled here, before the page's own submit handler
   // (a listener on the document in the capture phase runs before React's) reads the form.
@@ -135,39 +130,14 @@
     const field = ev.target && ev.target.id === "grid-save-form" ? ev.target.querySelector("input[name=grid]") : null;
     if (field) field.value = window.discardGrid.serialize();
   }, true);
-  // Unsaved painting is asked about once, whichever way the page is left (a link, the back button): leaving
-  // through the question forgets it, so the next page never asks again. Without grid cells there is nothing to lose.
-  const unsaved = () => {
-    if (dirty && !document.querySelector("[data-cell]")) { dirty = false; mark(); }
-    return dirty;
-  };
-  const leave = () => {
-    if (!unsaved()) return true;
-    if (!window.confirm(QUESTION)) return false;
-    dirty = false;
-    setAnchor(null);
-    mark();
-    return true;
-  };
-  // The back (or forward) button inside the site is a same-document traversal: the router follows it on popstate,
-  // which fires after the address moved and cannot be stopped. The Navigation API's navigate event comes first and
-  // can be cancelled (once per user activation, as the painting was): staying keeps the page, its address and the
-  // painting. A traversal to another document cannot be cancelled here: beforeunload asks for it.
-  if (window.navigation) {
-    window.navigation.addEventListener("navigate", (ev) => {
-      if (ev.navigationType !== "traverse" || !ev.cancelable) return;
-      if (!leave()) ev.preventDefault();
-    });
-  }
-  // Without the Navigation API the router has already left when popstate arrives: the painting is gone, and
-  // forgetting it keeps the next page from asking about it.
-  window.addEventListener("popstate", () => {
-    if (!window.navigation && unsaved()) { dirty = false; mark(); }
-  });
-  window.addEventListener("beforeunload", (ev) => {
-    if (!unsaved()) return;
-    ev.preventDefault();
-    ev.returnValue = "";
+  // Unsaved painting is asked about by the site's one guard (assets/unsaved.js), whichever way the page is left.
+  // Without grid cells there is nothing to lose.
+  if (window.discardUnsaved) window.discardUnsaved.register({
+    question: () => {
+      if (dirty && !document.querySelector("[data-cell]")) { dirty = false; mark(); }
+      return dirty ? QUESTION : "";
+    },
+    forget: () => { dirty = false; setAnchor(null); mark(); },
   });
   window.discardGrid = {
     serialize: () => cells().map((c) => (c.dataset.state === "1" || c.dataset.state === "2" ? c.dataset.state : "0")).join(""),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
+from discard_app.components.form import LEAVES
 from discard_app.state.auth import AuthState
 from discard_app.state.desk import DeskState
 
@@ -66,7 +67,10 @@ def _phone_menu() -> rx.Component:
                 _only_organizer(
                     only,
                     rx.menu.item(
-                        label, _desk_badge() if href == routes.DESK else rx.fragment(), on_click=rx.redirect(href)
+                        label,
+                        _desk_badge() if href == routes.DESK else rx.fragment(),
+                        on_click=rx.redirect(href),
+                        custom_attrs=LEAVES,
                     ),
                 )
                 for label, href, only in _nav_items()
@@ -96,7 +100,7 @@ def navbar() -> rx.Component:
                 display=["none", "block"],
                 aria_label=AuthState.header_label,
             ),
-            rx.button(texts.LOGOUT, on_click=AuthState.logout, variant="soft", size="2"),
+            rx.button(texts.LOGOUT, on_click=AuthState.logout, variant="soft", size="2", custom_attrs=LEAVES),
             spacing="3",
             align="center",
         ),

@@ -12,6 +12,7 @@ advances them on success says so in its handler.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import reflex as rx
@@ -21,6 +22,9 @@ from discard_app.state.action import KEY_FIELD, roles_of
 from services.core.text_limits import FIELD_LIMITS, limit_for
 
 FORM_MARK = "data-action-form"  # what the forms test looks for around every submit button
+# Leaving a page asks first while a form of it was typed into and not sent (and while the grid is unsaved).
+UNSAVED_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "unsaved.js").read_text(encoding="utf-8")
+LEAVES = {"data-leaves": "1"}  # a button that leaves the page (the phone menu's items, logout): asked first
 SAME_PRESS_SECONDS = 10
 
 # A second press of the same form (the same fields, within seconds) goes with the first press's key, however the

@@ -95,3 +95,48 @@ def test_unsaved_painting_asks_once_on_back_and_on_a_link_and_not_on_the_next_pa
     expect(phone).to_have_url(re.compile(r"/$"))
     expect(_card(phone, title)).to_be_visible()
     assert answers.asked == [QUESTION] * 4
+
+
+FORM_QUESTION = "Введённое в форму не сохранено. Уйти со страницы?"
+
+
+def test_the_phone_menu_and_logout_ask_too_and_so_does_a_typed_result(phone: Page, app: App) -> None:
+    """Issue 40 item 4: on a phone, leaving the grid through «Меню» lost the painting without a word (its items
+        are buttons the server redirects, not links), and what was typed into a form (the result's points, a judge
+    call) was lost by any exit."""
+    names = list(PLAYERS[8:12])
+    match_id, title, day = _scheduling_match(app, names)
+    _schedule(phone, app, names[0], title)
+    schedule = re.compile(rf"/match/{match_id}/schedule$")
+    answers = Answers(phone)
+    cell = phone.get_by_label(f"{_label(day)} 18:00", exact=True)
+    cell.tap()
+    cell.tap()
+    expect(cell).to_have_attribute("aria-checked", "true")
+    phone.get_by_role("button", name=texts.NAV_MENU).tap()
+    phone.get_by_role("menuitem", name=texts.NAV_STANDINGS).tap()  # the menu: asked; staying keeps the painting
+    _wait_asked(phone, answers, 1)
+    expect(phone).to_have_url(schedule)
+    expect(cell).to_have_attribute("aria-checked", "true")
+    phone.keyboard.press("Escape")  # the menu closes if it stayed open
+    phone.get_by_role("button", name=texts.LOGOUT).tap()  # logout: asked; staying keeps the session and the page
+    _wait_asked(phone, answers, 2)
+    expect(phone).to_have_url(schedule)
+    expect(cell).to_have_attribute("aria-checked", "true")
+
+    answers.leave = True
+    phone.get_by_role("link", name=texts.SCHED_MATCH_PAGE).tap()
+    _wait_asked(phone, answers, 3)
+    expect(phone).to_have_url(re.compile(rf"/match/{match_id}$"))
+    answers.leave = False
+    described = phone.get_by_label("Что произошло (коротко)")
+    described.fill("спор о фуритене")  # typed into a form of the page, not sent
+    phone.get_by_role("button", name=texts.NAV_MENU).tap()
+    phone.get_by_role("menuitem", name=texts.NAV_STANDINGS).tap()
+    for _ in range(100):
+        if len(answers.asked) >= 4:
+            break
+        phone.wait_for_timeout(50)
+    assert answers.asked[3:] == [FORM_QUESTION]
+    expect(phone).to_have_url(re.compile(rf"/match/{match_id}$"))
+    expect(described).to_have_value("спор о фуритене")

@@ -183,6 +183,18 @@ def page(name):
     assert _cyrillic_literals(source) == ["5: Согласование", "6: : ответил"]
 
 
+def test_no_text_is_named_twice() -> None:
+    """A second `NAME = …` in texts.py silently replaces the first, and every page using it says the other text."""
+    names = [
+        target.id
+        for node in ast.parse((ROOT / "discard_app/texts.py").read_text(encoding="utf-8")).body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+        if isinstance(target, ast.Name)
+    ]
+    assert len(names) > 100 and sorted({n for n in names if names.count(n) > 1}) == []
+
+
 def _reads_global_settings(path: Path) -> bool:
     """`from services.core.config import settings` (the object read from the environment), not the `Settings` type."""
     return any(

@@ -205,7 +205,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
             return number
 
         self._act(
-            action, {KEY_FIELD: key}, lambda number: texts.PLAYOFF_WINDS_DRAWN.format(number=number), "playoff.winds"
+            action, {KEY_FIELD: key}, lambda number: texts.PLAYOFF_WINDS_SHUFFLED.format(number=number), "playoff.winds"
         )
 
 
