@@ -7,7 +7,8 @@
             outcome = self._perform(lambda session, user: ..., key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED)
 
 `guarded(*roles)` checks on the server, before the handler's body runs, that the caller is logged in and has one
-of the roles (none named: any logged-in user); a refused call changes nothing and the body never runs. The
+of the roles (or, named as `Anyone.AT_THE_MATCH` or `Anyone.OWN_ACCOUNT`, is any logged-in person, whom the service
+then checks); a refused call changes nothing and the body never runs. The
 roles stay on the handler (`roles_of`), so the protocol tests find every mutating handler and the role it needs.
 
 `_perform` opens one transaction and in it claims the form's one-time action key (`services/core/action_keys.py`),
@@ -25,6 +26,7 @@ import secrets
 from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 import reflex as rx
@@ -59,8 +61,8 @@ class Outcome:
     error: LeagueError | None = None
 
 
-def roles_of(handler: Callable) -> tuple[Role, ...] | None:
-    """The roles a guarded handler needs (() for any logged-in user); None for a handler that is not guarded."""
+def roles_of(handler: Callable) -> tuple[Role | Anyone, ...] | None:
+    """The roles a guarded handler needs (or its one `Anyone`); None for a handler that is not guarded."""
     return getattr(handler, ROLES_ATTRIBUTE, None)
 
 
@@ -70,12 +72,24 @@ def _idle(state: Any) -> None:
         state.busy = False
 
 
-def guarded(*roles: Role) -> Callable[[Callable], Callable]:
-    """A mutating handler: refused on the server, before its body, to a visitor without one of `roles`."""
+class Anyone(StrEnum):
+    """A handler open to every logged-in person, named as such (a handler is never open by omission): the service
+    it calls decides who of them may act."""
+
+    AT_THE_MATCH = "anyone at the match"  # the service admits the match's players, its judge and the organizer
+    OWN_ACCOUNT = "anyone, on their own account"  # the profile: what it changes is the caller's own
+
+
+def guarded(*roles: Role | Anyone) -> Callable[[Callable], Callable]:
+    """A mutating handler: refused on the server, before its body, to a visitor without one of `roles` (an
+    `Anyone`: to a logged-out visitor only)."""
+    if not roles or (any(isinstance(r, Anyone) for r in roles) and len(roles) > 1):
+        raise TypeError("guarded() names its roles, or one Anyone")
+    needed = () if isinstance(roles[0], Anyone) else roles
 
     def wrap(fn: Callable) -> Callable:
         def admit(self: Any) -> User | None:
-            user = self._require_user(*roles)
+            user = self._require_user(*needed)
             if user is None:
                 self._refused()
                 _idle(self)

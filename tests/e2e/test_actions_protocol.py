@@ -19,6 +19,7 @@ import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 from zoneinfo import ZoneInfo
@@ -30,8 +31,8 @@ from PIL import Image
 from sqlmodel import Session, SQLModel, col, select
 
 import discard_app.discard_app  # noqa: F401  (registers every page state)
-from discard_app.state.action import KEY_FIELD, new_key, roles_of
-from discard_app.state.auth import AuthState, _descendants
+from discard_app.state.action import KEY_FIELD, Anyone, guarded, new_key, roles_of
+from discard_app.state.auth import AuthState, OrganizerPage, _descendants
 from services.core.db import session_scope
 from services.core.models import (
     Booking,
@@ -101,7 +102,7 @@ def _states() -> list[type]:
     return [cls for cls in _descendants(AuthState) if cls.event_handlers]
 
 
-def _guarded() -> dict[str, tuple[Role, ...]]:
+def _guarded() -> dict[str, tuple[Role | Anyone, ...]]:
     found = {}
     for cls in _states():
         for name, handler in cls.event_handlers.items():
@@ -128,6 +129,56 @@ def test_every_handler_is_guarded_or_named() -> None:
 
     covered = set(SCENARIOS) | set(SEASON_SCENARIOS)
     assert set(_guarded()) - NO_PROTOCOL_SCENARIO <= covered, "a guarded handler without a protocol scenario"
+
+
+def test_a_handler_names_whom_it_admits() -> None:
+    """`@guarded()` with nothing named admitted anyone logged in and passed the "every handler is guarded" check."""
+    with pytest.raises(TypeError):
+        guarded()
+    with pytest.raises(TypeError):
+        guarded(Role.ORGANIZER, Anyone.AT_THE_MATCH)
+
+
+HANDLERS_DOC = Path(__file__).resolve().parents[2] / "docs" / "handlers.md"
+
+
+def handler_list() -> str:
+    """docs/handlers.md as the code makes it: every mutating handler with whom it admits."""
+    rows = [
+        f"| `{name}` | {', '.join(str(r) for r in roles)} |"
+        for name, roles in sorted(_guarded().items())
+        if name.split(".")[1] not in READ_ONLY
+    ]
+    return "\n".join(
+        [
+            "# Every handler that changes something, and whom it admits",
+            "",
+            "Generated from the code (`@guarded` on each handler, `discard_app/state/action.py`) and checked by",
+            "`tests/e2e/test_actions_protocol.py::test_the_handler_list_is_the_codes`: a changed role fails there",
+            "until this list says it too, so a review sees every change of who may do what. «anyone …»: every",
+            "logged-in person, whom the service then checks (the match's players, its judge and the organizer; or",
+            "one's own account).",
+            "",
+            "| handler | admits |",
+            "|---|---|",
+            *rows,
+            "",
+        ]
+    )
+
+
+def test_the_handler_list_is_the_codes() -> None:
+    """Issue 40: replacing the roster's `add_player` role by any logged-in person was caught by no fast test."""
+    made = handler_list()
+    assert "| `RosterState.add_player` | organizer |" in made
+    assert HANDLERS_DOC.read_text(encoding="utf-8") == made, (
+        "docs/handlers.md differs from the code: python -c 'from tests.e2e.test_actions_protocol import "
+        "write_handler_list; write_handler_list()' rewrites it; check the roles it changes"
+    )
+
+
+def write_handler_list() -> None:
+    HANDLERS_DOC.write_text(handler_list(), encoding="utf-8")
 
 
 # --- the database before and after -------------------------------------------------------------------------
@@ -917,9 +968,12 @@ SCENARIOS: dict[str, Scenario] = {
 ACTORS = {Role.ORGANIZER: ORGANIZER, Role.JUDGE: JUDGE, Role.PLAYER: OUTSIDER}
 
 
-def _wrong_callers(roles: tuple[Role, ...]) -> list[str | None]:
-    """Logged out always; the player and the judge when the handler needs a role they do not have."""
-    return [None] + ([ACTORS[r] for r in (Role.PLAYER, Role.JUDGE) if r not in roles] if roles else [])
+def _wrong_callers(roles: tuple[Role | Anyone, ...]) -> list[str | None]:
+    """Logged out always; the player and the judge when the handler needs a role they do not have (an `Anyone`
+    handler admits them, and its service decides)."""
+    if any(isinstance(r, Anyone) for r in roles):
+        return [None]
+    return [None] + [ACTORS[r] for r in (Role.PLAYER, Role.JUDGE) if r not in roles]
 
 
 def _event_name(qualified: str) -> str:
@@ -970,6 +1024,37 @@ def answer_keeps_through_the_load(app: App, handler: str, scenario: Scenario) ->
     shown = {var: value for var, value in answered.items() if value}
     assert shown, f"{handler} answered nothing the page shows: the scenario is wrong"
     assert {var: after_load.get(var) for var in shown} == shown, f"{handler}: the page's load wiped its answer"
+
+
+def _organizer_pages() -> dict[str, tuple[str, str]]:
+    """Every organizer-only page state (`OrganizerPage`), with its route and its load's event name."""
+    from discard_app.discard_app import PAGES  # noqa: PLC0415 - the app's own page list
+
+    found = {}
+    for _, route, _, on_load in PAGES:
+        for load in on_load if isinstance(on_load, list) else [on_load]:
+            cls = next((c for c in _descendants(AuthState) if c.get_full_name() == load.state_full_name), None)
+            if cls is not None and issubclass(cls, OrganizerPage):  # (None: the standings' shared state)
+                found[cls.__name__] = (route, f"{cls.get_full_name()}.{load.fn.__name__}")
+    return found
+
+
+@pytest.mark.parametrize("page_state", sorted(_organizer_pages()))
+def test_an_organizer_page_loads_nothing_of_its_view_for_anyone_else(app: App, page_state: str) -> None:
+    """Issue 40: letting `OrganizerPage._organizer` admit anyone was caught by browser tests only. Loaded as a
+    logged-out tab, a player or the judge, the page is never `allowed`; as the organizer it is."""
+    route, load = _organizer_pages()[page_state]
+
+    def allowed(name: str | None) -> bool:
+        tab = RawTab(app, str(uuid.uuid4()), _cookie_for(app, name))
+        tab.emit(load, {}, route)
+        _settle(tab)
+        tab.close()
+        return any('"allowed_rx_state_": true' in frame for frame in tab.received)
+
+    assert allowed(ORGANIZER), f"{page_state}: the organizer's load never sets `allowed`: the test would prove nothing"
+    for caller in (None, OUTSIDER, JUDGE):
+        assert not allowed(caller), f"{page_state} loaded its organizer's view for {caller or 'a logged-out tab'}"
 
 
 def test_copy_previous_fills_the_grid_for_its_player_only(app: App) -> None:

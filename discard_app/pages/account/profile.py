@@ -12,7 +12,7 @@ from discard_app.components.feed_link import feed_links
 from discard_app.components.form import action_form
 from discard_app.layout import page
 from discard_app.state import tab_memory
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.action_keys import Performed, perform_once
 from services.core.config import settings
@@ -82,7 +82,7 @@ class ProfileState(GuardedActions, AuthState):
         return None
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.OWN_ACCOUNT)
     def new_code(self) -> None:
         user = self._admitted_user()
         with session_scope() as session:
@@ -92,7 +92,7 @@ class ProfileState(GuardedActions, AuthState):
         self.notice = ""
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.OWN_ACCOUNT)
     def set_private_messages(self, enabled: bool) -> None:
         user = self._admitted_user()
         with session_scope() as session:
@@ -102,7 +102,7 @@ class ProfileState(GuardedActions, AuthState):
         self.notice = texts.PROFILE_SAVED
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.OWN_ACCOUNT)
     def unlink(self) -> None:
         user = self._admitted_user()
         with session_scope() as session:
@@ -116,7 +116,7 @@ class ProfileState(GuardedActions, AuthState):
         self.password_error, self.password_notice = message, ""
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.OWN_ACCOUNT)
     async def change_password(self, form: dict[str, str]):  # noqa: ANN201  (an async generator of events)
         """The fields stay as typed when something is wrong; they are emptied once the password is changed. A
         second send of the same form (a double tap) answers «Пароль изменён» again and changes nothing."""
@@ -155,7 +155,7 @@ class ProfileState(GuardedActions, AuthState):
         yield rx.call_script(f"document.getElementById('{PASSWORD_FORM_ID}')?.reset()")
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.OWN_ACCOUNT)
     def renew_feed(self) -> None:
         user = self._admitted_user()
         with session_scope() as session:

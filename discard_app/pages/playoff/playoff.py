@@ -14,7 +14,7 @@ from discard_app.components.confirm import confirm_dialog
 from discard_app.components.form import action_form
 from discard_app.components.live import LivePage
 from discard_app.layout import page
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, Season, User, utc_now
@@ -194,7 +194,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
         self._act(action, form, texts.PLAYOFF_TIE_SAVED, "playoff.tie")
 
     @rx.event
-    @guarded()  # a seated player, the judge or the organizer: the service checks which (Регламент §4)
+    @guarded(Anyone.AT_THE_MATCH)  # seated, the judge, the organizer: the service checks (Регламент §4)
     def shuffle_winds(self, match_id: str, key: str = "") -> None:
         def action(session, season, user) -> int:  # noqa: ANN001
             if not match_id.isdigit():

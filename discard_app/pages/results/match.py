@@ -16,7 +16,7 @@ from discard_app.pages.results import match_admin as admin
 from discard_app.pages.results.judge_call import judge_call_form
 from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.results.standings_state import publish_standings
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -158,7 +158,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         return [(int(p["id"]), p["name"]) for p in self.form_players]
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     async def enter(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
         repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
         if self.saving or str(form.get("form_rev")) != str(self.form_rev):
@@ -191,7 +191,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             yield rx.call_script(f"document.getElementById('{ENTER_FORM_ID}')?.reset()")
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     async def call_judge(self, form: dict[str, Any]) -> None:
         """Регламент §6.2: a seated player calls the judge during a booked meeting."""
         match_id, number = self._id() or 0, _int(form.get("hanchan"))
@@ -209,7 +209,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         )
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     async def dispute(self, form: dict[str, Any]) -> AsyncIterator[None]:
         if self.saving:
             return

@@ -12,7 +12,7 @@ from discard_app import live_push, routes, texts
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import LivePage
 from discard_app.state import tab_memory
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.changes import club_moved, grid_moved, match_stamp, match_watch, shared_part
 from services.core.db import session_scope
@@ -204,7 +204,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.error, self.notice = " ".join(problems), ""
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     async def save_grid(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
         """The grid's form: the painted grid (`grid`, filled by assets/availability_grid.js as it is sent) and the
         one-time key. A second send of the same key changes nothing and answers as the first did. One delta: the
@@ -217,7 +217,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             yield done
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     def confirm_release(self, form: dict[str, Any]) -> rx.event.EventSpec | None:
         """The player read what a save releases and agreed: the grid asked about, with the same key."""
         self.pending_grid = self.drop_warning = ""
@@ -279,7 +279,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         return rx.call_script("window.discardGrid && window.discardGrid.saved()")
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     def copy_previous(self) -> rx.event.EventSpec | None:
         """Fills the grid with my free time from the previous tour, for review: nothing is saved until «Сохранить».
         Reads only (the caller's own intervals), so no action key: guarded because it reveals them."""
@@ -323,7 +323,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.cannot_booking = ""
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     def cannot_come(self, form: dict[str, Any]) -> None:
         """The dialog's «Снять бронь»: `booking_id`, `take_time_out` (its checkbox) and the one-time key."""
         self.cannot_booking = ""
@@ -364,7 +364,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.prop_hanchans = value
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     async def propose(self, form: dict[str, Any]) -> AsyncIterator[None]:
         match_id = self._match_id()
         self.error = self.notice = ""
@@ -409,14 +409,14 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.decline_proposal = ""
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     def confirm_decline(self, form: dict[str, Any]) -> None:
         """The dialog's «Отклонить»: `proposal_id` and the one-time key."""
         self.decline_proposal = ""
         self._answer(str(form.get("proposal_id") or ""), confirmed=False, key=form.get(KEY_FIELD))
 
     @rx.event
-    @guarded()
+    @guarded(Anyone.AT_THE_MATCH)
     def answer(self, proposal_id: str, confirmed: bool, key: str = "") -> None:
         self._answer(str(proposal_id), confirmed=bool(confirmed), key=key)
 
