@@ -27,11 +27,17 @@ UNSAVED_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "unsaved.js")
 LEAVES = {"data-leaves": "1"}  # a button that leaves the page (the phone menu's items, logout): asked first
 SAME_PRESS_SECONDS = 10
 
-# A second press of the same form (the same fields, within seconds) goes with the first press's key, however the
-# page re-rendered meanwhile (a new key after the first answer): the server answers it as it answered the first
-# and changes nothing. Anything typed since, or a press later on, is a new action with the page's current key.
-# (A capture listener: it runs before the form's own submit handler reads the fields.)
+# A second press of the same form (nothing typed since, the same fields, within seconds) goes with the first
+# press's key, however the page re-rendered meanwhile (a new key after the first answer): the server answers it as
+# it answered the first and changes nothing. Anything typed since, or a press later on, is a new action with the
+# page's current key. (Capture listeners: they run before the form's own submit handler reads the fields.)
 SAME_PRESS_SCRIPT = f"""
+const discardTyped = (event) => {{
+  const form = event.isTrusted && event.target.closest && event.target.closest('form[{FORM_MARK}]');
+  if (form) form.__discardPress = null;
+}};
+document.addEventListener('input', discardTyped, true);
+document.addEventListener('change', discardTyped, true);
 document.addEventListener('submit', (event) => {{
   const form = event.target;
   const field = form.matches && form.matches('form[{FORM_MARK}]') && form.querySelector('input[name={KEY_FIELD}]');
