@@ -69,7 +69,7 @@ class LivePage(rx.State, mixin=True):
         still allowed to see it (the role is checked again on each reload)."""
         if self._live_paused() or stamp == self._stamp:
             return
-        user = self._require_user()
+        user = self._viewer()  # who may see the page, checked again on every push
         if user is None:
             live_push.forget(self)
             return

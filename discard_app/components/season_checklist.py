@@ -49,7 +49,7 @@ class ChecklistState(LivePage, OrganizerPage, AuthState):
 
     @rx.event
     def load(self) -> None:
-        user = self._organizer()
+        user = self._viewer()
         if user is not None:
             self._refresh(user)
             self._start_live()

@@ -40,6 +40,7 @@ log = logging.getLogger(__name__)
 
 KEY_FIELD = "action_key"  # the hidden field of every form (components/form.py)
 ROLES_ATTRIBUTE = "__discard_roles__"
+READS_ATTRIBUTE = "__discard_reads__"  # a `reading` handler: its roles, and it changes nothing
 
 # The user a guarded handler was admitted as, for its `_perform`; set by `guarded` for the handler's run only.
 _admitted: ContextVar[User | None] = ContextVar("admitted", default=None)
@@ -83,8 +84,18 @@ class Anyone(StrEnum):
 def guarded(*roles: Role | Anyone) -> Callable[[Callable], Callable]:
     """A mutating handler: refused on the server, before its body, to a visitor without one of `roles` (an
     `Anyone`: to a logged-out visitor only)."""
+    return _door(roles, ROLES_ATTRIBUTE)
+
+
+def reading(*roles: Role) -> Callable[[Callable], Callable]:
+    """A handler that changes nothing but shows what only `roles` may see on a page others see too (the
+    organizer's preview of a rule change, a hanchan's scores to correct): refused as `guarded` refuses."""
+    return _door(roles, READS_ATTRIBUTE)
+
+
+def _door(roles: tuple[Role | Anyone, ...], mark: str) -> Callable[[Callable], Callable]:
     if not roles or (any(isinstance(r, Anyone) for r in roles) and len(roles) > 1):
-        raise TypeError("guarded() names its roles, or one Anyone")
+        raise TypeError("a handler names its roles, or one Anyone")
     needed = () if isinstance(roles[0], Anyone) else roles
 
     def wrap(fn: Callable) -> Callable:
@@ -136,7 +147,7 @@ def guarded(*roles: Role | Anyone) -> Callable[[Callable], Callable]:
                     _admitted.reset(token)
                     _idle(self)
 
-        setattr(handler, ROLES_ATTRIBUTE, tuple(roles))
+        setattr(handler, mark, tuple(roles))
         return handler
 
     return wrap
@@ -170,18 +181,15 @@ class GuardedActions(rx.State, mixin=True):
     def _renew_key(self) -> None:
         self.action_key = new_key()
 
-    def _load_page(
-        self, refresh: Callable[[], None], allowed: Callable[[], User | None] | None = None
-    ) -> rx.event.EventSpec | None:
+    def _load_page(self, refresh: Callable[[], None]) -> rx.event.EventSpec | None:
         """A page's on-load: a fresh key for its forms, the login page for a logged-out tab, and `refresh()` once
-        `allowed()` (the page's role check, the organizer's by default; it also sets what a refused visitor sees)
-        admits the visitor. It reads only, and leaves the page's answers: a page change has emptied them already
-        (`SessionBinding`), and a load on the same page may come right behind an action whose answer must stay (a
-        reconnecting tab queues its load behind a tap sent meanwhile)."""
+        the page's `_viewer` admits the visitor. It reads only, and leaves the page's answers: a page change has
+        emptied them already (`SessionBinding`), and a load on the same page may come right behind an action whose
+        answer must stay (a reconnecting tab queues its load behind a tap sent meanwhile)."""
         self._renew_key()
         if self._current_user() is None:  # AuthState, mixed in after
             return self._redirect_to_login()
-        if (allowed or self._organizer)() is not None:
+        if self._viewer() is not None:
             refresh()
         return None
 

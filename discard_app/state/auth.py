@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 import reflex as rx
 
 from discard_app import routes, texts
@@ -20,6 +22,10 @@ class AuthState(rx.State):
     its SHA-256 digest — what the database stores — which `SessionBinding` sets from the connection of each
     event before any handler runs.
     """
+
+    # Who may see the page (none named: anyone logged in). Checked by `_viewer` only: on the page's load, on each
+    # pushed reload and before anything it shows on request; what a page changes is `guarded` per handler.
+    VIEWERS: ClassVar[tuple[Role, ...]] = ()
 
     _session_digest: str = ""
     _page: str = ""
@@ -48,6 +54,17 @@ class AuthState(rx.State):
         if user is None or (roles and user.role not in roles):
             return None
         return user
+
+    def _viewer(self) -> User | None:
+        """The one check of who may see this page (its `VIEWERS`): the user, or None — and then the tab keeps
+        nothing of the page (`_not_shown`)."""
+        user = self._require_user(*self.VIEWERS)
+        if user is None:
+            self._not_shown()
+        return user
+
+    def _not_shown(self) -> None:  # noqa: B027 — pages whose view is private override it
+        """A visitor the page is not for: a page whose view is private forgets it (`OrganizerPage`, the desk)."""
 
     def _redirect_to_login(self) -> rx.event.EventSpec:
         return rx.redirect(routes.login_url(self.router.url.path))
@@ -86,14 +103,15 @@ class AuthState(rx.State):
 
 
 class OrganizerPage(rx.State, mixin=True):
-    """An organizer-only page, mixed into an AuthState page (`class RosterState(OrganizerPage, AuthState)`)."""
+    """An organizer-only page, mixed into an AuthState page (`class RosterState(OrganizerPage, AuthState)`): its
+    `_viewer` is the organizer, and for anyone else every var of the page goes back to its default (`allowed`
+    off), so nothing an organizer's view held stays in a refused tab."""
 
+    VIEWERS: ClassVar[tuple[Role, ...]] = (Role.ORGANIZER,)
     allowed: bool = False
 
-    def _organizer(self) -> User | None:
-        """The organizer acting, or None: then every var of the page goes back to its default (`allowed` off),
-        so nothing an organizer's view held stays in a refused tab."""
-        user = self._require_user(Role.ORGANIZER)
+    def _viewer(self) -> User | None:
+        user = self._require_user(*self.VIEWERS)
         if user is None:
             self.reset()
         elif not self.allowed:

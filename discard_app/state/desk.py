@@ -4,7 +4,7 @@ shows; the organizer's judge assignments (Регламент §6.3)."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import Any, ClassVar
 
 import reflex as rx
 
@@ -30,6 +30,7 @@ _digits = routes.form_id
 
 
 class DeskState(GuardedActions, AuthState):
+    VIEWERS: ClassVar[tuple[Role, ...]] = STAFF
     allowed: bool = False
     organizer: bool = False
     items: list[dict[str, str]] = []
@@ -45,12 +46,16 @@ class DeskState(GuardedActions, AuthState):
     matches: list[dict[str, str]] = []
     _version: tuple = ()
 
-    def _staff(self) -> User | None:
-        """The organizer or the judge; anyone else keeps nothing of the desk (the actions' roles: `guarded`)."""
-        user = self._require_user(*STAFF)
-        self.allowed = user is not None
-        self.organizer = user is not None and user.role == Role.ORGANIZER
-        if user is None:
+    def _viewer(self) -> User | None:
+        """The organizer or the judge (`VIEWERS`); anyone else keeps nothing of the desk (the actions' roles:
+        `guarded`)."""
+        user = self._require_user(*self.VIEWERS)
+        if (user is not None) != self.allowed:
+            self.allowed = user is not None
+        organizer = user is not None and user.role == Role.ORGANIZER
+        if organizer != self.organizer:
+            self.organizer = organizer
+        if user is None and (self.items or self.judges or self._version):
             self.items, self.groups, self.count, self._version = [], [], 0, ()
             self.judges, self.rounds, self.matches = [], [], []
         return user
@@ -74,7 +79,7 @@ class DeskState(GuardedActions, AuthState):
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
         if self._current_user() is None:
             return self._redirect_to_login()
-        user = self._staff()
+        user = self._viewer()
         if user is not None:
             self._refresh(user, force=True)
             if user.role == Role.ORGANIZER:
@@ -86,7 +91,7 @@ class DeskState(GuardedActions, AuthState):
     def watch(self) -> None:
         """The navigation mounts it on every page: the desk (and the open-items count) is pushed from then on
         (`discard_app/live_push.py`), and once a minute for the windows and meetings that end."""
-        user = self._require_user(*STAFF)
+        user = self._viewer()
         if user is None:
             return
         self._refresh(user)
@@ -95,16 +100,16 @@ class DeskState(GuardedActions, AuthState):
     async def _live_push(self, stamp: str) -> None:  # noqa: ARG002 — the desk's own version decides
         """A change announced anywhere (or the minute turned): the desk recomputes only if its version moved; the
         role is checked again, so a demoted account's tab stops showing the desk."""
-        user = self._staff()
+        user = self._viewer()
         if user is None:
             live_push.forget(self)
             return
         self._refresh(user)
 
     def _show_refusal(self, message: str) -> None:
-        """A tab that is not staff keeps nothing of the desk (`_staff`); a judge sending an organizer's action
+        """A tab that is not staff keeps nothing of the desk (`_viewer`); a judge sending an organizer's action
         reads why at the top."""
-        self._staff()
+        self._viewer()
         self.error, self.error_key, self.notice = message, REFUSED, ""
 
     async def _act(

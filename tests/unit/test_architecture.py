@@ -211,3 +211,43 @@ def test_only_the_shells_read_the_settings() -> None:
     readers = [name for name, path in sorted(_modules().items()) if _reads_global_settings(path)]
     assert [name for name in readers if _layer(name) != SHELL] == []
     assert "services.commands.cli" in readers  # the check finds a reader where there is one
+
+
+def _role_checks(source: str) -> list[str]:
+    """Every `_require_user(...)` call but the two doors' own: `guarded`/`reading` (state/action.py, `needed`) and a
+    page's `_viewer`, which asks for its `VIEWERS` and nothing else."""
+    found = []
+    functions = ast.FunctionDef | ast.AsyncFunctionDef
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, functions):
+            continue
+        own, inner = list(ast.iter_child_nodes(function)), []
+        while own:  # the function's own nodes, not those of the functions defined in it
+            node = own.pop()
+            if not isinstance(node, functions):
+                inner.append(node)
+                own.extend(ast.iter_child_nodes(node))
+        for node in inner:
+            if not (isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "_require_user"):
+                continue
+            arguments = ast.unparse(node).split("(", 1)[1]
+            if (function.name, arguments) not in {("_viewer", "*self.VIEWERS)"), ("admit", "*needed)")}:
+                found.append(f"{function.name}: {ast.unparse(node)}")
+    return found
+
+
+def test_whom_a_page_admits_is_checked_only_by_its_one_door() -> None:
+    """Issue 40: 19 `_require_user(...)` and 11 `_organizer()` checks were written by hand in the pages. A page says
+    whom it shows to (`VIEWERS`, checked by `_viewer`), a handler whom it admits (`@guarded`, `@reading`)."""
+    found = {
+        str(path.relative_to(ROOT)): checks
+        for path in sorted((ROOT / "discard_app").rglob("*.py"))
+        if (checks := _role_checks(path.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+
+
+def test_the_door_check_sees_a_hand_written_role_check() -> None:
+    source = "def load(self):\n    if self._require_user(Role.ORGANIZER) is None:\n        return\n"
+    assert _role_checks(source) == ["load: self._require_user(Role.ORGANIZER)"]
+    assert _role_checks("def _viewer(self):\n    return self._require_user(*self.VIEWERS)\n") == []

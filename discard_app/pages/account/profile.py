@@ -74,7 +74,7 @@ class ProfileState(GuardedActions, AuthState):
     def load(self) -> rx.event.EventSpec | None:
         tab_memory.remember(self.router.session.client_token, NEW_FEED, "")
         self._renew_key()
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._show(user)

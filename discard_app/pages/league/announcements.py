@@ -51,7 +51,7 @@ class AnnouncementsState(GuardedActions, LivePage, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self._renew_key()
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
 from sqlmodel import col, select
@@ -41,9 +41,10 @@ class DisqualificationsState(GuardedActions, AuthState):
     error: str = ""
     notice: str = ""
 
-    def _staff(self) -> User | None:
-        # Checked on the server at every call: the register is for the organizer and the judge only.
-        user = self._require_user(Role.ORGANIZER, Role.JUDGE)
+    VIEWERS: ClassVar[tuple[Role, ...]] = (Role.ORGANIZER, Role.JUDGE)  # the register: the organizer and the judge
+
+    def _viewer(self) -> User | None:
+        user = self._require_user(*self.VIEWERS)
         self.allowed = user is not None
         self.can_record = user is not None and user.role == Role.ORGANIZER
         if user is None:
@@ -74,7 +75,7 @@ class DisqualificationsState(GuardedActions, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        return self._load_page(self._refresh, self._staff)
+        return self._load_page(self._refresh)
 
     def _show_refusal(self, message: str) -> None:
         self.error, self.notice = texts.FORBIDDEN_ORGANIZER, ""

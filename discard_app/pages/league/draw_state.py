@@ -199,7 +199,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
         self._renew_key()
         if self._current_user() is None:
             return self._redirect_to_login()
-        if self._organizer() is not None:
+        if self._viewer() is not None:
             self._refresh()
             self.form_key += 1
         return None
@@ -207,7 +207,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
     @rx.event
     def ask_close(self, method: str) -> None:
         """Issue 25 item 4: closing registration first says whom it moves and the main roster it leaves."""
-        if self._organizer() is None:
+        if self._viewer() is None:
             return
         self.error = self.notice = ""
         with session_scope() as session:

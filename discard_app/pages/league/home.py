@@ -84,7 +84,7 @@ class HomeState(LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | list | None:
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)

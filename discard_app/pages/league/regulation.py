@@ -12,7 +12,7 @@ from discard_app import texts
 from discard_app.components.form import action_form
 from discard_app.layout import page
 from discard_app.pages.league.regulation_rules import rules_section
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded, reading
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
@@ -83,10 +83,8 @@ class RegulationState(GuardedActions, AuthState):
             self.error = texts.REGULATION_NONE_ON_DATE.format(date=f"{day:%d.%m.%Y}")
 
     @rx.event
+    @reading(Role.ORGANIZER)
     async def load_file(self, files: list[rx.UploadFile]) -> None:
-        if self._require_user(Role.ORGANIZER) is None:
-            self.error = texts.FORBIDDEN_ORGANIZER
-            return
         self.error = self.notice = ""
         data = await files[0].read() if files else b""
         try:

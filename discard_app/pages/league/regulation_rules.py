@@ -9,7 +9,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.form import action_form
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded, reading
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -81,10 +81,8 @@ class RulesState(GuardedActions, AuthState):
         self._show()
 
     @rx.event
+    @reading(Role.ORGANIZER)
     def preview_rules(self, form: dict[str, str]) -> None:
-        if self._require_user(Role.ORGANIZER) is None:
-            self.rules_error = texts.FORBIDDEN_ORGANIZER
-            return
         self.rules_error = self.rules_notice = ""
         values = {name: str(form.get(name, "")) for name in FORM_FIELDS if name in form}
         with session_scope() as session:

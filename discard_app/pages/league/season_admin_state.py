@@ -15,7 +15,7 @@ import reflex as rx
 from discard_app import texts
 from discard_app.components.secret import password_sheet, show_secret
 from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
-from discard_app.state.auth import AuthState
+from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, Season, User
@@ -90,8 +90,7 @@ async def _read_csv(files: list[rx.UploadFile]) -> str:
     return _decode(data)
 
 
-class SeasonAdminState(GuardedActions, AuthState):
-    allowed: bool = False
+class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
     current: str = ""
     dates: str = ""
     previous_name: str = ""
@@ -106,11 +105,6 @@ class SeasonAdminState(GuardedActions, AuthState):
     # Only the digest of the checked file: its names and contacts never rest in the tab's state (pickled to
     # disk or Redis until the tab has been idle an hour); the import reads the selected file again.
     _previewed: str = ""
-
-    def _organizer(self) -> User | None:
-        user = self._require_user(Role.ORGANIZER)
-        self.allowed = user is not None
-        return user
 
     def _show_refusal(self, message: str) -> None:
         self.reset()  # nothing of the organizer's view stays in a refused tab
@@ -252,7 +246,7 @@ class SeasonAdminState(GuardedActions, AuthState):
     @rx.event
     def ask_reissue(self) -> rx.event.EventSpec | None:
         """«Выдать заново» first asks, naming how many passwords it will replace (the old ones stop working)."""
-        if self._organizer() is None:
+        if self._viewer() is None:
             return None
         self._clear()
         with session_scope() as session:
@@ -306,7 +300,7 @@ class SeasonAdminState(GuardedActions, AuthState):
     @rx.event
     def ask_finish(self) -> None:
         """«Завершить сезон» first asks, naming what it does: the season ends, its results freeze, what follows."""
-        if self._organizer() is None:
+        if self._viewer() is None:
             return
         self._clear()
         with session_scope() as session:

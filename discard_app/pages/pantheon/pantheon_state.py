@@ -89,7 +89,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         """The event's players from Pantheon, in a worker thread: a slow Pantheon delays nobody else's events.
         A failure is shown; the stored mapping stays visible."""
         async with self:
-            if self._organizer() is None or self._season_id is None or self.fetching:
+            if self._viewer() is None or self._season_id is None or self.fetching:
                 return
             self.fetching, season_id = True, self._season_id
         try:
@@ -156,7 +156,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         self._renew_key()  # this tab's forms carry their own one-time key
         if self._current_user() is None:
             return self._redirect_to_login()
-        if self._organizer() is None:
+        if self._viewer() is None:
             return None
         self._refresh()
         return PantheonState.fetch_registered
@@ -273,7 +273,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         run = import_runs.finish(run_id)
         async with self:
             self.running, self.progress, self._import_run = False, "", ""
-            if self._organizer() is None:  # logged out meanwhile: nothing of the organizer's view comes back
+            if self._viewer() is None:  # logged out meanwhile: nothing of the organizer's view comes back
                 return
             if run is not None and run.error:
                 self.error = run.error

@@ -16,7 +16,7 @@ from discard_app.pages.results import match_admin as admin
 from discard_app.pages.results.judge_call import judge_call_form
 from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.results.standings_state import publish_standings
-from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded, reading
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -125,7 +125,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         self.saving = self.repeat_asked = False
         self.correct_number, self.correct_values = "", {}
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
@@ -236,10 +236,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
         )
 
     @rx.event
+    @reading(Role.ORGANIZER)
     def pick_correction(self, number: str) -> None:
         """Регламент §6.2: the organizer names the hanchan to correct; its current scores fill the form."""
-        if self._require_user(Role.ORGANIZER) is None:
-            return
         self.correct_number, self.correct_values = number, {}
         match_id = self._id() or 0
         try:

@@ -32,7 +32,7 @@ class PlayerState(LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)

@@ -23,7 +23,7 @@ class StandingsViewerState(LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return None  # LiveStandingsState.join sends the visitor to the login page
         self._stamp = self._live_stamp()

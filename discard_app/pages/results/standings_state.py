@@ -43,7 +43,7 @@ class LiveStandingsState(rx.SharedState):
     @rx.event
     async def join(self) -> rx.event.EventSpec | None:
         auth = await self.get_state(AuthState)
-        if auth._require_user() is None:
+        if auth._viewer() is None:
             return auth._redirect_to_login()
         linked = await self._link_to(LINK)
         with session_scope() as session:

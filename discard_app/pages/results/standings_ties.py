@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
 
@@ -34,6 +34,8 @@ class TieGroupView(TypedDict):
 class TieState(GuardedActions, AuthState):
     """Only the organizer's browser gets the groups; everyone else keeps the empty list."""
 
+    VIEWERS: ClassVar[tuple[Role, ...]] = (Role.ORGANIZER,)
+
     groups: list[TieGroupView] = []
     problems: list[str] = []
     notice: str = ""
@@ -56,7 +58,7 @@ class TieState(GuardedActions, AuthState):
     def load(self) -> None:
         self.groups = []
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
-        if self._require_user(Role.ORGANIZER) is not None:
+        if self._viewer() is not None:
             self._refresh()
 
     def _show_refusal(self, message: str) -> None:

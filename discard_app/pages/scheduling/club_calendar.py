@@ -93,7 +93,7 @@ class ClubCalendarState(LivePage, AuthState):
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._feeds(user)
@@ -102,7 +102,7 @@ class ClubCalendarState(LivePage, AuthState):
 
     @rx.event
     def shift(self, weeks: int) -> None:
-        if self._require_user() is None:
+        if self._viewer() is None:
             return
         current = date.fromisoformat(self.monday) if self.monday else week_start(kirov_date(utc_now()))
         self._show(current + timedelta(weeks=weeks) if weeks else week_start(kirov_date(utc_now())))

@@ -178,7 +178,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     def load(self) -> rx.event.EventSpec | None:
         self.prop_start = self.prop_end = ""
         self.msg_at = "top"
-        user = self._require_user()
+        user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self.drop_warning = self.pending_grid = ""

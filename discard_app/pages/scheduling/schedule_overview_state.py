@@ -102,9 +102,8 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             season = current_season(session)
             self.hold_hours = str(season.proposal_hold_hours) if season is not None else ""
 
-    def _live_reload(self, user: object, before: str, now: str) -> None:  # noqa: ARG002
-        if self._organizer() is not None:  # the role again, on every pushed reload
-            self._refresh()
+    def _live_reload(self, user: object, before: str, now: str) -> None:  # noqa: ARG002 — its viewer checked
+        self._refresh()
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -112,7 +111,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
         self._renew_key()  # this tab's forms carry their own one-time key
         if self._current_user() is None:
             return self._redirect_to_login()
-        if self._organizer() is not None:
+        if self._viewer() is not None:
             self._refresh()
             self._start_live()
         return None
@@ -143,7 +142,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
 
     @rx.event
     def open_dialog(self, kind: str, match_id: str) -> None:
-        if self._organizer() is None or kind not in DIALOG_TITLES:
+        if self._viewer() is None or kind not in DIALOG_TITLES:
             return
         row = next((r for r in self.rows if r["id"] == match_id), None)
         if row is None:
