@@ -41,6 +41,8 @@ JUDGE_CALLED = "judge_called"  # Регламент §6.2: a private message to 
 JUDGE_CALL_UNANSWERED = "judge_call_unanswered"
 # Регламент §6.1: a technical substitute took a seat; the match's card and open pages show the new four.
 SUBSTITUTE_SEATED = "substitute_seated"
+# Регламент §4: a hanchan of the match was entered (the last one makes it «Сыгран»): its card shows the state.
+RESULT_ENTERED = "result_entered"
 # Регламент §3: an open proposal a day before its start, not yet answered by all four: those who have not answered
 # are reminded privately, once per proposal (`once_key` "proposal-soon:<id>", services/notifier/reminders.py).
 PROPOSAL_SOON = "proposal_soon"

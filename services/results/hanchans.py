@@ -14,6 +14,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.audit import record_audit
 from services.core.db import lock_row
 from services.core.models import (
@@ -263,6 +264,7 @@ def enter_hanchan(
         match.status = MatchStatus.COMPLETE
         session.add(match)
         _next_playoff_round(session, match, user)
+    outbox.emit(session, outbox.RESULT_ENTERED, match.id, hanchan=number, now=now)  # the card shows what is played
     return hanchan
 
 

@@ -10,9 +10,12 @@ from sqlmodel import Session, select
 from telegram import Bot
 from telegram.error import NetworkError
 
-from services.core.models import MatchCard, OutboxEvent, utc_now
+from services.core.models import MatchCard, OutboxEvent, User, utc_now
 from services.notifier.outbox import Notifier, Target
 from services.notifier.status import bot_status
+from services.results import hanchans as results
+from services.results.entry import Entry
+from services.results.scoring import TableResult
 from tests.bot import delivery
 from tests.bot.conftest import OutsideNetwork
 from tests.bot.fake_api import TOKEN, FakeBotApi
@@ -220,3 +223,35 @@ async def test_a_booking_at_table_2_shows_the_table_on_the_card_and_privately(
     assert "пн 14.12.2026 13:00–17:30, Большой зал, стол 2" in second_card
     (booked,) = [c.params["text"] for c in fake_api.accepted("sendMessage") if c.params["chat_id"] == 5001]
     assert "Встреча забронирована" in booked and "Большой зал, стол 2, 3 ханчана" in booked
+
+
+async def test_the_card_says_played_once_the_last_hanchan_is_entered(
+    bot: Bot, fake_api: FakeBotApi, engine: sa.Engine, session: Session
+):
+    """Issue 43 item 1: entering results wrote no event, so the card kept «Забронировано» for good while the site
+    said «Сыгран»."""
+    (league,) = make_league(session)
+    for index in range(4):
+        answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
+    proposal_id = propose(session, league, kirov(14, 13))
+    for index in range(1, 4):
+        confirm(session, league, proposal_id, index)
+    notifier = _notifier(bot, engine)
+    await notifier.deliver_pending()
+    card = _card(session, league.match_id)
+    assert "Состояние: <b>Забронировано</b>" in fake_api.messages[(CHAT, card.message_id)]["text"]
+
+    player = session.get(User, league.user_ids[0])
+    for number in range(3):
+        points = (40000, 30000, 30000, 20000) if number != 1 else (20000, 30000, 30000, 40000)
+        results.enter_hanchan(
+            session,
+            player,
+            league.match_id,
+            Entry(tuple(TableResult(p, x, 0) for p, x in zip(league.player_ids, points, strict=True)), 0),
+            now=kirov(14, 14 + number),
+        )
+        session.commit()
+    await notifier.deliver_pending()
+    assert "Состояние: <b>Сыгран</b>" in fake_api.messages[(CHAT, card.message_id)]["text"]
+    assert len(fake_api.accepted("sendMessage")) == 1  # the same card, edited
