@@ -127,7 +127,7 @@ def enter(
     # The same hanchan typed in by hand before the import: link it instead of counting it twice.
     twin = next((h for h in done if h.pantheon_hash is None and _same_result(session, h, entry)), None)
     if twin is None and len(done) >= match.planned_hanchans:
-        return f"В матче {match.id} уже {len(done)} ханчана из {match.planned_hanchans}: лишний ханчан"
+        return f"В матче {match.id} уже внесено {len(done)} из {match.planned_hanchans} ханчанов: лишний ханчан"
     if twin is None:
         try:
             twin = results.enter_hanchan(session, actor, match.id, entry, now=now)

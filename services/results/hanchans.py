@@ -32,6 +32,7 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.wording import counted
 from services.league.disqualifications import disqualified_on
 from services.league.ruleset import Ruleset, of_season
 from services.playoff.stage import advance_playoff
@@ -240,7 +241,12 @@ def enter_hanchan(
     done = effective(session, match.id)
     if len(done) >= match.planned_hanchans:
         raise ResultsError(
-            f"Все {match.planned_hanchans} ханчана матча уже внесены; исправить результат может организатор."
+            (
+                "Ханчан матча уже внесён"
+                if match.planned_hanchans == 1
+                else f"Все {counted(match.planned_hanchans, 'ханчан', 'ханчана', 'ханчанов')} матча уже внесены"
+            )
+            + "; исправить результат может организатор."
         )
     _require_full_table(session, user, match, now)
     _check(session, match, entry)

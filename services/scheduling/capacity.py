@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from sqlmodel import Session, col, select
 
 from services.core.models import Booking, Match, MatchStatus, Room, Round, Season, saved
+from services.core.wording import counted, plural
 from services.league.tour_windows import tour_rounds
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import fallback_meeting, format_kirov
@@ -59,7 +60,7 @@ class Capacity:
         head = (
             f"Тур {self.tour}: столо-часов в окне {hours(self.table_time)}"
             + (f" (за вычетом занятий {hours(self.activities)})" if self.activities else "")
-            + f", матчам нужно {hours(self.need)} ({self.matches} матч.)"
+            + f", матчам нужно {hours(self.need)} ({counted(self.matches, 'матч', 'матча', 'матчей')})"
         )
         if not self.fits:
             head += f" — не хватает {hours(-self.margin)}: добавьте стол или помещение, или освободите время."
@@ -68,10 +69,13 @@ class Capacity:
         if self.fallback is None:
             return head + " В окне нет воскресенья 18:00: запасной даты нет (Регламент §6.1)."
         when = format_kirov(self.fallback.start)
-        seats = f" Запасная дата {when}: свободно столов {self.fallback_tables} на {self.matches} матч."
+        free = counted(self.fallback_tables, "свободный стол", "свободных стола", "свободных столов")
+        seats = f" Запасная дата {when}: {free} на {counted(self.matches, 'матч', 'матча', 'матчей')}."
         if self.fallback_short:
+            short = counted(self.fallback_short, "матч", "матча", "матчей")
+            fit = plural(self.fallback_short, "поместится", "поместятся", "поместятся")
             seats += (
-                f" — если не договорятся раньше, {self.fallback_short} матч. туда не поместятся "
+                f" — если не договорятся раньше, {short} туда не {fit} "
                 "(другое помещение, другое время или следующий тур)."
             )
         return head + seats

@@ -7,6 +7,7 @@ tests' rooms must not be there."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 
@@ -361,7 +362,10 @@ def test_the_capacity_warning_counts_table_hours_activities_and_the_fallback_sea
     )  # fmt: skip
     assert (cap.fits, cap.fallback_tables, cap.fallback_short) == (True, 1, 2)
     assert "запас 648 ч" in cap.text and "за вычетом занятий 11 ч" in cap.text
-    assert "2 матч. туда не поместятся" in cap.text
+    assert "2 матча туда не поместятся" in cap.text
+    assert "1 свободный стол на 3 матча" in cap.text  # counted in Russian, not «столов 1 на 3 матч.»
+    one_short = dataclasses.replace(cap, matches=2)
+    assert "1 свободный стол на 2 матча" in one_short.text and "1 матч туда не поместится" in one_short.text
     [item] = [i for i in items if i.key == "capacity-1"]
     assert "Сейчас не согласовано 3, запасная дата вместит 1." in item.detail
     assert (item.action, item.target) == (WINDOW_FALLBACK, str(league.rounds[0].id))
@@ -396,8 +400,8 @@ def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(tdb: sa.
     assert [(c.tour, c.matches, c.fallback_tables) for c in caps] == [("1", 6, 4), ("2", 0, 4)]
     assert caps[0].fallback_short == 2 and draft[1].fallback_short == 8
     text = capacity_summary(caps)
-    assert text.startswith("Тур 1: столо-часов в окне 1344 ч, матчам нужно 27 ч (6 матч.), запас 1317 ч.")
-    assert "2 матч. туда не поместятся" in text
+    assert text.startswith("Тур 1: столо-часов в окне 1344 ч, матчам нужно 27 ч (6 матчей), запас 1317 ч.")
+    assert "2 матча туда не поместятся" in text
 
 
 def test_the_organizer_sets_the_hold_time_and_a_new_proposal_holds_that_long(tdb: sa.Engine) -> None:
