@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
-from sqlmodel import Session
+from sqlmodel import Session, select
 
-from services.core.models import MatchStatus, User
+from services.core.models import MatchStatus, Player, RosterStatus, User
 from services.league.matches import my_match_ids
 from services.league.ruleset import of_season
 from services.results.repo import match_scores
@@ -21,6 +21,9 @@ from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.intervals import KIROV, Interval
 from services.scheduling.repo import SeatInfo
 from services.scheduling.rules import fallback_text, format_kirov, hanchans_word, unblock_text
+
+FINISHED = (MatchStatus.COMPLETE, MatchStatus.REPLAY)
+WITHDRAWN_ACTION = "вы сняты с сезона: этот матч за вас доиграет техническая замена"
 
 
 @dataclass(frozen=True)
@@ -157,10 +160,17 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         scores |= match_scores(session, mine, of_season(season))
     cards = []
     current = _current_start(board, now)
+    withdrawn = set(
+        session.exec(select(Player.id).where(Player.user_id == user.id, Player.status == RosterStatus.WITHDRAWN)).all()
+    )
     for match_id in ids:
         item = items[match_id]
         info = item.info
         state, action, mine, when = _card(board, item, user, scores.get(match_id), now)
+        me = info.seat_of(user.id)
+        if me is not None and me.player_id in withdrawn and info.match.status not in FINISHED:
+            # Регламент §6.1: a withdrawn player's matches are finished by a technical substitute, not by them.
+            action, mine = WITHDRAWN_ACTION, False
         # A later tour folds while nothing has begun there; a proposal or a meeting the four made early is followed.
         begun = bool(item.live or item.bookings)
         later = _later(item, current, now) and info.match.status == MatchStatus.SCHEDULING and not begun

@@ -8,7 +8,9 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from services.core.db import session_scope
-from services.league.todo import HomeCard, home_cards
+from services.core.models import RosterStatus
+from services.league import roster
+from services.league.todo import WITHDRAWN_ACTION, HomeCard, home_cards
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
@@ -99,3 +101,16 @@ def test_a_window_that_is_over_and_a_match_booked_in_part_say_so(engine: sa.Engi
     assert part.state == "забронировано 2 ханчана из 3; осталось: согласование времени"
     assert (part.action, part.mine, part.booked) == ("отметьте свою доступность", True, True)
     assert part.when == f"пт 20.11.2026 18:00, {league.room.name} (Киров)"
+
+
+def test_a_withdrawn_player_is_not_asked_to_act(engine: sa.Engine) -> None:
+    """Issue 45 item 3: «Ваш ход: отметьте свою доступность» stood below «Вы сняты с сезона»."""
+    with session_scope(engine) as session:
+        league = f.league(session)
+    assert card(engine, league, 1).mine
+    with session_scope(engine) as session:
+        player = session.merge(league.players[1])
+        roster.set_status(session, player, RosterStatus.WITHDRAWN, reason="переехал", actor_user_id=None, now=NOW)
+    withdrawn = card(engine, league, 1)
+    assert not withdrawn.mine and withdrawn.action == WITHDRAWN_ACTION
+    assert card(engine, league, 0).mine  # the others still are
