@@ -336,3 +336,24 @@ def test_issued_passwords_come_as_a_sheet_and_rest_in_no_state(page: Page, leagu
     for secret in (*first.values(), *second.values(), contact):
         assert secret.encode() not in stored, f"{secret!r} is in the state files"
         assert secret not in sent, f"{secret!r} was sent as state"
+
+
+def test_the_regulation_page_follows_a_publication_made_elsewhere(page: Page, league_app: App) -> None:
+    """Issue 45 item 4: /regulation did not follow a publication or an amendment (every other page a player uses
+    did): a player reading it saw the old text until they reloaded."""
+    from services.league import regulation  # noqa: PLC0415
+
+    app = league_app
+    engine = app.engine()
+    with Session(engine) as session:
+        author = session.exec(select(User).where(User.display_name == ORGANIZER)).one().id
+    login(page, app, PLAYERS[0], path="/regulation")
+    expect(page.get_by_role("heading", name="Регламент лиги")).to_be_visible()
+    marker = f"Пункт {uuid.uuid4().hex[:6]}: запасной день — воскресенье."
+    with Session(engine) as session:
+        current = regulation.in_force(session, utc_now())
+        text = (current.text if current else "Регламент лиги") + "\n" + marker
+        regulation.publish(session, text, reason="Запасной день", now=utc_now(), author_user_id=author)
+        session.commit()
+    engine.dispose()
+    expect(page.get_by_role("region", name="Текст редакции")).to_contain_text(marker)  # pushed, not reloaded

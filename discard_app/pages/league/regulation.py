@@ -10,13 +10,14 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.form import action_form
+from discard_app.components.live import LivePage
 from discard_app.layout import page
 from discard_app.pages.league.regulation_rules import rules_section
 from discard_app.state.action import KEY_FIELD, GuardedActions, guarded, reading
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import RegulationVersion, Role
+from services.core.models import RegulationVersion, Role, User
 from services.league import regulation
 
 FILE_ID = "regulation_file"
@@ -33,7 +34,10 @@ def _label(v: RegulationVersion) -> str:
     )
 
 
-class RegulationState(GuardedActions, AuthState):
+class RegulationState(GuardedActions, LivePage, AuthState):
+    """The text in force (or on a chosen date), its history and, for the organizer, the editor. It follows a
+    publication made anywhere (`LivePage`): the amendment's audit row moves the league's stamp."""
+
     text: str = ""
     version: str = ""
     on_date: str = ""
@@ -56,13 +60,26 @@ class RegulationState(GuardedActions, AuthState):
             self.draft = draft
             self.draft_key += 1
 
+    def _shown_at(self) -> datetime:
+        """Now, or the end of the Kirov day asked for: in force on a day is whatever was announced by its end."""
+        if not self.on_date:
+            return datetime.now(settings.tz)
+        day = date.fromisoformat(self.on_date)
+        return datetime.combine(day + timedelta(days=1), time.min, settings.tz) - timedelta(microseconds=1)
+
+    def _refresh(self, user: User) -> None:  # noqa: ARG002 — the regulation is everyone's
+        self._stamp = self._live_stamp()
+        self._show(self._shown_at())
+
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self._renew_key()
-        if self._current_user() is None:
+        user = self._viewer()
+        if user is None:
             return self._redirect_to_login()
         self.on_date = ""
-        self._show(datetime.now(settings.tz))
+        self._refresh(user)
+        self._start_live()
         return None
 
     @rx.event
@@ -76,9 +93,8 @@ class RegulationState(GuardedActions, AuthState):
         except ValueError:
             self.error = texts.SEASON_BAD_DATE.format(value=raw)
             return
-        # In force on a Kirov day: whatever was announced by the day's end.
-        self.on_date = raw
-        self._show(datetime.combine(day + timedelta(days=1), time.min, settings.tz) - timedelta(microseconds=1))
+        self.on_date = day.isoformat()
+        self._show(self._shown_at())
         if not self.text:
             self.error = texts.REGULATION_NONE_ON_DATE.format(date=f"{day:%d.%m.%Y}")
 
@@ -122,7 +138,7 @@ class RegulationState(GuardedActions, AuthState):
             return
         self.notice = outcome.message
         self.on_date = ""
-        self._show(datetime.now(settings.tz))
+        self._refresh(self._admitted_user())
 
 
 S = RegulationState
