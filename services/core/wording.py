@@ -108,6 +108,16 @@ def agreed(name: str, masculine: str, feminine: str) -> str:
     return {"m": masculine, "f": feminine}.get(gender(name) or "", f"{masculine}({feminine[len(masculine) :]})")
 
 
+def round_title(stage_kind: str, round_code: str, *, whole_playoff: bool = False) -> str:
+    """«Тур 2», «Плей-офф, раунд 1», «Финал» (the final is named as such, as `match_title` names it); with
+    `whole_playoff`, every playoff round is «Плей-офф» (a filter that groups the stage)."""
+    if str(stage_kind) != PLAYOFF:
+        return f"Тур {round_code}"
+    if whole_playoff:
+        return "Плей-офф"
+    return "Финал" if round_code == FINAL else f"Плей-офф, раунд {round_code}"
+
+
 def match_title(stage_kind: str, round_code: str, table: str) -> str:
     """«Тур 2, стол 3», «Плей-офф, раунд 1, стол Б», «Плей-офф, раунд 2, верхняя ветка», «Плей-офф, раунд 3»,
     «Финал»."""

@@ -31,11 +31,10 @@ from services.core.models import (
     Season,
     Seat,
     Stage,
-    StageKind,
     User,
 )
 from services.core.urls import match_schedule_url, match_url
-from services.core.wording import match_title
+from services.core.wording import match_title, round_title
 from services.league.roster import current_season
 from services.league.ruleset import Ruleset, of_season
 from services.results.judge_calls import open_calls_for
@@ -549,7 +548,6 @@ def judge_choices(session: Session) -> tuple[list[dict[str, str]], list[dict[str
     rounds: dict[int, str] = {}
     matches = []
     for match, round_, stage in rows:
-        name = f"Тур {round_.code}" if stage.kind == StageKind.REGULAR else f"Плей-офф, раунд {round_.code}"
-        rounds.setdefault(round_.id, name)
+        rounds.setdefault(round_.id, round_title(stage.kind, round_.code))
         matches.append({"id": str(match.id), "name": match_title(stage.kind, round_.code, match.table)})
     return judges, [{"id": str(k), "name": v} for k, v in rounds.items()], matches

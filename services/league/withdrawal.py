@@ -19,9 +19,9 @@ from services.core.models import (
     Round,
     Seat,
     Stage,
-    StageKind,
     User,
 )
+from services.core.wording import match_title
 from services.league.accounts import AccountError
 from services.league.matches import seated_names
 from services.league.roster import set_status
@@ -58,8 +58,8 @@ def affected_played_matches(session: Session, player: Player) -> list[AffectedMa
     result = []
     for match, round_, stage in rows:
         names = seated_names(session, match.id)
-        kind = "Тур" if stage.kind == StageKind.REGULAR else "Плей-офф, раунд"
-        result.append(AffectedMatch(match.id, f"{kind} {round_.code}, стол {match.table}", tuple(names), match.status))
+        title = match_title(stage.kind, round_.code, match.table)
+        result.append(AffectedMatch(match.id, title, tuple(names), match.status))
     return result
 
 

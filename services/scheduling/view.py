@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.db import rows
 from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, Role, Room, User
-from services.core.wording import agreed
+from services.core.wording import agreed, round_title
 from services.league.ruleset import DEFAULT
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.calendar_feed import place_text
@@ -344,7 +344,7 @@ def overview(session: Session, *, now: datetime) -> list[dict]:
             {
                 "id": str(m.id),
                 "title": info.title,
-                "tour": info.window_round.code if info.stage_kind == "regular" else "П",
+                "tour": round_title(info.stage_kind, info.window_round.code, whole_playoff=True),  # the filter's
                 "players": ", ".join(s.name for s in info.seats),
                 "window": window_text(window),
                 "state": state,

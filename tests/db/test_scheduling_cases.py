@@ -745,7 +745,7 @@ def test_every_surface_tells_the_same_state(db: sa.Engine) -> None:
     # The moved match lives in the next window on every surface.
     moved = next(s for s in seen if s.name == "moved")
     new_window = f.window(start + timedelta(days=14))
-    assert (moved.snap.window_start, moved.row["tour"]) == (new_window.start, "2")
+    assert (moved.snap.window_start, moved.row["tour"]) == (new_window.start, "Тур 2")
     assert f"{(start + timedelta(days=14)):%d.%m}" in moved.home.when
     assert found == {}, "\n".join(f"{name}: {'; '.join(d)}" for name, d in found.items())
 

@@ -758,3 +758,16 @@ def test_the_rules_event_refuses_a_changed_time_zone_and_changes_nothing(season_
         "/regulation",
     )
     assert _chombo(season_app, season_id) == chombo
+
+
+def test_the_closing_question_says_the_window_as_every_page_says_a_time(season_app: App) -> None:
+    """Issue 45 item 5: the dialog before closing the regular stage showed «2027-02-01 00:00», the field's ISO."""
+    path, payload = SEASON_SCENARIOS["PlayoffState.confirm_close"].build(season_app)
+    tab = RawTab(season_app, str(uuid.uuid4()), _cookie_for(season_app, ORGANIZER))
+    close = _event_name("PlayoffState.close_stage")
+    tab.emit(close.rsplit(".", 1)[0] + ".load", {}, path)
+    tab.read(until=lambda frame: frame.startswith("42/_event"), seconds=15)
+    tab.emit(close, payload, path)
+    frames = "".join(tab.read(until=lambda frame: "close_question" in frame, seconds=15))
+    tab.close()
+    assert "сб 01.03.2031 10:00 — сб 08.03.2031 22:00" in frames and "2031-03-01 10:00" not in frames

@@ -26,6 +26,7 @@ from services.results import hanchans as results
 from services.results import repo as results_repo
 from services.results import winds
 from services.results.scoring import PLAYOFF_ROUNDS, format_points
+from services.scheduling.rules import format_kirov
 
 # Issue 28 item 6: the rounds in Russian on screen; the form still sends the bracket's codes.
 WINDOW_ROUNDS = texts.PLAYOFF_WINDOW_ROUNDS
@@ -141,12 +142,12 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
         The window is checked now; nothing changes until `confirm_close`."""
         self.error = self.notice = ""
         try:
-            _close_window(form)
+            start, end = _close_window(form)
         except WindowError as error:
             self.error = str(error)
             return
         self.close_start, self.close_end = form.get("start", ""), form.get("end", "")
-        window = " — ".join(v.replace("T", " ") for v in (self.close_start, self.close_end) if v)
+        window = f"{format_kirov(start)} — {format_kirov(end)}"  # as every page says a time, not the field's ISO
         self.close_question = texts.PLAYOFF_CLOSE_CONFIRM.format(
             window=texts.PLAYOFF_CLOSE_CONFIRM_WINDOW.format(window=window) if window else ""
         )

@@ -85,7 +85,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
 
     @rx.var
     def tours(self) -> list[str]:
-        return sorted({r["tour"] for r in self.rows}, key=lambda t: (not t.isdigit(), t.zfill(4)))
+        return sorted({r["tour"] for r in self.rows}, key=_tour_order)
 
     @rx.var
     def dialog_action(self) -> str:
@@ -300,3 +300,9 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             )
 
         self._run("activity", form, act)
+
+
+def _tour_order(tour: str) -> tuple[bool, int]:
+    """«Тур 2» before «Тур 10», the playoff (no number) last."""
+    number = "".join(c for c in tour if c.isdigit())
+    return (not number, int(number or 0))
