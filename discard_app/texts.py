@@ -884,7 +884,7 @@ GRID_WEEK_NAMES = ("первая неделя", "вторая неделя", "т
 GRID_ONE_WEEK = ("неделя",)  # a window of at most seven days
 # --- h-once (issue 24, "say it once"): the club's time zone on /regulation (pages/league/regulation_rules.py) ---
 RULES_CLUB_ZONE = "Часовой пояс клуба"
-RULES_CLUB_ZONE_VALUE = "время Кирова ({zone}), одно для всех сезонов"
+RULES_CLUB_ZONE_VALUE = "время Кирова, одно для всех сезонов"
 # --- h-once (issue 24 item 5): the last literals of the pages, moved ---
 # /match/<id> (pages/results/match.py)
 MATCH_EMA_HINT = "{name}: ранее нарушений {previous}, EMA — {step}"

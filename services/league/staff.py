@@ -52,7 +52,7 @@ def add_staff(session: Session, name: str, role: str, *, actor_user_id: int | No
     chosen = _role(role, STAFF_ROLES)
     name = " ".join(name.split())
     if problem := person_name_problem(name):
-        raise StaffError(f"Имя: {problem}.")
+        raise StaffError(f"{problem[0].upper()}{problem[1:]}.")  # «Не указано имя.», not «Имя: не указано имя.»
     return create_user(session, display_name=name, role=chosen, actor_user_id=actor_user_id, now=now)
 
 

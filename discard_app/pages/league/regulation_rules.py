@@ -15,7 +15,7 @@ from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.league import season_rules
 from services.league.roster import current_season
-from services.league.ruleset import CLUB_TIME_ZONE, CLUB_ZONE, FIELDS, PLAYOFF_FORMAT_NAMES, ZONE_FIELD, of_season
+from services.league.ruleset import CLUB_ZONE, FIELDS, PLAYOFF_FORMAT_NAMES, ZONE_FIELD, of_season
 
 # What the rules form may send: the season's numbers, and the club's time zone only to be refused when changed.
 FORM_FIELDS = (*FIELDS, ZONE_FIELD)
@@ -262,7 +262,7 @@ def rules_section() -> rx.Component:
         rx.el.dl(
             rx.flex(
                 rx.el.dt(texts.RULES_CLUB_ZONE),
-                rx.el.dd(texts.RULES_CLUB_ZONE_VALUE.format(zone=CLUB_TIME_ZONE)),
+                rx.el.dd(texts.RULES_CLUB_ZONE_VALUE),
                 justify="between",
                 width="100%",
             ),
