@@ -445,9 +445,11 @@ ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу переста
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
 ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять участника «{name}»?"
 ROSTER_WITHDRAW_CONFIRM_TEXT = (
-    "Он будет исключён из зачёта и из борьбы за плей-офф (Регламент §6.1); сыгранные протоколы сохранятся. "
-    "Переиграть его сыгранные матчи можно после снятия, только с согласия всех участников."
+    "{who} из зачёта и из борьбы за плей-офф (Регламент §6.1); сыгранные протоколы сохранятся. "
+    "Переиграть уже сыгранные матчи можно после снятия, только с согласия всех участников."
 )
+# Agreed with the person's name (services.core.wording.gender); a name that does not tell takes the neutral one.
+ROSTER_WITHDRAW_WHO = {"m": "Он будет исключён", "f": "Она будет исключена", "": "Участник будет исключён"}
 ROSTER_WITHDRAW_CONFIRM = "Снять участника"
 ROSTER_WITHDRAW_CANCEL = "Отмена"
 ROSTER_RESET_CANCEL = "Отмена"

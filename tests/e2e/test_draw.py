@@ -167,6 +167,7 @@ def test_organizer_withdraws_a_player_and_orders_a_replay(page: Page, app: App) 
     withdraw("переезд в другой город")
     dialog = page.get_by_role("alertdialog")  # asked first, naming the person; nothing changed yet
     expect(dialog).to_contain_text(f"Снять участника «{names[0]}»?")
+    expect(dialog).to_contain_text("Он будет исключён из зачёта")  # agreed with «Ранний Уход»
     dialog.get_by_role("button", name="Отмена").click()
     expect(dialog).to_have_count(0)
     engine = app.engine()

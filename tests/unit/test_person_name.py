@@ -30,3 +30,18 @@ def test_the_demo_league_s_people_have_persons_names() -> None:
     from services.commands.demo_league.league import DEMO_JUDGE, DEMO_ORGANIZER, DEMO_PLAYERS
 
     assert [n for n in (DEMO_ORGANIZER, DEMO_JUDGE, *DEMO_PLAYERS) if person_name_problem(n) is not None] == []
+
+
+def test_the_withdrawal_question_agrees_with_the_person() -> None:
+    """Issue 45 item 13: «Снять участника «Анна …»? Он будет исключён»."""
+    from discard_app import texts  # noqa: PLC0415
+    from services.core.wording import gender  # noqa: PLC0415
+
+    said = {
+        name: texts.ROSTER_WITHDRAW_WHO[gender(name) or ""] for name in ("Татьяна Морозова", "Олег Клименко", "Саша")
+    }
+    assert said == {
+        "Татьяна Морозова": "Она будет исключена",
+        "Олег Клименко": "Он будет исключён",
+        "Саша": "Участник будет исключён",
+    }

@@ -17,6 +17,7 @@ from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Player, Role, RosterStatus, User, utc_now
+from services.core.wording import gender
 from services.league import fees, issued_passwords, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 from services.league.ruleset import multiple_of, of_season
@@ -57,6 +58,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     confirm_id: str = ""  # the player whose new password waits for confirmation
     confirm_name: str = ""
     withdraw_question: str = ""  # «Снять X?»: a withdrawal is asked about first, naming the person
+    withdraw_text: str = ""  # what it does, in words agreed with that person («Она будет исключена …»)
     _pending_withdrawal: dict[str, str] = {}  # the checked form the question is about
     replay_choices: list[ReplayChoice] = []
     delete_id: str = ""  # the player whose roster line waits for «Удалить строку?»
@@ -331,6 +333,8 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 self._pending_withdrawal = {key: form.get(key) or "" for key in ("player_id", "reason", KEY_FIELD)}
                 name = next((r["name"] for r in self.rows if r["player_id"] == form.get("player_id")), "")
                 self.withdraw_question = texts.ROSTER_WITHDRAW_CONFIRM_TITLE.format(name=name)
+                who = texts.ROSTER_WITHDRAW_WHO[gender(name) or ""]
+                self.withdraw_text = texts.ROSTER_WITHDRAW_CONFIRM_TEXT.format(who=who)
             return None
         if not self._apply_status(form, texts.ROSTER_STATUS_CHANGED):
             return None
@@ -391,7 +395,7 @@ def _confirm_delete() -> rx.Component:
 def _confirm_withdrawal() -> rx.Component:
     return confirm_dialog(
         RosterState.withdraw_question,
-        texts.ROSTER_WITHDRAW_CONFIRM_TEXT,
+        RosterState.withdraw_text,
         confirm=texts.ROSTER_WITHDRAW_CONFIRM,
         on_confirm=RosterState.confirm_withdrawal,
         cancel=texts.ROSTER_WITHDRAW_CANCEL,
