@@ -29,7 +29,9 @@ def test_closing_the_regular_stage_asks_first_naming_what_follows(page: Page, ap
     dialog = page.get_by_role("alertdialog")
     expect(dialog).to_contain_text(texts.PLAYOFF_CLOSE_CONFIRM_TITLE)
     expect(dialog).to_contain_text("Восемь лучших основных участников пройдут в плей-офф")
-    expect(dialog).to_contain_text("2026-12-20 10:00 — 2026-12-27 22:00")  # the window it will give round 1
+    expect(dialog).to_contain_text(
+        "вс 20.12.2026 10:00 — вс 27.12.2026 22:00"
+    )  # the window of round 1, as pages say times
     dialog.get_by_role("button", name=texts.PLAYOFF_CLOSE_CANCEL).click()
     expect(dialog).to_have_count(0)
     assert _playoff_stages(app) == 0  # asked, not done
