@@ -49,7 +49,7 @@ def test_the_organizer_makes_an_expert_from_the_desks_checklist(browser: Browser
     # A second tap that comes after the answer sends the emptied form: it is refused, and the password shown
     # this once stays (found on a phone walk: the refusal wiped it)
     button.click()
-    expect(page.get_by_text(re.compile("не указано имя"))).to_be_visible()
+    expect(page.get_by_text(re.compile("Не указано имя"))).to_be_visible()
     expect(page.locator("#staff-issued-password")).to_contain_text(name)
 
     page.go_back()
