@@ -130,7 +130,7 @@
     const field = ev.target && ev.target.id === "grid-save-form" ? ev.target.querySelector("input[name=grid]") : null;
     if (field) field.value = window.discardGrid.serialize();
   }, true);
-  // Unsaved painting is asked about by the site's one guard (assets/unsaved.js), whichever way the page is left.
+  // Unsaved painting is asked about by the site's one guard (assets/forms.js), whichever way the page is left.
   // Without grid cells there is nothing to lose.
   if (window.discardUnsaved) window.discardUnsaved.register({
     question: () => {

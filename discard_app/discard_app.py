@@ -5,7 +5,7 @@ import reflex as rx
 import services.core.models  # noqa: F401  (registers the tables for `reflex db`)
 from discard_app import live_push, log_redaction, routes, texts
 from discard_app.api import http_api
-from discard_app.components.form import SAME_PRESS_SCRIPT, UNSAVED_SCRIPT
+from discard_app.components.form import FORMS_SCRIPT
 from discard_app.components.season_checklist import ChecklistState
 from discard_app.components.site_frame import connection_overlay, not_found_page
 from discard_app.components.text_limit import max_length_script
@@ -55,8 +55,7 @@ app = rx.App(
         rx.el.meta(name="viewport", content="width=device-width, initial-scale=1"),
         rx.script(OTHER_TABS_SCRIPT),
         rx.script(max_length_script()),  # every free-text input stops at its limit (services/core/text_limits)
-        rx.script(SAME_PRESS_SCRIPT),  # a second press of the same form is the first one's (components/form.py)
-        rx.script(UNSAVED_SCRIPT),  # leaving with unsaved work asks first, however it is left (assets/unsaved.js)
+        rx.script(FORMS_SCRIPT),  # unsaved input asks before leaving; a second press is the first's (assets/forms.js)
     ],
     # The ICS feeds and the session cookie's two steps; around everything the guard (cookies to digests,
     # security headers, uploads refused before their body is read).

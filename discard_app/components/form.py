@@ -3,7 +3,7 @@ the message beside it. Every submit button stands in an `action_form` (tests/e2e
 
 The key (`GuardedActions.action_key`, discard_app/state/action.py) goes with the form, so the server performs
 the form's action once: a second tap, a resent frame, changes nothing. A second press of the same fields within
-seconds goes with the first press's key even after the page has re-rendered with a new one (`SAME_PRESS_SCRIPT`),
+seconds goes with the first press's key even after the page has re-rendered with a new one (`assets/forms.js`),
 so it is answered as the first was, never refused as a new action. The button is disabled and shows it works
 while the page's `busy` var is set: the form sends `start_busy` just before its own event, and `guarded` clears it
 when the handler ends. Fields stay as typed (`reset_on_submit=False`); a page that clears or
@@ -22,38 +22,10 @@ from discard_app.state.action import KEY_FIELD, roles_of
 from services.core.text_limits import FIELD_LIMITS, limit_for
 
 FORM_MARK = "data-action-form"  # what the forms test looks for around every submit button
-# Leaving a page asks first while a form of it was typed into and not sent (and while the grid is unsaved).
-UNSAVED_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "unsaved.js").read_text(encoding="utf-8")
+# In every page's head: leaving with unsaved input asks first, and a second press of the same form goes with the first
+# press's key (assets/forms.js, which names FORM_MARK and KEY_FIELD as they are here).
+FORMS_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "forms.js").read_text(encoding="utf-8")
 LEAVES = {"data-leaves": "1"}  # a button that leaves the page (the phone menu's items, logout): asked first
-SAME_PRESS_SECONDS = 10
-
-# A second press of the same form (nothing typed since, the same fields, within seconds) goes with the first
-# press's key, however the page re-rendered meanwhile (a new key after the first answer): the server answers it as
-# it answered the first and changes nothing. Anything typed since, or a press later on, is a new action with the
-# page's current key. (Capture listeners: they run before the form's own submit handler reads the fields.)
-SAME_PRESS_SCRIPT = f"""
-const discardTyped = (event) => {{
-  const form = event.isTrusted && event.target.closest && event.target.closest('form[{FORM_MARK}]');
-  if (form) form.__discardPress = null;
-}};
-document.addEventListener('input', discardTyped, true);
-document.addEventListener('change', discardTyped, true);
-document.addEventListener('submit', (event) => {{
-  const form = event.target;
-  const field = form.matches && form.matches('form[{FORM_MARK}]') && form.querySelector('input[name={KEY_FIELD}]');
-  if (!field) return;
-  const data = new FormData(form);
-  data.delete('{KEY_FIELD}');
-  const fields = JSON.stringify([...data.entries()].map(([k, v]) => [k, typeof v === 'string' ? v : v.name]));
-  const last = form.__discardPress;
-  if (last && last.fields === fields && Date.now() - last.at < {SAME_PRESS_SECONDS * 1000}) {{
-    field.value = last.key;
-  }} else {{
-    field.value = field.dataset.key;
-    form.__discardPress = {{fields, key: field.value, at: Date.now()}};
-  }}
-}}, true);
-"""
 
 
 def labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Component:

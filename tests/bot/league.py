@@ -111,6 +111,16 @@ def confirm(session: Session, league: League, proposal_id: int, index: int) -> N
     session.commit()
 
 
+def book(session: Session, league: League, day: int) -> int:
+    """All four free 13:00–20:00 that day, the first proposes 13:00, the other three confirm: the room is booked."""
+    for index in range(4):
+        answer(session, league, index, (kirov(day, 13), kirov(day, 20)))
+    proposal_id = propose(session, league, kirov(day, 13))
+    for index in range(1, 4):
+        confirm(session, league, proposal_id, index)
+    return proposal_id
+
+
 def link(
     session: Session, league: League, index: int, telegram_user_id: int, username: str | None, private: bool
 ) -> None:

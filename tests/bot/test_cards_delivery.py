@@ -19,7 +19,7 @@ from services.results.scoring import TableResult
 from tests.bot import delivery
 from tests.bot.conftest import OutsideNetwork
 from tests.bot.fake_api import TOKEN, FakeBotApi
-from tests.bot.league import answer, confirm, kirov, link, make_league, propose
+from tests.bot.league import answer, book, confirm, kirov, link, make_league, propose
 
 CHAT, SCHEDULE, ANNOUNCEMENTS = -1001234, 7, 9
 TARGET = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
@@ -208,11 +208,7 @@ async def test_a_booking_at_table_2_shows_the_table_on_the_card_and_privately(
     first, second = make_league(session, tables=2, room_tables=2)
     link(session, second, 0, 5001, "anna2", private=True)
     for league in (first, second):  # the same evening for both: the second match takes the room's table 2
-        for index in range(4):
-            answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
-        proposal_id = propose(session, league, kirov(14, 13))
-        for index in range(1, 4):
-            confirm(session, league, proposal_id, index)
+        book(session, league, 14)
     notifier = _notifier(bot, engine)
 
     await notifier.deliver_pending()
@@ -231,11 +227,7 @@ async def test_the_card_says_played_once_the_last_hanchan_is_entered(
     """Issue 43 item 1: entering results wrote no event, so the card kept «Забронировано» for good while the site
     said «Сыгран»."""
     (league,) = make_league(session)
-    for index in range(4):
-        answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
-    proposal_id = propose(session, league, kirov(14, 13))
-    for index in range(1, 4):
-        confirm(session, league, proposal_id, index)
+    book(session, league, 14)
     notifier = _notifier(bot, engine)
     await notifier.deliver_pending()
     card = _card(session, league.match_id)

@@ -251,3 +251,11 @@ def test_the_door_check_sees_a_hand_written_role_check() -> None:
     source = "def load(self):\n    if self._require_user(Role.ORGANIZER) is None:\n        return\n"
     assert _role_checks(source) == ["load: self._require_user(Role.ORGANIZER)"]
     assert _role_checks("def _viewer(self):\n    return self._require_user(*self.VIEWERS)\n") == []
+
+
+def test_the_forms_script_names_the_forms_mark_and_key_as_the_shell_does() -> None:
+    """assets/forms.js finds the site's forms and their one-time key by the names components/form.py renders."""
+    from discard_app.components.form import FORM_MARK, FORMS_SCRIPT  # noqa: PLC0415
+    from discard_app.state.action import KEY_FIELD  # noqa: PLC0415
+
+    assert f"form[{FORM_MARK}]" in FORMS_SCRIPT and f'KEY_FIELD = "{KEY_FIELD}"' in FORMS_SCRIPT

@@ -1,20 +1,43 @@
+// The site's forms in the browser, one script for every page: what was typed and not sent, and a second press.
 // Unsaved work is asked about once, whichever way the page is left: a link, the phone menu, logout (elements
 // marked data-leaves), the back button, a reload. What can be lost: a form of the site (data-action-form) typed
 // into and not yet sent, and whatever a page registers (the availability grid's painting). Leaving through the
 // question forgets it all, so the next page never asks again.
+// A second press of the same form — nothing typed since, the same fields, within SAME_PRESS_MS — goes with the first
+// press's one-time key (action_key), however the page re-rendered meanwhile with a new one: the server answers it
+// as it answered the first and changes nothing. (Capture listeners: they run before the form's own handlers.)
 (function () {
   if (window.discardUnsaved) return;
   const FORM_QUESTION = "Введённое в форму не сохранено. Уйти со страницы?";
+  const KEY_FIELD = "action_key"; // discard_app/state/action.py
+  const SAME_PRESS_MS = 10000;
   const sources = []; // {question: () => text or "", forget: () => void}, registered by pages (the grid)
   const typed = new Set(); // forms typed into since they were last sent or emptied
   const formOf = (el) => (el && el.closest ? el.closest("form[data-action-form]") : null);
   const typing = (ev) => {
     const form = formOf(ev.target);
-    if (form && ev.isTrusted) typed.add(form);
+    if (!form || !ev.isTrusted) return;
+    typed.add(form);
+    form.discardPress = null; // typed since the last press: the next one is a new action
   };
   document.addEventListener("input", typing, true);
   document.addEventListener("change", typing, true);
-  document.addEventListener("submit", (ev) => typed.delete(ev.target), true);
+  document.addEventListener("submit", (ev) => {
+    const form = ev.target;
+    typed.delete(form);
+    const field = formOf(form) === form ? form.querySelector(`input[name=${KEY_FIELD}]`) : null;
+    if (!field) return;
+    const data = new FormData(form);
+    data.delete(KEY_FIELD);
+    const fields = JSON.stringify([...data.entries()].map(([k, v]) => [k, typeof v === "string" ? v : v.name]));
+    const last = form.discardPress;
+    if (last && last.fields === fields && Date.now() - last.at < SAME_PRESS_MS) {
+      field.value = last.key;
+    } else {
+      field.value = field.dataset.key;
+      form.discardPress = { fields, key: field.value, at: Date.now() };
+    }
+  }, true);
   document.addEventListener("reset", (ev) => typed.delete(ev.target), true);
   const question = () => {
     for (const source of sources) {
