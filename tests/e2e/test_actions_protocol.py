@@ -33,9 +33,11 @@ from sqlmodel import Session, SQLModel, col, select
 import discard_app.discard_app  # noqa: F401  (registers every page state)
 from discard_app.state.action import KEY_FIELD, Anyone, guarded, new_key, roles_of
 from discard_app.state.auth import AuthState, OrganizerPage, _descendants
+from services.core import outbox
 from services.core.db import session_scope
 from services.core.models import (
     Booking,
+    OutboxEvent,
     PantheonGame,
     PantheonPlayer,
     RegulationVersion,
@@ -184,6 +186,9 @@ def write_handler_list() -> None:
 # --- the database before and after -------------------------------------------------------------------------
 
 IGNORED_TABLES = {"authsession", "loginattempt", "actionkey"}  # sessions seen, logins: not the league's data
+# Written by the site's own minute check, not by any handler: the Sunday reminder (a full run crossing Sunday 19:00
+# Kirov saw it land in four sends' windows) and a proposal's reminder a day before its start.
+CLOCK_EVENTS = (outbox.REMINDER, outbox.PROPOSAL_SOON)
 
 
 def _snapshot(app: App) -> dict[str, list[str]]:
@@ -192,7 +197,10 @@ def _snapshot(app: App) -> dict[str, list[str]]:
     with engine.connect() as connection:
         for name, table in SQLModel.metadata.tables.items():
             if name not in IGNORED_TABLES:
-                rows[name] = sorted(repr(tuple(r)) for r in connection.execute(sa.select(table)))
+                query = sa.select(table)
+                if name == OutboxEvent.__tablename__:
+                    query = query.where(table.c.kind.not_in(CLOCK_EVENTS))
+                rows[name] = sorted(repr(tuple(r)) for r in connection.execute(query))
     engine.dispose()
     return rows
 
