@@ -38,13 +38,13 @@ def adopt_script(token: str, next_path: str) -> str:
     return f"fetch({json.dumps(ADOPT_PATH)}, {request}).then(() => {_switched(next_path)})"
 
 
-def forget_script() -> str:
-    """The browser drops the cookie (FORGET_PATH answers with an expired one) and tells its other tabs."""
+def forget_script(next_path: str) -> str:
+    """The browser drops the cookie (FORGET_PATH answers with an expired one), tells its other tabs, and only then
+    loads `next_path`: a page loaded while the answer was on its way would come up still holding the cookie, and
+    the late notice to the other tabs would reach that page too and reload it under the person's hands (seen as a
+    login typed right after a logout arriving empty)."""
     request = json.dumps({"method": "POST", "credentials": "same-origin"})
-    return (
-        f"fetch({json.dumps(FORGET_PATH)}, {request})"
-        f".finally(() => localStorage.setItem({json.dumps(EPOCH_KEY)}, String(Date.now())))"
-    )
+    return f"fetch({json.dumps(FORGET_PATH)}, {request}).finally(() => {_switched(next_path)})"
 
 
 def _switched(next_path: str) -> str:

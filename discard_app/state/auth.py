@@ -98,8 +98,9 @@ class AuthState(rx.State):
                 accounts.logout_digest(session, self._session_digest)
         await self._forget_pages()
         self._bind_session("")
-        # The session is over in the database already; the cookie goes too, and the other tabs reload.
-        return [rx.call_script(forget_script()), rx.redirect(routes.LOGIN)]
+        # The session is over in the database already; the cookie goes too, the other tabs reload, and this one
+        # opens the login page once the cookie is gone.
+        return [rx.call_script(forget_script(routes.LOGIN))]
 
 
 class OrganizerPage(rx.State, mixin=True):
