@@ -4,7 +4,8 @@
         @rx.event
         @guarded(Role.ORGANIZER)
         def add_player(self, form: dict[str, str]) -> None:
-            outcome = self._perform(lambda session, user: ..., key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED)
+            if self._perform(lambda session, user: ..., key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED).ok:
+                self._refresh()
 
 `guarded(*roles)` checks on the server, before the handler's body runs, that the caller is logged in and has one
 of the roles (or, named as `Anyone.AT_THE_MATCH` or `Anyone.OWN_ACCOUNT`, is any logged-in person, whom the service
@@ -14,7 +15,9 @@ roles stay on the handler (`roles_of`), so the protocol tests find every mutatin
 `_perform` opens one transaction and in it claims the form's one-time action key (`services/core/action_keys.py`),
 runs the service and records its answer. A repeated send of the same key changes nothing and answers with the
 first result. A `LeagueError` (every service refusal derives from it) becomes the message next to the form, with
-the fields kept; anything else is logged and becomes the Russian unexpected-error message.
+the fields kept; anything else is logged and becomes the Russian unexpected-error message. Then it shows the answer
+through the page's one `_show_answer` (by default `error` or `notice`; `where` names the form or item on pages that
+answer per form), so no handler sets an action's answer by hand; the handler only refreshes its view.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ import reflex as rx
 
 from discard_app import texts
 from services.core import action_keys
+from services.core.db import session_scope
 from services.core.errors import LeagueError
 from services.core.models import Role, User
 
@@ -60,6 +64,16 @@ class Outcome:
     value: Any = None
     repeated: bool = False  # a second send of a key already performed: nothing was done this time
     error: LeagueError | None = None
+
+
+def refusing(error: LeagueError) -> Callable[[Any, User], Any]:
+    """The action for input refused before the service could be called (an unreadable file): `_perform` answers
+    it as it answers every refusal, with nothing done."""
+
+    def run(_session: Any, _user: User) -> Any:
+        raise error
+
+    return run
 
 
 def roles_of(handler: Callable) -> tuple[Role | Anyone, ...] | None:
@@ -172,6 +186,25 @@ class GuardedActions(rx.State, mixin=True):
     def _show_refusal(self, message: str) -> None:  # noqa: B027  (pages that show it override this)
         """Pages override this to put the message where their form shows it."""
 
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        """An action's answer where the page shows it: the page's `error` (its problems) or `notice`. A page that
+        answers beside each form (`where`), or lists the problems one by one, overrides this."""
+        problems = "; ".join(outcome.problems)
+        self.error, self.notice = ("", outcome.message) if outcome.ok else (problems, "")  # type: ignore[attr-defined]
+
+    def _check(self, run: Callable[[Any, User], Any], where: str = "") -> bool:
+        """`run` tried and rolled back (a question asked before a grave action: would it go through?); a refusal
+        is shown as `_perform` shows it. True when it would."""
+        user = self._admitted_user()
+        try:
+            with session_scope() as session:
+                run(session, user)
+                session.rollback()
+        except LeagueError as error:
+            self._show_answer(Outcome(ok=False, problems=error.lines(), error=error), where)
+            return False
+        return True
+
     def _admitted_user(self) -> User:
         user = _admitted.get()
         if user is None:
@@ -200,10 +233,18 @@ class GuardedActions(rx.State, mixin=True):
         key: Any = "",
         done: str | Callable[[Any], str] = "",
         action: str = "",
+        where: str = "",
     ) -> Outcome:
-        """Runs `run(session, user)` once per `key` in one transaction (an empty key: no once-guard)."""
+        """Runs `run(session, user)` once per `key` in one transaction (an empty key: no once-guard) and shows its
+        answer (`_show_answer`, beside the form `where`)."""
+        outcome = self._outcome(run, str(key or ""), done, action)
+        self._show_answer(outcome, where)
+        return outcome
+
+    def _outcome(
+        self, run: Callable[[Any, User], Any], key: str, done: str | Callable[[Any], str], action: str
+    ) -> Outcome:
         user = self._admitted_user()
-        key = str(key or "")
 
         def once(session: Any) -> tuple[Any, str]:
             value = run(session, user)

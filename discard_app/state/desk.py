@@ -10,7 +10,7 @@ import reflex as rx
 
 from discard_app import live_push, routes, texts
 from discard_app.components.live import current_stamp
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState
 from services.core.changes import LEAGUE
 from services.core.config import settings
@@ -112,24 +112,26 @@ class DeskState(GuardedActions, AuthState):
         self._viewer()
         self.error, self.error_key, self.notice = message, REFUSED, ""
 
-    async def _act(
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        """A refusal stands under its item (the fields kept), what was done at the top (the «Назначить судью»
+        form's under the form)."""
+        problems = "; ".join(outcome.problems)
+        self.error, self.error_key = ("", "") if outcome.ok else (problems, where)
+        self.notice, self.notice_key = (outcome.message, where) if outcome.ok else ("", "")
+
+    async def _change(
         self, form: dict[str, str], run: Callable[[Any, User], Any], done: str | Callable[[Any], str]
     ) -> AsyncIterator[None]:
-        """One item's action through the guarded helper (discard_app/state/action.py), once per the form's key:
-        its button spins while it runs; a refusal stands under the item (its fields kept), the answer at the top."""
+        """One item's action, once per the form's key: its button spins while it runs; the desk read again."""
         item = str(form.get("item") or "")
-        self.error = self.error_key = self.notice = ""
         self.busy, self.working = True, item
         yield  # the item's button shows it works before the service runs
         try:
-            outcome = self._perform(run, key=form.get(KEY_FIELD), done=done, action=f"desk.{item}"[:60])
+            outcome = self._perform(run, key=form.get(KEY_FIELD), done=done, action=f"desk.{item}"[:60], where=item)
         finally:
             self.busy, self.working = False, ""
-        if not outcome.ok:
-            self.error, self.error_key = "; ".join(outcome.problems), item
-            return
-        self.notice, self.notice_key = outcome.message, item
-        self._refresh(self._admitted_user(), force=True)
+        if outcome.ok:
+            self._refresh(self._admitted_user(), force=True)
 
     @staticmethod
     def _done(form: dict[str, str]) -> str:
@@ -140,7 +142,7 @@ class DeskState(GuardedActions, AuthState):
     async def apply_fallback(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.1: the match's fallback Sunday booked in one tap."""
         match_id = _digits(form.get("target"))
-        async for update in self._act(
+        async for update in self._change(
             form,
             lambda s, u: scheduling_admin.apply_fallback(s, match_id=match_id, actor_user_id=u.id, now=utc_now()),
             self._done(form),
@@ -152,7 +154,7 @@ class DeskState(GuardedActions, AuthState):
     async def apply_window_fallback(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.1 for a whole tour: the notice names the matches that did not fit and what to do."""
         round_id, title = _digits(form.get("target")), str(form.get("title") or "")[:120]
-        async for update in self._act(
+        async for update in self._change(
             form,
             lambda s, u: scheduling_admin.apply_window_fallback(
                 s, round_id=round_id, actor_user_id=u.id, now=utc_now()
@@ -166,7 +168,7 @@ class DeskState(GuardedActions, AuthState):
     async def next_window(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.1: with a good reason the organizer moves the match to the next tour's window."""
         match_id, reason = _digits(form.get("target")), str(form.get("reason") or "")
-        async for update in self._act(
+        async for update in self._change(
             form,
             lambda s, u: scheduling_admin.move_to_next_window(
                 s, match_id=match_id, reason=reason, actor_user_id=u.id, now=utc_now()
@@ -180,7 +182,7 @@ class DeskState(GuardedActions, AuthState):
     async def resolve(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.2: a disputed result kept, with the organizer's decision."""
         hanchan_id, decision = _digits(form.get("target")), str(form.get("reason") or "")
-        async for update in self._act(
+        async for update in self._change(
             form, lambda s, u: resolve_dispute(s, u, hanchan_id, decision, now=utc_now()), self._done(form)
         ):
             yield update
@@ -190,7 +192,9 @@ class DeskState(GuardedActions, AuthState):
     async def answer(self, form: dict[str, str]) -> AsyncIterator[None]:
         """Регламент §6.2: the judge takes the call («Иду»)."""
         call_id = _digits(form.get("target"))
-        async for update in self._act(form, lambda s, u: answer_call(s, u, call_id, now=utc_now()), self._done(form)):
+        async for update in self._change(
+            form, lambda s, u: answer_call(s, u, call_id, now=utc_now()), self._done(form)
+        ):
             yield update
 
     @rx.event
@@ -200,7 +204,7 @@ class DeskState(GuardedActions, AuthState):
         call_id = _digits(form.get("target"))
         actions, disagreement = str(form.get("actions") or ""), str(form.get("disagreement") or "")
         decision = str(form.get("reason") or "")
-        async for update in self._act(
+        async for update in self._change(
             form,
             lambda s, u: close_call(
                 s, u, call_id, actions=actions, disagreement=disagreement, decision=decision, now=utc_now()
@@ -215,7 +219,7 @@ class DeskState(GuardedActions, AuthState):
         """Регламент §6.3: a judge for a match, a day or a round (exactly one of them)."""
         judge_id, match_id, round_id = (_digits(form.get(name)) for name in ("judge", "match", "round"))
         day = str(form.get("day") or "").strip() or None
-        async for update in self._act(
+        async for update in self._change(
             {**form, "item": ASSIGN},
             lambda s, u: assign_judge(
                 s,

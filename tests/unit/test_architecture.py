@@ -253,6 +253,33 @@ def test_the_door_check_sees_a_hand_written_role_check() -> None:
     assert _role_checks("def _viewer(self):\n    return self._require_user(*self.VIEWERS)\n") == []
 
 
+def _answers_by_hand(source: str) -> list[str]:
+    """Every read of an action's answer (`.problems`, `.message` of an `Outcome`, named `outcome`) outside a page's
+    one `_show_answer`."""
+    found = []
+    for function in ast.walk(ast.parse(source)):
+        if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or function.name == "_show_answer":
+            continue
+        for node in ast.walk(function):
+            if isinstance(node, ast.Attribute) and node.attr in ("problems", "message"):
+                if isinstance(node.value, ast.Name) and node.value.id == "outcome":
+                    found.append(f"{function.name}: {ast.unparse(node)}")
+    return found
+
+
+def test_an_actions_answer_is_shown_by_the_pages_one_show_answer() -> None:
+    """Issue 40: a handler does not set its answer by hand; `_perform` shows every outcome through the page's
+    `_show_answer` (state/action.py), so a refusal, a second press and a success read the same on every page."""
+    found = {
+        str(path.relative_to(ROOT)): answers
+        for path in sorted((ROOT / "discard_app").rglob("*.py"))
+        if (answers := sorted(set(_answers_by_hand(path.read_text(encoding="utf-8")))))
+    }
+    assert found == {}
+    by_hand = "def save(self):\n    outcome = self._perform(run)\n    self.error = '; '.join(outcome.problems)\n"
+    assert _answers_by_hand(by_hand) == ["save: outcome.problems"]
+
+
 def test_the_forms_script_names_the_forms_mark_and_key_as_the_shell_does() -> None:
     """assets/forms.js finds the site's forms and their one-time key by the names components/form.py renders."""
     from discard_app.components.form import FORM_MARK, FORMS_SCRIPT  # noqa: PLC0415

@@ -4,6 +4,7 @@ own password; renew the personal calendar link."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import reflex as rx
 
@@ -12,7 +13,7 @@ from discard_app.components.feed_link import feed_links
 from discard_app.components.form import action_form
 from discard_app.layout import page
 from discard_app.state import tab_memory
-from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState
 from services.core.action_keys import Performed, perform_once
 from services.core.config import settings
@@ -25,6 +26,8 @@ from services.notifier import linking as telegram_link
 from services.scheduling.calendar_feed import renew_calendar_token
 
 NEW_FEED = "profile-new-feed"  # the renewed feed link, shown once in this tab (state/tab_memory.py)
+LINK_CODE = "profile-link-code"  # the Telegram code asked for, shown in this tab only (state/tab_memory.py)
+
 
 PASSWORD_FORM_ID = "change-password"
 
@@ -36,8 +39,7 @@ class ProfileState(GuardedActions, AuthState):
     linked: bool = False
     telegram_username: str = ""
     private_messages: bool = False
-    code: str = ""  # the caller's own one-time code: fine in their browser, useless to anyone else
-    link_url: str = ""
+
     notice: str = ""
     password_error: str = ""
     password_notice: str = ""
@@ -56,6 +58,18 @@ class ProfileState(GuardedActions, AuthState):
         feed = tab_memory.recall(self.router.session.client_token, NEW_FEED, "")
         return [webcal_url(feed)] if feed else []
 
+    @rx.var(cache=False)
+    def link_code(self) -> list[str]:
+        """The caller's one-time Telegram code and its deep link, once asked for: from the tab's memory, never
+        stored on the state (the code, typed to the bot within its life, links the account)."""
+        code = tab_memory.recall(self.router.session.client_token, LINK_CODE, "")
+        return [code] if code else []
+
+    @rx.var(cache=False)
+    def link_url(self) -> list[str]:
+        code = tab_memory.recall(self.router.session.client_token, LINK_CODE, "")
+        return [telegram_link.deep_link(settings.bot_username, code)] if code and settings.bot_username else []
+
     feed_notice: str = ""
 
     def _site(self) -> str:
@@ -73,6 +87,7 @@ class ProfileState(GuardedActions, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         tab_memory.remember(self.router.session.client_token, NEW_FEED, "")
+        tab_memory.remember(self.router.session.client_token, LINK_CODE, "")
         self._renew_key()
         user = self._viewer()
         if user is None:
@@ -84,36 +99,54 @@ class ProfileState(GuardedActions, AuthState):
     @rx.event
     @guarded(Anyone.OWN_ACCOUNT)
     def new_code(self) -> None:
-        user = self._admitted_user()
-        with session_scope() as session:
-            code = telegram_link.create_link_code(session, user.id, now=utc_now()).code
-        self.code = code
-        self.link_url = telegram_link.deep_link(settings.bot_username, code) if settings.bot_username else ""
-        self.notice = ""
+        """A new code replaces the last one: a second press answers with the newer code, which works."""
+        outcome = self._perform(
+            lambda session, user: telegram_link.create_link_code(session, user.id, now=utc_now()).code,
+            action="profile.code",
+        )
+        if outcome.ok:
+            tab_memory.remember(self.router.session.client_token, LINK_CODE, outcome.value)
 
     @rx.event
     @guarded(Anyone.OWN_ACCOUNT)
     def set_private_messages(self, enabled: bool) -> None:
-        user = self._admitted_user()
-        with session_scope() as session:
-            row = session.get(User, user.id)
-            telegram_link.set_private_messages(session, row, enabled)
-            self._show(row)
-        self.notice = texts.PROFILE_SAVED
+        """Idempotent (on is on): no key needed."""
+
+        def run(session: Any, user: User) -> None:
+            telegram_link.set_private_messages(session, session.get(User, user.id), enabled)
+
+        if self._perform(run, done=texts.PROFILE_SAVED, action="profile.private").ok:
+            self._show(self._viewer_row())
 
     @rx.event
     @guarded(Anyone.OWN_ACCOUNT)
     def unlink(self) -> None:
-        user = self._admitted_user()
+        """Idempotent (an unlinked account stays unlinked): no key needed."""
+        outcome = self._perform(
+            lambda session, user: telegram_link.unlink(session, session.get(User, user.id)),
+            done=texts.PROFILE_UNLINKED,
+            action="profile.unlink",
+        )
+        if outcome.ok:
+            tab_memory.remember(self.router.session.client_token, LINK_CODE, "")
+            self._show(self._viewer_row())
+
+    def _viewer_row(self) -> User:
         with session_scope() as session:
-            row = session.get(User, user.id)
-            telegram_link.unlink(session, row)
-            self._show(row)
-        self.code = self.link_url = ""
-        self.notice = texts.PROFILE_UNLINKED
+            row = session.get(User, self._admitted_user().id)
+            session.expunge(row)
+        return row
 
     def _show_refusal(self, message: str) -> None:
         self.password_error, self.password_notice = message, ""
+
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        """The Telegram block's answer («Сохранено», «Отвязано»; a new code clears it); the calendar's beside it."""
+        message = outcome.message if outcome.ok else "; ".join(outcome.problems)
+        if where == NEW_FEED:
+            self.feed_notice = message
+        else:
+            self.notice = message
 
     @rx.event
     @guarded(Anyone.OWN_ACCOUNT)
@@ -157,13 +190,17 @@ class ProfileState(GuardedActions, AuthState):
     @rx.event
     @guarded(Anyone.OWN_ACCOUNT)
     def renew_feed(self) -> None:
-        user = self._admitted_user()
-        with session_scope() as session:
-            token = renew_calendar_token(session, session.merge(user))
-        self.has_feed = True
-        feed = self._site() + routes.personal_ics_url(token)
-        tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
-        self.feed_notice = texts.PROFILE_CALENDAR_RENEWED
+        """A second press makes another link, which replaces the first (only the newest works)."""
+        outcome = self._perform(
+            lambda session, user: renew_calendar_token(session, session.get(User, user.id)),
+            done=texts.PROFILE_CALENDAR_RENEWED,
+            action="profile.feed",
+            where=NEW_FEED,
+        )
+        if outcome.ok:
+            self.has_feed = True
+            feed = self._site() + routes.personal_ics_url(outcome.value)
+            tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
 
 
 def _admit_change(user_id: int) -> str | None:
@@ -280,12 +317,14 @@ def _not_linked() -> rx.Component:
         rx.text(texts.PROFILE_NOT_LINKED),
         rx.button(texts.PROFILE_GET_CODE, on_click=ProfileState.new_code),
         rx.cond(
-            ProfileState.code != "",
+            ProfileState.link_code.length() > 0,
             rx.vstack(
-                rx.text(texts.PROFILE_CODE, rx.code(ProfileState.code)),
+                rx.text(texts.PROFILE_CODE, rx.foreach(ProfileState.link_code, rx.code)),
                 rx.cond(
-                    ProfileState.link_url != "",
-                    rx.link(texts.PROFILE_OPEN_BOT, href=ProfileState.link_url, is_external=True),
+                    ProfileState.link_url.length() > 0,
+                    rx.foreach(
+                        ProfileState.link_url, lambda url: rx.link(texts.PROFILE_OPEN_BOT, href=url, is_external=True)
+                    ),
                     rx.text(texts.PROFILE_NO_BOT, color_scheme="gray", size="2"),
                 ),
                 rx.text(texts.PROFILE_CODE_HINT, color_scheme="gray", size="2"),

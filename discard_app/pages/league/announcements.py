@@ -64,7 +64,6 @@ class AnnouncementsState(GuardedActions, LivePage, AuthState):
     @guarded(Role.ORGANIZER)
     def publish(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         """Once per form: a double click publishes (and sends through the bot) one announcement."""
-        self.error = self.notice = ""
 
         def publish(session: object, user: User) -> None:
             season = roster.current_season(session)
@@ -76,10 +75,9 @@ class AnnouncementsState(GuardedActions, LivePage, AuthState):
             publish, key=form.get(KEY_FIELD), done=texts.ANNOUNCEMENT_PUBLISHED, action="announcement"
         )
         if not outcome.ok:
-            self.error = "; ".join(outcome.problems)  # the text stays in the field, to be fixed
-            return None
-        self.notice = outcome.message
+            return None  # the text stays in the field, to be fixed
         self._refresh(self._admitted_user())
+
         return rx.call_script(f"document.getElementById('{FORM_ID}')?.reset()")
 
 

@@ -84,7 +84,6 @@ class DisqualificationsState(GuardedActions, AuthState):
     @guarded(Role.ORGANIZER)
     def record(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         """Once per form: a double click records one disqualification."""
-        self.error = self.notice = ""
 
         def record(session: Any, user: User) -> str:
             raw_match = (form.get("match_id") or "").strip().lstrip("№")
@@ -117,10 +116,9 @@ class DisqualificationsState(GuardedActions, AuthState):
             action="disqualification",
         )
         if not outcome.ok:
-            self.error = "; ".join(outcome.problems)  # the fields stay, to be fixed
-            return None
-        self.notice = outcome.message
+            return None  # the fields stay, to be fixed
         self._refresh()
+
         return rx.call_script(f"document.getElementById('{FORM_ID}')?.reset()")
 
 

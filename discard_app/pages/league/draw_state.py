@@ -8,7 +8,7 @@ import reflex as rx
 from sqlmodel import Session
 
 from discard_app import texts
-from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Role, Season, User
@@ -189,10 +189,6 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
 
-    def _answer(self, outcome: Outcome) -> rx.event.EventSpec:
-        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
-        return self._done()
-
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         self.closing_method = self.closing_question = self.closing_text = ""
@@ -240,7 +236,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
     def close_registration(self, method: str, key: str = "") -> rx.event.EventSpec:
         """The question's answer: closes the way it named, once per key (Регламент §1)."""
         self.closing_method = self.closing_question = self.closing_text = ""
-        outcome = self._perform(
+        self._perform(
             lambda session, user: roster_closing.close_registration(
                 session, _season(session), method, actor_user_id=user.id
             ),
@@ -248,18 +244,18 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             done=lambda option: texts.DRAW_CLOSED_NOTICE.format(main=option.main_after),
             action="draw.close",
         )
-        return self._answer(outcome)
+        return self._done()
 
     @rx.event
     @guarded(Role.ORGANIZER)
     def make_draft(self, key: str = "") -> rx.event.EventSpec:
-        outcome = self._perform(
+        self._perform(
             lambda session, user: draw_season.make_draft(session, _season(session), actor_user_id=user.id),
             key=key,
             done=texts.DRAW_MADE,
             action="draw.draft",
         )
-        return self._answer(outcome)
+        return self._done()
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -273,8 +269,8 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             view = draw_season.swap_in_draft(session, _season(session), tour, a, b, actor_user_id=user.id)
             return texts.DRAW_SWAPPED.format(a=view.names.get(a), b=view.names.get(b), tour=tour)
 
-        outcome = self._perform(run, key=form.get(KEY_FIELD), done=lambda message: message, action="draw.swap")
-        return self._answer(outcome)
+        self._perform(run, key=form.get(KEY_FIELD), done=lambda message: message, action="draw.swap")
+        return self._done()
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -295,17 +291,16 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
         outcome = self._perform(run, key=form.get(KEY_FIELD), done=texts.DRAW_WINDOWS_SAVED, action="draw.windows")
         if not outcome.ok:
-            self.error, self.notice = "; ".join(outcome.problems), ""
             return rx.scroll_to(MESSAGES_ID)  # the fields keep what was typed, to be fixed
         self.form_key += 1  # the fields show the windows as stored
-        return self._answer(outcome)
+        return self._done()
 
     @rx.event
     @guarded(Role.ORGANIZER)
     def approve(self, key: str = "") -> rx.event.EventSpec:
-        outcome = self._perform(
+        self._perform(
             lambda session, user: draw_season.approve_draw(session, _season(session), actor_user_id=user.id),
             key=key,
             action="draw.approve",
         )
-        return self._answer(outcome)
+        return self._done()

@@ -118,7 +118,6 @@ class RegulationState(GuardedActions, LivePage, AuthState):
     @guarded(Role.ORGANIZER)
     def publish(self, form: dict[str, str]) -> None:
         """Once per form: a double click publishes (and announces) one amendment."""
-        self.error = self.notice = ""
         outcome = self._perform(
             lambda session, user: regulation.publish(
                 session,
@@ -134,9 +133,7 @@ class RegulationState(GuardedActions, LivePage, AuthState):
         if not outcome.ok:
             self.draft = form.get("regulation", "")
             self.draft_key += 1
-            self.error = "; ".join(outcome.problems)
             return
-        self.notice = outcome.message
         self.on_date = ""
         self._refresh(self._admitted_user())
 

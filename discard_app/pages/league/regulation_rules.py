@@ -9,7 +9,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.form import action_form
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded, reading
+from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded, reading
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -106,17 +106,18 @@ class RulesState(GuardedActions, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.rules_error, self.rules_notice = texts.FORBIDDEN_ORGANIZER, ""
 
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        self.rules_error, self.rules_notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+
     @rx.event
     @guarded(Role.ORGANIZER)
     def apply_rules(self, form: dict[str, str]) -> None:
         """The preview's form carries the values it showed (hidden fields): what was previewed is what is applied."""
-        self.rules_error = self.rules_notice = ""
         values = {name: str(form[name]) for name in FORM_FIELDS if name in form}
-        if not values:
-            self.rules_error = texts.RULES_PREVIEW_FIRST
-            return
 
         def run(session: object, user: User) -> season_rules.RulesChange:
+            if not values:
+                raise season_rules.RulesError(texts.RULES_PREVIEW_FIRST)
             season = current_season(session)
             if season is None:
                 raise season_rules.RulesError(texts.NO_SEASON)
@@ -131,9 +132,7 @@ class RulesState(GuardedActions, AuthState):
             action="rules.apply",
         )
         if not outcome.ok:
-            self.rules_error = "; ".join(outcome.problems)
             return
-        self.rules_notice = outcome.message
         self.changes, self.shift, self.pending = [], [], []
         self._show()
 

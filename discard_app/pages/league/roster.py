@@ -113,7 +113,6 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     def order_replay(self, form: dict[str, str]) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
         player_id, _, match_id = (form.get("replay") or "").partition(":")
         title = next((c["label"] for c in self.replay_choices if c["value"] == form.get("replay")), "")
 
@@ -134,11 +133,10 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         outcome = self._perform(
             run, key=form.get(KEY_FIELD), done=texts.ROSTER_REPLAY_DONE.format(title=title), action="roster.replay"
         )
-        return self._answer(outcome, REPLAY_FORM_ID)
+        return self._after(outcome, REPLAY_FORM_ID)
 
-    def _answer(self, outcome: Outcome, form_id: str = "") -> rx.event.EventSpec | None:
-        """The message beside the forms; a form that acted is emptied (a refused one keeps what was chosen)."""
-        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+    def _after(self, outcome: Outcome, form_id: str = "") -> rx.event.EventSpec | None:
+        """A form that acted is emptied (a refused one keeps what was chosen), the roster read again."""
         if not outcome.ok:
             return None
         self._refresh()
@@ -154,7 +152,6 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     def add_player(self, form: dict[str, str]) -> list[rx.event.EventSpec] | rx.event.EventSpec | None:
-        self.error = self.notice = ""
         status = form.get("status") or ""
 
         def add(session: object, user: User) -> tuple[str, str | None, str]:
@@ -177,9 +174,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
 
         outcome = self._perform(add, key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED, action="roster.add")
         if not outcome.ok:
-            self.error = "; ".join(outcome.problems)
             return None  # a password issued just before stays on screen: it is shown this once
-        self.notice = outcome.message
         self._refresh()
         if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
             return None
@@ -198,7 +193,6 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     def record_fee(self, form: dict[str, str]) -> rx.event.EventSpec | None:
-        self.error = self.notice = ""
         player_id = form.get("player_id") or ""
 
         def run(session: object, user: User) -> str:
@@ -213,7 +207,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             return texts.FEE_SAVED.format(name=session.get(User, player.user_id).display_name, label=label)
 
         outcome = self._perform(run, key=form.get(KEY_FIELD), done=lambda message: message, action="roster.fee")
-        return self._answer(outcome, FEE_FORM_ID)
+        return self._after(outcome, FEE_FORM_ID)
 
     @rx.event
     def ask_reset(self, player_id: str) -> None:
@@ -232,7 +226,6 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     def confirm_reset(self, player_id: str, key: str = "") -> rx.event.EventSpec | list[rx.event.EventSpec] | None:
         """The question's answer: the person it named gets a new password, once per key."""
         self.confirm_id = self.confirm_name = ""
-        self.error = self.notice = ""
 
         def run(session: object, user: User) -> issued_passwords.IssuedPassword:
             player = session.get(Player, int(player_id)) if str(player_id).isdigit() else None
@@ -243,11 +236,8 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             return issued_passwords.IssuedPassword(target.display_name, target.login_name, password)
 
         outcome = self._perform(run, key=key, done=texts.ROSTER_PASSWORD_RESET_DONE, action="roster.reset")
-        if not outcome.ok:
-            self.error = "; ".join(outcome.problems)
+        if not outcome.ok or outcome.repeated:  # a refusal, or a double click whose first answer is on screen
             return None  # a password issued just before stays on screen: it is shown this once
-        if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
-            return None
         row = outcome.value
         with session_scope() as session:
             season = roster.current_season(session)
@@ -284,7 +274,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         outcome = self._perform(
             run, key=key, done=lambda name: texts.ROSTER_DELETED.format(name=name), action="roster.delete"
         )
-        self._answer(outcome)
+        self._after(outcome)
 
     @staticmethod
     def _status_change(session: object, user: User, form: dict[str, str]) -> None:
@@ -303,33 +293,20 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 session, player, status, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
             )
 
-    def _check_status(self, user: User, form: dict[str, str]) -> bool:
-        """The withdrawal of the form checked through, then rolled back: False and `error` says why."""
-        try:
-            with session_scope() as session:
-                self._status_change(session, user, form)
-                session.rollback()
-        except (AccountError, withdrawal.WithdrawalError) as error:
-            self.error = str(error)
-            return False
-        return True
-
     def _apply_status(self, form: dict[str, str], done: str) -> bool:
         outcome = self._perform(
             lambda s, u: self._status_change(s, u, form), key=form.get(KEY_FIELD), done=done, action="roster.status"
         )
-        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
         return outcome.ok
 
     @rx.event
     @guarded(Role.ORGANIZER)
     def change_status(self, form: dict[str, str]) -> rx.event.EventSpec | None:
         """The fields stay as chosen when something is wrong (a missing reason); emptied once it is done."""
-        user = self._admitted_user()
         self.error = self.notice = ""
         if form.get("status") == RosterStatus.WITHDRAWN:
             # checked, not done: it takes the person out of the standings, so it is asked first
-            if self._check_status(user, form):
+            if self._check(lambda s, u: self._status_change(s, u, form)):
                 self._pending_withdrawal = {key: form.get(key) or "" for key in ("player_id", "reason", KEY_FIELD)}
                 name = next((r["name"] for r in self.rows if r["player_id"] == form.get("player_id")), "")
                 self.withdraw_question = texts.ROSTER_WITHDRAW_CONFIRM_TITLE.format(name=name)
@@ -347,7 +324,6 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         form, self._pending_withdrawal, self.withdraw_question = self._pending_withdrawal, {}, ""
         if not form:
             return
-        self.error = self.notice = ""
         self._apply_status({**form, "status": RosterStatus.WITHDRAWN}, texts.ROSTER_WITHDRAWN)
         self._refresh()
 

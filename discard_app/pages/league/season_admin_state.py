@@ -14,7 +14,7 @@ import reflex as rx
 
 from discard_app import texts
 from discard_app.components.secret import password_sheet, show_secret
-from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, guarded, refusing
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
@@ -113,10 +113,6 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
         self.error = self.notice = ""
         self.details = []
 
-    def _answer(self, outcome: Outcome) -> bool:
-        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
-        return outcome.ok
-
     def _refresh(self) -> None:
         with session_scope() as session:
             season = roster.current_season(session)
@@ -152,7 +148,7 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
             )
 
         done = lambda season: texts.SEASON_CREATED.format(name=season.name)  # noqa: E731
-        if not self._answer(self._perform(create, key=form.get(KEY_FIELD), done=done, action="season.create")):
+        if not self._perform(create, key=form.get(KEY_FIELD), done=done, action="season.create").ok:
             return None
         self.preview, self._previewed = [], ""
         self._refresh()
@@ -172,7 +168,7 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
 
         done = lambda result: texts.SEASON_COPIED.format(count=len(result.added))  # noqa: E731
         outcome = self._perform(copy, key=form.get(KEY_FIELD), done=done, action="season.copy_roster")
-        if self._answer(outcome) and outcome.value is not None:
+        if outcome.ok and outcome.value is not None:
             self.details = [texts.SEASON_NOT_COPIED.format(reason=r) for r in outcome.value.refused]
 
     @rx.event
@@ -205,13 +201,6 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
         """The selected file once more (nothing of it was kept), imported if it is the one that was checked; the
         new players' passwords are shown once and offered as a printable sheet made now and never stored."""
         self._clear()
-        try:
-            text = await _read_csv(files)
-            if not self._previewed or _digest(text) != self._previewed:
-                raise SeasonError(texts.SEASON_CSV_CHANGED)
-        except SeasonError as error:
-            self.error = str(error)
-            return None
 
         def run(session: Any, user: User) -> tuple[seasons.ImportResult, str]:
             season = roster.current_season(session)
@@ -220,12 +209,19 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
             result = seasons.import_roster_csv(session, season, text, today=_today(), actor_user_id=user.id)
             return result, season.name
 
+        try:
+            text = await _read_csv(files)
+            if not self._previewed or _digest(text) != self._previewed:
+                raise SeasonError(texts.SEASON_CSV_CHANGED)
+        except SeasonError as error:
+            run = refusing(error)  # type: ignore[assignment]
+
         done = lambda value: texts.SEASON_CSV_DONE.format(count=value[0].added)  # noqa: E731
         # In a thread: new accounts' passwords are hashed there, never holding up the event loop.
         outcome = await asyncio.to_thread(
             self._perform, run, key=(form or {}).get(KEY_FIELD), done=done, action="season.import_csv"
         )
-        if not self._answer(outcome):
+        if not outcome.ok:
             return None
         self._previewed = ""
         self.preview = []
@@ -290,7 +286,7 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
         outcome = await asyncio.to_thread(
             self._perform, run, key=form.get(KEY_FIELD), done=done, action="season.reissue"
         )
-        if not self._answer(outcome) or outcome.value is None:
+        if not outcome.ok or outcome.value is None:
             return None
         rows, season_name = outcome.value
         if not rows:
@@ -332,5 +328,6 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
             return season.name
 
         done = lambda name: texts.SEASON_FINISHED.format(name=name)  # noqa: E731
-        self._answer(self._perform(run, key=form.get(KEY_FIELD), done=done, action="season.finish"))
+        self._perform(run, key=form.get(KEY_FIELD), done=done, action="season.finish")
+
         self._refresh()

@@ -58,7 +58,6 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
     @guarded(Role.ORGANIZER)
     def add(self, form: dict[str, str]) -> list[rx.event.EventSpec] | rx.event.EventSpec | None:
         """Once per form: a double click makes one account, whose password is shown once."""
-        self.error = self.notice = ""
 
         def add(session: Any, user: User) -> tuple[str, str]:
             member, password = staff.add_staff(
@@ -73,9 +72,7 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
             action="staff.add",
         )
         if not outcome.ok:
-            self.error = "; ".join(outcome.problems)  # the fields stay, to be fixed
-            return None  # a password issued just before stays on screen: it is shown this once
-        self.notice = outcome.message
+            return None  # the fields stay, to be fixed; a password issued just before stays on screen
         self._refresh()
         if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
             return None
@@ -91,7 +88,6 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     def set_role(self, form: dict[str, str]) -> None:
-        self.error = self.notice = ""
         user_id = form.get("user_id", "")
 
         def change(session: Any, user: User) -> str:
@@ -101,12 +97,8 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
             )  # fmt: skip
             return texts.STAFF_ROLE_SET.format(name=member.display_name, role=ROLE_NAMES[str(member.role)])
 
-        outcome = self._perform(change, key=form.get(KEY_FIELD), done=lambda message: message, action="staff.role")
-        if not outcome.ok:
-            self.error = "; ".join(outcome.problems)
-            return
-        self.notice = outcome.message
-        self._refresh()
+        if self._perform(change, key=form.get(KEY_FIELD), done=lambda message: message, action="staff.role").ok:
+            self._refresh()
 
 
 S = StaffState

@@ -164,14 +164,10 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
 
-    def _act(self, run: Any, key: Any, done: str) -> bool:
-        """One guarded change; its message at the top of the page; True when it was done."""
-        self.error = self.notice = ""
-        outcome = self._perform(run, key=key, done=done, action="pantheon")
-        if not outcome.ok:
-            self.error = "; ".join(outcome.problems)
+    def _change(self, run: Any, key: Any, done: str) -> bool:
+        """One guarded change, and the page read again when it was done."""
+        if not self._perform(run, key=key, done=done, action="pantheon").ok:
             return False
-        self.notice = outcome.message
         self._refresh()
         return True
 
@@ -180,7 +176,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
     def save_settings(self, form: dict[str, Any]) -> rx.event.EventSpec | None:
         had_token = self.token_set
         fields = {name: str(form.get(name) or "") for name in ("api_url", "event_id", "admin_person_id", "admin_token")}
-        if not self._act(
+        if not self._change(
             lambda s, u: event.save_settings(s, u, _season(s), now=utc_now(), **fields),
             form.get(KEY_FIELD),
             texts.PANTHEON_SAVED,
@@ -192,17 +188,15 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         return PantheonState.fetch_registered
 
     def _map(self, person_id: str, player_id: str, key: Any) -> None:
-        if not person_id.isdigit() or (player_id and not player_id.isdigit()):
-            self.error, self.notice = texts.ROSTER_PICK_PLAYER, ""
-            return
-        title = dict(self._registered).get(int(person_id), "")
-        self._act(
-            lambda s, u: event.map_player(
-                s, u, _season(s), int(person_id), int(player_id) if player_id else None, title
-            ),
-            key,
-            texts.PANTHEON_MAPPED,
-        )
+        picked = person_id.isdigit() and (not player_id or player_id.isdigit())
+        title = dict(self._registered).get(int(person_id), "") if picked else ""
+
+        def run(session: Any, user: User) -> None:
+            if not picked:
+                raise event.SetupError(texts.ROSTER_PICK_PLAYER)
+            event.map_player(session, user, _season(session), int(person_id), int(player_id or 0) or None, title)
+
+        self._change(run, key, texts.PANTHEON_MAPPED)
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -219,14 +213,13 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
     @guarded(Role.ORGANIZER)
     def assign(self, form: dict[str, Any]) -> None:
         game, match = str(form.get("game_id") or ""), str(form.get("match_id") or "")
-        if not game.isdigit() or not match.isdigit():
-            self.error, self.notice = texts.PANTHEON_PICK_MATCH, ""
-            return
-        self._act(
-            lambda s, u: event.assign_game(s, u, _season(s), int(game), int(match), now=utc_now()),
-            form.get(KEY_FIELD),
-            texts.PANTHEON_ASSIGNED,
-        )
+
+        def run(session: Any, user: User) -> None:
+            if not game.isdigit() or not match.isdigit():
+                raise event.SetupError(texts.PANTHEON_PICK_MATCH)
+            event.assign_game(session, user, _season(session), int(game), int(match), now=utc_now())
+
+        self._change(run, form.get(KEY_FIELD), texts.PANTHEON_ASSIGNED)
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -234,7 +227,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         game_id = str(game_id)
         if not game_id.isdigit():
             return
-        self._act(
+        self._change(
             lambda s, u: event.ignore_game(s, u, _season(s), int(game_id), now=utc_now()), key, texts.PANTHEON_IGNORED
         )
 
@@ -244,13 +237,11 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         """Starts the import once per key; a thread does the work (blocking HTTP), `follow_import` shows it."""
         if self.running:
             return None
-        self.error = self.notice = self.summary = ""
+        self.summary = ""
         outcome = self._perform(_ready_to_import, key=key, action="pantheon.import")
-        if not outcome.ok:
-            self.error = "; ".join(outcome.problems)
+        if not outcome.ok or outcome.repeated:  # refused, or a second send of the click whose import runs
             return None
-        if outcome.repeated:  # a second send of the same click: the first one's import runs
-            return None
+
         self._import_run = import_runs.start(outcome.value, self._admitted_user().id)
         self.running, self.progress = True, texts.PANTHEON_RUNNING.format(read=0)
         return PantheonState.follow_import

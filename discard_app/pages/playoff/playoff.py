@@ -19,7 +19,7 @@ from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, Season, User, utc_now
 from services.league import roster
-from services.league.tour_windows import WindowError, parse_kirov
+from services.league.tour_windows import parse_kirov
 from services.playoff import stage as playoff
 from services.playoff.bracket import PRIZES, ROUND_NAMES
 from services.results import hanchans as results
@@ -121,9 +121,8 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.notice, self.error = "", texts.FORBIDDEN_ORGANIZER
 
-    def _act(self, action, form: dict[str, str], done: str | Callable[[Any], str], name: str) -> None:  # noqa: ANN001
+    def _change(self, action, form: dict[str, str], done: str | Callable[[Any], str], name: str) -> None:  # noqa: ANN001
         """`action(session, season, user)` once per the form's key, then the bracket as it now stands."""
-        self.error = self.notice = ""
 
         def run(session, user: User) -> Any:  # noqa: ANN001
             season = self._season(session)
@@ -131,8 +130,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
                 raise playoff.PlayoffError(texts.NO_SEASON)
             return action(session, season, user)
 
-        outcome = self._perform(run, key=form.get(KEY_FIELD), done=done, action=name)
-        self.error, self.notice = ("", outcome.message) if outcome.ok else ("; ".join(outcome.problems), "")
+        self._perform(run, key=form.get(KEY_FIELD), done=done, action=name)
         self._refresh(self._admitted_user())
 
     @rx.event
@@ -141,11 +139,9 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
         """Asks first, naming what closing does: it cannot be taken back (the playoff's matches are created).
         The window is checked now; nothing changes until `confirm_close`."""
         self.error = self.notice = ""
-        try:
-            start, end = _close_window(form)
-        except WindowError as error:
-            self.error = str(error)
+        if not self._check(lambda session, user: _close_window(form)):
             return
+        start, end = _close_window(form)
         self.close_start, self.close_end = form.get("start", ""), form.get("end", "")
         window = f"{format_kirov(start)} — {format_kirov(end)}"  # as every page says a time, not the field's ISO
         self.close_question = texts.PLAYOFF_CLOSE_CONFIRM.format(
@@ -161,7 +157,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
         def action(session, season, user) -> None:  # noqa: ANN001
             playoff.close_regular_stage(session, season, actor=user, round_one_window=_close_window(form))
 
-        self._act(action, form, texts.PLAYOFF_CLOSED, "playoff.close")
+        self._change(action, form, texts.PLAYOFF_CLOSED, "playoff.close")
 
     @rx.event
     def cancel_close(self, is_open: bool = False) -> None:
@@ -176,7 +172,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
             end = parse_kirov(form.get("end", ""), texts.PLAYOFF_WINDOW_END)
             playoff.set_round_window(session, season, form.get("code", ""), start, end, actor=user)
 
-        self._act(action, form, texts.PLAYOFF_WINDOW_SAVED, "playoff.window")
+        self._change(action, form, texts.PLAYOFF_WINDOW_SAVED, "playoff.window")
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -192,7 +188,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
                 session, season, match_id, order, reason=form.get("reason", ""), actor=user, now=utc_now()
             )
 
-        self._act(action, form, texts.PLAYOFF_TIE_SAVED, "playoff.tie")
+        self._change(action, form, texts.PLAYOFF_TIE_SAVED, "playoff.tie")
 
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)  # seated, the judge, the organizer: the service checks (Регламент §4)
@@ -205,7 +201,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
             winds.draw_winds(session, int(match_id), number, actor=user, rng=random.SystemRandom())
             return number
 
-        self._act(
+        self._change(
             action, {KEY_FIELD: key}, lambda number: texts.PLAYOFF_WINDS_SHUFFLED.format(number=number), "playoff.winds"
         )
 

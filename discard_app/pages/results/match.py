@@ -16,7 +16,7 @@ from discard_app.pages.results import match_admin as admin
 from discard_app.pages.results.judge_call import judge_call_form
 from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, organizer_forms, photos_cell, result_forms
 from discard_app.pages.results.standings_state import publish_standings
-from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded, reading
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome, guarded, reading, refusing
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -138,18 +138,18 @@ class MatchState(GuardedActions, LivePage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.error, self.problems, self.notice = message, [], ""
 
-    async def _act(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], form: Any) -> None:
-        """One guarded service call (discard_app/state/action.py), once per the form's key; what is wrong or done."""
-        self.error, self.problems, self.notice = "", [], ""
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        """What is wrong, line by line, or what was done; a hanchan entered twice asks whether it was meant."""
+        self.error, self.problems, self.notice = "", list(outcome.problems), outcome.message if outcome.ok else ""
+        if isinstance(outcome.error, results.RepeatedResult):
+            self.repeat_asked = True
+
+    async def _change(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], form: Any) -> None:
+        """One guarded service call, once per the form's key; then the match and the standings as they now stand."""
         key = form.get(KEY_FIELD, "") if isinstance(form, dict) else ""
         outcome = self._perform(action, key=key, done=notice, action=f"match.{self._id()}")
-        if isinstance(outcome.error, results.RepeatedResult):
-            self.problems, self.repeat_asked = outcome.problems, True
-            return
         if not outcome.ok:
-            self.problems = outcome.problems
             return
-        self.notice = outcome.message
         self._refresh(self._admitted_user())
         if not outcome.repeated:
             await publish_standings(self)
@@ -171,7 +171,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         yield  # the button shows it is busy before the save starts
         match_id = self._id() or 0
         try:
-            await self._act(
+            await self._change(
                 lambda s, u: results.enter_hanchan(
                     s,
                     u,
@@ -195,7 +195,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     async def call_judge(self, form: dict[str, Any]) -> None:
         """Регламент §6.2: a seated player calls the judge during a booked meeting."""
         match_id, number = self._id() or 0, _int(form.get("hanchan"))
-        await self._act(
+        await self._change(
             lambda s, u: judge_calls.call_judge(
                 s,
                 u,
@@ -217,7 +217,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         yield
         hanchan_id = _int(form.get("hanchan_id"))
         try:
-            await self._act(
+            await self._change(
                 lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", "")), now=utc_now()),
                 texts.DISPUTE_SAVED,
                 form,
@@ -229,7 +229,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     @guarded(Role.ORGANIZER)
     async def resolve(self, form: dict[str, Any]) -> None:
         hanchan_id = _int(form.get("hanchan_id"))
-        await self._act(
+        await self._change(
             lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", "")), now=utc_now()),
             texts.RESOLVE_SAVED,
             form,
@@ -253,7 +253,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     async def correct(self, form: dict[str, Any]) -> None:
         number, match_id = _int(form.get("hanchan_number")), self._id() or 0
         replay = str(form.get("replay", "")).lower() in ("on", "true", "1")
-        await self._act(
+        await self._change(
             lambda s, u: results.correct_hanchan(
                 s,
                 u,
@@ -273,14 +273,14 @@ class MatchState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     async def no_show(self, form: dict[str, Any]) -> None:
-        await self._act(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
+        await self._change(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
 
     @rx.event
     @guarded(Role.ORGANIZER)
     async def cancel_penalty(self, form: dict[str, Any]) -> None:
         """Регламент §5, §6.3: a penalty undone with a reason, in the protocol; the standings follow."""
         penalty_id = _int(form.get("penalty_id"))
-        await self._act(
+        await self._change(
             lambda s, u: penalties.cancel_penalty(s, u, penalty_id, reason=str(form.get("reason", "")), now=utc_now()),
             texts.PENALTY_CANCELLED,
             form,
@@ -289,7 +289,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     async def conduct(self, form: dict[str, Any]) -> None:
-        await self._act(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, form)
+        await self._change(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, form)
 
     @rx.event
     @guarded(Role.JUDGE, Role.ORGANIZER)
@@ -298,11 +298,11 @@ class MatchState(GuardedActions, LivePage, AuthState):
         try:
             # Decoded and encoded afresh without their EXIF (location, device): slow, so off the event loop.
             photos = await asyncio.to_thread(ruling_photos.clean_photos, await admin.read_photos(files))
-        except results.ResultsError as e:
-            self.error, self.problems, self.notice = "", e.problems, ""
-            return None
-        action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
-        await self._act(action, texts.RULING_SAVED, form)
+            action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
+        except results.ResultsError as error:
+            action = refusing(error)
+        await self._change(action, texts.RULING_SAVED, form)
+
         return rx.clear_selected_files(PHOTOS_ID) if self.notice else None
 
     @rx.event
@@ -313,13 +313,13 @@ class MatchState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     async def substitute(self, form: dict[str, Any]) -> None:
-        await self._act(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, form)
+        await self._change(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, form)
 
     @rx.event
     @guarded(Role.ORGANIZER)
     async def replay_match(self, form: dict[str, Any]) -> None:
         match_id = self._id() or 0
-        await self._act(
+        await self._change(
             lambda s, u: results.replay_match(
                 s,
                 u,

@@ -10,7 +10,7 @@ from discard_app import texts
 from discard_app.components.form import action_form
 from discard_app.pages.results.match_forms import _field, _labelled
 from discard_app.pages.results.standings_state import publish_standings
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
@@ -64,19 +64,20 @@ class TieState(GuardedActions, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.groups, self.problems, self.notice = [], [message], ""
 
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        self.problems, self.notice = ([], outcome.message) if outcome.ok else (outcome.problems, "")
+
     @rx.event
     @guarded(Role.ORGANIZER)
     async def decide(self, form: dict[str, Any]) -> None:
         """Регламент §4: the organizer's order of one tied group, best first, with the reason; once per form."""
-        self.problems, self.notice = [], ""
         keys = sorted((k for k in form if k.startswith("pos_") and k[4:].isdigit()), key=lambda k: int(k[4:]))
         order = [results._int(form[k]) for k in keys]
-        if not order or any(pid is None for pid in order):
-            self.problems = [texts.TIE_PICK_EVERY_PLACE]
-            return
         ordered, reason = [p for p in order if p is not None], str(form.get("reason", ""))
 
         def decide(session: Any, user: User) -> None:
+            if not order or len(ordered) < len(order):
+                raise results.ResultsError(texts.TIE_PICK_EVERY_PLACE)
             season_id = current_season_id(session)
             if season_id is None:
                 raise results.ResultsError(texts.TIE_NO_SEASON)
@@ -84,10 +85,9 @@ class TieState(GuardedActions, AuthState):
 
         outcome = self._perform(decide, key=form.get(KEY_FIELD), done=texts.TIE_SAVED, action="standings.tie")
         if not outcome.ok:
-            self.problems = outcome.problems
             return
-        self.notice = outcome.message
         self._refresh()
+
         if not outcome.repeated:
             await publish_standings(self)
 

@@ -12,7 +12,7 @@ from discard_app import live_push, routes, texts
 from discard_app.components.availability_grid import GRID_SCRIPT
 from discard_app.components.live import LivePage
 from discard_app.state import tab_memory
-from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState
 from services.core.changes import club_moved, grid_moved, match_stamp, match_watch, shared_part
 from services.core.db import session_scope
@@ -200,8 +200,20 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.error, self.notice = message, ""
 
-    def _outcome_error(self, problems: list[str]) -> None:
-        self.error, self.notice = " ".join(problems), ""
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        """The answer beside the part of the page that acted (`where`: the grid, the proposal form, the
+        proposals, the top). A save that would release a booking asks instead (`ReleaseFirst`); a confirmation
+        whose proposal could not be booked is done (recorded) and reads as the reason it failed."""
+        self.msg_at = where
+        if isinstance(outcome.error, availability.ReleaseFirst):
+            self.error = self.notice = ""
+            return
+        answered = outcome.value if outcome.ok else None
+        failed = getattr(getattr(answered, "proposal", None), "status", "") == "failed"
+        if not outcome.ok or failed:
+            self.error, self.notice = " ".join(outcome.problems) or outcome.message, ""
+        else:
+            self.error, self.notice = "", outcome.message
 
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)
@@ -229,10 +241,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.pending_grid = self.drop_warning = ""
 
     def _save(self, painted: str, *, key: Any, release_ok: bool) -> rx.event.EventSpec | None:
-        match_id = self._match_id()
-        self.error = self.notice = ""
-        self.msg_at = "grid"
-        if match_id is None:
+        if (match_id := self._match_id()) is None:
             return None
         window, seen = _span(self._window_span), self._stamp
 
@@ -260,16 +269,18 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             return saved.notices, seen if club_moved(seen, after) else after, view
 
         outcome = self._perform(
-            run, key=key, done=lambda saved: " ".join([texts.SCHED_SAVED, *saved[0]]), action=f"grid.{match_id}"
+            run,
+            key=key,
+            done=lambda saved: " ".join([texts.SCHED_SAVED, *saved[0]]),
+            action=f"grid.{match_id}",
+            where="grid",
         )
         if isinstance(outcome.error, availability.ReleaseFirst):
             self.pending_grid = painted
             self.drop_warning = texts.SCHED_RELEASE_WARNING.format(when=", ".join(outcome.error.released))
             return None
         if not outcome.ok:
-            self._outcome_error(outcome.problems)
             return None
-        self.notice = outcome.message
         if outcome.value is None:  # a repeated send: the page as it stands now
             self._refresh(self._admitted_user())
         else:
@@ -329,22 +340,17 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.cannot_booking = ""
         booking_id = str(form.get("booking_id") or "")
         take_time_out = bool(form.get("take_time_out"))
-        self.error = self.notice = ""
-        self.msg_at = "top"
         if not booking_id.isdigit():
             return
-        outcome = self._perform(
+        self._perform(
             lambda session, user: availability.cannot_come(
                 session, booking_id=int(booking_id), user_id=user.id, now=utc_now(), take_time_out=take_time_out
             ),
             key=form.get(KEY_FIELD),
             done=texts.SCHED_CANNOT_DONE_FREED if take_time_out else texts.SCHED_CANNOT_DONE,
             action=f"cannot.{booking_id}",
+            where="top",
         )
-        if outcome.ok:
-            self.notice = outcome.message
-        else:
-            self._outcome_error(outcome.problems)
         self._refresh(self._admitted_user(), grid=take_time_out)  # the grid shows the time taken out
 
     @rx.event
@@ -366,10 +372,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)
     async def propose(self, form: dict[str, Any]) -> AsyncIterator[None]:
-        match_id = self._match_id()
-        self.error = self.notice = ""
-        self.msg_at = "propose"
-        if match_id is None:
+        if (match_id := self._match_id()) is None:
             return
         self.busy = True
         yield  # the button shows it is busy before the proposal is sent
@@ -389,15 +392,14 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             )
 
         try:
+            key = form.get(KEY_FIELD)
             outcome = self._perform(
-                run, key=form.get(KEY_FIELD), done=texts.SCHED_PROPOSED, action=f"propose.{match_id}"
+                run, key=key, done=texts.SCHED_PROPOSED, action=f"propose.{match_id}", where="propose"
             )
         finally:
             self.busy = False
         if not outcome.ok:
-            self._outcome_error(outcome.problems)
             return
-        self.notice = outcome.message
         self._refresh(self._admitted_user(), grid=False)
 
     @rx.event
@@ -426,8 +428,6 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         of the page (options, the grid's room marks) follows on the live tick within a second: the answer moved
         the match's stamp. Not a chained event: that would hold the server's loop while this delta still waits
         to be written (bench/scheduling_browser.py)."""
-        self.error = self.notice = ""
-        self.msg_at = "proposals"
         if not proposal_id.isdigit():
             return
         now = utc_now()
@@ -449,19 +449,12 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             key=key,
             done=done,
             action=f"answer.{proposal_id}",
+            where="proposals",
         )
-        if not outcome.ok:
-            self._outcome_error(outcome.problems)
-            return
         answered = outcome.value
-        if answered is None:  # a repeated send: the first answered; what it did is on the live tick
-            self.notice = outcome.message
+        if answered is None:  # refused, or a repeated send: the first answered; what it did is on the live tick
             return
         proposal, info = answered.proposal, answered.info
-        if proposal.status == "failed":
-            self.error = outcome.message
-        else:
-            self.notice = outcome.message
         if proposal.match_id == self._match_id():
             seat = info.seat_of(self._admitted_user().id)
             with session_scope() as session:

@@ -11,7 +11,7 @@ import reflex as rx
 
 from discard_app import routes, texts
 from discard_app.components.live import LivePage
-from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
+from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Role, Round, User, utc_now
@@ -23,6 +23,7 @@ from services.scheduling.repo import SchedulingError
 from services.scheduling.rules import format_kirov
 from services.scheduling.view import match_bookings, overview, room_rows, window_text
 
+DIALOG = "dialog"  # the answer of the open dialog stands in it (`_show_answer`)
 DIALOG_FIELDS = ("start", "end", "hanchans", "room_id", "booking_id", "reason")
 ASSIGN, MOVE, RELEASE, NEXT_WINDOW, FALLBACK = "assign", "move", "release", "next_window", "fallback"
 DIALOG_TITLES = {
@@ -172,6 +173,18 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
 
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        """A refusal beside its form (`where`; the dialog stays open with everything typed); what was done above
+        the table, the dialog closed."""
+        problems = "; ".join(outcome.problems)
+        if where == DIALOG and not outcome.ok:
+            self.dialog_error = problems
+            return
+        if where == DIALOG:
+            self.dialog, self.dialog_error = "", ""
+        self.notice = outcome.message if outcome.ok else ""
+        self.error, self.error_form = ("", "") if outcome.ok else (problems, where)
+
     def _dialog_call(self) -> tuple:
         """The service and its arguments for the open dialog; a `LeagueError` names a bad field."""
         if self.dialog not in DIALOG_TITLES or not self.dialog_match_id.isdigit():
@@ -216,31 +229,21 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
                 setattr(self, name, str(form[name] or ""))
         row = next((r for r in self.rows if r["id"] == self.dialog_match_id), None)
         self.dialog_title = row["title"] if row is not None else self.dialog_title
-        self.dialog_error = ""
 
         def act(session: Any, user: User) -> object:
             action, kwargs = self._dialog_call()
             return action(session, actor_user_id=user.id, **kwargs)
 
         title = self.dialog_title
-        outcome = self._perform(
-            act, key=form.get(KEY_FIELD), done=lambda result: f"{texts.SCHEDULE_DONE} {title}" + _outcome(result)
-        )
-        if not outcome.ok:
-            self.dialog_error = "; ".join(outcome.problems)  # the dialog stays open with everything typed
-            return
-        self.dialog, self.notice, self.error = "", outcome.message, ""
-        self._refresh()
+        done = lambda result: f"{texts.SCHEDULE_DONE} {title}" + _outcome(result)  # noqa: E731
+        if self._perform(act, key=form.get(KEY_FIELD), done=done, where=DIALOG).ok:
+            self._refresh()
 
     def _run(self, form_key: str, form: dict[str, Any], act: Any) -> None:
         """One form below the table: `act(session, user)` once per the form's key; a refusal shown beside it."""
-        self.error = self.notice = self.error_form = ""
-        outcome = self._perform(act, key=form.get(KEY_FIELD), done=texts.SCHEDULE_DONE, action=f"schedule.{form_key}")
-        if not outcome.ok:
-            self.error, self.error_form = "; ".join(outcome.problems), form_key
-            return
-        self.notice = outcome.message
-        self._refresh()
+        key = form.get(KEY_FIELD)
+        if self._perform(act, key=key, done=texts.SCHEDULE_DONE, action=f"schedule.{form_key}", where=form_key).ok:
+            self._refresh()
 
     @rx.event
     @guarded(Role.ORGANIZER)
