@@ -261,9 +261,9 @@ def _answers_by_hand(source: str) -> list[str]:
         if not isinstance(function, ast.FunctionDef | ast.AsyncFunctionDef) or function.name == "_show_answer":
             continue
         for node in ast.walk(function):
-            if isinstance(node, ast.Attribute) and node.attr in ("problems", "message"):
-                if isinstance(node.value, ast.Name) and node.value.id == "outcome":
-                    found.append(f"{function.name}: {ast.unparse(node)}")
+            answer = isinstance(node, ast.Attribute) and node.attr in ("problems", "message")
+            if answer and isinstance(node.value, ast.Name) and node.value.id == "outcome":
+                found.append(f"{function.name}: {ast.unparse(node)}")
     return found
 
 
