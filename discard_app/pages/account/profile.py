@@ -87,7 +87,6 @@ class ProfileState(GuardedActions, AuthState):
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
         tab_memory.remember(self.router.session.client_token, NEW_FEED, "")
-        tab_memory.remember(self.router.session.client_token, LINK_CODE, "")
         self._renew_key()
         user = self._viewer()
         if user is None:
