@@ -2,7 +2,9 @@
 
 A claim is an owner and an expiry on each event row, taken one claimer at a time (SQLite's write lock; on
 PostgreSQL a transaction advisory lock, the rows read with FOR UPDATE SKIP LOCKED). An event whose match another
-live claim holds is left alone: a match's card is posted and edited by one process at a time.
+live claim holds is left alone: a match's card is posted and edited by one process at a time. A pass renews the
+claim of what it is about to send right before each call; a claim that ran out and was taken by another process
+is not renewed, and the pass leaves those events to it.
 """
 
 from __future__ import annotations
@@ -65,10 +67,16 @@ def claim_events(bind: sa.Engine | None, owner: str, *, now: datetime, lease: ti
         return events
 
 
-def renew_claims(bind: sa.Engine | None, ids: list[int], owner: str, *, until: datetime) -> None:
+def renew_claims(bind: sa.Engine | None, ids: list[int], owner: str, *, until: datetime) -> bool:
+    """Moves the claim on `ids` to `until` when `owner` still holds every one of them; else changes nothing and
+    returns False: another process took one after the claim ran out (or it was delivered), so it is not ours to send."""
     with session_scope(bind) as session:
-        session.execute(
+        renewed = session.execute(
             sa.update(OutboxEvent)
             .where(col(OutboxEvent.id).in_(ids), OutboxEvent.claimed_by == owner)
             .values(claimed_until=until)
         )
+        if renewed.rowcount != len(set(ids)):
+            session.rollback()
+            return False
+        return True

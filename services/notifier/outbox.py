@@ -5,17 +5,19 @@ marked delivered only after the gateway returned, i.e. after Telegram accepted t
 
 Exactly once, as far as Telegram allows: a pass first claims its events (owner and expiry on each row, taken
 under SQLite's write lock or, on PostgreSQL, a short advisory lock with FOR UPDATE SKIP LOCKED), never
-an event whose match another live claim holds, so two bot processes never send one event or post one card
-twice. A card's message id, and every other message's id (`TelegramSend`), is committed before the next
-message is sent, so a pass that is repeated after a crash edits the card and skips what was already sent.
+an event whose match another live claim holds, and renews the claim right before every call, skipping the events
+another process took once their claim ran out (a long pass at Telegram's pace), so two bot processes never send
+one event or post one card twice. A card's message id, and every other message's id (`TelegramSend`), is
+committed before the next message is sent, so a pass that is repeated after a crash edits the card and skips what
+was already sent.
 
 A send whose answer never came (the bot killed while Telegram answered, a read that timed out) leaves its
-`TelegramPending` row, one per chat at most. Whoever sends to that chat next first looks for the message:
-message ids are sequential per chat, so it reads back the ids after the newest one it knew of (from the chat's
-first when it knew none), without changing them (`TelegramGateway.probe`): a message of ours with exactly this
-text is the one, and its id is recorded instead of sending it again; only when none of the few ids probed is it,
-the message is sent. Every call is paced within Telegram's
-per-chat limits (`services/notifier/pacing.py`).
+`TelegramPending` row, one per chat at most, set right before the send (after the pace's wait). Whoever sends to
+that chat next first looks for the message: message ids are sequential per chat, so it reads back the ids after
+the newest one it knew of (from the chat's first when it knew none), without changing them
+(`TelegramGateway.probe`): a message of ours with exactly this text is the one, and its id is recorded instead of
+sending it again; only when none of the few ids probed is it, the message is sent. Every call is paced within
+Telegram's per-chat limits (`services/notifier/pacing.py`).
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ class MessageGone(Exception):
 
 class Undeliverable(Exception):
     """Telegram refused this one message for good (a user blocked the bot, a wrong chat)."""
+
+
+class ClaimLost(Exception):
+    """The pass no longer holds the claim on the events it is delivering: another process took them over."""
 
 
 # What the probe finds at a message id: ours with this text, someone else's, nothing there, or ours with another
@@ -206,8 +212,10 @@ class Notifier:
         self._holding: list[int] = []  # the events being delivered: their claim is renewed before each message
 
     def _hold(self) -> None:
-        if self._holding:
-            renew_claims(self.bind, self._holding, self.owner, until=self.clock() + self.lease)
+        """Renews the claim on the events being delivered, or raises ClaimLost: checked right before every call, so
+        a pass that outlived a claim (a long backlog at Telegram's pace) never sends what another process took."""
+        if self._holding and not renew_claims(self.bind, self._holding, self.owner, until=self.clock() + self.lease):
+            raise ClaimLost(f"outbox events {self._holding} are another process's now")
 
     async def deliver_pending(self) -> PassResult:
         """One card update per match however many events it has; the card shows the current state."""
@@ -219,17 +227,20 @@ class Notifier:
         result = PassResult()
         work = [(evs, partial(self._deliver_match, mid, evs)) for mid, evs in by_match.items()]
         work += [([ev], partial(self._deliver_other, ev)) for ev in others]
-        for group, deliver in work:
+        for index, (group, deliver) in enumerate(work):
             ids = [e.id for e in group]
             self._holding = ids
-            self._hold()
             try:
+                self._hold()
                 await deliver()
+            except ClaimLost as lost:
+                log.info("%s: left to the process that holds them", lost)
+                continue
             except DeliveryError as error:
                 # Telegram is unreachable: keep this and every later event for the next pass.
                 self._fail(ids, str(error), connected=False)
-                rest = [e.id for g, _ in work for e in g if e.id not in ids]
-                renew_claims(self.bind, rest, self.owner, until=self.clock())  # released: any process may retry
+                for later, _ in work[index + 1 :]:  # released: any process may retry
+                    renew_claims(self.bind, [e.id for e in later], self.owner, until=self.clock())
                 result.failed += len(ids)
                 result.error, result.stopped = str(error), True
                 return result
@@ -316,13 +327,17 @@ class Notifier:
         self._hold()  # a paced backlog takes a while: the claim is renewed before each call
 
     async def _post(self, pending: TelegramPending, *, thread_id: int | None) -> int:
-        """Sends the message of `pending` once: the chat's unresolved message first found or given up, this one
-        marked as in flight, sent, then recorded (and its mark removed) in one commit."""
+        """Sends the message of `pending` once: the chat's unresolved message first found or given up, the pace
+        waited and the claim renewed, this one marked as in flight only then (a mark older than a claim is a gone
+        sender's), sent, then recorded (and its mark removed) in one commit."""
         chat_id, text = pending.chat_id, pending.text
-        found = await self._settle(pending)
-        if found is not None:
-            return found  # it had been sent before the crash: recorded now, not sent again
-        await self._paced(chat_id)
+        while True:
+            found = await self._settle(pending)
+            if found is not None:
+                return found  # it had been sent before the crash: recorded now, not sent again
+            await self._paced(chat_id)
+            if self._mark_in_flight(pending):
+                break  # else another sender marked the chat while this one waited for the pace
         try:
             message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
         except Undeliverable:
@@ -335,28 +350,34 @@ class Notifier:
             _drop_pending(session, chat_id, self.owner)
         return message_id
 
+    def _mark_in_flight(self, pending: TelegramPending) -> bool:
+        """Marks `pending` as the chat's message in flight, right before it is sent; False when another sender
+        marked the chat first."""
+        with session_scope(self.bind) as session:
+            mark = TelegramPending(
+                **{
+                    **pending.model_dump(),
+                    "owner": self.owner,
+                    "started_at": self.clock(),
+                    "after_message_id": _newest_known(session, pending.chat_id),
+                }
+            )
+            try:
+                with session.begin_nested():
+                    session.add(mark)
+            except sa.exc.IntegrityError:
+                return False
+        return True
+
     async def _settle(self, pending: TelegramPending) -> int | None:
-        """Marks `pending` as the chat's message in flight. An earlier mark in the chat is resolved first when it
-        is this same message or its sender is gone (older than a claim); a live sender's is waited for. Returns
-        the message id when this very message turns out to be in the chat already."""
+        """Returns once the chat has no message in flight. An earlier mark in the chat is resolved first when it is
+        this same message or its sender is gone (older than a claim); a live sender's is waited for. Returns the
+        message id when this very message turns out to be in the chat already."""
         deadline = self.monotonic() + self.lease.total_seconds()
         while True:
             with session_scope(self.bind) as session:
                 earlier = session.get(TelegramPending, pending.chat_id)
                 if earlier is None:
-                    mark = TelegramPending(
-                        **{
-                            **pending.model_dump(),
-                            "owner": self.owner,
-                            "started_at": self.clock(),
-                            "after_message_id": _newest_known(session, pending.chat_id),
-                        }
-                    )
-                    try:
-                        with session.begin_nested():
-                            session.add(mark)
-                    except sa.exc.IntegrityError:
-                        continue  # another sender marked this chat at the same moment
                     return None
                 session.expunge(earlier)
             same = _key(earlier) == _key(pending)
@@ -370,7 +391,7 @@ class Notifier:
             await self.sleep(0.2)
 
     async def _find_pending(self, pending: TelegramPending) -> int | None:
-        """Looks for an unresolved message in its chat and records it when it is there; removes the mark either
+        """Looks for an unresolved message in its chat and records it when it is there; removes that mark either
         way (not found: its event sends it again). Only the ids after the newest known one are probed — when none is
         known (the first message ever sent there), the ids just before the chat's end, found by halving — and only
         a message of ours with exactly this text is taken: the probe reads a message back without changing it, so
@@ -387,7 +408,13 @@ class Notifier:
             if found is not None:
                 log.info("message in flight before a restart found in chat %s: %s", pending.chat_id, found)
                 _record(session, pending, found, now=self.clock())
-            session.exec(sa.delete(TelegramPending).where(col(TelegramPending.chat_id) == pending.chat_id))
+            session.exec(  # this mark only: a live sender may have marked the chat anew while the probe ran
+                sa.delete(TelegramPending).where(
+                    col(TelegramPending.chat_id) == pending.chat_id,
+                    col(TelegramPending.owner) == pending.owner,
+                    col(TelegramPending.started_at) == pending.started_at,
+                )
+            )
         return found
 
     async def _probe(self, pending: TelegramPending, message_id: int) -> str:

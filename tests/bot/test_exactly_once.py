@@ -18,6 +18,7 @@ from telegram.request import HTTPXRequest
 
 from services.core.models import OutboxEvent, Season, User
 from services.league.announcements import publish_announcement
+from services.notifier.cards import announcement_text
 from services.notifier.outbox import Notifier, Target
 from tests.bot import delivery
 from tests.bot.fake_api import TOKEN, FakeBotApi
@@ -94,15 +95,15 @@ def _league_with_everything(session: Session) -> None:
     session.commit()
 
 
-def _bot_process(fake_api: FakeBotApi, sqlite_url: str) -> subprocess.Popen:
+def _bot_process(fake_api: FakeBotApi, database_url: str, *, claim_seconds: float = 2) -> subprocess.Popen:
     env = _env(
-        DATABASE_URL=sqlite_url,
+        DATABASE_URL=database_url,
         TELEGRAM_BOT_TOKEN=TOKEN,
         TELEGRAM_API_URL=fake_api.base_url,
         TELEGRAM_CHAT_ID=str(CHAT),
         TELEGRAM_SCHEDULE_THREAD_ID=str(SCHEDULE),
         TELEGRAM_ANNOUNCEMENTS_THREAD_ID=str(ANNOUNCEMENTS),
-        TELEGRAM_CLAIM_SECONDS="2",
+        TELEGRAM_CLAIM_SECONDS=str(claim_seconds),
     )
     return subprocess.Popen(
         [sys.executable, "-m", "services.notifier"],
@@ -161,6 +162,41 @@ def test_a_bot_killed_mid_send_is_replaced_without_a_duplicate_or_a_lost_message
         _stop([p for p in (first, locals().get("second")) if p is not None])
     assert _undelivered(session) == []
     assert _sent(fake_api) == EXPECTED
+
+
+def test_two_bots_at_telegrams_pace_post_each_announcement_once_on_sqlite_and_postgresql(
+    fake_api: FakeBotApi, own_db: sa.Engine
+) -> None:
+    """Issue 43: a pass claims its ten events once and sends them at one a second to the group, far longer than a
+    one-second claim; the second bot takes over what the first no longer holds, and nothing is posted twice. (On
+    main the first bot, its pass going on, posted again what the second had in flight.)"""
+    texts = [f"Новость {n}" for n in range(1, 11)]
+    with Session(own_db, expire_on_commit=False) as session:
+        (league,) = make_league(session)
+        organizer = User(login_name="org", display_name="Богдан Бойко", password_hash="x", role="organizer")
+        session.add(organizer)
+        session.flush()
+        for text in texts:
+            publish_announcement(
+                session, session.get(Season, league.season_id), text, author_user_id=organizer.id, now=PLAYED
+            )
+        session.commit()
+        url = own_db.url.render_as_string(hide_password=False)
+        fake_api.hold_answer = ("sendMessage", 2)  # posted; its answer comes once the second bot is posting too
+        processes = [_bot_process(fake_api, url, claim_seconds=1)]
+        try:
+            assert fake_api.held.wait(40), "the first bot never sent its second announcement"
+            processes.append(_bot_process(fake_api, url, claim_seconds=1))
+            deadline = time.monotonic() + 40
+            while len(fake_api.accepted("sendMessage")) < 3 and time.monotonic() < deadline:
+                time.sleep(0.1)
+            fake_api.release_held.set()  # the first bot's pass goes on, at the group's pace, beside the second's
+            _wait_delivered(session, processes, seconds=60)
+        finally:
+            _stop(processes)
+        assert _undelivered(session) == []
+    posted = Counter(c.params["text"] for c in fake_api.accepted("sendMessage"))
+    assert {text: posted[announcement_text(text)] for text in texts} == dict.fromkeys(texts, 1)
 
 
 @pytest.mark.asyncio

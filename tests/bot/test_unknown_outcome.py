@@ -6,13 +6,14 @@ from __future__ import annotations
 import os
 import signal
 from collections import Counter
+from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 from telegram import Bot
 
-from services.core.models import OutboxEvent, Season, TelegramPending, User
+from services.core.models import OutboxEvent, Season, TelegramPending, User, utc_now
 from services.league.announcements import publish_announcement
 from services.notifier.outbox import PROBE_IDS, Notifier, Target
 from services.notifier.pacing import GROUP_LIMITS, Pace
@@ -190,3 +191,64 @@ async def test_a_backlog_goes_out_within_telegrams_limits_per_group(
         worst = max(sum(1 for u in times if t <= u < t + window) for t in times)
         assert worst <= limit, f"{worst} calls to the group within {window} s"
     assert times[-1] - times[0] >= 2 * 60  # 45 messages at 20 a minute
+
+
+@pytest.mark.asyncio
+async def test_a_chat_is_marked_in_flight_only_once_its_pace_was_waited(
+    fake_api: FakeBotApi, engine: sa.Engine, session: Session, bot: Bot
+) -> None:
+    """Issue 43: on main the chat was marked before the wait for Telegram's pace (up to a minute at 20 a minute), so
+    a live sender's mark could outlive a claim and look abandoned to the other bot."""
+    (league,) = make_league(session)
+    _announce(session, league.season_id, ["Тур 2 открыт", "Тур 3 открыт"])  # the second waits a second
+    now, marked_while_waiting = [1000.0], []
+
+    async def sleep(seconds: float) -> None:
+        with Session(engine) as look:
+            marked_while_waiting.append(look.exec(select(TelegramPending)).all() != [])
+        now[0] += seconds
+
+    target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
+    result = await delivery.notifier(bot, target, engine, sleep=sleep, monotonic=lambda: now[0]).deliver_pending()
+    assert result.delivered == 2 and sum(_announced(fake_api).values()) == 2
+    assert marked_while_waiting == [False]
+
+
+class _Replacing(_Recorder):
+    """At its first probe the gone sender's mark gives way to a live sender's (it sent that one and marked its next)."""
+
+    def __init__(self, inner: TelegramGateway, engine: sa.Engine, live: TelegramPending) -> None:
+        super().__init__(inner, [0.0])
+        self.engine, self.live = engine, live
+
+    async def probe(self, chat_id: int, message_id: int, text: str) -> str:
+        if not self.calls:
+            with Session(self.engine) as session:
+                session.exec(sa.delete(TelegramPending))
+                session.add(self.live)
+                session.commit()
+        return await super().probe(chat_id, message_id, text)
+
+
+@pytest.mark.asyncio
+async def test_a_probe_removes_only_the_mark_it_looked_for(
+    fake_api: FakeBotApi, engine: sa.Engine, session: Session, bot: Bot
+) -> None:
+    """Issue 43: on main the probe for a gone sender's message removed every mark of the chat when it ended, a live
+    sender's newer one included, and this bot sent at once instead of waiting for that sender."""
+    (league,) = make_league(session)
+    _announce(session, league.season_id, ["Тур 2 открыт"])
+    known, now = fake_api.our_message(CHAT, "Карточка"), utc_now()  # the clock stands: the live mark stays live
+    mark = {"chat_id": CHAT, "kind": "send", "event_id": 0, "after_message_id": known}
+    session.add(TelegramPending(**mark, text="Пропавшее", owner="gone", started_at=now - timedelta(hours=1)))
+    session.commit()
+    live = TelegramPending(**mark, text="Следующее", owner="live", started_at=now)
+    gateway = _Replacing(delivery.gateway(bot), engine, live)
+    fast = Pace(group=((100, 1.0),), overall=((100, 1.0),))
+    target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
+    notifier = Notifier(gateway, target, bind=engine, clock=lambda: now, pace=fast, lease=timedelta(seconds=1))
+    result = await notifier.deliver_pending()
+    assert result.stopped  # the live sender did not finish within a claim: the announcement waits for the next pass
+    session.expire_all()
+    assert [p.owner for p in session.exec(select(TelegramPending))] == ["live"]
+    assert fake_api.accepted("sendMessage") == []
