@@ -237,28 +237,36 @@ class GuardedActions(rx.State, mixin=True):
     ) -> Outcome:
         """Runs `run(session, user)` once per `key` in one transaction (an empty key: no once-guard) and shows its
         answer (`_show_answer`, beside the form `where`)."""
-        outcome = self._outcome(run, str(key or ""), done, action)
-        self._show_answer(outcome, where)
+        key = str(key or "")
+        outcome = outcome_of(self._admitted_user(), run, key=key, done=done, action=action or type(self).__name__)
+        self._answered(outcome, key, where)
         return outcome
 
-    def _outcome(
-        self, run: Callable[[Any, User], Any], key: str, done: str | Callable[[Any], str], action: str
-    ) -> Outcome:
-        user = self._admitted_user()
-
-        def once(session: Any) -> tuple[Any, str]:
-            value = run(session, user)
-            return value, done(value) if callable(done) else done
-
-        try:
-            performed = action_keys.perform_once(key, user_id=user.id, action=action or type(self).__name__, run=once)
-        except LeagueError as error:
-            return Outcome(ok=False, problems=error.lines(), error=error)
-        except Exception as error:  # a defect: logged, and the person reads what to do
-            log.error("an action failed", exc_info=error)
-            return Outcome(ok=False, problems=[texts.UNEXPECTED_ERROR])
-        if performed.repeated:
-            return Outcome(ok=True, message=performed.message, repeated=True)
-        if key:
+    def _answered(self, outcome: Outcome, key: str, where: str) -> None:
+        """What follows every action, however it ran (`_perform`, or `outcome_of` in a pool's thread): a fresh
+        key for the forms once the key was spent, and the answer shown."""
+        if key and outcome.ok and not outcome.repeated:
             self._renew_key()
-        return Outcome(ok=True, message=performed.message, value=performed.value)
+        self._show_answer(outcome, where)
+
+
+def outcome_of(
+    user: User, run: Callable[[Any, User], Any], *, key: str, done: str | Callable[[Any], str], action: str
+) -> Outcome:
+    """`run(session, user)` once per `key` in one transaction, as an `Outcome`; no state is touched, so a handler
+    whose work must run in a pool of its own (the password change: argon2) runs this there, then `_answered`."""
+
+    def once(session: Any) -> tuple[Any, str]:
+        value = run(session, user)
+        return value, done(value) if callable(done) else done
+
+    try:
+        performed = action_keys.perform_once(key, user_id=user.id, action=action, run=once)
+    except LeagueError as error:
+        return Outcome(ok=False, problems=error.lines(), error=error)
+    except Exception as error:  # a defect: logged, and the person reads what to do
+        log.error("an action failed", exc_info=error)
+        return Outcome(ok=False, problems=[texts.UNEXPECTED_ERROR])
+    if performed.repeated:
+        return Outcome(ok=True, message=performed.message, repeated=True)
+    return Outcome(ok=True, message=performed.message, value=performed.value)

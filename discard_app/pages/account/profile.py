@@ -4,6 +4,7 @@ own password; renew the personal calendar link."""
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import Any
 
 import reflex as rx
@@ -13,9 +14,8 @@ from discard_app.components.feed_link import feed_links
 from discard_app.components.form import action_form
 from discard_app.layout import page
 from discard_app.state import tab_memory
-from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome, guarded
+from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome, guarded, outcome_of
 from discard_app.state.auth import AuthState
-from services.core.action_keys import Performed, perform_once
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import User, utc_now
@@ -140,9 +140,12 @@ class ProfileState(GuardedActions, AuthState):
         self.password_error, self.password_notice = message, ""
 
     def _show_answer(self, outcome: Outcome, where: str) -> None:
-        """The Telegram block's answer («Сохранено», «Отвязано»; a new code clears it); the calendar's beside it."""
+        """The Telegram block's answer («Сохранено», «Отвязано»; a new code clears it); the calendar's and the
+        password form's beside them."""
         message = outcome.message if outcome.ok else "; ".join(outcome.problems)
-        if where == NEW_FEED:
+        if where == PASSWORD_FORM_ID:
+            self.password_error, self.password_notice = ("", message) if outcome.ok else (message, "")
+        elif where == NEW_FEED:
             self.feed_notice = message
         else:
             self.notice = message
@@ -152,39 +155,41 @@ class ProfileState(GuardedActions, AuthState):
     async def change_password(self, form: dict[str, str]):  # noqa: ANN201  (an async generator of events)
         """The fields stay as typed when something is wrong; they are emptied once the password is changed. A
         second send of the same form (a double tap) answers «Пароль изменён» again and changes nothing."""
-        user = self._admitted_user()
+        user, key = self._admitted_user(), str(form.get(KEY_FIELD) or "")
         self.busy, self.password_error, self.password_notice = True, "", ""
         yield
+        current, new, repeat = (str(form.get(name) or "") for name in ("current", "new", "repeat"))
+        digest = self._session_digest
+
+        def change(session: Any, user: User) -> None:
+            row = session.get(User, user.id)
+            if row is None:
+                raise accounts.AccountError(texts.FORBIDDEN_TITLE)
+            accounts.change_password(session, row, current, new, repeat, keep_session_digest=digest)
+
         if refusal := await asyncio.to_thread(_admit_change, user.id):
-            self.busy, self.password_error = False, refusal  # before the pool: the logins' turn is not taken
-            return
-        try:
-            # argon2 twice (check the current, hash the new): in the password pool, off the event loop.
-            done = await password_pool.run(
-                _change_password,
-                user.id,
-                str(form.get("current") or ""),
-                str(form.get("new") or ""),
-                str(form.get("repeat") or ""),
-                self._session_digest,
-                str(form.get(KEY_FIELD) or ""),
-            )
-        except accounts.WrongCurrentPassword as error:
+            outcome = Outcome(ok=False, problems=[refusal])  # before the pool: the logins' turn is not taken
+        else:
+            try:
+                # argon2 twice (check the current, hash the new): in the password pool, off the event loop.
+                outcome = await password_pool.run(
+                    functools.partial(
+                        outcome_of,
+                        user,
+                        change,
+                        key=key,
+                        done=texts.PROFILE_PASSWORD_CHANGED,
+                        action="profile.password",
+                    )
+                )
+            except PoolBusy:
+                outcome = Outcome(ok=False, problems=[texts.LOGIN_BUSY])
+        self.busy = False
+        if isinstance(outcome.error, accounts.WrongCurrentPassword):
             await asyncio.to_thread(_count_wrong_current, user.login_name)
-            self.password_error = str(error)
-            return
-        except accounts.AccountError as error:
-            self.password_error = str(error)
-            return
-        except PoolBusy:
-            self.password_error = texts.LOGIN_BUSY
-            return
-        finally:
-            self.busy = False
-        self.password_notice = done.message
-        if not done.repeated:
-            self._renew_key()
-        yield rx.call_script(f"document.getElementById('{PASSWORD_FORM_ID}')?.reset()")
+        self._answered(outcome, key, PASSWORD_FORM_ID)
+        if outcome.ok:
+            yield rx.call_script(f"document.getElementById('{PASSWORD_FORM_ID}')?.reset()")
 
     @rx.event
     @guarded(Anyone.OWN_ACCOUNT)
@@ -210,17 +215,6 @@ def _admit_change(user_id: int) -> str | None:
 def _count_wrong_current(login_name: str) -> None:
     with session_scope() as session:
         login_guard.count_wrong_current(session, login_name=login_name, now=utc_now())
-
-
-def _change_password(user_id: int, current: str, new: str, repeat: str, keep_digest: str, key: str) -> Performed:
-    def change(session: object) -> tuple[None, str]:
-        user = session.get(User, user_id)
-        if user is None:
-            raise accounts.AccountError(texts.FORBIDDEN_TITLE)
-        accounts.change_password(session, user, current, new, repeat, keep_session_digest=keep_digest)
-        return None, texts.PROFILE_PASSWORD_CHANGED
-
-    return perform_once(key, user_id=user_id, action="profile.password", run=change)
 
 
 def _password_input(label: str, name: str, autocomplete: str) -> rx.Component:
