@@ -19,10 +19,24 @@ KIND_LABELS = {"match": "Матч лиги", "activity": "Клубное зан�
 UID_DOMAIN = "discard-league"
 
 
-def place_text(booking: Booking, rooms: dict[int, tuple[str, int]]) -> str:
-    """Where the booking sits: the room, and its table when the room has several («Клуб, стол 2»)."""
+def place_text(booking: Booking, rooms: dict[int, tuple[str, int]], tables_taken: list[int] | None = None) -> str:
+    """Where the booking sits: the room, and its table when the room has several («Клуб, стол 2»); an activity
+    that takes several tables (`tables_taken`): the whole room, or its tables («Клуб, столы 1, 2»)."""
     name, tables = rooms.get(booking.room_id, ("", 1))
-    return place(name, tables, booking.table_no)
+    taken = sorted(tables_taken or [booking.table_no])
+    if len(taken) == 1:
+        return place(name, tables, taken[0])
+    return name if len(taken) >= tables else f"{name}, столы {', '.join(map(str, taken))}"
+
+
+def _one_per_activity(rows: list[Booking]) -> list[tuple[Booking, list[int]]]:
+    """Each booking with the tables it stands for: a club activity's rows (one per table it takes, stored so the
+    tables' bookings stay one rule) are one entry, a match's booking its own."""
+    grouped: dict[tuple, tuple[Booking, list[int]]] = {}
+    for b in rows:
+        key = (b.id,) if b.match_id is not None else (b.kind, b.title, b.room_id, b.start_at, b.end_at, b.active)
+        grouped.setdefault(key, (b, []))[1].append(b.table_no)
+    return list(grouped.values())
 
 
 def absolute_url(site_url: str, path: str) -> str:
@@ -63,8 +77,9 @@ def _event(
     rooms: dict[int, tuple[str, int]],
     names: dict[int, list[str]] | None = None,
     site_url: str = "",
+    tables_taken: list[int] | None = None,
 ) -> IcsEvent:
-    where = place_text(booking, rooms)
+    where = place_text(booking, rooms, tables_taken)
     players = (names or {}).get(booking.match_id or 0, [])
     return IcsEvent(
         uid=f"booking-{booking.id}@{UID_DOMAIN}",  # stable for the booking's whole life, moves included
@@ -86,12 +101,14 @@ def _rooms(session: Session) -> dict[int, tuple[str, int]]:
 
 
 def club_ics(session: Session, *, site_url: str = "") -> str:
-    """Every booking of the club, cancelled ones as STATUS:CANCELLED so subscribers drop them; a match's event
-    names its four players, its room and table and its page (`site_url` makes the page's address absolute)."""
+    """Every booking of the club (a club activity once, however many tables it takes), cancelled ones as
+    STATUS:CANCELLED so subscribers drop them; a match's event names its room and table and its page (`site_url`
+    makes the page's address absolute). The feed needs no login, so it names no player (Регламент §6.4): the
+    players' names are in the personal feeds and on the match pages, behind a login."""
     rooms = _rooms(session)
-    rows = session.exec(select(Booking).order_by(col(Booking.start_at), col(Booking.id))).all()
-    names = match_names(session, [b.match_id for b in rows if b.match_id is not None])
-    return calendar_ics([_event(b, rooms, names, site_url) for b in rows], name="Клуб «Братство Дискарда»")
+    rows = list(session.exec(select(Booking).order_by(col(Booking.start_at), col(Booking.id))).all())
+    events = [_event(b, rooms, site_url=site_url, tables_taken=taken) for b, taken in _one_per_activity(rows)]
+    return calendar_ics(events, name="Клуб «Братство Дискарда»")
 
 
 def ensure_calendar_token(session: Session, user: User) -> str:
@@ -167,8 +184,8 @@ def week_entries(session: Session, monday: date) -> list[CalendarEntry]:
             title=b.title,
             kind=b.kind,
             kind_label=KIND_LABELS.get(b.kind, b.kind),
-            room=place_text(b, rooms),
+            room=place_text(b, rooms, taken),
             match_id=b.match_id,
         )
-        for b in rows
+        for b, taken in _one_per_activity(list(rows))
     ]

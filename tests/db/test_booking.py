@@ -19,7 +19,7 @@ from services.core.models import Booking, MeetingProposal, OutboxEvent, Proposal
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.board import options_for, state_of
-from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics
+from services.scheduling.calendar_feed import club_ics, ensure_calendar_token, personal_ics, week_entries, week_start
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError, availabilities, confirmations, match_info, proposals
 from services.scheduling.view import booking_news
@@ -320,7 +320,9 @@ def test_calendar_feeds_publish_moves_and_cancellations(db: sa.Engine) -> None:
     assert uid not in other  # the organizer plays no match: their own feed is empty
 
 
-def test_calendar_event_names_the_four_the_room_table_and_the_match_page(db: sa.Engine) -> None:
+def test_calendar_event_names_the_four_the_room_table_and_the_match_page_and_the_public_feed_names_nobody(
+    db: sa.Engine,
+) -> None:
     league, _ = booked_league(db)
     [row] = match_bookings(db, league.match.id)
     with session_scope(db) as session:
@@ -340,14 +342,17 @@ def test_calendar_event_names_the_four_the_room_table_and_the_match_page(db: sa.
     for feed in feeds:
         assert feed is not None
         assert all(len(line.encode()) <= 75 for line in feed.split("\r\n"))  # folded at 75 octets
-        assert "Анна\\; Мария\\, «Я»\\\\Тест" in feed.replace("\r\n ", "")  # RFC 5545 escaping
+        personal = feed is feeds[0]
+        assert ("Анна\\; Мария\\, «Я»\\\\Тест" in feed.replace("\r\n ", "")) is personal  # RFC 5545 escaping
         [event] = [
             e
             for e in icalendar.Calendar.from_ical(feed).walk("VEVENT")
             if str(e["uid"]) == f"booking-{row.id}@discard-league"
         ]
         text = str(event["description"])
-        assert all(name in text and name in str(event["summary"]) for name in names)
+        named = [name in text or name in str(event["summary"]) for name in names]
+        # The club's feed needs no login: the match, its room and table and its page, no player (issue 45 item 11)
+        assert named == [personal] * 4
         assert room is not None and room.name in str(event["location"]) and room.name in text
         assert str(event["url"]) == page and page in text
 
@@ -608,3 +613,26 @@ def test_the_organizer_is_offered_only_the_match_s_remaining_hanchans(db: sa.Eng
     p = proposed(db, league, kirov(21, 18), kirov(21, 20), hanchans=1)
     confirm(db, league, p.id, 0, 1, 2, 3)
     assert act(db, scheduling_admin.assignable_hanchans, match_id=match_id, now=NOW) == []
+
+
+def test_a_club_activity_is_one_entry_however_many_tables_it_takes(db: sa.Engine) -> None:
+    """Issue 45 item 11: a D&D evening over every table read four times on the club's calendar and in its feed."""
+    league, _ = booked_league(db)
+    with session_scope(db) as session:
+        room = scheduling_admin.add_room(session, name=f"Зал {uuid.uuid4().hex[:6]}", actor_user_id=league.organizer.id,
+                                         now=NOW)  # fmt: skip
+        scheduling_admin.set_room_tables(session, room_id=room.id, tables=4, actor_user_id=league.organizer.id, now=NOW)
+        room_id, name = room.id, room.name
+    act(db, scheduling_admin.book_activity, title="D&D", start=kirov(25, 18), end=kirov(25, 22),
+        actor_user_id=league.organizer.id, room_id=room_id, now=NOW)  # fmt: skip
+    act(db, scheduling_admin.book_activity, title="Го", start=kirov(26, 18), end=kirov(26, 22),
+        actor_user_id=league.organizer.id, room_id=room_id, tables=2, now=NOW)  # fmt: skip
+    with Session(db) as session:
+        week = [e for e in week_entries(session, week_start(kirov(25).date())) if e.kind == "activity"]
+        feed = icalendar.Calendar.from_ical(club_ics(session))
+    assert [(e.title, e.room) for e in week] == [("D&D", name), ("Го", f"{name}, столы 1, 2")]
+    events = [e for e in feed.walk("VEVENT") if str(e["summary"]) in ("D&D", "Го")]
+    assert sorted((str(e["summary"]), str(e["location"])) for e in events) == [
+        ("D&D", name),
+        ("Го", f"{name}, столы 1, 2"),
+    ]
