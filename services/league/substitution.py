@@ -15,7 +15,7 @@ from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Hanchan, Match, MatchStatus, Player, RosterStatus, Round, Season, Seat, Stage, User
 from services.core.text_limits import person_name_problem
-from services.league.accounts import AccountError
+from services.league.accounts import AccountError, normalize_login
 from services.league.roster import add_player
 from services.league.roster_csv import has_invisible
 from services.results.hanchans import ResultsError, get_match, require_organizer
@@ -50,19 +50,41 @@ def penalty_candidates(session: Session, match_id: int) -> list[tuple[int, str]]
     return _named(session, ids)
 
 
+# Регламент §6.1: the organizer completes a table from the season's technical substitutes and its reserve
+CANDIDATES = (RosterStatus.SUBSTITUTE, RosterStatus.RESERVE)
+RESERVE_MARK = " (резерв)"
+
+
 def substitute_candidates(session: Session, match_id: int) -> list[tuple[int, str]]:
-    """The season's technical substitutes not already seated in this match, by registration order."""
+    """Who may be seated (Регламент §6.1): the season's technical substitutes, then its reserve (marked «резерв»),
+    each by registration order, not already seated in this match."""
     match = session.get(Match, match_id)
     if match is None:
         return []
     seated = set(session.exec(select(Seat.player_id).where(Seat.match_id == match_id)).all())
     rows = session.exec(
-        select(Player.id, User.display_name)
+        select(Player.id, User.display_name, Player.status)
         .join(User, col(User.id) == Player.user_id)
-        .where(Player.season_id == _season_id(session, match), Player.status == RosterStatus.SUBSTITUTE)
+        .where(Player.season_id == _season_id(session, match), col(Player.status).in_(CANDIDATES))
         .order_by(col(Player.registration_order))
     ).all()
-    return [(pid, name) for pid, name in rows if pid not in seated]
+    ordered = sorted(rows, key=lambda row: CANDIDATES.index(RosterStatus(row[2])))  # stable: registration order kept
+    return [
+        (pid, name + (RESERVE_MARK if status == RosterStatus.RESERVE else ""))
+        for pid, name, status in ordered
+        if pid not in seated
+    ]
+
+
+def _known_candidate(session: Session, season_id: int, name: str) -> Player | None:
+    """The season's substitute or reserve player a typed name names (as a login compares names), if any: typing
+    the name of someone already in the roster seats that person, not a second account."""
+    login = normalize_login(name)
+    return session.exec(
+        select(Player)
+        .join(User, col(User.id) == Player.user_id)
+        .where(Player.season_id == season_id, User.login_name == login, col(Player.status).in_(CANDIDATES))
+    ).first()
 
 
 def seat_substitute(
@@ -113,13 +135,19 @@ def seat_substitute(
             "ханчанов при замене определяет организатор отдельно (Регламент §6.1): исправление или переигровка."
         )
     season_id = _season_id(session, match)
-    if substitute_player_id is not None:
-        substitute = session.get(Player, substitute_player_id)
-        if substitute is None or substitute.season_id != season_id or substitute.status != RosterStatus.SUBSTITUTE:
-            raise ResultsError("Выбранный игрок не числится технической заменой в этом сезоне.")
+    known = _known_candidate(session, season_id, name) if name else None
+    if substitute_player_id is not None or known is not None:
+        substitute = known or session.get(Player, substitute_player_id)
+        if substitute is None or substitute.season_id != season_id or substitute.status not in CANDIDATES:
+            raise ResultsError("Выбранный игрок не числится ни технической заменой, ни в резерве этого сезона.")
         if session.exec(select(Seat.id).where(Seat.match_id == match.id, Seat.player_id == substitute.id)).first():
             raise ResultsError("Этот игрок уже сидит за столом в этом матче.")
+        from_reserve = substitute.status == RosterStatus.RESERVE
+        if from_reserve:  # Регламент §6.1: seated to complete a table, a technical substitute from now on
+            substitute.status = RosterStatus.SUBSTITUTE
+            session.add(substitute)
     else:
+        from_reserve = False
         try:
             substitute, _ = add_player(
                 session,
@@ -146,7 +174,7 @@ def seat_substitute(
         entity="match",
         entity_id=match.id,
         before={"player": replaced},
-        after={"player": substitute.id, "substitute_for": original, "seed": seat.seed},
+        after={"player": substitute.id, "substitute_for": original, "seed": seat.seed, "from_reserve": from_reserve},
         reason=reason.strip(),
         now=now,
     )

@@ -88,7 +88,7 @@ def test_refusals_change_nothing(session: Session, league: League) -> None:
         seat_substitute(
             session, league.organizer, mid, d, substitute_player_id=main_player, new_name="X", reason="r", now=PLAYED
         )
-    with pytest.raises(ResultsError, match="не числится технической заменой"):
+    with pytest.raises(ResultsError, match="не числится ни технической заменой, ни в резерве"):
         seat_substitute(session, league.organizer, mid, d, substitute_player_id=main_player, reason="r", now=PLAYED)
     with pytest.raises(ResultsError, match="уже есть"):
         seat_substitute(session, league.organizer, mid, d, new_name="Судья Судейская", reason="r", now=PLAYED)
@@ -105,3 +105,27 @@ def test_refusals_change_nothing(session: Session, league: League) -> None:
     assert _seats(session, mid) == [(a, None), (b, None), (c, None), (d, None)]
     assert len(session.exec(select(User)).all()) == users_before
     assert not session.exec(select(AuditRecord).where(AuditRecord.action == "seat.substitute")).all()
+
+
+def test_the_reserve_is_offered_and_seated_by_choice_or_by_name(session: Session, league: League) -> None:
+    """Issue 45 item 1: a person added to the reserve after the draw was not offered, and typing the name refused
+    «Пользователь … уже есть». The reserve follows the technical substitutes in the list; seated, a reserve
+    player becomes a technical substitute (Регламент §6.1), and the audit says so."""
+    a, b, c, d = league.players[:4]
+    mid = league.match(1, 1, [a, b, c, d])
+    sub, _ = add_player(session, league.season, "Запасной Один", status=RosterStatus.SUBSTITUTE, actor_user_id=None)
+    r1, _ = add_player(session, league.season, "Резервная Первая", status=RosterStatus.RESERVE, actor_user_id=None)
+    r2, _ = add_player(session, league.season, "Резервный Второй", status=RosterStatus.RESERVE, actor_user_id=None)
+    assert substitute_candidates(session, mid) == [
+        (sub.id, "Запасной Один"),
+        (r1.id, "Резервная Первая (резерв)"),
+        (r2.id, "Резервный Второй (резерв)"),
+    ]
+    seat_substitute(session, league.organizer, mid, b, substitute_player_id=r1.id, reason="болезнь", now=PLAYED)
+    assert session.get(Player, r1.id).status == RosterStatus.SUBSTITUTE
+    users = len(session.exec(select(User)).all())
+    seat_substitute(session, league.organizer, mid, c, new_name="  резервный  второй ", reason="уехал", now=PLAYED)
+    assert len(session.exec(select(User)).all()) == users  # the same person, no second account
+    assert _seats(session, mid) == [(a, None), (r1.id, b), (r2.id, c), (d, None)]
+    audits = session.exec(select(AuditRecord).where(AuditRecord.action == "seat.substitute")).all()
+    assert [json.loads(x.after)["from_reserve"] for x in audits] == [True, True]
