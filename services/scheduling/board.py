@@ -42,6 +42,7 @@ from services.scheduling.decide import (
     pair_unblock_times,
     played_meetings,
     remaining_hanchans,
+    seating,
     split_plan,
     unblock_times,
     with_levels,
@@ -243,6 +244,27 @@ class Board:
             if h.place in out:
                 out[h.place] = merge([*out[h.place], h.interval])
         return out
+
+    def seating(  # noqa: PLR0913
+        self,
+        meeting: Interval,
+        exclude_booking: int | None = None,
+        exclude_match: int | None = None,
+        *,
+        preferred: Place | None = None,
+        room_id: int | None = None,
+        overrule: bool = False,
+    ) -> list[tuple[Place, tuple[int, ...]]]:
+        """`decide.seating` on this board: the tables (of `room_id`, or of every room) free of bookings for the
+        meeting, with the open proposals of other matches than `exclude_match` holding them as of `now`."""
+        busy = self.busy_by_room(meeting, exclude_booking, exclude_match, with_holds=False)
+        if room_id is not None:
+            busy = {p: spans for p, spans in busy.items() if p[0] == room_id}
+        held: dict[Place, list[int]] = {}
+        for h in self.holds:
+            if h.match_id != exclude_match and h.interval.overlaps(meeting):
+                held.setdefault(h.place, []).append(h.proposal_id)
+        return seating(meeting, busy, held, preferred=preferred, overrule=overrule)
 
     def meetings_of(self, item: MatchBoard, exclude_booking: int | None = None) -> dict[str, list[Interval]]:
         """Each seated player's booked meetings (this match's and others'), by name."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -21,9 +22,12 @@ from services.scheduling.repo import (
     SchedulingError,
     clashing_booking,
     describe_booking,
+    describe_hold,
     lock_match,
+    lock_place,
     match_info,
     open_proposal_for,
+    place_taken,
 )
 from services.scheduling.rules import SEATS, format_kirov, validate_proposal
 
@@ -31,6 +35,7 @@ log = logging.getLogger(__name__)
 OPEN_PROPOSAL_EXISTS = (
     "У матча уже есть открытое предложение: подтвердите или отклоните его, прежде чем предлагать другое время."
 )
+TABLE_JUST_TAKEN = "Стол в это время только что заняли: обновите страницу и выберите другой общий вариант."
 # SQLSTATEs of a lost booking race on PostgreSQL: exclusion violation, or a deadlock between two inserts.
 _RACE_SQLSTATES = {"23P01", "40P01"}
 
@@ -57,23 +62,51 @@ def is_missing_table(error: sa.exc.DBAPIError) -> bool:
     return "booking_table" in str(error.orig)
 
 
-def store_booking(session: Session, booking: Booking, meeting: Interval, **changes: object) -> Booking | None:
-    """Applies `changes` and the meeting's times inside a savepoint; returns the clashing booking instead
-    when the room is taken. The Python check names the clash; the database guard catches what a
-    concurrent writer slipped in (PostgreSQL 23P01/40P01, the SQLite trigger)."""
+class _Taken(Exception):  # noqa: N818 - not an error: what takes the table, carried out of the savepoint
+    def __init__(self, clash: Booking | MeetingProposal) -> None:
+        self.clash = clash
+
+
+def store_booking(
+    session: Session,
+    booking: Booking,
+    meeting: Interval,
+    *,
+    now: datetime,
+    exclude_match: int | None = None,
+    overrule: Iterable[int] = (),
+    **changes: object,
+) -> Booking | MeetingProposal | None:
+    """Applies `changes` and the meeting's times inside a savepoint; returns what takes the table instead: a
+    booking, or a live hold of another match than `exclude_match` (Регламент §3: a hold is a promise; only the
+    proposals in `overrule`, which the organizer ends, give way). Checked under the table's lock (`lock_place`),
+    which a proposal placing its hold takes too, so neither slips past the other; the database guard catches a
+    booking a concurrent writer slipped in (PostgreSQL 23P01/40P01, the SQLite trigger)."""
     room_id = int(changes.get("room_id", booking.room_id))
     table_no = int(changes.get("table_no", booking.table_no))
-    with session.no_autoflush:
-        clash = clashing_booking(session, room_id, meeting, exclude=booking.id, table_no=table_no)
-    if clash is not None:
-        return clash
     try:
         with session.begin_nested():
+            lock_place(session, room_id, table_no)
+            with session.no_autoflush:
+                clash = place_taken(
+                    session,
+                    room_id,
+                    table_no,
+                    meeting,
+                    now=now,
+                    exclude_booking=booking.id,
+                    exclude_match=exclude_match,
+                    overrule=overrule,
+                )
+            if clash is not None:
+                raise _Taken(clash)  # rolls the savepoint back: the table's lock goes with it
             for name, value in changes.items():
                 setattr(booking, name, value)
             booking.start_at, booking.end_at, booking.active = meeting.start, meeting.end, True
             session.add(booking)
             session.flush()
+    except _Taken as taken:
+        return taken.clash
     except (sa.exc.IntegrityError, sa.exc.OperationalError, sa.exc.InternalError) as error:
         if is_missing_table(error):
             raise SchedulingError(f"В помещении нет стола {table_no}: обновите страницу.") from error
@@ -85,21 +118,48 @@ def store_booking(session: Session, booking: Booking, meeting: Interval, **chang
     return None
 
 
-def store_at_first_free(
-    session: Session, booking: Booking, meeting: Interval, places: list[tuple[int, int]], **changes: object
-) -> Booking | None:
-    """`store_booking` at the first of `places` (room, table) that takes it: a table another writer took a moment
-    ago (the database refused it) gives way to the next free one. Returns the last clash when none takes it."""
+def store_at_first_free(  # noqa: PLR0913
+    session: Session,
+    booking: Booking,
+    meeting: Interval,
+    places: list[tuple[int, int]],
+    *,
+    now: datetime,
+    exclude_match: int | None = None,
+    **changes: object,
+) -> Booking | MeetingProposal | None:
+    """`store_booking` at the first of `places` (room, table) that takes it: a table another writer took or held a
+    moment ago gives way to the next free one. Returns the last clash when none takes it."""
     clash = None
     for room_id, table_no in places:
-        clash = store_booking(session, booking, meeting, **changes, room_id=room_id, table_no=table_no)
+        clash = store_booking(
+            session, booking, meeting, now=now, exclude_match=exclude_match, **changes, room_id=room_id,
+            table_no=table_no,
+        )  # fmt: skip
         if clash is None:
             return None
     return clash
 
 
-def clash_text(session: Session, clash: Booking) -> str:
+def clash_text(session: Session, clash: Booking | MeetingProposal) -> str:
+    if isinstance(clash, MeetingProposal):
+        return describe_hold(session, clash)
     return describe_booking(session, clash) if clash.id else "другая бронь, созданная только что"
+
+
+def _claim_table(
+    session: Session, places: list[tuple[int, int]], meeting: Interval, *, now: datetime, match_id: int,
+    moving: int | None,
+) -> tuple[int, int]:  # fmt: skip
+    """The first of `places` still free under its lock (`lock_place`): a proposal's hold never lands on a table a
+    concurrent booking or hold just took (Регламент §3: the hold promises the table to the four)."""
+    for room_id, table_no in places:
+        lock_place(session, room_id, table_no)
+        if place_taken(
+            session, room_id, table_no, meeting, now=now, exclude_booking=moving, exclude_match=match_id
+        ) is None:  # fmt: skip
+            return room_id, table_no
+    raise SchedulingError(TABLE_JUST_TAKEN)
 
 
 def _seat(info: MatchInfo, user_id: int):  # noqa: ANN202
@@ -155,7 +215,8 @@ def propose_meeting(
         raise SchedulingError(OPEN_PROPOSAL_EXISTS)
     meeting = Interval(start, end)
     # The lowest free table of the options holding the meeting: the proposal holds it until the four answer.
-    room, table_no = min(r for o in options if o.interval.contains(meeting) for r in o.rooms)
+    places = sorted({r for o in options if o.interval.contains(meeting) for r in o.rooms})
+    room, table_no = _claim_table(session, places, meeting, now=now, match_id=match_id, moving=replaces_booking_id)
     proposal = MeetingProposal(
         match_id=match_id,
         room_id=room,
@@ -329,11 +390,12 @@ def book_proposal(
         return None
     if booking is None:  # a proposal booked before and released keeps its booking row (stable calendar UID)
         booking = session.exec(select(Booking).where(Booking.proposal_id == proposal.id)).first()
-    busy = board.busy_by_room(meeting, proposal.replaces_booking_id, exclude_match=info.match.id)
-    # The held table if it is still free (the hold kept it), else the lowest free one; taken everywhere: the held
-    # table, and the store names the clash.
+    # The held table if it is still free (the hold kept it), else the lowest free one no other match's live proposal
+    # holds (Регламент §3: a hold is a promise, whether or not this proposal's own has ended). None left: the held
+    # table, where the store names what takes it (a booking or another hold) and takes nothing.
     held = (proposal.room_id, proposal.table_no)
-    places = decide.free_tables(meeting, busy, preferred=held) or [held]
+    seats = board.seating(meeting, proposal.replaces_booking_id, info.match.id, preferred=held)
+    places = [place for place, _ in seats] or [held]
     old_proposal_id = booking.proposal_id if booking else None
     changes = {
         "match_id": info.match.id,
@@ -347,7 +409,7 @@ def book_proposal(
         )
     else:
         changes["sequence"] = booking.sequence + 1  # every change of a published event raises SEQUENCE (RFC 5545)
-    clash = store_at_first_free(session, booking, meeting, places, **changes)
+    clash = store_at_first_free(session, booking, meeting, places, now=now, exclude_match=info.match.id, **changes)
     if clash is not None:
         reason = f"Помещение уже занято: {clash_text(session, clash)}. Бронь не создана; выберите другой общий вариант."
         fail_proposal(session, proposal, info, reason, now)

@@ -242,6 +242,26 @@ def free_tables(
     return [p for p in places if not any(b.overlaps(meeting) for b in busy_by_place[p])]
 
 
+def seating(
+    meeting: Interval,
+    busy_by_place: Mapping[tuple[int, int], Sequence[Interval]],
+    held: Mapping[tuple[int, int], Sequence[int]],
+    *,
+    preferred: tuple | None = None,
+    overrule: bool = False,
+) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
+    """Where a meeting may sit, in the order to try: each (room, table) free of bookings for the whole meeting with
+    the other matches' live proposals holding it then (`held`: place → proposal ids). Регламент §3: a hold is a
+    promise — the tables no one holds come first (the preferred one first, then by room and table), and they alone
+    for the players. Only the organizer (`overrule`: Регламент §3, §6.3, the organizer decides the schedule) takes
+    a held table, and only when no other is free: then each comes with the proposals it would end. Empty: none."""
+    free = free_tables(meeting, busy_by_place, preferred)
+    unheld: list[tuple[tuple[int, int], tuple[int, ...]]] = [(p, ()) for p in free if not held.get(p)]
+    if unheld or not overrule:
+        return unheld
+    return [(p, tuple(held[p])) for p in free]
+
+
 # --- confirmations -----------------------------------------------------------------------------------------
 
 

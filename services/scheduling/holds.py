@@ -3,7 +3,9 @@
 Регламент §3 (the four agree on a time, then the room is booked): between the proposal and the fourth confirmation
 the proposal's table is held, so another match's options do not offer it and the fourth confirmation finds it free.
 A hold ends when all four confirm, someone declines, the hold time passes, or the meeting begins, whichever is
-first; it is a condition on read (`Board.holds` as of `now`), so no process has to be running for it to end.
+first; it is a condition on read (`Board.holds` as of `now`), so no process has to be running for it to end. While it
+lasts nothing takes the table in silence (`decide.seating`): only the organizer, when no other table is free, and
+then the proposal ends with its reason and its four are told (`organizer._overrule`, Регламент §3, §6.3).
 """
 
 from __future__ import annotations

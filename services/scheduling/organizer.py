@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,18 +17,19 @@ from services.scheduling.booking import (
     clash_text,
     fail_proposal,
     release_booking,
-    store_at_first_free,
     store_booking,
     tell_neighbours,
 )
 from services.scheduling.holds import MAX_HOLD_HOURS, MIN_HOLD_HOURS
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
+    LIVE_PROPOSAL,
     MatchInfo,
     SchedulingError,
-    clashing_booking,
     lock_for_write,
     lock_match,
+    match_info,
+    place_taken,
 )
 from services.scheduling.rules import fallback_meeting, format_kirov, hanchans_word, meeting_end, too_short
 
@@ -35,6 +37,13 @@ ACTIVITY = "activity"
 
 
 ALL_BOOKED = "Все ханчаны матча уже забронированы: чтобы сменить время, перенесите бронь."
+# Регламент §3, §6.3: the organizer sets the schedule; a held table is taken only when no other is free, and the four
+# whose proposal held it hear why.
+HOLD_OVERRULED = (
+    "Организатор назначил на этот стол встречу матча «{title}» ({when}), других свободных столов не было: "
+    "предложение снято, стол больше не удерживается. Выберите другой общий вариант."
+)
+Seats = list[tuple[tuple[int, int], tuple[int, ...]]]  # (room, table) in the order to try, the holds each would end
 
 
 def _locked_booking(session: Session, booking_id: int) -> Booking | None:
@@ -88,38 +97,92 @@ def _require_movable(item: MatchBoard, booking: Booking, refused: str) -> None:
         raise SchedulingError(f"В этой встрече уже сыграны ханчаны: {refused}")
 
 
-def _room_for(board: Board, item: MatchBoard, meeting: Interval, room_id: int | None) -> list[tuple[int, int]]:
-    """The free tables (lowest first) of the room the organizer named, or of every room, for the whole meeting
-    (tables held by other matches' open proposals only when no other is free: the organizer decides); refused
-    when one of the four already sits in another meeting then (one person, one table)."""
+def _room_for(board: Board, item: MatchBoard, meeting: Interval, room_id: int | None) -> Seats:
+    """The free tables (lowest first) of the room the organizer named, or of every room, for the whole meeting: those
+    no other match's live proposal holds, else the held ones with the proposals each would end (`decide.seating`:
+    the organizer decides only when nothing else is free); refused when one of the four already sits in another
+    meeting then (one person, one table)."""
     if (busy := decide.busy_refusal(meeting, board.meetings_of(item))) is not None:
         raise SchedulingError(busy)
     if (room_id is not None and room_id not in board.rooms) or not board.rooms:
         raise SchedulingError("Помещение не найдено: добавьте помещение клуба.")
-    for with_holds in (True, False):  # a hold yields to the organizer when nothing else is free
-        busy = board.busy_by_room(meeting, exclude_match=item.match.id, with_holds=with_holds)
-        places = decide.free_tables(meeting, {p: b for p, b in busy.items() if room_id is None or p[0] == room_id})
-        if places:
-            return places
-    return [(room_id or min(board.rooms), 1)]  # taken everywhere: the store names the clash
+    seats = board.seating(meeting, exclude_match=item.match.id, room_id=room_id, overrule=True)
+    return seats or [((room_id or min(board.rooms), 1), ())]  # taken everywhere: the store names the clash
 
 
-def _store_or_refuse(
+def _store_or_refuse(  # noqa: PLR0913
     session: Session,
     booking: Booking,
     meeting: Interval,
     refused: str,
-    places: list[tuple[int, int]] | None = None,
+    plan: Callable[[bool], Seats] | None = None,
+    *,
+    now: datetime,
+    exclude_match: int | None = None,
     **changes: object,
-) -> None:
-    """Store the booking at `meeting` (at the first of `places` that takes it, when given); a taken table is
-    refused naming the clash, then `refused`."""
-    if places:
-        clash = store_at_first_free(session, booking, meeting, places, **changes)
-    else:
-        clash = store_booking(session, booking, meeting, **changes)
-    if clash is not None:
-        raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
+) -> list[str]:
+    """Store the booking at `meeting` (at the first seat of `plan` that takes it, when given, else where it is); a
+    taken table is refused naming the clash, then `refused`. A seat held by other matches' proposals ends them
+    (`_overrule`); returns those matches and times, for the audit. A hold placed since
+    the board was read (found under the table's lock) sends the plan round once more, on a fresh board
+    (`plan(True)`), as a sequential call would have seen it."""
+    if plan is None:
+        clash = store_booking(session, booking, meeting, now=now, exclude_match=exclude_match, **changes)
+        if clash is not None:
+            raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
+        return []
+    clash: Booking | MeetingProposal | None = None
+    for fresh in (False, True):
+        seats = plan(fresh)
+        _lock_holders(session, [pid for _, ids in seats for pid in ids])
+        for (room_id, table_no), holding in seats:
+            clash = store_booking(
+                session, booking, meeting, now=now, exclude_match=exclude_match, overrule=holding, **changes,
+                room_id=room_id, table_no=table_no,
+            )  # fmt: skip
+            if clash is None:
+                return _overrule(session, holding, booking, now=now)
+        if not isinstance(clash, MeetingProposal):
+            break
+    raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
+
+
+def _lock_holders(session: Session, proposal_ids: list[int]) -> None:
+    """The matches whose proposals a held seat would end are locked (in id order) while no table is (a table's lock
+    goes with the savepoint that found it taken), as their own actions lock them first: a confirmation of the
+    proposal being ended waits, then reads that it has ended."""
+    if not proposal_ids:
+        return
+    stmt = select(MeetingProposal.match_id).where(col(MeetingProposal.id).in_(proposal_ids))
+    for match_id in sorted(set(session.exec(stmt).all())):
+        lock_match(session, match_id)
+
+
+def _overrule(session: Session, proposal_ids: tuple[int, ...], booking: Booking, *, now: datetime) -> list[str]:
+    """Регламент §3, §6.3: the organizer's meeting took a table other matches' live proposals held, none other being
+    free; each such proposal ends with its reason, its four are told (the outbox) and the desk shows it. Returns
+    «матч», time of each: the audit row's `overruled`, what the page asked about first (`assignment_overrules`)."""
+    ended = []
+    title = booking.title.removeprefix("Матч: ")
+    for proposal_id in proposal_ids:
+        stmt = select(MeetingProposal).where(MeetingProposal.id == proposal_id)
+        proposal = session.exec(stmt.execution_options(populate_existing=True)).first()
+        if proposal is None or proposal.status != LIVE_PROPOSAL:
+            continue
+        info = match_info(session, proposal.match_id)
+        reason = HOLD_OVERRULED.format(title=title, when=format_kirov(booking.start_at))
+        fail_proposal(session, proposal, info, reason, now)
+        ended.append(f"«{info.title}», {format_kirov(proposal.start_at)}")
+    return ended
+
+
+def _held_names(session: Session, seats: Seats) -> list[str]:
+    """The matches and times whose holds the first seat would end (what the page asks about before)."""
+    ids = list(seats[0][1]) if seats else []
+    rows = session.exec(
+        select(MeetingProposal).where(col(MeetingProposal.id).in_(ids)).order_by(col(MeetingProposal.id))
+    )
+    return [f"«{match_info(session, p.match_id).title}», {format_kirov(p.start_at)}" for p in rows]
 
 
 def assignable_hanchans(session: Session, match_id: int, *, now: datetime | None) -> list[int]:
@@ -154,14 +217,15 @@ def assign_meeting(
         raise SchedulingError(ALL_BOOKED)
     if not 1 <= hanchans <= remaining:
         raise SchedulingError(f"Можно назначить от 1 до {hanchans_word(remaining)}: остальные уже забронированы.")
-    meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes), now)
-    _require_in_window(info, meeting)
-    if (short := too_short(meeting, hanchans, info.hanchan_minutes)) is not None:
-        raise SchedulingError(short)
-    places = _room_for(board, item, meeting, room_id)
+    meeting = _assigned_meeting(item, start, hanchans, end, now)
+    seats = _room_for(board, item, meeting, room_id)
+
+    def plan(fresh: bool) -> Seats:
+        return _room_for(*match_board(session, match_id, now=now), meeting, room_id) if fresh else seats
+
     booking = Booking(
-        room_id=places[0][0],
-        table_no=places[0][1],
+        room_id=seats[0][0][0],
+        table_no=seats[0][0][1],
         kind="match",
         title=f"Матч: {info.title}",
         start_at=meeting.start,
@@ -171,7 +235,9 @@ def assign_meeting(
         created_by_user_id=actor_user_id,
         created_at=now,
     )
-    _store_or_refuse(session, booking, meeting, "Встреча не назначена.", places)
+    overruled = _store_or_refuse(
+        session, booking, meeting, "Встреча не назначена.", plan, now=now, exclude_match=match_id
+    )
     _end_proposals_left_out(session, item, meeting, left=remaining - hanchans, now=now)
     record_audit(
         session,
@@ -179,7 +245,7 @@ def assign_meeting(
         action="meeting.assign",
         entity="booking",
         entity_id=booking.id,
-        after={"match": match_id, "start": meeting.start, "end": meeting.end},
+        after={"match": match_id, "start": meeting.start, "end": meeting.end, **_told(overruled)},
         reason=reason,
         now=now,
     )
@@ -198,6 +264,62 @@ def assign_meeting(
     )
     tell_neighbours(session, booking, now=now)
     return booking
+
+
+def _assigned_meeting(
+    item: MatchBoard, start: datetime, hanchans: int, end: datetime | None, now: datetime
+) -> Interval:
+    """The meeting an assignment asks for, refused when it is in the past, outside the window or too short."""
+    info = item.info
+    meeting = _meeting(start, end or meeting_end(start, hanchans, info.hanchan_minutes), now)
+    _require_in_window(info, meeting)
+    if (short := too_short(meeting, hanchans, info.hanchan_minutes)) is not None:
+        raise SchedulingError(short)
+    return meeting
+
+
+def _told(overruled: list[str]) -> dict[str, list[str]]:
+    return {"overruled": overruled} if overruled else {}
+
+
+def assignment_overrules(  # noqa: PLR0913
+    session: Session,
+    *,
+    match_id: int,
+    start: datetime,
+    hanchans: int,
+    now: datetime,
+    room_id: int | None = None,
+    end: datetime | None = None,
+) -> list[str]:
+    """What the page asks before an assignment (Регламент §3, §6.3: the organizer decides): the other matches'
+    live proposals — «Тур 1, стол 3», пт 20.11.2026 18:00 — whose held table it would take because no other is
+    free; empty when it takes none. A refusal the assignment would give is raised the same."""
+    board, item = match_board(session, match_id, now=now)
+    return _held_names(session, _room_for(board, item, _assigned_meeting(item, start, hanchans, end, now), room_id))
+
+
+def fallback_overrules(session: Session, *, match_id: int, now: datetime) -> list[str]:
+    """`assignment_overrules` for the §6.1 fallback meeting (the desk's and /schedule's «Запасная дата»)."""
+    meeting = fallback_for(session, match_id, now=now)
+    return assignment_overrules(session, match_id=match_id, start=meeting.start, end=meeting.end, hanchans=1, now=now)
+
+
+def move_overrules(session: Session, *, booking_id: int, start: datetime, end: datetime, now: datetime) -> list[str]:
+    """`assignment_overrules` for moving a booking: the holds its new time would take in its room."""
+    booking = session.get(Booking, booking_id)
+    if booking is None or booking.match_id is None:
+        return []
+    board, _ = match_board(session, booking.match_id, now=now)
+    return _held_names(session, _move_seats(board, booking, _meeting(start, end, now)))
+
+
+def _move_seats(board: Board, booking: Booking, meeting: Interval) -> Seats:
+    """Its table if free at the new time, else the room's lowest free one; held tables only when no other is free;
+    taken everywhere: its own table, where the store names the clash."""
+    here = (booking.room_id, booking.table_no)
+    seats = board.seating(meeting, booking.id, booking.match_id, preferred=here, room_id=booking.room_id, overrule=True)
+    return seats or [(here, ())]
 
 
 def move_booking(
@@ -220,7 +342,7 @@ def move_booking(
     if (meeting.start, meeting.end) == (booking.start_at, booking.end_at):
         raise SchedulingError("Время брони не изменилось: укажите новое начало или окончание.")
     reason = " ".join(reason.split())
-    places = None
+    plan = None
     if booking.match_id is not None:
         board, item = match_board(session, booking.match_id, now=now)
         info = item.info
@@ -233,12 +355,17 @@ def move_booking(
             raise SchedulingError(short)
         if not reason:  # Регламент §3: the four agreed on the old time; the organizer decides with a reason
             raise SchedulingError("Укажите причину переноса: игроки её увидят.")
-        # Its table if free at the new time, else the room's lowest free one.
-        busy = board.busy_by_room(meeting, booking.id, exclude_match=booking.match_id, with_holds=False)
-        here = {p: b for p, b in busy.items() if p[0] == booking.room_id}
-        places = decide.free_tables(meeting, here, preferred=(booking.room_id, booking.table_no))
+        seats = _move_seats(board, booking, meeting)
+        match_id = booking.match_id
+
+        def plan(fresh: bool) -> Seats:
+            return _move_seats(match_board(session, match_id, now=now)[0], booking, meeting) if fresh else seats
+
     before = {"start": booking.start_at, "end": booking.end_at}
-    _store_or_refuse(session, booking, meeting, "Бронь не перенесена.", places, sequence=booking.sequence + 1)
+    overruled = _store_or_refuse(
+        session, booking, meeting, "Бронь не перенесена.", plan, now=now, exclude_match=booking.match_id,
+        sequence=booking.sequence + 1,
+    )  # fmt: skip
     # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
     _retire(session, booking.proposal_id)
     if booking.match_id is not None:
@@ -250,7 +377,7 @@ def move_booking(
         entity="booking",
         entity_id=booking.id,
         before=before,
-        after={"start": meeting.start, "end": meeting.end},
+        after={"start": meeting.start, "end": meeting.end, **_told(overruled)},
         reason=reason,
         now=now,
     )
@@ -598,7 +725,7 @@ def book_activity(
         raise SchedulingError(f"В помещении «{room.name}» столов: {room.tables}; укажите от 1 до {room.tables}.")
     numbers = list(range(1, room.tables + 1))
     if tables is not None:
-        free = [t for t in numbers if clashing_booking(session, room.id, meeting, table_no=t) is None]
+        free = [t for t in numbers if place_taken(session, room.id, t, meeting, now=now) is None]
         numbers = (free if len(free) >= tables else numbers)[:tables]  # too few free: the store names the clash
     rows = []
     for table_no in numbers:
@@ -612,7 +739,8 @@ def book_activity(
             created_by_user_id=actor_user_id,
             created_at=now,
         )
-        _store_or_refuse(session, booking, meeting, "Занятие не добавлено.")
+        # Регламент §3: a proposal's hold is a promise an activity does not break (the store names it)
+        _store_or_refuse(session, booking, meeting, "Занятие не добавлено.", now=now)
         rows.append(booking)
     for booking in rows:
         tell_neighbours(session, booking, now=now)

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from datetime import datetime
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core.db import lock_row
@@ -96,6 +98,58 @@ def lock_match(session: Session, match_id: int) -> None:
         session.exec(players.with_for_update(key_share=True)).all()
 
 
+def lock_place(session: Session, room_id: int, table_no: int) -> None:
+    """Serialises every write that takes a table: a booking stored at it and a proposal's hold placed on it, so the
+    second reads what the first committed (Регламент §3: a hold is a promise; one table, one meeting). SQLite: the
+    write lock every scheduling change holds already (BEGIN IMMEDIATE); PostgreSQL: a transaction advisory lock on
+    (room, table) — the two-key space, apart from the notifier's one-key claim lock (`notifier/claims.py`)."""
+    connection = session.connection()
+    if connection.dialect.name == "sqlite":
+        lock_for_write(session)
+        return
+    session.execute(sa.text("SELECT pg_advisory_xact_lock(:room, :table_no)"), {"room": room_id, "table_no": table_no})
+
+
+def holding_proposals(
+    session: Session, room_id: int, table_no: int, meeting: Interval, *, now: datetime, exclude_match: int | None
+) -> list[MeetingProposal]:
+    """Other matches' open proposals whose hold on the table covers part of the meeting as of `now` (a hold ends at
+    `hold_until` or the proposal's start: `holds.py`), read afresh."""
+    stmt = select(MeetingProposal).where(
+        MeetingProposal.status == LIVE_PROPOSAL,
+        MeetingProposal.room_id == room_id,
+        MeetingProposal.table_no == table_no,
+        col(MeetingProposal.hold_until) > now,
+        MeetingProposal.start_at > now,
+        MeetingProposal.start_at < meeting.end,
+        MeetingProposal.end_at > meeting.start,
+    )
+    if exclude_match is not None:
+        stmt = stmt.where(MeetingProposal.match_id != exclude_match)
+    return list(session.exec(stmt.order_by(col(MeetingProposal.id)).execution_options(populate_existing=True)))
+
+
+def place_taken(  # noqa: PLR0913
+    session: Session,
+    room_id: int,
+    table_no: int,
+    meeting: Interval,
+    *,
+    now: datetime,
+    exclude_booking: int | None = None,
+    exclude_match: int | None = None,
+    overrule: Iterable[int] = (),
+) -> Booking | MeetingProposal | None:
+    """What takes the table during the meeting: an active booking, or another match's live hold (none of the
+    proposals in `overrule`, which the organizer is ending: Регламент §3, §6.3). None when it is free."""
+    clash = clashing_booking(session, room_id, meeting, exclude=exclude_booking, table_no=table_no)
+    if clash is not None:
+        return clash
+    allowed = set(overrule)
+    held = holding_proposals(session, room_id, table_no, meeting, now=now, exclude_match=exclude_match)
+    return next((p for p in held if p.id not in allowed), None)
+
+
 def match_info(session: Session, match_id: int) -> MatchInfo:
     """The match with its round, stage and season (one statement) and its seats (another)."""
     found = session.exec(
@@ -156,6 +210,15 @@ def describe_booking(session: Session, booking: Booking) -> str:
     room = session.get(Room, booking.room_id)
     where = room.name if room.tables <= 1 else f"{room.name}, стол {booking.table_no}"
     return f"«{booking.title}», {format_kirov(booking.start_at)}–{format_kirov(booking.end_at)[-5:]}, {where}"
+
+
+def describe_hold(session: Session, proposal: MeetingProposal) -> str:
+    """Another match's live proposal holding a table, for a refusal: «стол удерживает предложение матча «…», …»."""
+    room = session.get(Room, proposal.room_id)
+    where = room.name if room.tables <= 1 else f"{room.name}, стол {proposal.table_no}"
+    title = match_info(session, proposal.match_id).title
+    span = f"{format_kirov(proposal.start_at)}–{format_kirov(proposal.end_at)[-5:]}"
+    return f"стол удерживает предложение матча «{title}», {span}, {where}"
 
 
 def active_bookings(session: Session, match_id: int) -> list[Booking]:

@@ -26,6 +26,9 @@ from services.scheduling.view import booking_news
 from tests import factories as f
 from tests.factories import NOW, kirov
 
+# A proposal made at NOW holds its room 48 hours (the season's default): what takes the room "meanwhile" comes after.
+HOLD_ENDED = NOW + timedelta(hours=49)
+
 
 def act(db: sa.Engine, fn: Callable, **kwargs):  # noqa: ANN201
     with session_scope(db) as session:
@@ -173,11 +176,11 @@ def test_room_taken_meanwhile_fails_the_proposal_and_books_nobody(db: sa.Engine)
     confirm(db, league, p.id, 0, 1, 2)
     with Session(db) as session:  # every room: on PostgreSQL other tests' rooms exist too
         rooms = session.exec(select(Room.id)).all()
-    for room_id in sorted(rooms, key=lambda r: r != p.room_id):
+    for room_id in sorted(rooms, key=lambda r: r != p.room_id):  # once the hold has ended (issue 43: not before)
         with contextlib.suppress(SchedulingError):  # another test's booking holds it already: busy all the same
             act(db, scheduling_admin.book_activity, title="D&D", start=kirov(20, 21), end=kirov(20, 23),
-                actor_user_id=league.organizer.id, room_id=room_id, now=NOW)  # fmt: skip
-    confirm(db, league, p.id, 3)
+                actor_user_id=league.organizer.id, room_id=room_id, now=HOLD_ENDED)  # fmt: skip
+    act(db, booking.answer_meeting, confirmed=True, proposal_id=p.id, user_id=league.users[3].id, now=HOLD_ENDED)
     assert match_bookings(db, league.match.id) == []
     with Session(db, expire_on_commit=False) as session:
         failed = session.get(MeetingProposal, p.id)
@@ -200,8 +203,8 @@ def test_a_room_taken_meanwhile_gives_way_to_another_free_room(db: sa.Engine) ->
     p = proposed(db, league, kirov(20, 18), kirov(20, 22, 30))
     confirm(db, league, p.id, 0, 1, 2)
     act(db, scheduling_admin.book_activity, title="D&D", start=kirov(20, 21), end=kirov(20, 23),
-        actor_user_id=league.organizer.id, room_id=p.room_id, now=NOW)  # fmt: skip
-    confirm(db, league, p.id, 3)
+        actor_user_id=league.organizer.id, room_id=p.room_id, now=HOLD_ENDED)  # fmt: skip
+    act(db, booking.answer_meeting, confirmed=True, proposal_id=p.id, user_id=league.users[3].id, now=HOLD_ENDED)
     [row] = match_bookings(db, league.match.id)
     assert row.active and row.room_id != p.room_id
 
@@ -416,11 +419,13 @@ def _race_once(db: sa.Engine, league: f.League, second_id: int, day: int) -> int
         confirmed = session.exec(
             select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == p.id, ProposalConfirmation.confirmed)
         ).all()
-        status = session.get(MeetingProposal, p.id).status
+        status, reason = session.get(MeetingProposal, p.id).status, session.get(MeetingProposal, p.id).failure_reason
         ours = session.exec(
             select(Booking).where(Booking.match_id == league.match.id, Booking.active, Booking.start_at == slot.start)
         ).all()
-    assert len(confirmed) == 4  # both confirmations were kept, whoever won the room
+    # Both confirmations were kept, whoever won the room — unless the organizer came first and, no other table in the
+    # room being free, took the one the proposal held: it ended then, and a later confirmation was told so (issue 43)
+    assert len(confirmed) == 4 or (reason or "").startswith("Организатор назначил на этот стол"), reason
     assert len(rows) == 1, rows
     # the loser of the room takes another free one where there is one (on PostgreSQL other tests' rooms)
     assert status == ("booked" if ours else "failed")

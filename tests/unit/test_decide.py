@@ -313,3 +313,16 @@ def test_a_shared_hint_names_only_times_two_days_ahead() -> None:
     now = k(20, 12)
     assert decide.hint_from(now) == k(21, 12)
     assert decide.hint_from(now, shared=True) == k(22, 12)
+
+
+def test_a_held_table_is_never_the_players_and_the_organizers_only_when_none_else_is_free() -> None:
+    """Регламент §3 (issue 43): a live hold is a promise. The players' booking sits only where nobody holds; the
+    organizer (§6.3) takes a held table only when no other is free, learning which proposals it would end."""
+    meeting = Interval(k(20, 18), k(20, 22, 30))
+    busy = {(1, 1): [], (1, 2): [], (1, 3): [Interval(k(20, 17), k(20, 19))]}  # table 3 booked
+    held = {(1, 1): [7]}
+    assert decide.seating(meeting, busy, held, preferred=(1, 1)) == [((1, 2), ())]
+    assert decide.seating(meeting, busy, held, overrule=True) == [((1, 2), ())]  # a free table first: no overrule
+    only_held = {(1, 1): [], (1, 3): busy[(1, 3)]}
+    assert decide.seating(meeting, only_held, held) == []  # the players: refused, the hold stands
+    assert decide.seating(meeting, only_held, {(1, 1): [7, 8]}, overrule=True) == [((1, 1), (7, 8))]

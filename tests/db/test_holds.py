@@ -1,0 +1,184 @@
+"""A hold is a promise (issue 43, items 2 and 3): no booking — the players' or the organizer's — lands in silence on a
+table another match's live proposal holds. The players' booking takes another free table or is refused with the
+reason; the organizer takes a held table only when no other is free, and then the holding proposal ends with its
+reason, the four are told, the desk shows it and the page can ask first. Sequentially and as races (threads) on
+SQLite and PostgreSQL: the place's lock serialises a hold placed and a booking stored at one table.
+
+Each test gets a database of its own (a fresh PostgreSQL one too): tables are counted over the whole club."""
+
+from __future__ import annotations
+
+import json
+from datetime import timedelta
+
+import pytest
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+
+from services.core.models import AuditRecord, Booking, MeetingProposal, OutboxEvent
+from services.scheduling import booking
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.board import load_board
+from services.scheduling.intervals import Interval
+from services.scheduling.repo import SchedulingError
+from tests.db.race import engine_for, race
+from tests.db.test_tables import _confirm, _propose, act, assign, bookings, club, own_url, paint, tdb  # noqa: F401
+from tests.factories import NOW, kirov
+
+EVENING = Interval(kirov(20, 17), kirov(20, 23))
+MEETING = kirov(20, 18)
+RACES = 8
+
+
+def _proposal(db: sa.Engine, proposal_id: int) -> MeetingProposal:
+    with Session(db) as session:
+        return session.get(MeetingProposal, proposal_id)
+
+
+def _live_holds_under_bookings(db: sa.Engine, room_id: int, now) -> list[tuple[int, int]]:  # noqa: ANN001
+    """(booking, proposal) pairs where another match's live proposal holds the table an active booking sits at: what
+    a hold promises must never be broken so."""
+    with Session(db) as session:
+        held = session.exec(
+            select(MeetingProposal).where(
+                MeetingProposal.room_id == room_id,
+                MeetingProposal.status == "open",
+                col(MeetingProposal.hold_until) > now,
+                MeetingProposal.start_at > now,
+            )
+        ).all()
+        booked = session.exec(select(Booking).where(Booking.room_id == room_id, Booking.active)).all()
+    return [
+        (b.id, p.id)
+        for b in booked
+        for p in held
+        if p.match_id != b.match_id and p.table_no == b.table_no and p.start_at < b.end_at and b.start_at < p.end_at
+    ]
+
+
+def _expired_hold_then_another_proposal(db: sa.Engine, tables: int) -> tuple:
+    """Match 1 proposes 18:00 with a one-hour hold and two more confirm; two hours later its hold has ended, so match
+    2 is offered the same table and proposes the same time (`later`)."""
+    league, ids = club(db, matches=2, tables=tables, hold_hours=1)
+    paint(db, league, 0, ids[0], EVENING)
+    paint(db, league, 1, ids[1], EVENING)
+    first = _propose(db, league, 0, ids[0])
+    _confirm(db, league, 0, first.id, 1, 2)
+    return league, ids, first, NOW + timedelta(hours=2)
+
+
+@pytest.mark.parametrize("tables", [1, 2])
+def test_a_proposal_whose_hold_ended_never_takes_a_table_another_proposal_holds(tdb: sa.Engine, tables: int) -> None:  # noqa: F811
+    """Item 2: the fourth confirmation of a proposal whose own hold has ended takes another free table; with none,
+    it is refused naming the live hold, and the holding match books its table when its four confirm."""
+    league, ids, first, later = _expired_hold_then_another_proposal(tdb, tables)
+    second = _propose(tdb, league, 1, ids[1], now=later)
+    assert (second.table_no, second.hold_until) == (1, later + timedelta(hours=1))
+    _confirm(tdb, league, 0, first.id, 3, now=later + timedelta(minutes=30))
+    _confirm(tdb, league, 1, second.id, 1, 2, 3, now=later + timedelta(minutes=30))
+    placed = [(b.match_id, b.table_no) for b in bookings(tdb, league.room.id)]
+    if tables == 2:
+        assert placed == [(ids[1], 1), (ids[0], 2)]
+        return
+    assert placed == [(ids[1], 1)]
+    failed = _proposal(tdb, first.id)
+    assert failed.status == "failed"
+    assert failed.failure_reason.startswith("Помещение уже занято: стол удерживает предложение матча «Тур 1, стол 2»")
+
+
+def test_the_organizer_takes_a_held_table_only_when_none_else_is_free_and_the_four_are_told(tdb: sa.Engine) -> None:  # noqa: F811
+    """Item 3: the assignment prefers a table no proposal holds; when only held tables remain the organizer decides
+    (Регламент §3, §6.3): the page can name the hold first, the holding proposal ends with its reason, its four are
+    told, the desk shows it, the audit keeps it, and a late confirmation hears why."""
+    from services.league.desk import _scheduling_items
+
+    league, ids = club(tdb, matches=3, tables=2)
+    paint(tdb, league, 2, ids[2], EVENING)
+    held = _propose(tdb, league, 2, ids[2])
+    assert held.table_no == 1
+    with Session(tdb) as session:  # a free table is left: nothing to ask, the assignment takes it
+        assert scheduling_admin.assignment_overrules(session, match_id=ids[0], start=MEETING, hanchans=3, now=NOW) == []
+    assert assign(tdb, league, ids[0], start=MEETING).table_no == 2
+    assert _proposal(tdb, held.id).status == "open"
+    with Session(tdb) as session:  # only the held table is left: the page asks first, naming the match and time
+        asked = scheduling_admin.assignment_overrules(session, match_id=ids[1], start=MEETING, hanchans=3, now=NOW)
+    assert asked == ["«Тур 1, стол 3», пт 20.11.2026 18:00"]
+    assert assign(tdb, league, ids[1], start=MEETING).table_no == 1
+    ended = _proposal(tdb, held.id)
+    assert ended.status == "failed"
+    assert ended.failure_reason == (
+        "Организатор назначил на этот стол встречу матча «Тур 1, стол 2» (пт 20.11.2026 18:00), других свободных "
+        "столов не было: предложение снято, стол больше не удерживается. Выберите другой общий вариант."
+    )
+    assert _live_holds_under_bookings(tdb, league.room.id, NOW) == []
+    with Session(tdb) as session:
+        told = session.exec(
+            select(OutboxEvent).where(OutboxEvent.match_id == ids[2], OutboxEvent.kind == "meeting_failed")
+        ).all()
+        audit = session.exec(select(AuditRecord).where(AuditRecord.action == "meeting.assign")).all()
+        desk = {i.key: i for i in _scheduling_items(load_board(session, now=NOW), NOW)}
+    assert [json.loads(e.payload)["reason"] for e in told] == [ended.failure_reason]
+    assert json.loads(audit[-1].after)["overruled"] == asked
+    assert ended.failure_reason in desk[f"failed-{held.id}"].detail
+    with pytest.raises(SchedulingError, match="Это предложение уже не действует. Организатор назначил"):
+        _confirm(tdb, league, 2, held.id, 1)
+
+
+def test_a_move_takes_a_held_table_only_when_none_else_is_free_and_an_activity_never_does(tdb: sa.Engine) -> None:  # noqa: F811
+    """The organizer's move follows the assignment's rule in its room; a club activity is refused naming the hold."""
+    league, ids = club(tdb, matches=2, tables=1)
+    paint(tdb, league, 1, ids[1], EVENING)
+    moved = assign(tdb, league, ids[0], start=kirov(21, 18))
+    held = _propose(tdb, league, 1, ids[1])
+    with pytest.raises(
+        SchedulingError,
+        match=r"Помещение занято: стол удерживает предложение матча «Тур 1, стол 2».*Занятие не добавлено",
+    ):
+        act(tdb, scheduling_admin.book_activity, title="D&D", start=kirov(20, 19), end=kirov(20, 21),
+            actor_user_id=league.organizer.id, now=NOW, room_id=league.room.id)  # fmt: skip
+    with Session(tdb) as session:
+        asked = scheduling_admin.move_overrules(
+            session, booking_id=moved.id, start=MEETING, end=kirov(20, 22, 30), now=NOW
+        )
+    assert asked == ["«Тур 1, стол 2», пт 20.11.2026 18:00"]
+    act(tdb, scheduling_admin.move_booking, booking_id=moved.id, start=MEETING, end=kirov(20, 22, 30),
+        actor_user_id=league.organizer.id, reason="просьба клуба", now=NOW)  # fmt: skip
+    assert _proposal(tdb, held.id).failure_reason.startswith(
+        "Организатор назначил на этот стол встречу матча «Тур 1, стол 1»"
+    )
+    assert _live_holds_under_bookings(tdb, league.room.id, NOW) == []
+
+
+def _one_table_race(url: str, *, organizer: bool) -> None:
+    db = engine_for(url)
+    league, ids, first, later = _expired_hold_then_another_proposal(db, tables=1)
+    propose = (booking.propose_meeting, {"match_id": ids[1], "user_id": league.users[4].id, "start": MEETING,
+                                         "end": kirov(20, 22, 30), "hanchans": 3, "now": later})  # fmt: skip
+    if organizer:  # the organizer assigns match 1 at the hour match 2 proposes (match 1's own proposal ends)
+        contender = (scheduling_admin.assign_meeting, {"match_id": ids[0], "start": MEETING, "hanchans": 3,
+                                                       "actor_user_id": league.organizer.id, "now": later})  # fmt: skip
+    else:  # match 1's fourth confirmation, its hold ended, at the moment match 2 proposes
+        contender = (booking.answer_meeting, {"confirmed": True, "proposal_id": first.id,
+                                              "user_id": league.users[3].id, "now": later})  # fmt: skip
+    outcomes = race(url, "thread", [contender, propose])
+    assert not any(o.startswith("UNEXPECTED") for o in outcomes), outcomes
+    assert _live_holds_under_bookings(db, league.room.id, later) == [], outcomes
+    with Session(db) as session:
+        second = session.exec(select(MeetingProposal).where(MeetingProposal.match_id == ids[1])).first()
+    placed = [(b.match_id, b.table_no) for b in bookings(db, league.room.id)]
+    if organizer:  # the organizer's meeting always stands; a hold it took over ended with the reason
+        assert placed == [(ids[0], 1)] and outcomes[0] == "ok", outcomes
+        assert second is None or second.failure_reason.startswith("Организатор назначил на этот стол"), outcomes
+    elif placed:  # the players booked first: the other match was not offered the table
+        assert placed == [(ids[0], 1)] and second is None, outcomes
+    else:  # the proposal held the table first: the fourth confirmation was refused with the reason
+        assert second.status == "open" and "удерживает предложение" in _proposal(db, first.id).failure_reason
+
+
+@pytest.mark.parametrize("organizer", [False, True], ids=["players", "organizer"])
+def test_a_booking_and_another_matchs_proposal_for_the_last_table_at_once(own_url: str, organizer: bool) -> None:  # noqa: F811
+    """Items 2 and 3 as races: a booking (the fourth confirmation of a proposal whose hold ended, or the organizer's
+    assignment) and another match's proposal for the only table at the same instant: never a live hold under a
+    booking, whichever wins."""
+    for _ in range(RACES):
+        _one_table_race(own_url, organizer=organizer)
