@@ -12,6 +12,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from services.league.draw import Tours, draw_tours, lower_bound, max_meetings, repeat_meetings  # noqa: E402
+from services.league.ruleset import DEFAULT  # noqa: E402
 
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 100, 200)
 TOURS = 4
@@ -64,7 +65,7 @@ def main() -> None:
     print("-" * len(header))
     for n in SIZES:
         best = lower_bound(n, TOURS)  # reached for all N multiple of 4 from 8 to 200, so also the best known
-        ours = measure(lambda p: draw_tours(p, TOURS, SEED).tours, n)
+        ours = measure(lambda p: draw_tours(p, tours=TOURS, seed=SEED, multiple=DEFAULT.roster_multiple).tours, n)
         base = measure(lambda p: baseline(p, TOURS, SEED), n)
         print(
             f"{n:>4} | {best[0]:>7} / {best[1]:<6} | {ours[0]:>2} / {ours[1]:<3} {ours[2]:>7.3f}"

@@ -53,9 +53,10 @@ def generate_season(players: int = PLAYERS, tours: int = TOURS, seed: int = SEED
         for table in range(players // 4):
             seats = order[table * 4 : table * 4 + 4]
             hanchans = tuple(random_hanchan(rng, n, seats) for n in range(1, DEFAULT.hanchans_per_match + 1))
-            penalties = (Penalty(seats[0], -80000, "неявка"),) if rng.random() < 0.01 else ()
-            matches.append(Match(len(matches) + 1, "regular", tour, table + 1, hanchans, penalties))
-    return Season(roster, tuple(matches))
+            no_show = Penalty(seats[0], -DEFAULT.no_show_penalty, "неявка")
+            penalties = (no_show,) if rng.random() < 0.01 else ()
+            matches.append(Match(len(matches) + 1, "regular", tour, table + 1, hanchans, penalties, rules=DEFAULT))
+    return Season(roster, tuple(matches), DEFAULT)  # no season here: the regulation's numbers, said so
 
 
 def standings_from_file(path: Path) -> list[StandingsRow]:

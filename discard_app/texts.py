@@ -230,7 +230,9 @@ PLAYOFF_OUTCOMES = {
 NAV_STANDINGS = "Таблица"
 STANDINGS_TITLE = "Таблица регулярного этапа"
 STANDINGS_EMPTY = "Результатов пока нет."
-STANDINGS_HINT = "Таблица обновляется сама, как только внесён результат. Черта — граница выхода в плей-офф (8 мест)."
+# {places}: the season's playoff size (Регламент §1, §2: the ruleset's), «8 мест»
+STANDINGS_HINT = "Таблица обновляется сама, как только внесён результат. Черта — граница выхода в плей-офф ({places})."
+STANDINGS_PLACE_FORMS = ("место", "места", "мест")
 STANDINGS_TIE_NOTE = "= равенство очков и среднего места: решает организатор (Регламент §4)."
 COL_PLACE = "Место"
 COL_PLAYER = "Игрок"

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from services.core.wording import plural
 from services.league.draw import DrawError, Tours, draw_tours
-from services.league.ruleset import DEFAULT
+from services.league.ruleset import DEFAULT, of_season
 
 
 class _Shown(Protocol):
@@ -47,7 +47,9 @@ def run(args: argparse.Namespace) -> int:
     if args.players is None:
         return run_season_draw(args)
     try:
-        draw = draw_tours(range(1, args.players + 1), tours=args.tours, seed=args.seed)
+        # no season: a trial draw by the regulation's numbers, the tours as asked
+        players = range(1, args.players + 1)
+        draw = draw_tours(players, tours=args.tours, seed=args.seed, multiple=DEFAULT.roster_multiple)
     except DrawError as error:
         print(f"Ошибка: {error}", file=sys.stderr)
         return 2
@@ -66,8 +68,9 @@ def run_season_draw(args: argparse.Namespace) -> int:
             season = current_season(session)
             if season is None:
                 raise DrawError("Сезон ещё не создан: выполните «discard demo» или создайте сезон.")
-            if args.tours != season.tours:
-                raise DrawError(f"В сезоне {season.tours} {plural(season.tours, 'тур', 'тура', 'туров')}.")
+            tours = of_season(season).tours  # Регламент §2: the season's own number of tours
+            if args.tours != tours:
+                raise DrawError(f"В сезоне {tours} {plural(tours, 'тур', 'тура', 'туров')}.")
             view = make_draft(session, season, seed=args.seed, actor_user_id=None)
     except DrawError as error:
         print(f"Ошибка: {error}", file=sys.stderr)

@@ -109,7 +109,7 @@ def compute(
         why = "в файле нет матчей" if not regular else "не доиграны матчи " + ", ".join(unfinished)
         return Bracket((), (), (f"регулярный этап не завершён: {why}",))
     rows = compute_standings(season.players, [score_match(m) for m in regular], tie_decisions)
-    seeds, problems = seed_players(rows)
+    seeds, problems = seed_players(rows, season.rules.playoff_size)  # Регламент §1, §2: the file's own ruleset
     if problems:
         return Bracket((), (), tuple(problems))
     seatings = []

@@ -14,7 +14,7 @@ from services.core.errors import LeagueError
 from services.core.models import Player, RosterStatus, Season, User
 from services.core.wording import plural
 from services.league.draw import MIN_PLAYERS
-from services.league.ruleset import DEFAULT, multiple_of, of_season
+from services.league.ruleset import multiple_of, of_season
 
 
 class ClosingError(LeagueError):
@@ -66,9 +66,7 @@ def _too_few(main_after: int) -> str:
     return f"В основном составе будет {_players(main_after)}: для жеребьёвки нужно не меньше восьми."
 
 
-def preview_closing(
-    main: Sequence[Entrant], reserve: Sequence[Entrant], multiple: int = DEFAULT.roster_multiple
-) -> ClosingPreview:
+def preview_closing(main: Sequence[Entrant], reserve: Sequence[Entrant], multiple: int) -> ClosingPreview:
     """What each allowed way of closing would do; pure: rosters in, options out, nothing changes."""
     main = sorted(main, key=lambda e: e.registration_order)
     reserve = sorted(reserve, key=lambda e: e.registration_order)

@@ -9,7 +9,7 @@ from itertools import combinations
 
 from services.core.errors import LeagueError
 from services.core.wording import plural
-from services.league.ruleset import DEFAULT, SEATS, multiple_of
+from services.league.ruleset import SEATS, multiple_of
 
 # tours -> tables -> four player ids
 Tours = tuple[tuple[tuple[int, ...], ...], ...]
@@ -138,9 +138,7 @@ def swap_players(tours: Sequence[Sequence[Sequence[int]]], tour_index: int, a: i
 # --- the draw itself -------------------------------------------------------------------
 
 
-def draw_tours(
-    players: Sequence[int], tours: int = DEFAULT.tours, seed: int | None = None, multiple: int = DEFAULT.roster_multiple
-) -> Draw:
+def draw_tours(players: Sequence[int], *, tours: int, seed: int | None = None, multiple: int) -> Draw:
     """Seat the roster for all tours at once, fewest repeated pairs first; same seed, same draw."""
     players = list(players)
     n = len(players)

@@ -190,8 +190,9 @@ def approve_draw(
     view = load_draft(session, season)
     if view is None:
         raise DrawError("Черновика жеребьёвки нет: утверждать нечего.")
+    rules = of_season(season)
     # Регламент §2, §1: каждый игрок основного состава ровно один раз в каждом туре, столы по четыре
-    validate_draw(_labelled(view.tours, view.names), main_roster(session, season), tours_count=season.tours)
+    validate_draw(_labelled(view.tours, view.names), main_roster(session, season), tours_count=rules.tours)
     windows = current_windows(session, season)
     missing = [n for n, w in enumerate(windows, start=1) if w is None]
     if missing:
@@ -205,7 +206,7 @@ def approve_draw(
             match = Match(
                 round_id=round_.id,
                 table=str(table_number),
-                planned_hanchans=season.hanchans_per_match,
+                planned_hanchans=rules.hanchans_per_match,  # Регламент §2: обычный матч — правило сезона
                 status=MatchStatus.SCHEDULING,
             )
             session.add(match)

@@ -12,6 +12,7 @@ from services.core import outbox
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import Match, MatchStatus, Round, Season, Stage, StageKind
+from services.league.ruleset import of_season
 from services.scheduling.intervals import KIROV
 from services.scheduling.rules import format_kirov
 
@@ -73,7 +74,7 @@ def tour_rounds(session: Session, season: Season, *, create: bool = False) -> li
         return []
     existing = {r.code: r for r in session.exec(select(Round).where(Round.stage_id == stage.id)).all()}
     rounds = []
-    for number in range(1, season.tours + 1):
+    for number in range(1, of_season(season).tours + 1):  # Регламент §2: туры регулярного этапа — правило сезона
         round_ = existing.get(str(number))
         if round_ is None and create:
             round_ = Round(stage_id=stage.id, code=str(number))
@@ -88,7 +89,7 @@ def current_windows(session: Session, season: Season) -> list[Window | None]:
     """Each tour's window, None where the organizer has not set one yet."""
     by_code = {r.code: r for r in tour_rounds(session, season)}
     result: list[Window | None] = []
-    for number in range(1, season.tours + 1):
+    for number in range(1, of_season(season).tours + 1):
         r = by_code.get(str(number))
         ok = r is not None and r.window_start is not None and r.window_end is not None
         result.append((r.window_start, r.window_end) if ok else None)
@@ -98,7 +99,7 @@ def current_windows(session: Session, season: Season) -> list[Window | None]:
 def set_windows(session: Session, season: Season, windows: Sequence[Window], *, actor_user_id: int | None) -> None:
     """Sets every tour's game window, before, at or after approval of the draw; recorded in the audit log."""
     windows = [(start.astimezone(KIROV), end.astimezone(KIROV)) for start, end in windows]
-    check_windows(windows, season.tours)
+    check_windows(windows, of_season(season).tours)
     for round_, (start, end) in zip(tour_rounds(session, season, create=True), windows, strict=True):
         if round_.window_start == start and round_.window_end == end:
             continue

@@ -8,7 +8,7 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from services.core.errors import LeagueError
-from services.league.ruleset import DEFAULT, Ruleset
+from services.league.ruleset import Ruleset
 from services.pantheon.games import GameConfig, GameResult
 from services.results import scoring
 
@@ -75,7 +75,7 @@ def stick_award(sticks: int, tied_first: int) -> int:
     return 100 * (sticks * 10 // tied_first) if sticks and tied_first else 0
 
 
-def reconstruct(game: GameResult, config: GameConfig, rules: Ruleset = DEFAULT) -> TableGame:
+def reconstruct(game: GameResult, config: GameConfig, rules: Ruleset) -> TableGame:
     """The game as on the table. Raises ReconstructError (Russian) when it cannot be counted as it is."""
     where = f"игра {game.session_hash}"
     if len(game.players) != 4 or len(set(game.players)) != 4:

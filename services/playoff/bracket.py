@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from services.league.ruleset import DEFAULT, Ruleset
+from services.league.ruleset import Ruleset
 from services.results.scoring import PLAYOFF, PLAYOFF_ROUNDS, Match, MatchId, PlayerId, score_match
 from services.results.standings import StandingsRow
 
@@ -109,9 +109,7 @@ def _places(first: int, last: int) -> str:
     return f"место {first}" if first == last else f"места {first}–{last}"
 
 
-def seed_players(
-    rows: Sequence[StandingsRow], size: int = DEFAULT.playoff_size
-) -> tuple[tuple[PlayerId, ...], list[str]]:
+def seed_players(rows: Sequence[StandingsRow], size: int) -> tuple[tuple[PlayerId, ...], list[str]]:
     """The top `size` (the season's ruleset: eight) of the regular standings, or the problems that stop seeding
     (Регламент §1, §2, §4).
 
@@ -266,10 +264,10 @@ def build_bracket(
 
 
 def playoff_match(
-    match_id: MatchId, round_: str, hanchans: Sequence = (), penalties: Sequence = (), rules: Ruleset = DEFAULT
+    match_id: MatchId, round_: str, hanchans: Sequence = (), penalties: Sequence = (), *, rules: Ruleset
 ) -> Match:
     """A scoring Match for a playoff round (the final's hanchans by its round and the season's ruleset)."""
-    return Match(match_id, PLAYOFF, round_, 1, tuple(hanchans), tuple(penalties), rules)
+    return Match(match_id, PLAYOFF, round_, 1, tuple(hanchans), tuple(penalties), rules=rules)
 
 
 def shuffle_winds(players: Sequence[PlayerId], rng: random.Random) -> tuple[PlayerId, ...]:

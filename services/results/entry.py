@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.core.errors import LeagueError
-from services.league.ruleset import DEFAULT, Ruleset
+from services.league.ruleset import Ruleset
 from services.results import scoring
 
 POINTS_STEP = 100  # the smallest stick on the table: a score that is not a multiple of it is a typo
@@ -47,7 +47,7 @@ def _int(text: Any) -> int | None:
         return None
 
 
-def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]], rules: Ruleset = DEFAULT) -> Entry:
+def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]], rules: Ruleset) -> Entry:
     """Read a result form (`points_<id>`, `chombo_<id>`, `riichi_left`) for the seated `players` (id, name).
 
     Raises ResultsError naming every field that is not a whole number, then every problem of the sums.

@@ -20,14 +20,11 @@ from services.core.models import (
     Penalty,
     Player,
     Role,
-    Round,
     Seat,
-    Stage,
     TieDecision,
     User,
 )
-from services.core.models import Season as SeasonRow
-from services.results.hanchans import ResultsError, get_match, require_organizer
+from services.results.hanchans import ResultsError, get_match, match_rules, require_organizer
 from services.results.repo import db_standings
 from services.results.scoring import MAX_PENALTY, format_points
 from services.scheduling.rules import format_kirov
@@ -81,13 +78,6 @@ def ema_suggestion(previous: int) -> str:
         f"предложила бы: {step} (в очках МКР). Это только подсказка: нарушение, размер штрафа и основание "
         "определяет организатор (Регламент §6.3)."
     )
-
-
-def _season_of_match(session: Session, match: Match) -> SeasonRow:
-    season_id = session.exec(
-        select(Stage.season_id).join(Round, col(Round.stage_id) == Stage.id).where(Round.id == match.round_id)
-    ).one()
-    return session.get(SeasonRow, season_id)
 
 
 def conduct_offences(session: Session, player_id: int) -> int:
@@ -146,11 +136,11 @@ def add_no_show(
     if exists is not None:
         raise ResultsError("Штраф за неявку в этом матче уже назначен.")
     _require_meeting_begun(session, match, now)
-    season = _season_of_match(session, match)
+    rules = match_rules(session, match.id)
     penalty = Penalty(
         match_id=match.id,
         player_id=player.id,
-        points=-season.no_show_penalty,
+        points=-rules.no_show_penalty,  # Регламент §5, §6.3: штраф за первую неявку — правило сезона
         kind=NO_SHOW,
         warning=True,
         reason=reason.strip() or NO_SHOW_REASON,

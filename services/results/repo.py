@@ -126,7 +126,7 @@ def match_scores(
                 1,
                 tuple(hanchans.get(match_id, ())),
                 tuple(penalties.get(match_id, ())),
-                rules,
+                rules=rules,
             )  # fmt: skip
         )
         for match_id, (kind, code) in matches.items()
@@ -161,7 +161,7 @@ def load_season(session: Session, season_id: int) -> Season:
             table_number(m.table),
             tuple(hanchans.get(m.id, ())),
             tuple(penalties.get(m.id, ())),
-            rules,
+            rules=rules,
         )
         for m, r, s in effective
     )

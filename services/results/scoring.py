@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias
 
 from services.core.wording import plural
-from services.league.ruleset import DEFAULT, Ruleset
+from services.league.ruleset import Ruleset
 
 PlayerId: TypeAlias = int | str
 MatchId: TypeAlias = int | str
@@ -71,7 +71,7 @@ class Match:
     table: int
     hanchans: tuple[Hanchan, ...] = ()
     penalties: tuple[Penalty, ...] = ()
-    rules: Ruleset = DEFAULT  # the season's ruleset
+    rules: Ruleset = field(kw_only=True)  # the season's ruleset: required, never the 2026 numbers by default
 
     @property
     def hanchans_required(self) -> int:
@@ -139,7 +139,7 @@ def _sticks_word(n: int) -> str:
     return plural(n, "палочка", "палочки", "палочек")
 
 
-def hanchan_problems(results: Sequence[TableResult], riichi_left: int, rules: Ruleset = DEFAULT) -> list[str]:
+def hanchan_problems(results: Sequence[TableResult], riichi_left: int, rules: Ruleset) -> list[str]:
     """What is wrong with a hanchan as entered, in Russian; empty when it can be scored."""
     problems: list[str] = []
     if len(results) != 4:
@@ -194,7 +194,7 @@ def split_uma(uma: Sequence[int], first: int, last: int) -> int:
     return sum(uma[first : last + 1]) // (last - first + 1)
 
 
-def score_hanchan(hanchan: Hanchan, rules: Ruleset = DEFAULT) -> tuple[HanchanScore, ...]:
+def score_hanchan(hanchan: Hanchan, rules: Ruleset) -> tuple[HanchanScore, ...]:
     """Scores in the order of `hanchan.results`. Raises ValueError (Russian) for a hanchan that does not add up."""
     problems = hanchan_problems(hanchan.results, hanchan.riichi_left, rules)
     if problems:

@@ -51,7 +51,7 @@ class Season:
 
     players: tuple[Player, ...]
     matches: tuple[Match, ...]
-    rules: Ruleset = DEFAULT  # every match carries the same
+    rules: Ruleset  # every match carries the same
 
 
 class SeasonFileError(LeagueError):
@@ -235,7 +235,7 @@ def _match(r: _Reader, raw: Any, index: int, known: set[Any], rules: Ruleset) ->
             for p in hanchan_problems(h.results, h.riichi_left, rules):
                 r.add(f"{where}, ханчан {h.number}", p)
         return None
-    match = Match(mid, stage, round_, table, tuple(usable), tuple(p for p in penalties if p is not None), rules)
+    match = Match(mid, stage, round_, table, tuple(usable), tuple(p for p in penalties if p is not None), rules=rules)
     r.problems += match_problems(match, where)
     return match
 

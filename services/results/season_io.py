@@ -207,6 +207,7 @@ def import_season(session: Session, data: Any) -> ImportSummary:
                 ]  # fmt: skip
             )
         adopt_rules(session, season_row, season.rules)
+    rules = of_season(season_row)  # the file's own once adopted
     actor = _organizer(session).id
     ids, players_added = _apply_players(session, season_row, season, actor)
     counts = Counter()
@@ -272,7 +273,8 @@ def import_season(session: Session, data: Any) -> ImportSummary:
             if have[key]:
                 have[key] -= 1
                 continue
-            no_show = p.points == -season_row.no_show_penalty and "неявк" in p.reason.lower()
+            # Регламент §5: a penalty of the season's no-show size, named a no-show, is one
+            no_show = p.points == -rules.no_show_penalty and "неявк" in p.reason.lower()
             penalty = Penalty(
                 match_id=match.id,
                 player_id=ids[p.player],

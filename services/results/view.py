@@ -191,7 +191,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         1,
         tuple(hanchans),
         tuple(scoring.Penalty(p.player_id, p.points, p.reason) for p in penalties if p.points),
-        rules,
+        rules=rules,
     )
     lines = [
         {

@@ -18,6 +18,7 @@ from sqlmodel import Session, col, select
 
 from services.core.models import Booking, Match, MatchStatus, Room, Round, Season, saved
 from services.core.wording import counted, plural
+from services.league.ruleset import of_season
 from services.league.tour_windows import tour_rounds
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import fallback_meeting, format_kirov
@@ -140,7 +141,7 @@ def season_capacity(session: Session, season: Season, matches_per_tour: int | No
                 tables=tables,
                 activities=inside,
                 matches=count,
-                hanchans=season.hanchans_per_match,
+                hanchans=of_season(season).hanchans_per_match,  # Регламент §2: the season's match
                 hanchan_minutes=season.hanchan_minutes,
             )  # fmt: skip
         )
@@ -171,7 +172,7 @@ def board_capacity(board: Board, season: Season) -> list[Capacity]:
             tables=tables,
             activities=[(p, iv) for p, iv in activities if iv.overlaps(window)],
             matches=count,
-            hanchans=season.hanchans_per_match,
+            hanchans=of_season(season).hanchans_per_match,
             hanchan_minutes=season.hanchan_minutes,
         )  # fmt: skip
         for code, (window, count) in sorted(tours.items())

@@ -13,7 +13,6 @@ from services.core import outbox
 from services.core.db import rows
 from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, Role, Room, User
 from services.core.wording import agreed, round_title
-from services.league.ruleset import DEFAULT
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.calendar_feed import place_text
 from services.scheduling.fallback_plan import fallback_note
@@ -108,6 +107,7 @@ class MatchPage:
     is_organizer: bool
     my_player_id: int | None
     remaining: int  # the match's hanchans no active booking holds yet
+    planned: int  # the match's planned hanchans (Регламент §2: the season's ruleset, set on the match)
     days: list[str] = field(default_factory=list)
     # per day: "1" free, "2" «могу, если нужно», "0" busy, "x" outside the window
     cells: list[list[str]] = field(default_factory=list)
@@ -120,7 +120,6 @@ class MatchPage:
     bookings: list[dict] = field(default_factory=list)
     everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
     window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
-    planned: int = DEFAULT.hanchans_per_match  # the match's planned hanchans (the final: the ruleset's own)
     booking_news: str = ""  # the room taken away or moved since the last booking, and why (`booking_news`)
     fallback: str = ""  # Регламент §6.1: the date the match is played on if the four do not agree (`fallback_text`)
     unblock: str = ""  # the viewer's own hint: if they could come then, the match would have a time (never another's)
@@ -255,8 +254,9 @@ def match_page(
     over = window is not None and window.end <= now
     if over:
         window_text += " — окно закончилось, доступность больше не меняется"
-    page = MatchPage(info.title, window_text, organizer, seat.player_id if seat else None, remaining)
-    page.window_over, page.planned, page.span = over, info.match.planned_hanchans, window
+    player_id = seat.player_id if seat else None
+    page = MatchPage(info.title, window_text, organizer, player_id, remaining, info.match.planned_hanchans)
+    page.window_over, page.span = over, window
     if window is not None and grid:
         days = window_days(window)
         page.days = [f"{_WEEKDAYS[d.weekday()]} {d:%d.%m}" for d in days]

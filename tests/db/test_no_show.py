@@ -8,9 +8,11 @@ import pytest
 from sqlmodel import Session, select
 
 from services.core.models import Penalty
+from services.league.season_rules import apply_rules
 from services.results.penalties import NoShowTooEarly, add_no_show
+from services.results.repo import db_standings
 from tests.db.test_results import League
-from tests.factories import PLAYED, begun_meeting
+from tests.factories import NOW, PLAYED, begun_meeting
 
 
 def test_no_show_is_refused_until_a_booked_meeting_began_more_than_30_minutes_ago(
@@ -39,3 +41,17 @@ def test_a_released_meeting_is_no_meeting_to_miss(session: Session, league: Leag
     session.flush()
     with pytest.raises(NoShowTooEarly, match="нет забронированной встречи"):
         add_no_show(session, league.organizer, mid, table[0], now=PLAYED)
+
+
+def test_the_no_show_penalty_is_the_seasons_own(session: Session, league: League) -> None:
+    """Регламент §5, §6.3: −80 000 is the 2026 regulation's number; a season whose rules set another no-show penalty
+    (changed through the rules page's service) gives that one, and the standings count it."""
+    apply_rules(session, league.season, {"no_show_penalty": "50 000"}, reason="", actor=league.organizer, now=NOW)
+    table = league.players[:4]
+    mid = league.match(1, 1, table)
+    meeting = begun_meeting(session, mid, PLAYED - timedelta(hours=1))
+    penalty = add_no_show(session, league.organizer, mid, table[0], now=meeting.start_at + timedelta(minutes=31))
+    session.commit()
+    assert (penalty.points, penalty.kind, penalty.warning) == (-50_000, "no_show", True)
+    totals = {r.player: r.total for r in db_standings(session, league.season.id)}
+    assert totals[table[0]] == -50_000

@@ -25,6 +25,7 @@ from services.core.models import (
 )
 from services.league.accounts import create_user
 from services.league.roster import add_player
+from services.league.ruleset import DEFAULT
 from services.results import repo as results_repo
 from services.results.hanchans import (
     Entry,
@@ -132,22 +133,22 @@ def test_form_parsing_names_every_bad_field() -> None:
     players = [(1, "Анна"), (2, "Борис"), (3, "Вера"), (4, "Глеб")]
     form = {"points_1": "40 000", "points_2": "тридцать", "points_3": "−5 000", "points_4": "", "riichi_left": "x"}
     with pytest.raises(ResultsError) as error:
-        parse_entry(form, players)
+        parse_entry(form, players, DEFAULT)
     assert error.value.problems == [
         "укажите очки: Глеб",  # an empty field is said once, as missing, not as «не целое число»
         "Борис: очки должны быть целым числом, указано «тридцать»",
         "палочки риичи на столе: нужно целое число, указано «x»",
     ]
     with pytest.raises(ResultsError) as error:
-        parse_entry({"riichi_left": ""}, players)
+        parse_entry({"riichi_left": ""}, players, DEFAULT)
     assert error.value.problems == ["укажите очки: Анна, Борис, Вера, Глеб"]
     good = {"points_1": "40 000", "points_2": "30000", "points_3": "−5 000", "points_4": "54000", "riichi_left": "1"}
-    parsed = parse_entry(good, players)
+    parsed = parse_entry(good, players, DEFAULT)
     assert [r.points for r in parsed.results] == [40000, 30000, -5000, 54000]
     assert parsed.riichi_left == 1
     bad_sum = {**good, "riichi_left": "0", "chombo_2": "-1"}
     with pytest.raises(ResultsError) as error:
-        parse_entry(bad_sum, players)
+        parse_entry(bad_sum, players, DEFAULT)
     assert error.value.problems == [
         "чомбо игрока Борис не может быть отрицательным: -1",
         "сумма очков 119\u202f000, должно быть 120\u202f000",
@@ -165,9 +166,9 @@ def test_absurd_numbers_in_a_result_form_are_refused_with_their_range() -> None:
     }
     for field, (typed, said) in cases.items():
         with pytest.raises(ResultsError) as error:
-            parse_entry({**good, field: typed}, players)
+            parse_entry({**good, field: typed}, players, DEFAULT)
         assert error.value.problems == [said]
-    assert parse_entry({**good, "chombo_1": "10"}, players).results[0].chombo == 10
+    assert parse_entry({**good, "chombo_1": "10"}, players, DEFAULT).results[0].chombo == 10
 
 
 def test_no_result_before_the_game_window_opens_except_by_the_organizer(session: Session, league: League) -> None:
@@ -226,7 +227,7 @@ def test_points_must_be_multiples_of_100() -> None:
     players = [(1, "Аня"), (2, "Боря"), (3, "Вера"), (4, "Гена")]
     form = {"points_1": "40050", "points_2": "30000", "points_3": "29950", "points_4": "-20000"}
     with pytest.raises(ResultsError) as error:
-        parse_entry(form, players)
+        parse_entry(form, players, DEFAULT)
     assert error.value.problems == [
         "Аня: очки должны быть кратны 100, указано «40050»",
         "Вера: очки должны быть кратны 100, указано «29950»",

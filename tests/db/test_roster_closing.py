@@ -17,6 +17,7 @@ from services.league.closing import (
     season_closing_preview,
 )
 from services.league.roster import add_player
+from services.league.ruleset import DEFAULT
 
 
 def _league(session: Session, main: int, reserve: int = 0) -> Season:
@@ -116,7 +117,7 @@ def test_refused_closing_changes_nothing(
 def test_preview_is_pure_and_follows_registration_order() -> None:
     main = [Entrant(i, f"m{i}", order) for i, order in ((1, 5), (2, 1), (3, 3), (4, 2), (5, 4))]
     reserve = [Entrant(9, "r9", 9), Entrant(8, "r8", 7)]
-    preview = preview_closing(main, reserve)
+    preview = preview_closing(main, reserve, DEFAULT.roster_multiple)
     assert [e.name for e in preview.option(ClosingMethod.TO_RESERVE).moves] == ["m1"]
     assert (
         preview.option(ClosingMethod.FROM_RESERVE).error

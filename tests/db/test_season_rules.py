@@ -13,10 +13,10 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core.db import session_scope
-from services.core.models import Announcement, AuditRecord, Match, OutboxEvent, Role, Season, User
+from services.core.models import Announcement, AuditRecord, Match, OutboxEvent, Role, Round, Season, User
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
-from services.league.draw_season import make_draft
+from services.league.draw_season import approve_draw, make_draft
 from services.league.ruleset import of_season
 from services.league.season_rules import (
     RulesError,
@@ -26,6 +26,7 @@ from services.league.season_rules import (
     rule_lines,
     standings_shift,
 )
+from services.league.tour_windows import set_windows
 from services.results import repo as results_repo
 from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.season_file import SeasonFileError, parse_season
@@ -34,6 +35,7 @@ from services.results.view import match_view
 from services.scheduling import availability, booking
 from services.scheduling.repo import SchedulingError
 from tests import factories as f
+from tests.db.test_draw_season import WINDOWS as DRAW_WINDOWS
 from tests.db.test_draw_season import _league as draw_league
 from tests.db.test_results import League, entry
 from tests.db.test_season_io import _empty_season, persons_names
@@ -267,3 +269,19 @@ def test_the_start_points_drive_the_result_check_and_what_the_match_page_quotes(
     session.commit()
     # 40 000 − 25 000 + 15 000 uma: the season's start points, not the regulation's 30 000.
     assert _table(session)[0] == ("Игрок 0", 30_000, 1)
+
+
+def test_the_approved_draw_plays_the_seasons_tours_and_hanchans(session: Session) -> None:
+    """Регламент §2: four tours of three-hanchan matches are the 2026 regulation's numbers; a season whose rules say
+    three tours of two hanchans gets three tours of two-hanchan matches from the draw."""
+    season = draw_league(session, main=8)
+    organizer = User(login_name="org-draw-rules", display_name="Орг", password_hash="-", role=Role.ORGANIZER)
+    session.add(organizer)
+    session.flush()
+    apply_rules(session, season, {"tours": "3", "hanchans_per_match": "2"}, reason="", actor=organizer, now=NOW)
+    assert len(make_draft(session, season, seed=5, actor_user_id=None).tours) == 3
+    set_windows(session, season, DRAW_WINDOWS[:3], actor_user_id=None)
+    approve_draw(session, season, actor_user_id=None, now=NOW)
+    session.commit()
+    planned = session.exec(select(Round.code, Match.planned_hanchans).join(Match, Match.round_id == Round.id)).all()
+    assert sorted(planned) == [(tour, 2) for tour in ("1", "2", "3") for _table in range(2)]

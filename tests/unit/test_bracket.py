@@ -7,6 +7,7 @@ from fractions import Fraction as F
 
 import pytest
 
+from services.league.ruleset import DEFAULT
 from services.playoff.bracket import (
     PRIZES,
     Seating,
@@ -19,6 +20,7 @@ from services.playoff.bracket import (
 from services.results.scoring import Hanchan, Match, TableResult, score_match
 from services.results.standings import Player, StandingsRow, compute_standings
 
+TOP = DEFAULT.playoff_size  # the regulation's eight (Регламент §1, §2)
 IN_ORDER = [45000, 35000, 25000, 15000]  # the seats finish in seat order
 # Seats 2 and 3 (b, c) end level on −1 000; c's average place 7/3 beats b's 8/3: order a, c, b, d.
 AVG_TIE = ([21000, 10000, 24000, 65000], [18000, 46000, 50000, 6000], [53000, 38000, 10000, 19000])
@@ -35,7 +37,7 @@ def played(round_: str, seats: tuple, *points: list[int], hanchans: int | None =
         Hanchan(i + 1, 0, tuple(TableResult(p, x) for p, x in zip(seats, pts, strict=True)))
         for i, pts in enumerate(points)
     ]
-    return Seating(round_, tuple(seats), playoff_match(f"m{round_}", round_, hs))
+    return Seating(round_, tuple(seats), playoff_match(f"m{round_}", round_, hs, rules=DEFAULT))
 
 
 def bracket(*seatings: Seating, seeds=SEEDS, **kwargs):
@@ -63,8 +65,8 @@ def test_seeding_takes_the_top_eight_main_participants_and_splits_the_tables() -
         seats = tuple(range(first, first + 4))
         pts = [45000 - first * 100, 35000 + first * 50, 25000 + first * 30, 15000 + first * 20]
         hs = tuple(Hanchan(n, 0, tuple(TableResult(p, x) for p, x in zip(seats, pts, strict=True))) for n in (1, 2, 3))
-        scores.append(score_match(Match(first, "regular", 1, first, hs)))
-    seeds, problems = seed_players(compute_standings(roster, scores))
+        scores.append(score_match(Match(first, "regular", 1, first, hs, rules=DEFAULT)))
+    seeds, problems = seed_players(compute_standings(roster, scores), TOP)
     assert problems == []
     # Winners best first (1, 5, 9), then seconds (10, 6, 2), then thirds without the substitute (11, 7).
     assert seeds == (1, 5, 9, 10, 6, 2, 11, 7)
@@ -72,8 +74,8 @@ def test_seeding_takes_the_top_eight_main_participants_and_splits_the_tables() -
 
 
 def test_seeding_waits_for_a_tie_at_the_top_eight_line() -> None:
-    assert seed_players(rows_with_places(1, 2, 3, 4, 5, 6, 7, 8, 9, 9))[1] == []  # below the line: no matter
-    seeds, problems = seed_players(rows_with_places(1, 2, 3, 4, 5, 6, 7, 8, 8, 10))
+    assert seed_players(rows_with_places(1, 2, 3, 4, 5, 6, 7, 8, 9, 9), TOP)[1] == []  # below the line: no matter
+    seeds, problems = seed_players(rows_with_places(1, 2, 3, 4, 5, 6, 7, 8, 8, 10), TOP)
     assert seeds == ()
     assert problems == [
         "регулярный этап, места 8–9: равны очки и среднее место у «Игрок 8», «Игрок 9» (граница прохода в плей-офф) — "
@@ -82,10 +84,10 @@ def test_seeding_waits_for_a_tie_at_the_top_eight_line() -> None:
 
 
 def test_seeding_waits_for_a_tie_inside_the_eight_because_it_picks_the_table() -> None:
-    seeds, problems = seed_players(rows_with_places(1, 2, 3, 3, 5, 6, 7, 8, 9))
+    seeds, problems = seed_players(rows_with_places(1, 2, 3, 3, 5, 6, 7, 8, 9), TOP)
     assert seeds == () and len(problems) == 1
     assert "места 3–4" in problems[0] and "стол первого раунда" in problems[0]
-    assert seed_players(rows_with_places(1, 2, 3))[1] == ["в плей-офф нужно 8 основных участников, в таблице 3"]
+    assert seed_players(rows_with_places(1, 2, 3), TOP)[1] == ["в плей-офф нужно 8 основных участников, в таблице 3"]
 
 
 def test_round_one_sends_first_two_up_and_last_two_down() -> None:

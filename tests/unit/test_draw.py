@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from functools import partial
 from itertools import combinations
 
 import pytest
@@ -23,8 +24,11 @@ from services.league.draw import (
     swap_players,
     validate_draw,
 )
+from services.league.ruleset import DEFAULT
 
 ALL_N = list(range(8, 201, 4))
+# The regulation's draw: four tours, a roster multiple of four (a season passes its own ruleset's numbers).
+draw_2026 = partial(draw_tours, tours=DEFAULT.tours, multiple=DEFAULT.roster_multiple)
 # Best known (and, by lower_bound, optimal): max meetings of a pair, total repeated meetings.
 TARGETS = {8: (2, 24), 12: (2, 18)}
 
@@ -69,7 +73,7 @@ def assert_valid(draw: Draw, players: list[int], tours: int = 4) -> None:
 def test_draw_is_valid_and_reaches_target(n: int) -> None:
     players = roster(n)
     for seed in range(3):
-        draw = draw_tours(players, seed=seed)
+        draw = draw_2026(players, seed=seed)
         assert_valid(draw, players)
         validate_draw(draw.tours, players, tours_count=4)
         expected = TARGETS.get(n, (1, 0))  # N >= 16: no pair meets twice
@@ -93,7 +97,7 @@ def test_lower_bound_matches_targets() -> None:
 
 def test_keeps_given_player_ids() -> None:
     players = [101, 7, 55, 3000, 42, 9, 18, 77, 5, 61, 13, 8]
-    draw = draw_tours(players, seed=11)
+    draw = draw_2026(players, seed=11)
     assert_valid(draw, players)
     assert (draw.max_meetings, draw.repeat_meetings) == (2, 18)
     # within a table, players keep the roster (registration) order
@@ -104,10 +108,10 @@ def test_keeps_given_player_ids() -> None:
 
 
 def test_other_tour_counts() -> None:
-    draw = draw_tours(roster(16), tours=5, seed=2)  # the affine plane of order 4 has 5 parallel classes
+    draw = draw_2026(roster(16), tours=5, seed=2)  # the affine plane of order 4 has 5 parallel classes
     assert_valid(draw, roster(16), tours=5)
     assert draw.max_meetings == 1
-    one = draw_tours(roster(8), tours=1, seed=2)
+    one = draw_2026(roster(8), tours=1, seed=2)
     assert_valid(one, roster(8), tours=1)
     assert (one.max_meetings, one.repeat_meetings) == (1, 0)
 
@@ -116,7 +120,7 @@ def test_n200_is_fast() -> None:
     import time
 
     start = time.perf_counter()
-    draw = draw_tours(roster(200), seed=123)
+    draw = draw_2026(roster(200), seed=123)
     assert time.perf_counter() - start < 2.0
     assert draw.repeat_meetings == 0
 
@@ -126,19 +130,19 @@ def test_n200_is_fast() -> None:
 
 def test_same_seed_same_draw() -> None:
     for n in (8, 12, 20, 100):
-        assert draw_tours(roster(n), seed=42) == draw_tours(roster(n), seed=42)
+        assert draw_2026(roster(n), seed=42) == draw_2026(roster(n), seed=42)
 
 
 def test_different_seeds_different_draws() -> None:
     for n in (8, 16, 100):
-        draws = {draw_tours(roster(n), seed=s).tours for s in range(5)}
+        draws = {draw_2026(roster(n), seed=s).tours for s in range(5)}
         assert len(draws) == 5
 
 
 def test_no_seed_picks_and_stores_one() -> None:
-    draw = draw_tours(roster(16))
+    draw = draw_2026(roster(16))
     assert isinstance(draw.seed, int)
-    assert draw_tours(roster(16), seed=draw.seed) == draw
+    assert draw_2026(roster(16), seed=draw.seed) == draw
 
 
 # --- bad input --------------------------------------------------------------------------
@@ -147,18 +151,18 @@ def test_no_seed_picks_and_stores_one() -> None:
 @pytest.mark.parametrize("n", [0, 1, 4, 6, 10, 13, 198])
 def test_bad_roster_size(n: int) -> None:
     with pytest.raises(DrawError, match="кратно четырём|не меньше восьми"):
-        draw_tours(roster(n), seed=1)
+        draw_2026(roster(n), seed=1)
 
 
 def test_bad_roster_messages() -> None:
     with pytest.raises(DrawError, match="10 игроков: число должно быть кратно четырём"):
-        draw_tours(roster(10))
+        draw_2026(roster(10))
     with pytest.raises(DrawError, match="4 игрока: для жеребьёвки нужно не меньше восьми"):
-        draw_tours(roster(4))
+        draw_2026(roster(4))
     with pytest.raises(DrawError, match="повторяющиеся"):
-        draw_tours([1, 2, 3, 4, 5, 6, 7, 7])
+        draw_2026([1, 2, 3, 4, 5, 6, 7, 7])
     with pytest.raises(DrawError, match="туров"):
-        draw_tours(roster(8), tours=0)
+        draw_2026(roster(8), tours=0)
     assert issubclass(DrawError, ValueError)
 
 
@@ -177,7 +181,7 @@ def test_repeats_report_on_hand_made_draw() -> None:
 
 
 def test_no_repeats_report_is_empty() -> None:
-    draw = draw_tours(roster(32), seed=5)
+    draw = draw_2026(roster(32), seed=5)
     assert draw.repeats == [] == repeats_report(draw.tours)
 
 
@@ -194,7 +198,7 @@ def test_swap_moves_two_players_and_updates_report() -> None:
 
 
 def test_swap_keeps_a_generated_draw_valid() -> None:
-    draw = draw_tours(roster(16), seed=9)
+    draw = draw_2026(roster(16), seed=9)
     a, b = draw.tours[1][0][0], draw.tours[1][1][0]
     swapped = swap_players(draw.tours, 1, a, b)
     validate_draw(swapped, roster(16))
@@ -226,7 +230,7 @@ def test_swap_refuses_a_tour_with_someone_seated_twice() -> None:
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 10_000), st.lists(st.tuples(st.integers(0, 3), st.integers(1, 20), st.integers(1, 20))))
 def test_any_accepted_swap_keeps_draw_valid(seed: int, swaps: list[tuple[int, int, int]]) -> None:
-    tours = draw_tours(roster(20), seed=seed).tours
+    tours = draw_2026(roster(20), seed=seed).tours
     for t, a, b in swaps:
         try:
             tours = swap_players(tours, t, a, b)
@@ -278,7 +282,7 @@ def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     for tour in out["tours"]:
         assert len(tour) == 4 and all(len(table) == 4 for table in tour)
         assert sorted(p for table in tour for p in table) == roster(16)
-    assert out["tours"] == [[list(t) for t in tour] for tour in draw_tours(roster(16), seed=1).tours]
+    assert out["tours"] == [[list(t) for t in tour] for tour in draw_2026(roster(16), seed=1).tours]
 
 
 def test_cli_text_and_tours(capsys: pytest.CaptureFixture[str]) -> None:

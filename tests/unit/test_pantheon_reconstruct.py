@@ -7,6 +7,7 @@ from fractions import Fraction
 
 import pytest
 
+from services.league.ruleset import DEFAULT
 from services.pantheon.games import GameConfig, MalformedAnswer, parse_game, parse_game_config, parse_last_games
 from services.pantheon.reconstruct import ReconstructError, reconstruct, stick_award, sticks_left
 from services.results import scoring
@@ -16,12 +17,12 @@ CONFIG = parse_game_config(sample("GetGameConfig"))
 
 
 def table(game: dict, config: GameConfig = CONFIG):
-    return reconstruct(parse_game(strip_defaults(game)), config)
+    return reconstruct(parse_game(strip_defaults(game)), config, DEFAULT)
 
 
 def test_sample_game_gives_the_table_points_sticks_chombo_and_winds() -> None:
     answer = parse_last_games(sample("GetLastGames"))
-    game = reconstruct(answer.games[0], CONFIG)
+    game = reconstruct(answer.games[0], CONFIG, DEFAULT)
     overview = sample("GetSessionOverview")["state"]
     assert [(s.person_id, s.points) for s in game.seats] == [(s["playerId"], s["score"]) for s in overview["scores"]]
     assert game.riichi_left == overview["riichiCount"] == 2
@@ -41,9 +42,8 @@ def test_two_way_tie_for_first_with_sticks_left_shares_the_place() -> None:
     assert [s.points for s in game.seats] == [35_000, 35_000, 24_000, 23_000]
     assert game.riichi_left == 3
     assert [s.place for s in game.seats] == [Fraction(3, 2), Fraction(3, 2), 3, 4]
-    scores = scoring.score_hanchan(
-        scoring.Hanchan(1, game.riichi_left, tuple(scoring.TableResult(s.person_id, s.points) for s in game.seats))
-    )
+    seats = tuple(scoring.TableResult(s.person_id, s.points) for s in game.seats)
+    scores = scoring.score_hanchan(scoring.Hanchan(1, game.riichi_left, seats), DEFAULT)
     assert [s.riichi for s in scores] == [1500, 1500, 0, 0]
 
 

@@ -135,7 +135,7 @@ def _score(rules: Ruleset, hanchans: list[tuple[list[int], int, list[int]]], pen
             for n, (points, sticks, chombo) in enumerate(hanchans, start=1)
         ),
         (Penalty(4, -penalty, "неявка"),) if penalty else (),
-        rules,
+        rules=rules,
     )
     score = score_match(match)
     standings = compute_standings([Player(p, f"Игрок {p}", "main") for p in PLAYERS], [score])

@@ -29,11 +29,11 @@ def hanchan(number: int, points: list[int], sticks: int = 0, chombo: dict[int, i
 
 
 def scores(h: Hanchan) -> list[int]:
-    return [s.score for s in score_hanchan(h)]
+    return [s.score for s in score_hanchan(h, DEFAULT)]
 
 
 def places(h: Hanchan) -> list[F]:
-    return [s.place for s in score_hanchan(h)]
+    return [s.place for s in score_hanchan(h, DEFAULT)]
 
 
 # Three hanchans of players 1..4: without ties player 3 wins the match (see test_complete_match_adds_match_uma).
@@ -84,7 +84,7 @@ def test_four_way_tie_with_sticks() -> None:
 
 def test_riichi_sticks_go_to_first_place() -> None:
     h = hanchan(1, [43000, 32000, 25000, 18000], sticks=2)
-    assert [s.riichi for s in score_hanchan(h)] == [2000, 0, 0, 0]
+    assert [s.riichi for s in score_hanchan(h, DEFAULT)] == [2000, 0, 0, 0]
     assert scores(h) == [30000, 7000, -10000, -27000]
 
 
@@ -98,7 +98,7 @@ def test_odd_sticks_split_between_two_tied_first() -> None:
 def test_one_stick_three_way_first_is_floored_to_whole_points() -> None:
     # 1 000 / 3 = 333 each; the one point left over is lost, so this hanchan sums to −1.
     h = hanchan(1, [33000, 33000, 33000, 20000], sticks=1)
-    assert [s.riichi for s in score_hanchan(h)] == [333, 333, 333, 0]
+    assert [s.riichi for s in score_hanchan(h, DEFAULT)] == [333, 333, 333, 0]
     assert scores(h) == [8333, 8333, 8333, -25000]
 
 
@@ -138,26 +138,26 @@ def test_chombo_is_40000_after_uma_per_chombo() -> None:
     ],
 )
 def test_hanchan_sum_message(points, sticks, message) -> None:
-    problems = hanchan_problems(hanchan(1, points).results, sticks)
+    problems = hanchan_problems(hanchan(1, points).results, sticks, DEFAULT)
     assert problems == ([message] if message else [])
 
 
 def test_hanchan_problems_list_everything() -> None:
     results = (TableResult(1, 50000), TableResult(1, 40000, -1), TableResult(2, 30000))
-    assert hanchan_problems(results, -1) == [
+    assert hanchan_problems(results, -1, DEFAULT) == [
         "нужно 4 результата, указано 3",
         "игрок 1 указан дважды",
         "чомбо игрока 1 не может быть отрицательным: -1",
         "палочек риичи на столе не может быть меньше нуля: -1",
     ]
     with pytest.raises(ValueError, match="ханчан 1: нужно 4 результата"):
-        score_hanchan(Hanchan(1, 0, results))
+        score_hanchan(Hanchan(1, 0, results), DEFAULT)
 
 
 def test_the_core_holds_every_way_in_to_real_ranges() -> None:
     """The Pantheon import and the season file reach `hanchan_problems` without the form: the ranges are here."""
     results = (TableResult(1, 20_000_000), TableResult(2, 30000, 11), TableResult(3, 30000), TableResult(4, 40000))
-    assert hanchan_problems(results, 101) == [
+    assert hanchan_problems(results, 101, DEFAULT) == [
         "очки игрока 1 — от −10\u202f000\u202f000 до 10\u202f000\u202f000, указано 20\u202f000\u202f000",
         "чомбо игрока 2 — не больше 10 за ханчан, указано 11",
         "палочек риичи на столе — не больше 100, указано 101",
@@ -173,7 +173,7 @@ def test_every_15_5_split_is_exact() -> None:
 
 
 def regular(*hanchans: Hanchan, penalties: tuple[Penalty, ...] = ()) -> Match:
-    return Match(1, "regular", 1, 1, hanchans, penalties)
+    return Match(1, "regular", 1, 1, hanchans, penalties, rules=DEFAULT)
 
 
 def lines(match: Match) -> dict[object, tuple]:
@@ -258,7 +258,7 @@ TIE_BY_AVERAGE = (
 
 
 def test_playoff_match_has_no_match_uma_and_breaks_ties_by_average_place() -> None:
-    ms = score_match(Match(7, "playoff", "1A", 1, TIE_BY_AVERAGE))
+    ms = score_match(Match(7, "playoff", "1A", 1, TIE_BY_AVERAGE, rules=DEFAULT))
     assert [(x.player, x.total, x.match_uma, x.place, x.unresolved_tie) for x in ms.lines] == [
         (2, 40000, 0, 1, False),
         (1, 40000, 0, 2, False),
@@ -278,7 +278,7 @@ def test_same_hanchans_in_regular_stage_share_first() -> None:
 
 def test_playoff_unresolved_tie_and_decision() -> None:
     same = (hanchan(1, [45000, 32000, 25000, 18000]), hanchan(2, [32000, 45000, 25000, 18000]))
-    m = Match(8, "playoff", "F", 1, same)
+    m = Match(8, "playoff", "F", 1, same, rules=DEFAULT)
     assert m.hanchans_required == 5 and not m.complete
     ms = score_match(m)
     assert [(x.player, x.place, x.unresolved_tie) for x in ms.lines[:2]] == [(1, 1, True), (2, 1, True)]
@@ -294,6 +294,7 @@ def test_match_problems() -> None:
         1,
         (H1, H1, hanchan(4, [45000, 32000, 25000, 17000], 2), Hanchan(3, 0, H1.results[:3] + (TableResult(8, 18000),))),
         (Penalty(1, 5000, "?"),),
+        rules=DEFAULT,
     )
     assert match_problems(m) == [
         "ханчанов 4, в этом матче их не больше 3",
@@ -330,7 +331,7 @@ def expected_hanchan_sum(h: Hanchan) -> int:
 def test_complete_match_without_penalties_sums_to_zero(hanchans: tuple[Hanchan, ...], stage: str) -> None:
     for h in hanchans:
         assert sum(scores(h)) == expected_hanchan_sum(h)
-    ms = score_match(Match(1, stage, 1 if stage == "regular" else "1A", 1, hanchans))
+    ms = score_match(Match(1, stage, 1 if stage == "regular" else "1A", 1, hanchans, rules=DEFAULT))
     assert sum(x.match_uma for x in ms.lines) == 0
     assert sum(x.total for x in ms.lines) == sum(expected_hanchan_sum(h) for h in hanchans)
     if all(expected_hanchan_sum(h) == 0 for h in hanchans):

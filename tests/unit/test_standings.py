@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+from services.league.ruleset import DEFAULT
 from services.results.scoring import Hanchan, Match, Penalty, TableResult, rank, score_match
 from services.results.standings import Player, compute_standings
 
@@ -14,7 +15,7 @@ def hanchan(number: int, seats: tuple, points: list[int], sticks: int = 0) -> Ha
 
 def match(mid: int, seats: tuple, *points: list[int], stage: str = "regular", penalties=(), round_=1) -> Match:
     hanchans = tuple(hanchan(i + 1, seats, pts) for i, pts in enumerate(points))
-    return Match(mid, stage, round_ if stage == "regular" else "1A", mid, hanchans, tuple(penalties))
+    return Match(mid, stage, round_ if stage == "regular" else "1A", mid, hanchans, tuple(penalties), rules=DEFAULT)
 
 
 def players(*specs: tuple) -> list[Player]:

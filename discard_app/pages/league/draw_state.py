@@ -143,8 +143,8 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             self.capacity = capacity_summary(caps) if caps and (approved is not None or per_tour) else ""
             self.capacity_short = any(not c.fits or c.fallback_short for c in caps)
             self.closed = season.registration_closed
-            tours = season.tours
-            multiple = of_season(season).roster_multiple
+            rules = of_season(season)
+            tours, multiple = rules.tours, rules.roster_multiple
         self.closing_hint = texts.DRAW_CLOSING_HINT.format(multiple=multiple_of(multiple))
         if self.closed:
             self.registration = texts.DRAW_REGISTRATION_CLOSED.format(main=preview.main)
@@ -279,7 +279,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
         def run(session: Session, user: User) -> None:
             season = _season(session)
-            numbers = range(1, (count or season.tours) + 1)  # a tab that sent the form without loading the page
+            numbers = range(1, (count or of_season(season).tours) + 1)  # a tab that sent it without loading the page
             windows = [
                 (
                     tour_windows.parse_kirov(form.get(f"start_{n}", ""), texts.DRAW_WINDOW_START.format(number=n)),

@@ -13,13 +13,15 @@ from discard_app.pages.results.standings_ties import tie_forms
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import User
-from services.results.repo import current_player_id
+from services.core.wording import counted
+from services.results.repo import current_player_id, current_season_id, season_rules
 
 
 class StandingsViewerState(LivePage, AuthState):
     """Per browser: which row is mine, and the poll that brings in results entered by any process."""
 
     my_player_id: str = ""
+    hint: str = ""  # quotes the season's playoff size (the line under the last place that goes on)
 
     @rx.event
     def load(self) -> rx.event.EventSpec | None:
@@ -29,7 +31,9 @@ class StandingsViewerState(LivePage, AuthState):
         self._stamp = self._live_stamp()
         with session_scope() as session:
             player_id = current_player_id(session, user.id)
+            top = season_rules(session, current_season_id(session)).playoff_size
         self.my_player_id = str(player_id) if player_id else ""
+        self.hint = texts.STANDINGS_HINT.format(places=counted(top, *texts.STANDINGS_PLACE_FORMS))
         return self._start_live()
 
     async def _live_reload(self, user: User, before: str, now: str) -> None:  # noqa: ARG002
@@ -47,7 +51,7 @@ def _row(row: StandingsRowView) -> rx.Component:
         rx.table.cell(row["matches"], white_space="nowrap"),
         rx.table.cell(row["hanchans"], white_space="nowrap"),
         rx.table.cell(row["average"], white_space="nowrap"),
-        # Регламент §1: the top-8 line is a thick border under the eighth place.
+        # Регламент §1: the playoff line is a thick border under the last place that goes on (the ruleset's eighth).
         border_bottom=rx.cond(row["line"] == "1", "3px solid var(--accent-9)", "none"),
         background=rx.cond(row["top"] == "1", "var(--accent-a2)", "transparent"),
         aria_label=row["name"],
@@ -90,7 +94,7 @@ def standings_table(rows: rx.Var) -> rx.Component:
 def standings_page() -> rx.Component:
     return page(
         texts.STANDINGS_TITLE,
-        rx.text(texts.STANDINGS_HINT, color_scheme="gray", size="2"),
+        rx.text(StandingsViewerState.hint, color_scheme="gray", size="2"),
         rx.cond(StandingsViewerState.my_player_id != "", rx.text(texts.STANDINGS_MINE, color_scheme="gray", size="2")),
         rx.cond(
             LiveStandingsState.rows.length() > 0,
