@@ -741,6 +741,12 @@ SCHED_MATCH_PAGE = "Страница матча: результаты, прот�
 SCHEDULE_DIALOG_GONE = "Это действие больше не открыто: обновите страницу и выберите матч снова."
 SCHEDULE_TABLES_WHOLE = "Число столов — целое от 1 до {most}."
 SCHEDULE_CANCEL = "Отмена"
+# Регламент §3, §6.3: the organizer may take a table another match's proposal holds, asked first (issue 43 item 3)
+SCHEDULE_OVERRULE_ASK = (
+    "Других свободных столов в это время нет. Стол удерживает предложение: {holds}. Если назначить, это предложение "
+    "будет снято, а его игроки узнают причину."
+)
+SCHEDULE_OVERRULE_CONFIRM = "Снять удержание и назначить"
 PANTHEON_PICK_MATCH = "Выберите матч."
 # --- full-season: /seasons/manage and /playoff guarded; finishing and re-issuing ask first (issue 25) ---
 SEASON_FINISH_CONFIRM_TITLE = "Завершить сезон?"

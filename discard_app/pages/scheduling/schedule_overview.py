@@ -221,6 +221,14 @@ def _dialog() -> rx.Component:
         rx.el.input(type="hidden", name="match_id", value=S.dialog_match_id),
         rx.el.input(type="hidden", name="booking_id", value=S.booking_id),
         rx.cond(S.dialog_error != "", rx.callout(S.dialog_error, color_scheme="red", role="alert", width="100%")),
+        rx.cond(
+            S.dialog_overrules != "",
+            rx.vstack(
+                rx.callout(S.dialog_overrules, color_scheme="amber", icon="triangle_alert", width="100%"),
+                rx.checkbox(texts.SCHEDULE_OVERRULE_CONFIRM, name="overrule"),
+                width="100%",
+            ),
+        ),
         on_submit=S.submit_dialog,
         submit_text=S.dialog_action,
         card=False,

@@ -14,6 +14,7 @@ from discard_app.components.live import LivePage
 from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
+from services.core.errors import LeagueError
 from services.core.models import Role, Round, User, utc_now
 from services.league.roster import current_season
 from services.league.tour_windows import parse_kirov
@@ -61,6 +62,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
     dialog_title: str = ""
     dialog_fallback: str = ""
     dialog_error: str = ""
+    dialog_overrules: str = ""  # the holds the dialog's action would end, asked about first (Регламент §3, §6.3)
     dialog_bookings: list[dict[str, str]] = []
     start: str = ""
     end: str = ""
@@ -153,6 +155,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             self.hanchans, self.room_id = "", self.rooms[0]["id"] if self.rooms else ""
         self.dialog, self.dialog_match_id, self.dialog_title = kind, match_id, row["title"]
         self.dialog_fallback, self.dialog_error, self.dialog_bookings = row["fallback"], "", []
+        self.dialog_overrules = ""
         if kind == ASSIGN:  # only the match's remaining hanchans, all of them by default (Регламент §2)
             with session_scope() as session:
                 choices = scheduling_admin.assignable_hanchans(session, _match_id(match_id), now=utc_now())
@@ -234,10 +237,33 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             action, kwargs = self._dialog_call()
             return action(session, actor_user_id=user.id, **kwargs)
 
+        # Asked once, with a box to tick: a second tap alone never takes a held table.
+        if str(form.get("overrule", "")).lower() not in ("on", "true", "1"):
+            held = self._overrules()
+            self.dialog_overrules = texts.SCHEDULE_OVERRULE_ASK.format(holds="; ".join(held)) if held else ""
+            if held:
+                return
         title = self.dialog_title
         done = lambda result: f"{texts.SCHEDULE_DONE} {title}" + _outcome(result)  # noqa: E731
         if self._perform(act, key=form.get(KEY_FIELD), done=done, where=DIALOG).ok:
             self._refresh()
+
+    def _overrules(self) -> list[str]:
+        """The other matches' live proposals whose held table the open dialog's action would take, no other being
+        free (`organizer.assignment_overrules`); a refusal the action would give is left to the action to say."""
+        try:
+            action, kwargs = self._dialog_call()
+            with session_scope() as session:
+                if action is scheduling_admin.assign_meeting:
+                    return scheduling_admin.assignment_overrules(session, **kwargs)
+                if action is scheduling_admin.apply_fallback:
+                    return scheduling_admin.fallback_overrules(session, **kwargs)
+                if action is scheduling_admin.move_booking:
+                    del kwargs["reason"]
+                    return scheduling_admin.move_overrules(session, **kwargs)
+        except LeagueError:
+            pass
+        return []
 
     def _run(self, form_key: str, form: dict[str, Any], act: Any) -> None:
         """One form below the table: `act(session, user)` once per the form's key; a refusal shown beside it."""

@@ -1,0 +1,73 @@
+"""A hold is a promise (issue 43 item 3): the organizer's assignment takes a table another match's live proposal
+holds only when no other is free, and /schedule asks first, naming the proposal; a tap without the tick assigns
+nothing, and once it is ticked the holding proposal ends with its reason (Регламент §3, §6.3)."""
+
+from __future__ import annotations
+
+import uuid
+from datetime import timedelta
+
+from playwright.sync_api import Browser, expect
+from sqlmodel import select
+
+from services.core.db import session_scope
+from services.core.models import Booking, MeetingProposal, Room, User, utc_now
+from services.scheduling import availability, booking
+from services.scheduling import organizer as scheduling_admin
+from services.scheduling.intervals import Interval, at_kirov, kirov_date
+from services.scheduling.organizer import HOLD_OVERRULED
+from services.scheduling.view import kirov_value
+from tests.e2e.conftest import ORGANIZER, App, login
+from tests.e2e.test_organizer_desk import PHONE, _players, _stage_with_tours, fresh_players
+
+
+def test_taking_a_held_table_is_asked_first_and_the_holders_are_told_why(browser: Browser, app: App) -> None:
+    holders, others = tuple(fresh_players(app)), tuple(fresh_players(app))
+    base = kirov_date(utc_now()) + timedelta(days=30)
+    window = Interval(at_kirov(base), at_kirov(base + timedelta(days=14)))
+    held_id, held_title = _stage_with_tours(app, holders, window)
+    match_id, title = _stage_with_tours(app, others, window)
+    start = at_kirov(base + timedelta(days=2), 18)
+    evening = Interval(start, start + timedelta(hours=5))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        for room in session.exec(select(Room)).all():  # every table of the club taken that evening...
+            scheduling_admin.book_activity(session, title="Турнир по го", start=evening.start, end=evening.end,
+                                           room_id=room.id, actor_user_id=organizer.id, now=utc_now())  # fmt: skip
+        room = scheduling_admin.add_room(session, name=f"Малый зал {uuid.uuid4().hex[:4]}", actor_user_id=organizer.id,
+                                         now=utc_now())  # fmt: skip
+        seated = _players(session, holders)  # ...but the new room's one table, which the holders' proposal holds
+        for player in seated:
+            availability.save_availability(session, match_id=held_id, user_id=player.user_id, intervals=[evening],
+                                           now=utc_now())  # fmt: skip
+        proposal = booking.propose_meeting(session, match_id=held_id, user_id=seated[0].user_id, start=start,
+                                           end=start + timedelta(hours=4, minutes=30), hanchans=3,
+                                           now=utc_now())  # fmt: skip
+        proposal_id, room_id, room_name = proposal.id, room.id, room.name
+        assert proposal.room_id == room_id
+    context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
+    page = context.new_page()
+    try:
+        login(page, app, ORGANIZER, path="/schedule")
+        page.get_by_role("button", name=f"Назначить встречу: {title}").click()
+        dialog = page.get_by_role("dialog")
+        dialog.get_by_label("Начало").fill(kirov_value(start))
+        dialog.get_by_label("Помещение").select_option(label=room_name)
+        dialog.get_by_role("button", name="Назначить встречу").dblclick()  # a double tap: asked, nothing taken
+        expect(dialog.get_by_text("Стол удерживает предложение")).to_contain_text(held_title)
+        with session_scope(engine) as session:
+            assert session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all() == []
+            assert session.get(MeetingProposal, proposal_id).status == "open"
+        dialog.get_by_text("Снять удержание и назначить").click()
+        dialog.get_by_role("button", name="Назначить встречу").click()
+        expect(page.get_by_role("status").filter(has_text=title)).to_be_visible()
+        expect(dialog).to_have_count(0)
+        with session_scope(engine) as session:
+            [taken] = session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all()
+            ended = session.get(MeetingProposal, proposal_id)
+            assert taken.room_id == room_id
+            assert ended.status == "failed" and ended.failure_reason.startswith(HOLD_OVERRULED.split("«")[0])
+    finally:
+        context.close()
+        engine.dispose()
