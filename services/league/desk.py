@@ -44,7 +44,7 @@ from services.scheduling.capacity import board_capacity
 from services.scheduling.fallback_plan import fallback_note
 from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
-from services.scheduling.rules import NO_COMMON_TIME, format_kirov, hanchans_word
+from services.scheduling.rules import NO_COMMON_TIME, NO_FREE_TABLE, format_kirov, hanchans_word
 
 SOON = timedelta(days=7)  # a window ending within a week without a booking needs the organizer now
 
@@ -57,6 +57,7 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("soon", "Окно заканчивается в ближайшие 7 дней, встречи нет"),
     ("capacity", "Столов может не хватить"),
     ("no_common_time", "Нет общего времени"),
+    ("no_free_table", "Общее время есть, столы заняты"),
     ("failed", "Не удалось забронировать"),
     ("ties", "Равенство у границы плей-офф"),
     ("pantheon", "Игры из Pantheon ждут решения"),
@@ -160,17 +161,20 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     **(fallback_action if can_fallback else {}),
                 )
             )
-        elif state == NO_COMMON_TIME:
+        elif state in (NO_COMMON_TIME, NO_FREE_TABLE):
             # Регламент §3: a part already booked is said first, as on /schedule
             detail = m.with_booked_part(
                 "Все четверо ответили, общего свободного времени нет (Регламент §3): назначьте встречу сами."
+                if state == NO_COMMON_TIME
+                else "Общее время у четверых есть, но все столы в это время заняты или удерживаются за другими "
+                "матчами (Регламент §3, §6.3): назначьте встречу сами."
             )
             if fallback is not None:
                 detail += f" {fallback_text}"
             items.append(
                 DeskItem(
-                    f"nct-{m.match.id}",
-                    "no_common_time",
+                    f"{'nct' if state == NO_COMMON_TIME else 'nft'}-{m.match.id}",
+                    state,
                     title,
                     detail,
                     match_schedule_url(m.match.id),

@@ -119,6 +119,8 @@ def _agreeing(board: Board, item: MatchBoard, me: SeatInfo | None, seats: dict[i
         return "согласование времени", f"ждём ответа: {_names(missing)}", False
     if board.options(item):
         return "есть общие варианты", "предложите время из общих вариантов", True
+    if board.tables_short(item):  # the true reason: not the people's time, the club's tables (issue 43 item 4)
+        return "общее время есть, но столы в это время заняты", "встречу назначит организатор", False
     # The one who blocks is told, on their own card only; the other three read that the match waits on time.
     hint = board.unblock_hints(item).get(me.player_id) if me is not None else None
     if hint:

@@ -17,6 +17,7 @@ from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
 from services.scheduling.intervals import Interval, to_kirov
 from services.scheduling.rules import (
     NO_COMMON_TIME,
+    NO_FREE_TABLE,
     NOBODY_ANSWERED,
     OPTIONS,
     STATE_LABELS,
@@ -72,6 +73,8 @@ def _options_block(snap: MatchSnapshot) -> list[str]:
     if snap.state == NO_COMMON_TIME:
         # Регламент §3: no fallback date and no penalty from the bot, only what to do next.
         return ["Общего времени нет: обновите доступность и обратитесь к организатору."]
+    if snap.state == NO_FREE_TABLE:
+        return ["Общее время есть, но столы клуба в это время заняты: встречу назначит организатор."]
     if not snap.options:
         return []
     lines = [f"Общие варианты: {len(snap.options)}"]

@@ -395,11 +395,32 @@ class Board:
         if item.remaining <= 0:
             return PLAYING if item.hanchans else BOOKED
         counts = item.live_confirmations
+        answered = [s.player_id in item.answered for s in item.info.seats]
+        options = len(self.options(item))
         return scheduling_state(
-            [s.player_id in item.answered for s in item.info.seats],
-            options_count=len(self.options(item)),
+            answered,
+            options_count=options,
             proposal_confirmations=max(counts) if counts else None,
+            tables_short=not options and all(answered) and self.tables_short(item),
         )
+
+    def tables_short(self, item: MatchBoard) -> bool:
+        """The four share time for the remaining hanchans (painted, «если нужно» included, none of them sitting in a
+        meeting, not begun), but no table is free then: every one booked, or held by another match's live proposal.
+        The true reason a match with no option waits (issue 43 item 4): painting more would not help."""
+        window = item.info.window
+        if window is None or not item.info.seats or item.remaining < 1 or self.options(item):
+            return False
+        rooms_free = {room: [] for room in self.busy_by_room(window, exclude_match=item.match.id)}
+        people = need_options(
+            window,
+            [item.free.get(s.player_id, []) for s in item.info.seats],
+            rooms_free,
+            [iv for spans in self.meetings_of(item).values() for iv in spans],
+            now=self.now,
+            hanchan_minutes=item.info.hanchan_minutes,
+        )
+        return bool(people)
 
     def item(self, match_id: int) -> MatchBoard:
         return next(m for m in self.matches if m.match.id == match_id)

@@ -271,6 +271,9 @@ def fallback_text(start: datetime) -> str:
 NOBODY_ANSWERED = "nobody_answered"
 WAITING = "waiting"  # some of the four answered
 NO_COMMON_TIME = "no_common_time"  # all answered, no option: §3 — обновить доступность, писать организатору
+# All answered and the four share time, but every table then is booked or held by another match's proposal: no
+# painting helps, the organizer decides (Регламент §3, §6.3)
+NO_FREE_TABLE = "no_free_table"
 OPTIONS = "options"
 PROPOSED = "proposed"  # a proposal nobody confirmed yet; "confirmed_k" once k of 4 did
 BOOKED = "booked"  # every remaining hanchan has its meeting
@@ -282,6 +285,7 @@ STATE_LABELS: dict[str, str] = {
     NOBODY_ANSWERED: "Никто не ответил",
     WAITING: "Ждём ответов",
     NO_COMMON_TIME: "Нет общего времени",
+    NO_FREE_TABLE: "Общее время есть, столы заняты",
     OPTIONS: "Есть общие варианты",
     PROPOSED: "Время предложено",
     "confirmed_1": "Подтвердил 1 из 4",
@@ -296,7 +300,12 @@ STATE_LABELS: dict[str, str] = {
 
 
 def scheduling_state(
-    answered: Sequence[bool], *, options_count: int, proposal_confirmations: int | None = None, booked: bool = False
+    answered: Sequence[bool],
+    *,
+    options_count: int,
+    proposal_confirmations: int | None = None,
+    booked: bool = False,
+    tables_short: bool = False,
 ) -> str:
     """A key of STATE_LABELS. Precedence: booked, then the live proposal (None = no proposal;
     with several, pass the most confirmed), then the answers. `booked` = the match's remaining
@@ -311,4 +320,6 @@ def scheduling_state(
         return NOBODY_ANSWERED
     if not all(answered):
         return WAITING
-    return OPTIONS if options_count > 0 else NO_COMMON_TIME
+    if options_count > 0:
+        return OPTIONS
+    return NO_FREE_TABLE if tables_short else NO_COMMON_TIME

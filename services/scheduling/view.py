@@ -34,6 +34,7 @@ from services.scheduling.repo import (
     active_bookings,
 )
 from services.scheduling.rules import (
+    NO_FREE_TABLE,
     STATE_LABELS,
     fallback_text,
     format_duration,
@@ -124,6 +125,7 @@ class MatchPage:
     fallback: str = ""  # Регламент §6.1: the date the match is played on if the four do not agree (`fallback_text`)
     unblock: str = ""  # the viewer's own hint: if they could come then, the match would have a time (never another's)
     plan: str = ""  # Регламент §2: no option holds the remaining hanchans; the meetings that would (`plan_text`)
+    tables_short: bool = False  # the four share time but every table then is taken: the true reason (`NO_FREE_TABLE`)
     span: Interval | None = None  # the game window itself: the page parses its painted grid against it
 
 
@@ -276,6 +278,7 @@ def match_page(
         page.past = past_cells(days, now)
     page.booking_news = booking_news(session, match_id)
     page.seats = [(s.name, s.player_id in item.answered) for s in info.seats]
+    page.tables_short = board.state(item) == NO_FREE_TABLE
     if (ahead := item.fallback_ahead(now)) is not None:
         page.fallback = fallback_text(ahead.start)
     if seat is not None and (hint := board.unblock_hints(item).get(seat.player_id)):

@@ -46,7 +46,7 @@ from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import KIROV, Interval, at_kirov
 from services.scheduling.repo import SchedulingError, match_info
-from services.scheduling.rules import BOOKED, COMPLETE, NO_COMMON_TIME, PLAYING, REPLACED, STATE_LABELS
+from services.scheduling.rules import BOOKED, COMPLETE, NO_COMMON_TIME, NO_FREE_TABLE, PLAYING, REPLACED, STATE_LABELS
 from services.scheduling.view import MatchPage, kirov_value, match_page, overview
 from tests import factories as f
 from tests.factories import NOW
@@ -556,7 +556,7 @@ def test_another_matchs_booking_that_takes_the_last_option_is_news_for_this_matc
         last = session.exec(select(sa.func.max(OutboxEvent.id))).one()
     booked_by_players(db, sc, [0, 1, 2, 3], sc.at(4, 18), 3)
     snap = snapshot_of(db, other)
-    assert snap.options == () and snap.state == NO_COMMON_TIME
+    assert snap.options == () and snap.state == NO_FREE_TABLE  # the four share the evening: the table is taken
     news = [e.kind for e in rows(db, OutboxEvent, match_id=other) if e.id > last]
     assert {outbox.OPTIONS_LOST, "options_changed"} & set(news), news
 
@@ -641,6 +641,14 @@ def disagreements(s: Seen, full_home_state: str) -> list[str]:
         out.append("the card text does not show the card's options")
     if ("no_common_time" in s.desk) != (s.snap.state == NO_COMMON_TIME and "over" not in s.desk):
         out.append(f"desk {sorted(s.desk)} vs card state {s.snap.state}")
+    # The true reason of no option (issue 43 item 4): the people's time, or the club's tables, alike everywhere.
+    tables = s.snap.state == NO_FREE_TABLE
+    if ("no_free_table" in s.desk) != (tables and "over" not in s.desk):
+        out.append(f"desk {sorted(s.desk)} vs card state {s.snap.state}")
+    if s.page.tables_short != tables or ("столы" in s.home.state) != tables:
+        out.append(f"tables taken: page {s.page.tables_short}, home {s.home.state!r}, card {s.snap.state}")
+    if tables and "общего времени нет" in s.text.lower():
+        out.append("the card blames the people's time")
     answered = sum(1 for _, ok in s.page.seats if ok)
     if answered != sum(1 for x in s.snap.seats if x.answered):
         out.append("the page and the card count different answers")
@@ -679,11 +687,11 @@ def test_every_surface_tells_the_same_state(db: sa.Engine) -> None:
     start = BASE + timedelta(weeks=4 * 22)
     past = f.window(date(2026, 10, 19))  # over before NOW
     with Session(db, expire_on_commit=False) as session:
-        league = f.league(session, players=44, windows=[f.window(start), f.window(start + timedelta(days=14)), past])
+        league = f.league(session, players=48, windows=[f.window(start), f.window(start + timedelta(days=14)), past])
     sc = Scene(league, start, [league.room])
     ids: dict[str, int] = {"nobody": league.match.id}
     names = ["partly", "options", "no_common", "proposal_2", "booked_1_of_3", "booked", "played_part",
-             "split_played", "over", "moved"]  # fmt: skip
+             "split_played", "over", "moved", "tables_taken"]  # fmt: skip
     seats_of = {"nobody": [0, 1, 2, 3]}
     with session_scope(db) as session:
         for n, name in enumerate(names, start=1):
@@ -715,6 +723,13 @@ def test_every_surface_tells_the_same_state(db: sa.Engine) -> None:
     for k in seats_of["over"][:2]:
         paint(db, sc, k, Interval(over_start + timedelta(days=3, hours=14), over_start + timedelta(days=3, hours=20)),
               match_id=ids["over"], now=over_start)  # fmt: skip
+    # Issue 43 item 4: the four share an evening the club's every table spends on another activity.
+    paint_all("tables_taken", sc.evening(0))
+    with session_scope(db) as session:
+        for room in session.exec(select(Room)).all():
+            scheduling_admin.book_activity(session, title="Турнир по го", start=sc.evening(0).start,
+                                           end=sc.evening(0).end, room_id=room.id, actor_user_id=league.organizer.id,
+                                           now=NOW)  # fmt: skip
     paint_all("moved", sc.evening(3))
     act(db, scheduling_admin.move_to_next_window, match_id=ids["moved"], actor_user_id=league.organizer.id,
         reason="болезнь", now=NOW)  # fmt: skip
@@ -741,6 +756,7 @@ def test_every_surface_tells_the_same_state(db: sa.Engine) -> None:
             )  # fmt: skip
         )
     full_home = next(s.home.state for s in seen if s.name == "booked")
+    assert next(s.snap.state for s in seen if s.name == "tables_taken") == NO_FREE_TABLE
     found = {s.name: d for s in seen if (d := disagreements(s, full_home))}
     # The moved match lives in the next window on every surface.
     moved = next(s for s in seen if s.name == "moved")

@@ -304,7 +304,10 @@ def test_scheduling_state(answered, kw, state):
 
 def test_state_labels_are_russian_and_complete():
     assert STATE_LABELS["confirmed_2"] == "Подтвердили 2 из 4"
-    assert len(STATE_LABELS) == 13
+    assert len(STATE_LABELS) == 14
+    # The true reason of no option (issue 43 item 4): the people's time, or the club's tables
+    assert scheduling_state([True] * 4, options_count=0) == "no_common_time"
+    assert scheduling_state([True] * 4, options_count=0, tables_short=True) == "no_free_table"
     with pytest.raises(ValueError):
         scheduling_state([True] * 4, options_count=1, proposal_confirmations=5)
 

@@ -261,7 +261,13 @@ def _content() -> rx.Component:
                 rx.vstack(rx.foreach(MatchScheduleState.options, _option), spacing="2"),
                 rx.vstack(
                     rx.text(
-                        rx.cond(MatchScheduleState.all_answered, texts.SCHED_NO_COMMON_TIME, texts.SCHED_NO_OPTIONS),
+                        rx.cond(
+                            MatchScheduleState.tables_short,
+                            texts.SCHED_NO_FREE_TABLE,
+                            rx.cond(
+                                MatchScheduleState.all_answered, texts.SCHED_NO_COMMON_TIME, texts.SCHED_NO_OPTIONS
+                            ),
+                        ),
                         color_scheme="gray",
                     ),
                 ),

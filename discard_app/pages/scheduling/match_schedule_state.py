@@ -45,6 +45,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     is_seated: bool = False
     seats: list[dict[str, str]] = []
     all_answered: bool = False
+    tables_short: bool = False  # the four share time, every table then is taken (the true reason, issue 43 item 4)
     nothing_to_book: bool = False  # every hanchan has its meeting or result: no options, no proposal form
     part_booked: str = ""  # some of the match's hanchans are booked, not all: what is left to agree on
     booking_news: str = ""  # the room released or moved since the last booking, and why
@@ -137,6 +138,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 for answered in [agreed(n, *texts.SCHED_SEAT_ANSWERED)]
             ],
             all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
+            tables_short=view.tables_short,
             nothing_to_book=view.remaining <= 0,
             booking_news=view.booking_news,
             fallback=view.fallback,
