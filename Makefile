@@ -5,6 +5,8 @@ SHELL := /bin/bash
 
 PORT ?= 3000
 WORKERS ?= 2
+# make prod starts the Telegram bot too (when TELEGRAM_BOT_TOKEN is set); BOT=0 where it runs as its own unit
+BOT ?= 1
 # The tests mostly wait (apps, browsers, databases): more workers than the machine's two cores keep both busy.
 TEST_WORKERS ?= 4
 VENV := .venv
@@ -70,7 +72,7 @@ prod: setup
 	@echo "==> Миграции базы данных"
 	@$(VENV)/bin/discard migrate
 	@echo "==> Сайт: $(WORKERS) процесса(ов) на http://127.0.0.1:$(PORT), состояние в Redis; проверка: discard health"
-	@if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ]; then \
+	@if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ] && [ "$(BOT)" != "0" ]; then \
 		$(VENV)/bin/discard bot & BOT=$$!; trap 'kill $$BOT 2>/dev/null || true' EXIT; fi; \
 	GRANIAN_WORKERS=$(WORKERS) REFLEX_API_URL=$${PUBLIC_URL:-http://127.0.0.1:$(PORT)} $(VENV)/bin/reflex run --env prod \
 		--single-port --frontend-port $(PORT) --backend-port $(PORT) --backend-host 127.0.0.1
