@@ -287,10 +287,13 @@ class Board:
         if window is None or not item.info.seats or (not moving and item.remaining < 1):
             return []
         loose = self._need_options(item, [item.free.get(s.player_id, []) for s in item.info.seats], exclude_booking)
-        if not loose or not any(item.if_needed.get(s.player_id) for s in item.info.seats):
-            return loose
-        fully = [item.fully_free(s.player_id) for s in item.info.seats]
-        return with_levels(self._need_options(item, fully, exclude_booking), loose, fully)
+        if loose and any(item.if_needed.get(s.player_id) for s in item.info.seats):
+            fully = [item.fully_free(s.player_id) for s in item.info.seats]
+            loose = with_levels(self._need_options(item, fully, exclude_booking), loose, fully)
+        # Регламент §2: an option that holds all the remaining hanchans in one meeting comes first, whatever it
+        # needs, so the first option taken does not book part of the match (issue 45 item 9); the order stays
+        # within each part (fully free before «если нужно»)
+        return sorted(loose, key=lambda o: o.hanchans_fit < item.remaining) if not moving else loose
 
     def _need_options(
         self,

@@ -30,7 +30,7 @@ from tests.db.test_scheduling_cases import (
 SLOT = 71  # game windows of their own (see test_scheduling_cases.scene)
 
 
-def test_if_needed_time_makes_an_option_ranked_after_the_fully_free_one_without_saying_whose(db: sa.Engine) -> None:
+def test_if_needed_time_makes_an_option_after_the_fully_free_one_unless_only_it_holds_the_match(db: sa.Engine) -> None:
     sc = scene(db, SLOT)
     now = sc.at(1, 12)  # inside the window
     for n in (0, 1, 2):
@@ -38,8 +38,10 @@ def test_if_needed_time_makes_an_option_ranked_after_the_fully_free_one_without_
     paint(db, sc, 3, Interval(sc.at(3, 17), sc.at(3, 20)), now=now, if_needed=[Interval(sc.at(3, 20), sc.at(3, 23))])
     options = page_of(db, sc, 0, now=now).options
     assert [(o["text"].split(" ", 2)[2], o["level"]) for o in options] == [
-        ("17:00 — 20:00", ""),  # fully free first
+        # Регламент §2: the one that holds all three hanchans first, though it needs someone's «если нужно»
+        # (issue 45 item 9: the first option taken booked 2 of 3); then the fully free one
         ("17:00 — 23:00", "для 1 игрока — если нужно"),
+        ("17:00 — 20:00", ""),
     ]
     # the Telegram card says so too, as a count
     assert "17:00–23:00 (хватит на 4 ханчана, для 1 игрока — если нужно)" in card_text(
