@@ -128,6 +128,8 @@ def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec]
                 ),
             ),
             rx.cond(table["winds"] != "", rx.text(table["winds"], size="2")),
+            # Issue 45 item 5: from the bracket to the playoff match's own page
+            rx.cond(table["match_id"] != "", rx.link(texts.PLAYOFF_MATCH_PAGE, href="/match/" + table["match_id"])),
             *(
                 [
                     rx.cond(

@@ -6,6 +6,7 @@ lower id (the page shows it through `?season=`) and its own eight players: nothi
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from playwright.sync_api import Page, expect
@@ -112,3 +113,8 @@ def test_bracket_after_round_one(app: App, page: Page) -> None:
         ).all()
     engine.dispose()
     assert sorted(tables) == ["A", "B", "L", "U"]
+    # Issue 45 item 5: from a bracket's table to the playoff match's own page, by a link.
+    expect(page.get_by_role("region", name="Финал").get_by_role("link", name="Страница матча")).to_have_count(0)
+    table_a.get_by_role("link", name="Страница матча").click()
+    expect(page).to_have_url(re.compile(r"/match/\d+/?$"))
+    expect(page.get_by_text("1-й раунд, стол А").first).to_be_visible()
