@@ -58,7 +58,7 @@ run: setup
 	@if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ]; then \
 		echo "==> Telegram-бот запускается в фоне (discard bot) и остановится вместе с сайтом"; \
 	else echo "==> Telegram-бот не настроен (TELEGRAM_BOT_TOKEN пуст): сайт работает без него"; fi
-	@echo "==> Сборка и запуск: http://127.0.0.1:$(PORT)  (демо-входы: data/demo-logins.txt)"
+	@echo "==> Сборка и запуск: http://127.0.0.1:$(PORT)"
 	@umask 077; if [ -n "$${TELEGRAM_BOT_TOKEN:-}" ]; then \
 		$(VENV)/bin/discard bot & BOT=$$!; trap 'kill $$BOT 2>/dev/null || true' EXIT; fi; \
 	REFLEX_API_URL=http://127.0.0.1:$(PORT) $(VENV)/bin/reflex run --env prod --single-port \

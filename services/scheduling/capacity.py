@@ -59,7 +59,7 @@ class Capacity:
     def text(self) -> str:
         hours = lambda d: f"{d / _HOUR:.0f} ч"  # noqa: E731 — display only
         head = (
-            f"Тур {self.tour}: столо-часов в окне {hours(self.table_time)}"
+            f"Тур {self.tour}: часов за столами в окне {hours(self.table_time)}"
             + (f" (за вычетом занятий {hours(self.activities)})" if self.activities else "")
             + f", матчам нужно {hours(self.need)} ({counted(self.matches, 'матч', 'матча', 'матчей')})"
         )

@@ -400,7 +400,7 @@ def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(tdb: sa.
     assert [(c.tour, c.matches, c.fallback_tables) for c in caps] == [("1", 6, 4), ("2", 0, 4)]
     assert caps[0].fallback_short == 2 and draft[1].fallback_short == 8
     text = capacity_summary(caps)
-    assert text.startswith("Тур 1: столо-часов в окне 1344 ч, матчам нужно 27 ч (6 матчей), запас 1317 ч.")
+    assert text.startswith("Тур 1: часов за столами в окне 1344 ч, матчам нужно 27 ч (6 матчей), запас 1317 ч.")
     assert "2 матча туда не поместятся" in text
 
 
