@@ -247,7 +247,8 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
             {
                 "name": names.get(s.player_id, "?"),
                 "player_id": str(s.player_id),
-                "note": f"замена за игрока {names.get(s.substitute_for_player_id, '?')}"  # the name stays as written
+                # the name stays as written (in the nominative, after a colon: never declined wrong)
+                "note": f"— замена, заменяет: {names.get(s.substitute_for_player_id, '?')}"
                 if s.substitute_for_player_id
                 else "",
             }
@@ -305,7 +306,7 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
             )
         )
     if "substitute_for" in data:  # Регламент §6.1: who sat in whose place
-        parts.append(f"{names.get(data['player'], data['player'])} вместо {names.get(data['substitute_for'], '?')}")
+        parts.append(f"{names.get(data['player'], data['player'])} заменяет: {names.get(data['substitute_for'], '?')}")
     if "points" in data and "player" in data:
         parts.append(f"{names.get(data['player'], data['player'])} {signed(data['points'])}")
     if a.before:

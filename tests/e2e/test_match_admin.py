@@ -48,13 +48,14 @@ def test_organizer_seats_a_substitute_and_the_no_show_loses_80000(page: Page, ap
     form.get_by_role("button", name="Посадить замену").click()
     # No reason: refused, nothing seated.
     expect(page.get_by_role("alert")).to_contain_text("укажите причину замены")
-    expect(page.get_by_text(f"замена за игрока {absent}")).to_have_count(0)
+    expect(page.get_by_text(f"заменяет: {absent}")).to_have_count(0)
     form.get_by_label("Причина замены").fill("не пришёл и не предупредил")
     form.get_by_role("button", name="Посадить замену").click()
     expect(page.get_by_role("status")).to_have_text("Замена посажена за стол; записано в протокол матча.")
-    expect(page.get_by_text(f"{substitute} замена за игрока {absent}")).to_be_visible()
+    # Issue 45 item 13: the replaced player's name after a colon, as written (never «вместо Имя Фамилия»)
+    expect(page.get_by_text(f"{substitute} — замена, заменяет: {absent}")).to_be_visible()
     expect(page.get_by_role("row").filter(has_text="техническая замена")).to_contain_text(
-        f"{substitute} вместо {absent}"
+        f"{substitute} заменяет: {absent}"
     )
 
     # Регламент §5: the replaced player still gets the no-show penalty for this match.
