@@ -76,7 +76,7 @@ def _option_view(option: roster_closing.ClosingOption, main: int, multiple: int)
     return OptionView(
         method=str(option.method),
         title=title,
-        detail=detail.format(main=_players(main), names=names),
+        detail=detail.format(main=_players(main), names=names) if names or "{names}" not in detail else "",
         result=texts.DRAW_OPTION_RESULT.format(main=option.main_after),
         error=option.error,
         button=button,
@@ -220,10 +220,15 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             ClosingMethod.FROM_RESERVE: texts.DRAW_CLOSE_ASK_FROM_RESERVE,
             ClosingMethod.TO_RESERVE: texts.DRAW_CLOSE_ASK_TO_RESERVE,
         }[option.method].format(names=moved)
+        if not moved and option.method != ClosingMethod.AS_IS:  # «перейдут: .» says nothing: leave it out
+            moves = ""
         self.closing_method = str(option.method)
         self.closing_question = texts.DRAW_CLOSE_ASK_TITLE
         self.closing_text = " ".join(
-            [moves, texts.DRAW_CLOSE_ASK_MAIN.format(main=_players(len(names)), names=", ".join(names))]
+            [
+                *([moves] if moves else []),
+                texts.DRAW_CLOSE_ASK_MAIN.format(main=_players(len(names)), names=", ".join(names)),
+            ]
         )
 
     @rx.event
