@@ -282,6 +282,14 @@ def login(page: Page, app: App, name: str, password: str | None = None, *, path:
     _wait_for_the_answer(page)
 
 
+def logout(page: Page) -> None:
+    """Logs out through the button, as a person does, and waits for the login page: the tab opens it only once the
+    cookie is dropped (discard_app/session_cookie.py), and a page opened meanwhile would be replaced by it."""
+    page.get_by_role("button", name="Выйти").click()
+    expect(page).to_have_url(re.compile(r"/login/?$"))
+    expect(page.get_by_role("button", name="Войти")).to_be_visible()
+
+
 def _wait_for_the_answer(page: Page, seconds: float = 15.0) -> None:
     """Until the login is decided: the session cookie is set (the page then loads its next address) or the form
     shows its refusal. A test that moved on at once could leave the login page before the browser took its

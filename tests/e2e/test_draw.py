@@ -12,7 +12,7 @@ from services.core.models import Match, MatchStatus, Player, RosterStatus, Seaso
 from services.league.draw import max_meetings, repeat_meetings
 from services.league.draw_season import load_draft
 from services.league.roster import add_player, current_season
-from tests.e2e.conftest import ORGANIZER, App, login
+from tests.e2e.conftest import ORGANIZER, App, login, logout
 from tests.factories import match_in_own_stage
 
 WINDOWS = [
@@ -125,7 +125,7 @@ def test_organizer_drafts_swaps_approves_and_a_player_sees_the_opponents(page: P
         assert len(set(own) - before) == 4  # the draw seats each player once per tour (Регламент §2)
     engine.dispose()
 
-    page.get_by_role("button", name="Выйти").click()
+    logout(page)
     login(page, app, names[second])
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
     for number, tour in enumerate(swapped, start=1):

@@ -11,7 +11,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from discard_app.pages.account.login import LoginState
-from tests.e2e.conftest import LETTERS, ORGANIZER, PLAYERS, App, login
+from tests.e2e.conftest import LETTERS, ORGANIZER, PLAYERS, App, login, logout
 
 SUBMIT = f"{LoginState.get_full_name()}.submit"
 TAPS_BEFORE_CONNECTING = 6
@@ -34,8 +34,7 @@ def test_right_password_reaches_home_and_logout_returns_to_login(page: Page, app
     expect(page.get_by_text(PLAYERS[1])).to_be_visible()
     # the draw test may have approved a draw for the seeded players already: matches or the empty note
     expect(page.get_by_text("Матчей пока нет").or_(page.get_by_text("Соперники:")).first).to_be_visible()
-    page.get_by_role("button", name="Выйти").click()
-    expect(page).to_have_url(re.compile(r"/login/?$"))
+    logout(page)
     page.goto(app.url + "/")
     expect(page).to_have_url(re.compile(r"/login"))
 
@@ -70,7 +69,7 @@ def test_organizer_adds_a_player_and_sees_the_password_once(page: Page, app: App
     page.get_by_label("Имя и фамилия").fill("Новый Игрок")
     page.get_by_role("button", name="Добавить игрока").click()
     expect(page.get_by_role("alert")).to_contain_text("уже есть")
-    page.get_by_role("button", name="Выйти").click()
+    logout(page)
     login(page, app, "Новый Игрок", password)
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
 
@@ -90,7 +89,7 @@ def test_a_new_password_comes_with_a_printable_sheet_that_logs_in(page: Page, ap
     passwords = [re.search(r'Пароль: <b class="pw">(.*?)</b>', sheet).group(1) for sheet in sheets]
     assert all(name in sheet and app.url in sheet for sheet in sheets) and passwords[0] != passwords[1]
     expect(page.get_by_text(re.compile(rf"Пароль для «{name}»: {re.escape(passwords[1])}"))).to_be_visible()
-    page.get_by_role("button", name="Выйти").click()
+    logout(page)
     login(page, app, name, passwords[1])
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
 

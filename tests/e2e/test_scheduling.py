@@ -14,7 +14,7 @@ from services.core.models import Booking, User, utc_now
 from services.scheduling import availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
-from tests.e2e.conftest import ORGANIZER, PLAYERS, App, FormAnswers, login
+from tests.e2e.conftest import ORGANIZER, PLAYERS, App, FormAnswers, login, logout
 
 WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 
@@ -39,11 +39,6 @@ def _open(page: Page, app: App, name: str, match_id: int) -> None:
     page.goto(f"{app.url}/match/{match_id}/schedule")
     expect(page.get_by_role("heading", name="Моя доступность")).to_be_visible()
     page.wait_for_function("window.discardGrid !== undefined")
-
-
-def _logout(page: Page) -> None:
-    page.get_by_role("button", name="Выйти").click()
-    expect(page).to_have_url(re.compile(r"/login"))
 
 
 def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, app: App) -> None:
@@ -71,7 +66,7 @@ def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, 
         page.get_by_role("button", name="Сохранить доступность").click()
         expect(page.get_by_role("status")).to_contain_text("Доступность сохранена.")
         expect(page.get_by_text("Есть несохранённые изменения.")).to_be_hidden()
-        _logout(page)
+        logout(page)
     _open(page, app, names[0], match_id)
     expect(page.get_by_text(f"{label}.", exact=False).first).to_be_visible()
     expect(page.get_by_text("помещается 4 ханчана")).to_be_visible()  # 18:00–24:00 = 6 h
@@ -86,7 +81,7 @@ def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, 
     for n, name in enumerate(names):
         if n == 0:
             continue
-        _logout(page)
+        logout(page)
         _open(page, app, name, match_id)
         page.get_by_role("button", name="Подтвердить").click()
         expected = "помещение забронировано" if n == 3 else "Подтверждение записано"
@@ -133,7 +128,7 @@ def test_a_players_browser_never_receives_another_players_intervals(page: Page, 
     assert not [s for s in leaks if s in traffic], "another player's interval reached the browser"
     # The organizer's browser does receive them: the check above can fail.
     frames.clear()
-    _logout(page)
+    logout(page)
     login(page, app, ORGANIZER)
     expect(page.get_by_role("button", name="Выйти")).to_be_visible()
     page.goto(f"{app.url}/match/{match_id}/schedule")
