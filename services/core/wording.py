@@ -119,13 +119,13 @@ def round_title(stage_kind: str, round_code: str, *, whole_playoff: bool = False
 
 
 def match_title(stage_kind: str, round_code: str, table: str) -> str:
-    """«Тур 2, стол 3», «Плей-офф, раунд 1, стол Б», «Плей-офф, раунд 2, верхняя ветка», «Плей-офф, раунд 3»,
-    «Финал»."""
+    """«Тур 2, стол 3», «Плей-офф: 1-й раунд, стол Б», «Плей-офф: 2-й раунд, верхняя ветка», «Плей-офф: 3-й раунд»,
+    «Плей-офф: финал» — the playoff's rounds named alike, as the bracket names them (issue 45 item 5)."""
     if str(stage_kind) == PLAYOFF:
         if round_code == FINAL:
-            return "Финал"
+            return "Плей-офф: финал"
         where = PLAYOFF_TABLES.get(table)
-        return f"Плей-офф, раунд {round_code}" + (f", {where}" if where else "")
+        return f"Плей-офф: {round_code}-й раунд" + (f", {where}" if where else "")
     return f"Тур {round_code}, стол {table}"
 
 

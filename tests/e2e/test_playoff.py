@@ -117,4 +117,6 @@ def test_bracket_after_round_one(app: App, page: Page) -> None:
     expect(page.get_by_role("region", name="Финал").get_by_role("link", name="Страница матча")).to_have_count(0)
     table_a.get_by_role("link", name="Страница матча").click()
     expect(page).to_have_url(re.compile(r"/match/\d+/?$"))
-    expect(page.get_by_role("heading", level=1).filter(has_text="стол А")).to_contain_text("раунд 1")
+    expect(page.get_by_role("heading", level=1).filter(has_text="стол А")).to_have_text(
+        re.compile(r"Плей-офф: 1-й раунд, стол А$")
+    )

@@ -118,18 +118,18 @@ def test_reminder_mentions_handles_and_splits_long_lists() -> None:
 
 
 def test_final_and_playoff_titles() -> None:
-    assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Финал"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Плей-офф: финал"
     # Issue 28 item 6: no Latin letters on screen — tables А/Б, the upper and lower brackets (Регламент §2)
-    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф, раунд 1, стол А"
-    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="B")) == "Плей-офф, раунд 1, стол Б"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="A")) == "Плей-офф: 1-й раунд, стол А"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="1", table="B")) == "Плей-офф: 1-й раунд, стол Б"
     assert cards.match_title(_snap(stage_kind="playoff", round_code="2", table="U")) == (
-        "Плей-офф, раунд 2, верхняя ветка"
+        "Плей-офф: 2-й раунд, верхняя ветка"
     )
     assert (
-        cards.match_title(_snap(stage_kind="playoff", round_code="2", table="L")) == "Плей-офф, раунд 2, нижняя ветка"
+        cards.match_title(_snap(stage_kind="playoff", round_code="2", table="L")) == "Плей-офф: 2-й раунд, нижняя ветка"
     )
-    assert cards.match_title(_snap(stage_kind="playoff", round_code="3", table="3")) == "Плей-офф, раунд 3"
-    assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Финал"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="3", table="3")) == "Плей-офф: 3-й раунд"
+    assert cards.match_title(_snap(stage_kind="playoff", round_code="F", table="F")) == "Плей-офф: финал"
 
 
 def test_the_place_names_the_table_only_when_the_room_has_several() -> None:
