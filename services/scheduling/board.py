@@ -302,13 +302,17 @@ class Board:
         exclude_booking: int | None,
         *,
         since: datetime | None = None,
+        tables_free: bool = False,
     ) -> list[Option]:
+        """`need_options` for the match on this board; `tables_free`: as if no table were taken (the people's time
+        alone, `tables_short`)."""
         window = item.info.window
         assert window is not None
+        busy = self.busy_by_room(window, exclude_booking, exclude_match=item.match.id)
         return need_options(
             window,
             availabilities,
-            self.busy_by_room(window, exclude_booking, exclude_match=item.match.id),
+            {room: [] for room in busy} if tables_free else busy,
             [iv for spans in self.meetings_of(item, exclude_booking).values() for iv in spans],
             now=since or self.now,
             hanchan_minutes=item.info.hanchan_minutes,
@@ -414,16 +418,8 @@ class Board:
         window = item.info.window
         if window is None or not item.info.seats or item.remaining < 1 or self.options(item):
             return False
-        rooms_free = {room: [] for room in self.busy_by_room(window, exclude_match=item.match.id)}
-        people = need_options(
-            window,
-            [item.free.get(s.player_id, []) for s in item.info.seats],
-            rooms_free,
-            [iv for spans in self.meetings_of(item).values() for iv in spans],
-            now=self.now,
-            hanchan_minutes=item.info.hanchan_minutes,
-        )
-        return bool(people)
+        seats = [item.free.get(s.player_id, []) for s in item.info.seats]
+        return bool(self._need_options(item, seats, None, tables_free=True))
 
     def item(self, match_id: int) -> MatchBoard:
         return next(m for m in self.matches if m.match.id == match_id)
