@@ -113,11 +113,8 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
         if m.match.status in (MatchStatus.COMPLETE, MatchStatus.REPLAY):
             continue
         title, window = m.info.title, m.info.window
-        if m.played or window is None:
-            items += _unrecorded(m, now)
-            continue
-        if m.fully_booked:
-            items += _unrecorded(m, now)
+        items += _unrecorded(board, m)  # a split match's first meeting too, while its rest is being agreed
+        if m.played or window is None or m.fully_booked:
             continue
         fallback = m.fallback()
         fits = board.fallback_place(m) is not None  # Регламент §6.1: only while a table is left for it
@@ -125,7 +122,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
         fallback_text = f"Запасная дата (§6.1): {fallback_note(board, m)}."
         fallback_action = {"action": FALLBACK, "target": str(m.match.id), "action_label": "Назначить запасную дату"}
         state = board.state(m)
-        if window.end <= now:
+        if board.window_over(m):
             items.append(
                 DeskItem(
                     f"over-{m.match.id}",
@@ -198,10 +195,10 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
     return items
 
 
-def _unrecorded(m: MatchBoard, now: datetime) -> list[DeskItem]:
-    """A booked meeting that is over while the match has fewer hanchans than the meetings held."""
-    held = [b for b in m.bookings if b.end_at <= now]
-    if not held or m.hanchans >= sum(b.hanchans or 0 for b in held):
+def _unrecorded(board: Board, m: MatchBoard) -> list[DeskItem]:
+    """A booked meeting that is over while the match has fewer hanchans than the meetings held (`Board.unrecorded`)."""
+    held = board.unrecorded(m)
+    if not held:
         return []
     return [
         DeskItem(

@@ -4,14 +4,12 @@ person's seasons with place and totals; reads only, imports no reflex (Регл�
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlmodel import Session, col, select
 
 from services.core.models import (
-    Booking,
-    Hanchan,
     Match,
-    MatchStatus,
     Player,
     Round,
     Season,
@@ -26,15 +24,11 @@ from services.playoff.repo import PlayoffView, load_bracket
 from services.results.repo import db_standings, season_rules, season_scores
 from services.results.standings import StandingsRow
 from services.results.view import signed, standings_rows
+from services.scheduling.board import load_board
+from services.scheduling.rules import STATE_LABELS
 
 STAGE_NAMES = {StageKind.REGULAR: "Тур", StageKind.PLAYOFF: "Плей-офф"}
-MATCH_STATUS = {
-    "draft": "черновик",
-    "scheduling": "согласование",
-    "playing": "играется",
-    "complete": "сыгран",
-    "replay": "переигровка",
-}
+DRAFT_STATE = "Черновик"
 
 
 @dataclass(frozen=True)
@@ -95,8 +89,9 @@ def season_standings_rows(session: Session, season_id: int) -> list[dict[str, st
     return standings_rows(db_standings(session, season_id), season_rules(session, season_id).playoff_size)
 
 
-def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
-    """Every match of the season in order, with its players; its protocol is on the match page."""
+def season_matches(session: Session, season_id: int, *, now: datetime) -> list[dict[str, str]]:
+    """Every match of the season in order, with its players and its state as every view tells it (the read model's,
+    `Board.state`); its protocol is on the match page. A fixed number of statements however long the season."""
     rows = session.exec(
         select(Match, Round, Stage)
         .join(Round, col(Round.id) == Match.round_id)
@@ -118,36 +113,17 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
         .order_by(col(Seat.match_id), col(Seat.seed))
     ).all():
         seats.setdefault(match_id, []).append(player_id)
-    ids = [m.id for m, _, _ in rows]
-    played = set(
-        session.exec(
-            select(Hanchan.match_id).where(col(Hanchan.match_id).in_(ids), col(Hanchan.superseded_by_id).is_(None))
-        ).all()
-    )
-    booked = set(session.exec(select(Booking.match_id).where(col(Booking.match_id).in_(ids), Booking.active)).all())
-    result = []
-    for match, round_, stage in rows:
-        title = match_title(stage.kind, round_.code, match.table)
-        result.append(
-            {
-                "id": str(match.id),
-                "title": title,
-                "players": ", ".join(names.get(p, "?") for p in seats.get(match.id, [])),
-                "status": _match_state(match, played, booked),
-            }
-        )
-    return result
-
-
-def _match_state(match: Match, played: set[int], booked: set[int]) -> str:
-    """In words, as the match page and the home page tell it: a scheduling match with a hanchan is being played,
-    one with a booking is booked."""
-    if match.status == MatchStatus.SCHEDULING:
-        if match.id in played:
-            return MATCH_STATUS[MatchStatus.PLAYING]
-        if match.id in booked:
-            return "забронирован"
-    return MATCH_STATUS.get(match.status, match.status)
+    board = load_board(session, now=now, season_id=season_id) if rows else None
+    states = {item.match.id: STATE_LABELS[board.state(item)] for item in board.matches} if board else {}
+    return [
+        {
+            "id": str(match.id),
+            "title": match_title(stage.kind, round_.code, match.table),
+            "players": ", ".join(names.get(p, "?") for p in seats.get(match.id, [])),
+            "status": states.get(match.id, DRAFT_STATE),  # Регламент §2: a draft's match is not scheduled yet
+        }
+        for match, round_, stage in rows
+    ]
 
 
 def person_seasons(session: Session, user_id: int) -> list[dict[str, str]]:

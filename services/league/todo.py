@@ -20,7 +20,23 @@ from services.results.view import signed
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.intervals import KIROV, Interval
 from services.scheduling.repo import SeatInfo
-from services.scheduling.rules import fallback_text, format_kirov, hanchans_word, unblock_text
+from services.scheduling.rules import (
+    COMPLETE,
+    MY_STEPS,
+    REPLACED,
+    STEP_ADD_TIME,
+    STEP_COME,
+    STEP_CONFIRM,
+    STEP_ENTER,
+    STEP_ORGANIZER,
+    STEP_PAINT,
+    STEP_PROPOSE,
+    STEP_WAIT,
+    fallback_text,
+    format_kirov,
+    hanchans_word,
+    unblock_text,
+)
 
 FINISHED = (MatchStatus.COMPLETE, MatchStatus.REPLAY)
 WITHDRAWN_ACTION = "вы сняты с сезона: этот матч за вас доиграет техническая замена"
@@ -61,81 +77,73 @@ def _my_result(score: MatchScore | None, player_id: int | None) -> str:
     return f"мой итог {signed(line.total)}, место {line.place or '—'}" if line else "результаты внесены"
 
 
-def _card(
-    board: Board, item: MatchBoard, user: User, score: MatchScore | None, now: datetime
-) -> tuple[str, str, bool, str]:
-    """(state, action, mine, when) of one match for `user`."""
-    info = item.info
-    match = info.match
-    window = info.window
-    when = window_text(window)
+def _card(board: Board, item: MatchBoard, user: User, score: MatchScore | None) -> tuple[str, str, bool, str]:
+    """(state, action, mine, when) of one match for `user`, in words: the read model's state and the user's step."""
+    info, match = item.info, item.match
+    when = window_text(info.window)
     me = info.seat_of(user.id)
-    if match.status == MatchStatus.REPLAY:
+    step = board.step(item, me.player_id if me else None)
+    state = board.state(item)
+    if state == REPLACED:
         return "заменён переигровкой", "результат вносится в матч-переигровку", False, when
-    if match.status == MatchStatus.COMPLETE:
+    if state == COMPLETE:
         return "сыгран", f"{_my_result(score, me.player_id if me else None)}: проверьте результат", False, when
     bookings = item.bookings  # active, by start
-    upcoming = [b for b in bookings if b.end_at > now] or bookings[-1:]
+    now = board.now
+    upcoming = [b for b in bookings if now is None or b.end_at > now] or bookings[-1:]
     if upcoming:
         first = upcoming[0]
         when = f"{format_kirov(first.start_at)}, {board.rooms.get(first.room_id, '')} (Киров)"
     done, planned = item.hanchans, match.planned_hanchans
-    held = sum(b.hanchans or 0 for b in bookings if b.start_at <= now)
-    if done < held or match.status == MatchStatus.PLAYING:  # a meeting on, or the match marked as being played
+    if step == STEP_ENTER:  # a meeting on, or over without its results
         return f"играется: внесено {done} из {planned}", f"внесите результат ханчана {done + 1}", True, when
-    seats = {s.player_id: s.name for s in info.seats}
-    if item.remaining <= 0:
+    if step == STEP_COME:
         state = f"сыграно {done} из {planned}, остальное забронировано" if done else "забронировано"
         return state, "приходите в назначенное время (добавьте в календарь)", False, when
-    if window is not None and window.end <= now:  # Регламент §6.1: the fallback or the next tour, the organizer's
+    if board.window_over(item):  # Регламент §6.1: the fallback or the next tour, the organizer's
         return "игровое окно закончилось", "ждите решения организатора: запасная дата или перенос", False, when
-    state, action, mine = _agreeing(board, item, me, seats)
+    state, action = _agreeing(board, item, step, me)
     # Регламент §2: a match may take several meetings; the rest is agreed like the first.
     if done:
         state = f"сыграно {done} из {planned}; осталось: {state}"
     elif bookings:
         state = f"забронировано {hanchans_word(item.booked_hanchans)} из {planned}; осталось: {state}"
-    return state, action, mine, when
+    return state, action, step in MY_STEPS, when
 
 
-def _agreeing(board: Board, item: MatchBoard, me: SeatInfo | None, seats: dict[int, str]) -> tuple[str, str, bool]:
-    """(state, action, mine) while the four agree on a time: a live proposal, answers, common options."""
-    window = item.info.window
-    if item.live:
-        proposal = item.live[-1]
+def _agreeing(board: Board, item: MatchBoard, step: str, me: SeatInfo | None) -> tuple[str, str]:
+    """(state, action) while the four agree on a time: the shown proposal, answers, common options."""
+    seats = {s.player_id: s.name for s in item.info.seats}
+    if (proposal := board.shown_proposal(item)) is not None:
         confirmed = item.confirmed.get(proposal.id, set())
         waiting = [name for pid, name in seats.items() if pid not in confirmed]
         meeting = f"{format_kirov(proposal.start_at)}, {hanchans_word(proposal.hanchans)}"
         state = f"предложено время {meeting}: подтвердили {len(seats) - len(waiting)} из {len(seats)}"
-        if me is not None and me.player_id not in confirmed:
-            return state, f"подтвердите время {meeting}", True
-        return state, f"ждём подтверждения: {_names(waiting)}", False
-    if window is None:
-        return "ждёт игрового окна", "организатор назначит игровое окно", False
-    if me is not None and me.player_id not in item.answered:
-        return "согласование времени", "отметьте свою доступность", True
-    missing = [name for pid, name in seats.items() if pid not in item.answered]
-    if missing:
-        return "согласование времени", f"ждём ответа: {_names(missing)}", False
-    if board.options(item):
-        return "есть общие варианты", "предложите время из общих вариантов", True
-    if board.tables_short(item):  # the true reason: not the people's time, the club's tables (issue 43 item 4)
-        return "общее время есть, но столы в это время заняты", "встречу назначит организатор", False
-    # The one who blocks is told, on their own card only; the other three read that the match waits on time.
-    hint = board.unblock_hints(item).get(me.player_id) if me is not None else None
-    if hint:
-        return "общего времени нет", unblock_text([o.interval for o in hint], shared=any(o.shared for o in hint)), True
-    return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора", True
+        return (
+            state,
+            f"подтвердите время {meeting}" if step == STEP_CONFIRM else f"ждём подтверждения: {_names(waiting)}",
+        )
+    if item.info.window is None:
+        return "ждёт игрового окна", "организатор назначит игровое окно"
+    if step == STEP_PAINT:
+        return "согласование времени", "отметьте свою доступность"
+    if step == STEP_WAIT and (missing := item.not_answered):
+        return "согласование времени", f"ждём ответа: {_names(missing)}"
+    if step == STEP_PROPOSE or board.options(item):
+        return "есть общие варианты", "предложите время из общих вариантов"
+    if step == STEP_ORGANIZER:  # the true reason: not the people's time, the club's tables (issue 43 item 4)
+        return "общее время есть, но столы в это время заняты", "встречу назначит организатор"
+    if step == STEP_ADD_TIME and me is not None:
+        # The one who blocks is told, on their own card only; the other three read that the match waits on time.
+        hint = board.unblock_hints(item)[me.player_id]
+        return "общего времени нет", unblock_text([o.interval for o in hint], shared=any(o.shared for o in hint))
+    return "общего времени нет", "отметьте больше свободного времени или ждите решения организатора"
 
 
 def _current_start(board: Board, now: datetime) -> datetime | None:
-    """The start of the person's current tour: the earliest game window, among their matches still to play, that
-    has not ended (open now, or the next to open)."""
-    starts = [
-        it.info.window.start
-        for it in board.matches
-        if it.info.window is not None and it.info.window.end > now and not it.complete
-    ]
+    """The start of the league's current tour for the person: the earliest game window of their matches that has
+    not ended (open now, or the next to open), played or not — a match played early does not open the next tour."""
+    starts = [it.info.window.start for it in board.matches if it.info.window is not None and it.info.window.end > now]
     return min(starts, default=None)
 
 
@@ -168,7 +176,7 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
     for match_id in ids:
         item = items[match_id]
         info = item.info
-        state, action, mine, when = _card(board, item, user, scores.get(match_id), now)
+        state, action, mine, when = _card(board, item, user, scores.get(match_id))
         me = info.seat_of(user.id)
         if me is not None and me.player_id in withdrawn and info.match.status not in FINISHED:
             # Регламент §6.1: a withdrawn player's matches are finished by a technical substitute, not by them.

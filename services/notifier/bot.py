@@ -165,7 +165,7 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await _reply(update, cards.PRIVATE_ONLY)
         return
     with session_scope(_notifier(context).bind) as session:
-        user, snaps = user_match_snapshots(session, update.effective_user.id)
+        user, snaps = user_match_snapshots(session, update.effective_user.id, now=_notifier(context).clock())
     await _reply(update, cards.matches_text(snaps) if user else cards.NOT_LINKED)
 
 

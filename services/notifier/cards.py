@@ -18,10 +18,12 @@ from services.scheduling.intervals import Interval, to_kirov
 from services.scheduling.rules import (
     NO_COMMON_TIME,
     NO_FREE_TABLE,
-    NOBODY_ANSWERED,
-    OPTIONS,
     STATE_LABELS,
-    WAITING,
+    STEP_ADD_TIME,
+    STEP_CONFIRM,
+    STEP_PAINT,
+    STEP_PAINT_MORE,
+    STEP_PROPOSE,
     fallback_text,
     format_kirov,
     hanchans_word,
@@ -155,17 +157,21 @@ def unblock_private_text(snap: MatchSnapshot, player_id: int) -> str | None:
     return "\n".join(lines)
 
 
+# What the Sunday reminder asks of a player, by their step (`Board.step`): Регламент §3.
+_TO_DO = {
+    STEP_PAINT: "отметить доступность",
+    STEP_PAINT_MORE: "обновить доступность и обратиться к организатору",
+    STEP_ADD_TIME: "обновить доступность и обратиться к организатору",
+    STEP_PROPOSE: "выбрать и предложить время из общих вариантов",
+    STEP_CONFIRM: "подтвердить предложенное время",
+}
+
+
 def still_to_act(snap: MatchSnapshot) -> tuple[str, list[SeatView]]:
-    """What the match waits for and from whom (Регламент §3: the Sunday reminder)."""
-    if snap.state in (NOBODY_ANSWERED, WAITING):
-        return "отметить доступность", [s for s in snap.seats if not s.answered]
-    if snap.state == NO_COMMON_TIME:
-        return "обновить доступность и обратиться к организатору", list(snap.seats)
-    if snap.state == OPTIONS:
-        return "выбрать и предложить время из общих вариантов", list(snap.seats)
-    if snap.proposal is not None:
-        return "подтвердить предложенное время", [s for s in snap.seats if s.player_id not in snap.proposal.confirmed]
-    return "", []
+    """What the match waits for and from whom (Регламент §3: the Sunday reminder): the seats whose step is theirs to
+    take, asked for the first one's step (the four share a step but for who has answered or confirmed)."""
+    who = [s for s in snap.seats if snap.steps.get(s.player_id) in _TO_DO]
+    return (_TO_DO[snap.steps[who[0].player_id]], who) if who else ("", [])
 
 
 def reminder_heading(late_from: datetime | None = None) -> str:

@@ -82,6 +82,8 @@ class MatchSnapshot:
     # The one who blocks: player id → the times the other three are free. Only for that player's private message;
     # never in the card (Регламент §6.4).
     unblock: dict[int, tuple[OptionView, ...]] = field(default_factory=dict)
+    # Each seated player's next step (`Board.step`, a `rules.STEP_*` key): whom the reminder asks, and for what.
+    steps: dict[int, str] = field(default_factory=dict)
 
     def players(self, ids: frozenset[int] | set[int]) -> list[SeatView]:
         return [s for s in self.seats if s.player_id in ids]
@@ -146,28 +148,27 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
             player: tuple(OptionView(o.start, o.end, o.hanchans_fit, shared=o.shared) for o in hint)
             for player, hint in board.unblock_hints(item).items()
         },
+        steps={s.player_id: board.step(item, s.player_id) for s in info.seats},
     )
 
 
 def _proposal(board: Board, item: MatchBoard) -> ProposalView | None:
-    """The live proposal with the most confirmations (ties: the newest), counting seated players only."""
-    best: ProposalView | None = None
-    for p in item.live:
-        view = ProposalView(
-            id=p.id,
-            start=p.start_at,
-            end=p.end_at,
-            hanchans=p.hanchans,
-            room=board.rooms.get(p.room_id, ""),
-            confirmed=frozenset(item.confirmed.get(p.id, ())),
-            declined=frozenset(item.declined.get(p.id, ())),
-        )
-        if best is None or len(view.confirmed) >= len(best.confirmed):
-            best = view
-    return best
+    """The read model's shown proposal (`Board.shown_proposal`), counting seated players only."""
+    p = board.shown_proposal(item)
+    if p is None:
+        return None
+    return ProposalView(
+        id=p.id,
+        start=p.start_at,
+        end=p.end_at,
+        hanchans=p.hanchans,
+        room=board.rooms.get(p.room_id, ""),
+        confirmed=frozenset(item.confirmed.get(p.id, ())),
+        declined=frozenset(item.declined.get(p.id, ())),
+    )
 
 
-def match_snapshot(session: Session, match_id: int, *, now: datetime | None = None) -> MatchSnapshot | None:
+def match_snapshot(session: Session, match_id: int, *, now: datetime | None) -> MatchSnapshot | None:
     """Everything a card shows about one match, or None when the match does not exist (or is a draft)."""
     found = snapshots(session, [match_id], now=now)
     return found[0] if found else None
@@ -190,7 +191,7 @@ def window_matches(session: Session, now: datetime) -> list[MatchSnapshot]:
 
 
 def user_match_snapshots(
-    session: Session, telegram_user_id: int, *, now: datetime | None = None
+    session: Session, telegram_user_id: int, *, now: datetime | None
 ) -> tuple[User | None, list[MatchSnapshot]]:
     """The linked user's own matches (drafts stay hidden: Регламент §2)."""
     user = session.exec(select(User).where(User.telegram_user_id == telegram_user_id)).first()

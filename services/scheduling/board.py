@@ -52,10 +52,25 @@ from services.scheduling.repo import LIVE_PROPOSAL, MatchInfo, SchedulingError, 
 from services.scheduling.rules import (
     BOOKED,
     COMPLETE,
+    NO_FREE_TABLE,
+    NOBODY_ANSWERED,
+    OPTIONS,
     PLAYING,
     REPLACED,
+    STEP_ADD_TIME,
+    STEP_COME,
+    STEP_CONFIRM,
+    STEP_ENTER,
+    STEP_NONE,
+    STEP_ORGANIZER,
+    STEP_PAINT,
+    STEP_PAINT_MORE,
+    STEP_PROPOSE,
+    STEP_WAIT,
+    WAITING,
     Option,
     fallback_meeting,
+    hanchans_word,
     scheduling_state,
 )
 
@@ -109,21 +124,26 @@ class MatchBoard:
         return {s.player_id for s in self.info.seats}
 
     @property
-    def live_confirmations(self) -> list[int]:
-        """Per live proposal, how many seated players confirmed it."""
-        return [len(self.confirmed.get(p.id, ())) for p in self.live]
-
-    @property
     def booked_hanchans(self) -> int:
         return sum(b.hanchans or 0 for b in self.bookings)
 
+    def settled_part(self) -> str:
+        """What of a match with hanchans still to book is settled already, as every view says it: «Забронировано 1
+        из 3», «Сыграно 1 из 3», «Сыграно 1, забронировано ещё 1 из 3»; empty when nothing is, or nothing is left."""
+        planned, booked, played = self.match.planned_hanchans, self.booked_hanchans, self.hanchans
+        if self.remaining <= 0 or not (booked or played):
+            return ""
+        if not played:
+            return f"Забронировано {hanchans_word(booked)} из {planned}"
+        if played >= booked:
+            return f"Сыграно {hanchans_word(played)} из {planned}"
+        return f"Сыграно {hanchans_word(played)}, забронировано ещё {hanchans_word(booked - played)} из {planned}"
+
     def with_booked_part(self, text: str) -> str:
-        """`text` (the state of what is left) after the part already booked, when some is and some is not:
-        «Забронировано 1 из 3; остальные: нет общего времени». The overview and the desk both say it so."""
-        if not self.bookings or self.remaining <= 0:
-            return text
-        rest = text[:1].lower() + text[1:]
-        return f"Забронировано {self.booked_hanchans} из {self.match.planned_hanchans}; остальные: {rest}"
+        """`text` (the state of what is left) after the part already settled, when some is and some is not:
+        «Забронировано 1 ханчан из 3; остальные: нет общего времени». The overview, the desk and the page say it so."""
+        settled = self.settled_part()
+        return f"{settled}; остальные: {text[:1].lower() + text[1:]}" if settled else text
 
     @property
     def remaining(self) -> int:
@@ -399,17 +419,77 @@ class Board:
         """A key of STATE_LABELS: the one state every view shows."""
         if item.complete:
             return REPLACED if item.match.status == MatchStatus.REPLAY else COMPLETE
+        if self.in_play(item) or (item.remaining <= 0 and item.hanchans):
+            return PLAYING
         if item.remaining <= 0:
-            return PLAYING if item.hanchans else BOOKED
-        counts = item.live_confirmations
+            return BOOKED
+        shown = self.shown_proposal(item)
         answered = [s.player_id in item.answered for s in item.info.seats]
         options = len(self.options(item))
         return scheduling_state(
             answered,
             options_count=options,
-            proposal_confirmations=max(counts) if counts else None,
+            proposal_confirmations=len(item.confirmed.get(shown.id, ())) if shown is not None else None,
             tables_short=not options and all(answered) and self.tables_short(item),
         )
+
+    def step(self, item: MatchBoard, player_id: int | None) -> str:
+        """What the seated player `player_id` is asked to do next (a `rules.STEP_*` key): the one rule behind the
+        home card, the Sunday reminder and the private messages. Anyone not seated only waits."""
+        if item.complete:
+            return STEP_NONE
+        if self.in_play(item):
+            return STEP_ENTER  # Регламент §6.2: the results of a meeting that has begun
+        if item.remaining <= 0:
+            return STEP_COME
+        if item.info.window is None or self.window_over(item):
+            return STEP_ORGANIZER  # Регламент §6.1: after the window the organizer decides what is left
+        seated = player_id is not None and player_id in item.seat_ids
+        if (shown := self.shown_proposal(item)) is not None:
+            return STEP_CONFIRM if seated and player_id not in item.confirmed.get(shown.id, ()) else STEP_WAIT
+        if seated and player_id not in item.answered:
+            return STEP_PAINT
+        state = self.state(item)
+        if state == NO_FREE_TABLE:
+            return STEP_ORGANIZER  # Регламент §3, §6.3: painting more would not help
+        if state in (NOBODY_ANSWERED, WAITING) or not seated:
+            return STEP_WAIT
+        if state == OPTIONS:
+            return STEP_PROPOSE
+        return STEP_ADD_TIME if player_id in self.unblock_hints(item) else STEP_PAINT_MORE
+
+    def in_play(self, item: MatchBoard) -> bool:
+        """A meeting has begun whose hanchans are not all recorded (on now, or over without its results), or the
+        match is marked as being played: its results are what is asked for (Регламент §6.2)."""
+        if item.complete:
+            return False
+        if item.match.status == MatchStatus.PLAYING:
+            return True
+        now = self.now
+        return now is not None and item.hanchans < sum(b.hanchans or 0 for b in item.bookings if b.start_at <= now)
+
+    def unrecorded(self, item: MatchBoard) -> list[Booking]:
+        """The meetings that are over while the match has fewer hanchans recorded than they held: the organizer's to
+        settle (the results, or a no-show: Регламент §5). Empty when there is none."""
+        now = self.now
+        if item.complete or now is None:
+            return []
+        held = [b for b in item.bookings if b.end_at <= now]
+        return held if item.hanchans < sum(b.hanchans or 0 for b in held) else []
+
+    def window_over(self, item: MatchBoard) -> bool:
+        """The match's game window has ended (Регламент §6.1: what is left is the organizer's to decide)."""
+        window = item.info.window
+        return window is not None and self.now is not None and window.end <= self.now
+
+    def shown_proposal(self, item: MatchBoard) -> MeetingProposal | None:
+        """The live proposal every view shows and the state counts: the most confirmed by seated players, ties to
+        the newest."""
+        best: MeetingProposal | None = None
+        for p in item.live:  # oldest first
+            if best is None or len(item.confirmed.get(p.id, ())) >= len(item.confirmed.get(best.id, ())):
+                best = p
+        return best
 
     def tables_short(self, item: MatchBoard) -> bool:
         """The four share time for the remaining hanchans (painted, «если нужно» included, none of them sitting in a

@@ -277,7 +277,9 @@ NO_FREE_TABLE = "no_free_table"
 OPTIONS = "options"
 PROPOSED = "proposed"  # a proposal nobody confirmed yet; "confirmed_k" once k of 4 did
 BOOKED = "booked"  # every remaining hanchan has its meeting
-PLAYING = "playing"  # every hanchan has its meeting, some are on the table
+# a meeting has begun whose hanchans are not all recorded (on now, or over without its results), or every hanchan
+# has its meeting and some are on the table (`Board.in_play`)
+PLAYING = "playing"
 COMPLETE = "complete"
 REPLACED = "replay"  # replaced by a replay (Регламент §6.1)
 
@@ -297,6 +299,20 @@ STATE_LABELS: dict[str, str] = {
     COMPLETE: "Сыгран",
     REPLACED: "Заменён переигровкой",
 }
+
+
+# What a seated player is asked to do next (`Board.step`), one key per seat; the views put it in words.
+STEP_ENTER = "enter"  # a meeting has begun: enter its results (Регламент §6.2)
+STEP_COME = "come"  # everything is booked: come at the time
+STEP_CONFIRM = "confirm"  # the shown proposal waits for my answer
+STEP_PAINT = "paint"  # mark my availability
+STEP_PROPOSE = "propose"  # the four share options: propose one
+STEP_ADD_TIME = "add_time"  # I am the one who blocks: the hint's times (mine only, Регламент §6.4)
+STEP_PAINT_MORE = "paint_more"  # no common time: paint more (Регламент §3)
+STEP_WAIT = "wait"  # the others' turn: their answers or confirmations
+STEP_ORGANIZER = "organizer"  # the organizer decides: no window yet, the window is over, no free table
+STEP_NONE = "none"  # settled: played or replaced
+MY_STEPS = frozenset({STEP_ENTER, STEP_CONFIRM, STEP_PAINT, STEP_PROPOSE, STEP_ADD_TIME, STEP_PAINT_MORE})
 
 
 def scheduling_state(

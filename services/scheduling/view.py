@@ -126,6 +126,7 @@ class MatchPage:
     unblock: str = ""  # the viewer's own hint: if they could come then, the match would have a time (never another's)
     plan: str = ""  # Регламент §2: no option holds the remaining hanchans; the meetings that would (`plan_text`)
     tables_short: bool = False  # the four share time but every table then is taken: the true reason (`NO_FREE_TABLE`)
+    settled: str = ""  # what of the match is booked or played while the rest is agreed (`MatchBoard.settled_part`)
     span: Interval | None = None  # the game window itself: the page parses its painted grid against it
 
 
@@ -253,7 +254,7 @@ def match_page(
     window_text = (
         f"{format_kirov(window.start)} — {format_kirov(window.end)} (Киров)" if window else "игровое окно не назначено"
     )
-    over = window is not None and window.end <= now
+    over = board.window_over(item)
     if over:
         window_text += " — окно закончилось, доступность больше не меняется"
     player_id = seat.player_id if seat else None
@@ -279,6 +280,7 @@ def match_page(
     page.booking_news = booking_news(session, match_id)
     page.seats = [(s.name, s.player_id in item.answered) for s in info.seats]
     page.tables_short = board.state(item) == NO_FREE_TABLE
+    page.settled = item.settled_part()
     if (ahead := item.fallback_ahead(now)) is not None:
         page.fallback = fallback_text(ahead.start)
     if seat is not None and (hint := board.unblock_hints(item).get(seat.player_id)):
@@ -337,7 +339,7 @@ def overview(session: Session, *, now: datetime) -> list[dict]:
     for item in board.matches:
         info, m = item.info, item.match
         window = info.window
-        over = window is not None and window.end <= now
+        over = board.window_over(item)
         fallback = item.fallback()
         played = item.played
         state = item.with_booked_part(STATE_LABELS[board.state(item)])

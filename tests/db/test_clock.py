@@ -204,7 +204,7 @@ def test_seating_a_substitute_writes_one_event_the_card_and_the_pages_follow(db:
         replaced = league.players[3]
         replaced_user = league.users[3]
         before = (match_stamp(session, league.match.id), player_stamp(session, replaced_user.id))
-        snap = match_snapshot(session, league.match.id)
+        snap = match_snapshot(session, league.match.id, now=FAR)
     gateway, chat = FakeGateway(), _chat()
     notifier = Notifier(gateway, Target(chat_id=chat), bind=db, clock=lambda: FAR)
     asyncio.run(notifier.update_card(snap, None))  # the card as Telegram shows it before the substitution

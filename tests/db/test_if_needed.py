@@ -23,6 +23,7 @@ from tests.db.test_scheduling_cases import (
     home_of,
     page_of,
     paint,
+    played,
     scene,
     snapshot_of,
 )
@@ -184,6 +185,11 @@ def test_home_shows_the_current_tour_first_and_folds_later_tours_asking_nothing(
     assert [c.later for c in early] == [False, True]
     # once tour 2's window opens it asks too
     assert [c.later for c in cards(sc.at(15, 12))] == [False, False]
+    # Issue 43 item 7: tour 1's match played early does not make tour 2 «your move» while tour 1's window is open
+    played(db, sc, 3, sc.at(3, 20))
+    waiting, done = cards(sc.at(4, 12))  # the played one folds below
+    assert (done.past, waiting.later, waiting.mine) == (True, True, False)
+    assert waiting.action == f"ждёт своего игрового окна (откроется {opens:%d.%m})"
 
 
 def snapshot_of_at(db: sa.Engine, match_id: int, now):  # noqa: ANN001, ANN201

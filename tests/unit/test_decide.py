@@ -57,6 +57,8 @@ def test_a_confirmation_is_refused_once_the_time_has_begun_or_outside_ones_own_t
     meeting = Interval(k(20, 18), k(20, 22, 30))
     assert decide.answer_refusal(meeting, now=k(19), own_free=[EVENING], confirmed=True) is None
     assert decide.answer_refusal(meeting, now=k(20, 18, 1), own_free=[EVENING], confirmed=True) == decide.BEGUN
+    # the start itself may still be confirmed (as it may be proposed: `bookable_from`); a minute later it may not
+    assert decide.answer_refusal(meeting, now=meeting.start, own_free=[EVENING], confirmed=True) is None
     assert "доступность" in decide.answer_refusal(meeting, now=k(19), own_free=[], confirmed=True)
     assert decide.answer_refusal(meeting, now=k(21), own_free=[], confirmed=False) is None  # a refusal always goes
 
@@ -249,6 +251,8 @@ def test_when_no_option_holds_the_match_the_plan_holds_it_in_meetings_earliest_f
     assert decide.split_plan(options, 3, earliest=k(25, 12)) == []  # Wednesday alone cannot hold three
     assert decide.split_plan([Option(Interval(k(24, 17), k(24, 23)), 4), *options], 3, earliest=k(23)) == []
     assert decide.split_plan(options, 0, earliest=k(23)) == []
+    # an option that holds exactly the remaining three needs no plan (the common case: issue 41's mutant `>`)
+    assert decide.split_plan([Option(Interval(k(24, 17), k(24, 21, 30)), 3), *options], 3, earliest=k(23)) == []
 
 
 def test_for_the_last_hanchan_the_hint_next_to_the_players_own_evening_comes_first() -> None:
@@ -276,6 +280,7 @@ def test_a_proposal_is_recalled_a_day_before_its_start_while_a_seated_player_has
     assert not due(k(19, 20), answered=(1, 2, 3, 4, 9))  # all four answered (a former player's answer aside)
     assert due(k(19, 20), answered=(1, 2, 3, 9))
     assert not due(k(20, 12), proposed_at=k(20, 10))  # proposed within the day: its own message was just sent
+    assert not due(k(19, 19), proposed_at=k(19, 19))  # proposed exactly a day before: the same
 
 
 # --- issue 23: a time two players could make together -------------------------------------------------------

@@ -10,7 +10,19 @@ import pytest
 from services.core.wording import place
 from services.notifier import cards
 from services.notifier.snapshot import BookingView, MatchSnapshot, OptionView, ProposalView, SeatView
-from services.scheduling.rules import NO_COMMON_TIME, OPTIONS, WAITING
+from services.scheduling.rules import (
+    NO_COMMON_TIME,
+    OPTIONS,
+    STEP_ADD_TIME,
+    STEP_COME,
+    STEP_CONFIRM,
+    STEP_ORGANIZER,
+    STEP_PAINT,
+    STEP_PAINT_MORE,
+    STEP_PROPOSE,
+    STEP_WAIT,
+    WAITING,
+)
 
 T0 = datetime(2026, 12, 12, 10, 0, tzinfo=UTC)  # 13:00 in Kirov
 
@@ -86,27 +98,26 @@ def test_booking_and_proposal_are_shown() -> None:
 
 
 @pytest.mark.parametrize(
-    ("state", "answered", "confirmed", "expected"),
+    ("steps", "what", "expected"),
     [
-        (WAITING, (True, False, True, False), None, {2, 4}),
-        (NO_COMMON_TIME, (True,) * 4, None, {1, 2, 3, 4}),
-        (OPTIONS, (True,) * 4, None, {1, 2, 3, 4}),
-        ("confirmed_3", (True,) * 4, {1, 3, 4}, {2}),
-        ("booked", (True,) * 4, None, set()),
+        ((STEP_PAINT, STEP_WAIT, STEP_PAINT, STEP_WAIT), "отметить доступность", {1, 3}),
+        ((STEP_PAINT_MORE, STEP_ADD_TIME, STEP_PAINT_MORE, STEP_PAINT_MORE), "обновить доступность", {1, 2, 3, 4}),
+        ((STEP_PROPOSE,) * 4, "выбрать и предложить время", {1, 2, 3, 4}),
+        ((STEP_WAIT, STEP_CONFIRM, STEP_WAIT, STEP_WAIT), "подтвердить предложенное время", {2}),
+        ((STEP_COME,) * 4, "", set()),
+        ((STEP_ORGANIZER,) * 4, "", set()),  # no free table: the organizer's, not the four's
     ],
 )
-def test_still_to_act(state: str, answered: tuple[bool, ...], confirmed: set[int] | None, expected: set[int]) -> None:
-    seats = tuple(_seat(i, answered=a) for i, a in zip(range(1, 5), answered, strict=True))
-    proposal = (
-        ProposalView(1, T0, T0 + timedelta(hours=5), 3, "Зал", frozenset(confirmed), frozenset()) if confirmed else None
-    )
-    _, who = cards.still_to_act(_snap(seats=seats, state=state, proposal=proposal))
+def test_the_reminder_asks_each_seat_for_its_step(steps: tuple[str, ...], what: str, expected: set[int]) -> None:
+    asked, who = cards.still_to_act(_snap(steps=dict(zip(range(1, 5), steps, strict=True))))
+    assert asked.startswith(what) and bool(asked) == bool(what)
     assert {s.player_id for s in who} == expected
 
 
 def test_reminder_mentions_handles_and_splits_long_lists() -> None:
     seat = _seat(1, "Анна", answered=False, username="anna_i")
-    snap = _snap(seats=(seat, *(_seat(i) for i in (2, 3, 4))), state=WAITING)
+    steps = {1: STEP_PAINT, 2: STEP_WAIT, 3: STEP_WAIT, 4: STEP_WAIT}
+    snap = _snap(seats=(seat, *(_seat(i) for i in (2, 3, 4))), state=WAITING, steps=steps)
     (text,) = cards.reminder_texts([snap])
     assert "Анна (@anna_i)" in text and "Игрок 2" not in text
     many = cards.reminder_texts(

@@ -13,7 +13,7 @@ from discard_app.pages.results.standings import standings_table
 from discard_app.pages.results.standings_state import StandingsRowView
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Season
+from services.core.models import Season, utc_now
 from services.league import history
 from services.playoff.repo import load_bracket
 from services.results.hanchans import archived
@@ -83,7 +83,7 @@ class SeasonRecordState(AuthState):
             self.standings = history.season_standings_rows(session, season.id)  # type: ignore[assignment]
             view = load_bracket(session, season)
             self.tables = [table_view(t.round, t, view, {}, set()) for t in view.bracket.tables] if view.started else []
-            self.matches = history.season_matches(session, season.id)  # type: ignore[assignment]
+            self.matches = history.season_matches(session, season.id, now=utc_now())  # type: ignore[assignment]
         return None
 
 

@@ -29,7 +29,6 @@ from services.scheduling.intervals import (
     window_days,
 )
 from services.scheduling.repo import SchedulingError, match_info
-from services.scheduling.rules import hanchans_word
 from services.scheduling.view import MatchPage, match_page, meetings
 
 EVERYONE = "match-schedule-everyone"  # the organizer's view of every player's intervals (state/tab_memory.py)
@@ -148,10 +147,8 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             proposals=view.proposals,
             bookings=view.bookings,
             hanchan_choices=[str(n) for n in range(1, max(view.remaining, 0) + 1)],
-            part_booked=texts.SCHED_PART_BOOKED.format(
-                booked=hanchans_word(view.planned - view.remaining), planned=view.planned, remaining=view.remaining
-            )
-            if 0 < view.remaining < view.planned
+            part_booked=texts.SCHED_PART_BOOKED.format(settled=view.settled, remaining=view.remaining)
+            if view.settled
             else "",
         )
         # The organizer's view of every player's intervals: in this process's memory, never in the state files.
