@@ -22,11 +22,11 @@ from sqlmodel import Session  # noqa: E402
 
 from services.core.db import make_engine, migrate, session_scope  # noqa: E402
 from services.core.models import Match, Player, Role, Room, Round, Season, Seat, Stage, StageKind, User  # noqa: E402
-from services.league.desk import build_desk  # noqa: E402
 from services.scheduling import availability  # noqa: E402
 from services.scheduling import organizer as scheduling_admin  # noqa: E402
 from services.scheduling.intervals import Interval, at_kirov  # noqa: E402
 from services.scheduling.view import overview  # noqa: E402
+from services.views.desk import build_desk  # noqa: E402
 
 SEASON_START = date(2026, 10, 19)  # a Monday; four two-week windows
 NOW = at_kirov(date(2026, 11, 25), 12)  # inside tour 3: tours 1–2 are over, tour 3 ends within a week

@@ -11,8 +11,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from services.core.ruleset import DEFAULT  # noqa: E402
 from services.league.draw import Tours, draw_tours, lower_bound, max_meetings, repeat_meetings  # noqa: E402
-from services.league.ruleset import DEFAULT  # noqa: E402
 
 SIZES = (8, 12, 16, 20, 24, 32, 48, 64, 100, 200)
 TOURS = 4

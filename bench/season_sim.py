@@ -39,7 +39,6 @@ from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import add_player
 from services.league.seasons import create_season
-from services.league.tour_windows import set_windows
 from services.notifier.cards import SOON  # the words of a proposal's private reminder
 from services.notifier.linking import create_link_code, redeem_link_code, set_private_messages
 from services.notifier.outbox import Notifier, Target
@@ -58,6 +57,7 @@ from services.scheduling.repo import (
     open_proposal_for,
 )
 from services.scheduling.rules import fallback_slot, players_free, short_span
+from services.scheduling.tour_windows import set_windows
 
 REMINDER_AT = reminder_time_of(Settings(reminder_time="19:00"))  # the deployment's default Sunday reminder
 

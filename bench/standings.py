@@ -15,7 +15,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from services.league.ruleset import DEFAULT  # noqa: E402
+from services.core.ruleset import DEFAULT  # noqa: E402
 from services.results.scoring import Hanchan, Match, Penalty, TableResult, score_match  # noqa: E402
 from services.results.season_file import Season, dump_season, load_season  # noqa: E402
 from services.results.standings import Player, StandingsRow, compute_standings  # noqa: E402

@@ -1,5 +1,5 @@
 """The season's ruleset in full: the playoff format, the roster multiple and the club's time zone beside the
-numbers the season row already had (services/league/ruleset.py).
+numbers the season row already had (services/core/ruleset.py).
 
 Revision ID: 0018_rules
 Revises: 0018_secb

@@ -1,4 +1,4 @@
-"""The club's time zone is the club's, not a season's: the season row's column goes (services/league/ruleset.py,
+"""The club's time zone is the club's, not a season's: the season row's column goes (services/core/ruleset.py,
 `CLUB_TIME_ZONE`, Регламент §1, §6.1).
 
 Revision ID: 0020_zone

@@ -1,6 +1,6 @@
 """The start-of-season checklist on the organizer's desk (issue 28 item 1): each line done or what is missing, with
 the link to the page where it is done; folded once everything is done. The lines come from
-services/league/checklist.py."""
+services/views/checklist.py."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ from discard_app.components.live import LivePage
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import User, utc_now
-from services.league.checklist import season_checklist
 from services.league.roster import current_season
+from services.views.checklist import season_checklist
 
 PAGES = {
     "schedule": routes.SCHEDULE_OVERVIEW,

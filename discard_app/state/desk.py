@@ -16,10 +16,10 @@ from services.core.changes import LEAGUE
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
-from services.league.desk import build_desk, desk_version, judge_choices
 from services.results.hanchans import resolve_dispute
 from services.results.judge_calls import answer_call, assign_judge, close_call
 from services.scheduling import organizer as scheduling_admin
+from services.views.desk import build_desk, desk_version, judge_choices
 
 STAFF = (Role.ORGANIZER, Role.JUDGE)
 ASSIGN = "assign"  # the «Назначить судью» form's own key for its messages (the items' keys are `DeskItem.key`)

@@ -9,9 +9,9 @@ import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from services.core.ruleset import DEFAULT, of_season
 from services.core.wording import plural
 from services.league.draw import DrawError, Tours, draw_tours
-from services.league.ruleset import DEFAULT, of_season
 
 
 class _Shown(Protocol):

@@ -8,9 +8,9 @@ import json
 import urllib.error
 import urllib.request
 
+from services.core.bot_status import bot_status
 from services.core.db import session_scope
 from services.core.models import utc_now
-from services.notifier.status import bot_status
 
 TIMEOUT_SECONDS = 5
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from services.core.db import session_scope
+from services.league.season_io import export_season, import_season
 from services.results.season_file import SeasonFileError
-from services.results.season_io import export_season, import_season
 
 
 def register(subparsers: Any) -> None:

@@ -12,7 +12,6 @@ from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role
 from services.league.accounts import AccountError, create_user, new_person_name
-from services.league.history import status_text
 from services.league.roster import current_season
 from services.league.seasons import (
     SeasonError,
@@ -24,6 +23,7 @@ from services.league.seasons import (
     preview_roster_csv,
     previous_season,
 )
+from services.views.history import status_text
 
 
 def _day(text: str) -> date:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from services.league.ruleset import CLUB_ZONE
+from services.core.ruleset import CLUB_ZONE
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -14,7 +14,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlmodel import Field, SQLModel
 
-from services.league.ruleset import DEFAULT as RULES
+from services.core.ruleset import DEFAULT as RULES
 
 
 class UtcDateTime(sa.types.TypeDecorator):
@@ -95,7 +95,7 @@ class Season(SQLModel, table=True):
     )
     id: int | None = Field(default=None, primary_key=True)
     name: str
-    # The season's ruleset (services/league/ruleset.py, read by `ruleset.of_season`): the regulation's by default.
+    # The season's ruleset (services/core/ruleset.py, read by `ruleset.of_season`): the regulation's by default.
     start_points: int = RULES.start_points
     hanchan_uma_first: int = RULES.hanchan_uma_first
     hanchan_uma_second: int = RULES.hanchan_uma_second

@@ -12,9 +12,9 @@ from sqlmodel import Session, col, select
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import Player, RosterStatus, Season, User
+from services.core.ruleset import multiple_of, of_season
 from services.core.wording import plural
 from services.league.draw import MIN_PLAYERS
-from services.league.ruleset import multiple_of, of_season
 
 
 class ClosingError(LeagueError):

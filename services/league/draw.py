@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from services.core.errors import LeagueError
+from services.core.ruleset import SEATS, multiple_of
 from services.core.wording import plural
-from services.league.ruleset import SEATS, multiple_of
 
 # tours -> tables -> four player ids
 Tours = tuple[tuple[tuple[int, ...], ...], ...]

@@ -16,11 +16,11 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import DrawDraft, Match, MatchStatus, Player, RosterStatus, Season, Seat, User, utc_now
+from services.core.ruleset import of_season
 from services.league.draw import DrawError, Tours, draw_tours, repeats_report, swap_players, validate_draw
 from services.league.draw import max_meetings as count_max
 from services.league.draw import repeat_meetings as count_repeats
-from services.league.ruleset import of_season
-from services.league.tour_windows import current_windows, tour_rounds
+from services.scheduling.tour_windows import current_windows, tour_rounds
 
 SEED_LIMIT = 2**31  # the seed is stored in an INTEGER column on every database
 

@@ -15,10 +15,10 @@ from sqlmodel import Session, col, select
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import RegulationVersion
+from services.core.ruleset import CLUB_ZONE
 from services.core.text_limits import limit_for
 from services.league.announcements import publish_announcement
 from services.league.roster import current_season
-from services.league.ruleset import CLUB_ZONE
 
 MAX_TEXT = limit_for("regulation")
 MAX_REASON = 1000  # the announcement must fit one Telegram message

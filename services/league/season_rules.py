@@ -27,8 +27,8 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.ruleset import CLUB_ZONE, LABELS, Ruleset, of_season, shown, with_numbers
 from services.league.announcements import publish_announcement
-from services.league.ruleset import CLUB_ZONE, LABELS, Ruleset, of_season, shown, with_numbers
 from services.results.repo import db_standings, load_season
 from services.results.scoring import score_match
 from services.results.standings import StandingsRow

@@ -19,9 +19,9 @@ from services.core.models import Player, Registration, Role, RosterStatus, Seaso
 from services.core.text_limits import SEASON_NAME_MAX, person_name_problem
 from services.league import roster
 from services.league.accounts import AccountError, find_user
-from services.league.disqualifications import active_disqualification, refusal_text
 from services.league.roster_csv import CsvEntry, CsvProblem, TooManyLines, has_invisible, parse_roster_csv
 from services.playoff.repo import load_bracket
+from services.results.disqualifications import active_disqualification, refusal_text
 
 
 class SeasonError(LeagueError):

@@ -20,12 +20,12 @@ from telegram.constants import ChatType, ParseMode
 from telegram.error import NetworkError
 from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
 
+from services.core import bot_status
 from services.core.config import Settings
 from services.core.db import session_scope, use_database
 from services.core.models import utc_now
 from services.notifier import cards
 from services.notifier import linking as telegram_link
-from services.notifier import status as bot_status
 from services.notifier.outbox import Notifier, Target
 from services.notifier.snapshot import user_match_snapshots
 from services.notifier.sunday import reminder_time_of

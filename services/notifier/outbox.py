@@ -39,6 +39,7 @@ from typing import Protocol
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core import bot_status
 from services.core import outbox as kinds
 from services.core.db import session_scope
 from services.core.models import (
@@ -53,7 +54,6 @@ from services.core.models import (
     utc_now,
 )
 from services.notifier import cards
-from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.pacing import Pace
 from services.notifier.reminders import pending_matches, queue_due_reminder, queue_proposal_reminders

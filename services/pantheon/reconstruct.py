@@ -8,7 +8,7 @@ from fractions import Fraction
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from services.core.errors import LeagueError
-from services.league.ruleset import Ruleset
+from services.core.ruleset import Ruleset
 from services.pantheon.games import GameConfig, GameResult
 from services.results import scoring
 

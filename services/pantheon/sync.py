@@ -22,7 +22,7 @@ from sqlmodel import Session, col, func, select
 from services.core.db import session_scope
 from services.core.errors import LeagueError
 from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Role, Season, User, utc_now
-from services.league.ruleset import of_season
+from services.core.ruleset import of_season
 from services.pantheon import placement
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import GameConfig, GameResult

@@ -3,12 +3,11 @@ imports no database, reflex or telegram."""
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from services.league.ruleset import Ruleset
+from services.core.ruleset import Ruleset
 from services.results.scoring import PLAYOFF, PLAYOFF_ROUNDS, Match, MatchId, PlayerId, score_match
 from services.results.standings import StandingsRow
 
@@ -268,15 +267,3 @@ def playoff_match(
 ) -> Match:
     """A scoring Match for a playoff round (the final's hanchans by its round and the season's ruleset)."""
     return Match(match_id, PLAYOFF, round_, 1, tuple(hanchans), tuple(penalties), rules=rules)
-
-
-def shuffle_winds(players: Sequence[PlayerId], rng: random.Random) -> tuple[PlayerId, ...]:
-    """Регламент §4 «Выбор начальных ветров»: random starting winds before each hanchan, East, South, West, North.
-
-    Seeding and the table's composition never set the winds; the caller passes the RNG so a draw can be replayed.
-    """
-    if len(players) != 4 or len(set(players)) != 4:
-        raise ValueError(f"за столом должно быть 4 разных игрока, указано {len(players)}")
-    order = list(players)
-    rng.shuffle(order)
-    return tuple(order)

@@ -13,7 +13,7 @@ from sqlmodel import Session, col, select
 
 from services.core.errors import LeagueError
 from services.core.models import Match, Player, RosterStatus, Round, Season, Seat, Stage, StageKind, TieDecision
-from services.league.ruleset import of_season
+from services.core.ruleset import of_season
 from services.playoff.bracket import Bracket, Seating, build_bracket, seed_players
 from services.results import repo as results_repo
 from services.results import scoring

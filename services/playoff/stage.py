@@ -17,8 +17,7 @@ from sqlmodel import Session
 from services.core.audit import record_audit
 from services.core.db import lock_row
 from services.core.models import Match, MatchStatus, Role, Round, Season, Seat, Stage, StageKind, TieDecision, User
-from services.league.ruleset import Ruleset, of_season
-from services.league.tour_windows import tell_window_changed
+from services.core.ruleset import Ruleset, of_season
 from services.playoff.bracket import Bracket, Table, build_bracket
 from services.playoff.repo import (
     ROUND_CODES,
@@ -35,6 +34,7 @@ from services.playoff.repo import (
 from services.results import scoring
 from services.results.winds import attach_winds
 from services.scheduling.rules import format_kirov
+from services.scheduling.tour_windows import tell_window_changed
 
 __all__ = [  # the read side lives in services.playoff.repo; callers keep importing it from here
     "ROUND_CODES",

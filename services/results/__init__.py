@@ -3,5 +3,5 @@ replays, tie decisions, starting winds, the live standings with the top-8 line (
 `discard-season/1` file. Imports no reflex or telegram.
 
 Pure: `scoring`, `standings`, `entry`, `season_file`. Database: `repo`, `hanchans`, `penalties`, `winds`,
-`ruling_photos`, `season_io`. Views: `view`.
+`ruling_photos`, `disqualifications` (the register, Регламент §5). Views: `view`.
 """

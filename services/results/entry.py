@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from services.core.errors import LeagueError
-from services.league.ruleset import Ruleset
+from services.core.ruleset import Ruleset
 from services.results import scoring
 
 POINTS_STEP = 100  # the smallest stick on the table: a score that is not a multiple of it is a typo

@@ -32,11 +32,11 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.ruleset import Ruleset, of_season
 from services.core.wording import counted
-from services.league.disqualifications import disqualified_on
-from services.league.ruleset import Ruleset, of_season
 from services.playoff.stage import advance_playoff
 from services.results import scoring
+from services.results.disqualifications import disqualified_on
 from services.results.entry import Entry, ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
 from services.results.entry import parse_entry as parse_entry

@@ -23,7 +23,7 @@ from services.core.models import (
     User,
 )
 from services.core.models import Season as SeasonRow
-from services.league.ruleset import Ruleset, of_season
+from services.core.ruleset import Ruleset, of_season
 from services.results import scoring, standings
 from services.results.season_file import Season
 
@@ -102,7 +102,7 @@ def effective_hanchans(session: Session, match_ids: list[int]) -> dict[int, list
 
 
 def season_rules(session: Session, season_id: int | None) -> Ruleset:
-    """The season's ruleset (Регламент §4 and the rest: services/league/ruleset.py)."""
+    """The season's ruleset (Регламент §4 and the rest: services/core/ruleset.py)."""
     return of_season(session.get(SeasonRow, season_id) if season_id is not None else None)
 
 

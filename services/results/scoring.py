@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import random
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeAlias
 
+from services.core.ruleset import Ruleset
 from services.core.wording import plural
-from services.league.ruleset import Ruleset
 
 PlayerId: TypeAlias = int | str
 MatchId: TypeAlias = int | str
@@ -28,7 +29,7 @@ MAX_CHOMBO = 10
 MAX_STICKS = 100
 MAX_PENALTY = 1_000_000  # a penalty takes between 1 and 1 000 000 points
 # The league's numbers (start points, uma, chombo, hanchans per match…) are the season's ruleset
-# (services/league/ruleset.py): a Match carries its season's, the 2026 regulation's by default.
+# (services/core/ruleset.py): a Match carries its season's, the 2026 regulation's by default.
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,3 +331,15 @@ def score_match(match: Match, tie_decisions: Iterable[Sequence[PlayerId]] = ()) 
     # A penalty for someone with no seat (a no-show replaced by a substitute) still counts for that player.
     lines += [MatchLine(p, (), (), pts, 0, pts, None) for p, pts in penalties.items() if p not in scores]
     return MatchScore(match, tuple(lines))
+
+
+def shuffle_winds(players: Sequence[PlayerId], rng: random.Random) -> tuple[PlayerId, ...]:
+    """Регламент §4 «Выбор начальных ветров»: random starting winds before each hanchan, East, South, West, North.
+
+    Seeding and the table's composition never set the winds; the caller passes the RNG so a draw can be replayed.
+    """
+    if len(players) != 4 or len(set(players)) != 4:
+        raise ValueError(f"за столом должно быть 4 разных игрока, указано {len(players)}")
+    order = list(players)
+    rng.shuffle(order)
+    return tuple(order)

@@ -10,8 +10,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from services.core.errors import LeagueError
+from services.core.ruleset import DEFAULT, FIELDS, NUMBERS, ZONE_FIELD, Ruleset, zone_problem
 from services.core.text_limits import PERSON_NAME_MAX
-from services.league.ruleset import DEFAULT, FIELDS, NUMBERS, ZONE_FIELD, Ruleset, zone_problem
 from services.results.scoring import (
     MAX_CHOMBO,
     MAX_PENALTY,
@@ -190,7 +190,7 @@ def _round_ok(stage: Any, value: Any, tours: int) -> bool:
 
 
 def _rules(r: _Reader, raw: Any) -> Ruleset:
-    """The file's `rules` object (every field of services/league/ruleset.py); missing: the regulation's."""
+    """The file's `rules` object (every field of services/core/ruleset.py); missing: the regulation's."""
     if raw is None:
         return DEFAULT
     data = r.obj(raw, FIELDS, "правила", optional=(ZONE_FIELD,))

@@ -24,8 +24,8 @@ from services.core.models import (
     User,
     utc_now,
 )
+from services.core.ruleset import Ruleset
 from services.core.wording import match_title
-from services.league.ruleset import Ruleset
 from services.results import scoring
 from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of, seated_out_of_season
 from services.results.repo import (

@@ -10,8 +10,8 @@ from sqlmodel import Session, col, select
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import AuditRecord, Hanchan, Match, MatchStatus, Role, User, saved
-from services.playoff.bracket import shuffle_winds
 from services.results import repo as results_repo
+from services.results.scoring import shuffle_winds
 from services.scheduling.repo import lock_for_write
 
 

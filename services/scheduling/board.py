@@ -220,7 +220,8 @@ class Board:
     tables: dict[int, int] = field(default_factory=dict)  # room id → its tables (a room missing here has one)
     holds: list[Hold] = field(default_factory=list)  # open proposals holding a table as of `now`
     _busy: dict[Place, list[Interval]] = field(default_factory=dict)  # per table, merged
-    _fallback_plan: dict[int, Place | None] | None = None
+    # `fallback_plan.fallback_place`'s plan of the §6.1 fallback meetings, made once per board when first asked
+    fallback_seats: dict[int, Place | None] | None = None
     # `options` and `unblock_hints` per match board (by identity: an action that changes one makes a new one) and
     # excluded booking: a page asks for the options four times, a save twice more, a push round's pages share them
     _options: dict[tuple[int, int | None], tuple[MatchBoard, list[Option]]] = field(default_factory=dict)
@@ -404,16 +405,6 @@ class Board:
         if start is None or item.live:
             return []
         return split_plan(self.options(item), item.remaining, earliest=start, hanchan_minutes=item.info.hanchan_minutes)
-
-    def fallback_place(self, item: MatchBoard) -> Place | None:
-        """Регламент §6.1: the table the match's fallback meeting would take as the tables are shared among the
-        loaded matches still to agree (`fallback_plan`), or None when it would not fit (or it has no fallback)."""
-        if self._fallback_plan is None:
-            from services.scheduling.fallback_plan import plan_fallback  # it reads this module's types
-
-            todo = [m for m in self.matches if not m.complete and m.remaining > 0]
-            self._fallback_plan = plan_fallback(self, todo)
-        return self._fallback_plan.get(item.match.id)
 
     def state(self, item: MatchBoard) -> str:
         """A key of STATE_LABELS: the one state every view shows."""

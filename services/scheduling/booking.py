@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 
 from services.core import outbox
 from services.core.models import AvailabilityInterval, Booking, MeetingProposal, ProposalConfirmation
-from services.league.ruleset import of_season
+from services.core.ruleset import of_season
 from services.scheduling import decide, holds
 from services.scheduling.board import Board, MatchBoard, load_board, match_board, neighbour_ids
 from services.scheduling.intervals import Interval

@@ -17,11 +17,11 @@ from typing import TYPE_CHECKING
 from sqlmodel import Session, col, select
 
 from services.core.models import Booking, Match, MatchStatus, Room, Round, Season, saved
+from services.core.ruleset import of_season
 from services.core.wording import counted, plural
-from services.league.ruleset import of_season
-from services.league.tour_windows import tour_rounds
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import fallback_meeting, format_kirov
+from services.scheduling.tour_windows import tour_rounds
 
 if TYPE_CHECKING:
     from services.scheduling.board import Board

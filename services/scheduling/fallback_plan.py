@@ -9,16 +9,20 @@ are told plainly that they do not fit, so nobody promises them the date.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+from services.scheduling.board import Board, MatchBoard, Place
 from services.scheduling.decide import busy_players, free_tables
 from services.scheduling.intervals import Interval, merge
 from services.scheduling.rules import format_kirov
 
 NO_TABLE = "столов не хватит: назначьте другое время или помещение, или перенесите матч на следующий тур"
 
-if TYPE_CHECKING:
-    from services.scheduling.board import Board, MatchBoard, Place
+
+def fallback_place(board: Board, item: MatchBoard) -> Place | None:
+    """Регламент §6.1: the table the match's fallback meeting would take as the tables are shared among the
+    board's matches still to agree (`plan_fallback`), or None when it would not fit (or it has no fallback)."""
+    if board.fallback_seats is None:
+        board.fallback_seats = plan_fallback(board, [m for m in board.matches if not m.complete and m.remaining > 0])
+    return board.fallback_seats.get(item.match.id or 0)
 
 
 def plan_fallback(board: Board, items: list[MatchBoard]) -> dict[int, Place | None]:
@@ -61,4 +65,4 @@ def fallback_note(board: Board, item: MatchBoard) -> str:
     if meeting is None:
         return ""
     when = format_kirov(meeting.start)
-    return when if board.fallback_place(item) is not None else f"{when} — {NO_TABLE}"
+    return when if fallback_place(board, item) is not None else f"{when} — {NO_TABLE}"

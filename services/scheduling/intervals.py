@@ -9,10 +9,10 @@ from datetime import UTC, date, datetime, time, timedelta
 from functools import lru_cache
 from operator import attrgetter
 
-from services.league.ruleset import CLUB_ZONE
+from services.core.ruleset import CLUB_ZONE
 
 # The club's zone: UTC+3 all year, no daylight saving (Регламент §6.1: «по времени Кирова / Москвы»).
-KIROV = CLUB_ZONE  # Регламент §6.1: время Кирова (defined once, in services/league/ruleset.py)
+KIROV = CLUB_ZONE  # Регламент §6.1: время Кирова (defined once, in services/core/ruleset.py)
 GRID_MINUTES = 30
 SLOTS_PER_DAY = 24 * 60 // GRID_MINUTES  # 48 half-hours in a Kirov day
 _EPS = timedelta(microseconds=1)

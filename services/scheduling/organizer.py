@@ -20,6 +20,7 @@ from services.scheduling.booking import (
     store_booking,
     tell_neighbours,
 )
+from services.scheduling.fallback_plan import fallback_place
 from services.scheduling.holds import MAX_HOLD_HOURS, MIN_HOLD_HOURS
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
@@ -467,7 +468,7 @@ def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: 
             f"Запасная дата ({format_kirov(meeting.start)}) уже прошла: назначьте встречу или перенесите матч "
             "на следующий тур."
         )
-    if decide.busy_refusal(meeting, board.meetings_of(item)) is None and board.fallback_place(item) is None:
+    if decide.busy_refusal(meeting, board.meetings_of(item)) is None and fallback_place(board, item) is None:
         raise SchedulingError(f"В запасное время ({format_kirov(meeting.start)}) все столы заняты: {NO_TABLE_HINT}")
     return assign_meeting(
         session,

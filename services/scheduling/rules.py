@@ -6,8 +6,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
+from services.core.ruleset import SEATS
 from services.core.wording import counted
-from services.league.ruleset import SEATS
 from services.scheduling.intervals import (
     GRID_MINUTES,
     Interval,

@@ -15,7 +15,7 @@ from services.core.models import Booking, MeetingProposal, OutboxEvent, Proposal
 from services.core.wording import agreed, round_title
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.calendar_feed import place_text
-from services.scheduling.fallback_plan import fallback_note
+from services.scheduling.fallback_plan import fallback_note, fallback_place
 from services.scheduling.holds import hold_text
 from services.scheduling.intervals import (
     SLOTS_PER_DAY,
@@ -357,7 +357,7 @@ def overview(session: Session, *, now: datetime) -> list[dict]:
                 "group": "played" if played else "booked" if item.fully_booked else "over" if over else "open",
                 "booking": "; ".join(f"{format_kirov(b.start_at)}" for b in item.bookings) or "—",
                 "fallback": fallback_note(board, item) or "—",
-                "can_fallback": "1" if fallback and fallback.start > now and board.fallback_place(item) else "",
+                "can_fallback": "1" if fallback and fallback.start > now and fallback_place(board, item) else "",
                 "can_assign": "1" if item.remaining > 0 else "",
                 "can_move": "1" if item.movable and not item.complete else "",
                 "can_next_window": "" if item.played else "1",

@@ -10,9 +10,9 @@ from sqlmodel import Session, select
 from telegram import Bot
 from telegram.error import NetworkError
 
+from services.core.bot_status import bot_status
 from services.core.models import MatchCard, OutboxEvent, User, utc_now
 from services.notifier.outbox import Notifier, Target
-from services.notifier.status import bot_status
 from services.results import hanchans as results
 from services.results.entry import Entry
 from services.results.scoring import TableResult
@@ -193,7 +193,7 @@ async def test_the_guard_catches_a_request_to_the_real_telegram(outside_network:
 
 
 async def test_a_stale_heartbeat_shows_the_bot_disconnected(engine: sa.Engine, session: Session):
-    from services.notifier.status import record_heartbeat
+    from services.core.bot_status import record_heartbeat
 
     now = utc_now()
     record_heartbeat(session, now=now - timedelta(minutes=10), connected=True, bot_username="discard_test_bot")

@@ -12,8 +12,8 @@ from services.core.models import OutboxEvent
 from services.core.outbox import DRAW_APPROVED
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, make_draft
-from services.league.tour_windows import set_windows
 from services.notifier.bot import OUTBOX_JOB
+from services.scheduling.tour_windows import set_windows
 from tests.bot.conftest import ANNOUNCEMENTS, CHAT
 from tests.bot.fake_api import FakeBotApi
 from tests.db.test_draw_season import WINDOWS, _league

@@ -14,10 +14,10 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
+from services.core.bot_status import bot_status
 from services.core.models import OutboxEvent, utc_now
 from services.notifier.bot import OUTBOX_JOB, BotConfig, PollState, build_application
 from services.notifier.outbox import Target
-from services.notifier.status import bot_status
 from services.scheduling.intervals import KIROV
 from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import answer, kirov, make_league

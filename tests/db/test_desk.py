@@ -12,7 +12,6 @@ from sqlmodel import Session
 
 from services.core.db import session_scope
 from services.core.models import MatchStatus
-from services.league.desk import build_desk
 from services.results.entry import Entry
 from services.results.hanchans import dispute_hanchan, enter_hanchan, resolve_dispute
 from services.results.scoring import TableResult
@@ -22,6 +21,7 @@ from services.scheduling.board import state_of
 from services.scheduling.intervals import Interval, at_kirov
 from services.scheduling.repo import SchedulingError, answered_ids, match_info
 from services.scheduling.view import overview
+from services.views.desk import build_desk
 from tests import factories as f
 from tests.db.statements import statements
 from tests.factories import NOW, PLAYED, kirov

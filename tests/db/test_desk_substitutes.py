@@ -8,15 +8,15 @@ from datetime import timedelta
 from sqlmodel import Session, col, select
 
 from services.core.models import Player, RosterStatus, Round, Seat, User
-from services.league.desk import build_desk
-from services.league.disqualifications import record_disqualification
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
+from services.results.disqualifications import record_disqualification
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import match_view
 from services.scheduling.intervals import kirov_date
+from services.views.desk import build_desk
 from tests.db.test_withdrawal import _approved, _matches_of
 from tests.factories import PLAYED
 

@@ -27,9 +27,9 @@ from services.core.models import (
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, approved_draw, load_draft, make_draft, swap_in_draft
-from services.league.todo import home_cards
-from services.league.tour_windows import WindowError, current_windows, parse_kirov, set_windows
 from services.scheduling.intervals import KIROV
+from services.scheduling.tour_windows import WindowError, current_windows, parse_kirov, set_windows
+from services.views.todo import home_cards
 
 NOW = datetime(2026, 11, 30, 9, 0, tzinfo=UTC)
 TOUR_1 = datetime(2026, 11, 16, tzinfo=KIROV)

@@ -6,9 +6,9 @@ import pytest
 from sqlmodel import Session, select
 
 from services.core.models import Hanchan, Player
-from services.league.disqualifications import record_disqualification
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
+from services.results.disqualifications import record_disqualification
 from services.results.entry import ResultsError
 from services.results.hanchans import enter_hanchan
 from services.results.view import match_view

@@ -90,7 +90,7 @@ def test_the_organizer_takes_a_held_table_only_when_none_else_is_free_and_the_fo
     """Item 3: the assignment prefers a table no proposal holds; when only held tables remain the organizer decides
     (Регламент §3, §6.3): the page can name the hold first, the holding proposal ends with its reason, its four are
     told, the desk shows it, the audit keeps it, and a late confirmation hears why."""
-    from services.league.desk import _scheduling_items
+    from services.views.desk import _scheduling_items
 
     league, ids = club(tdb, matches=3, tables=2)
     paint(tdb, league, 2, ids[2], EVENING)

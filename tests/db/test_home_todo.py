@@ -10,13 +10,13 @@ from sqlmodel import Session
 from services.core.db import session_scope
 from services.core.models import RosterStatus
 from services.league import roster
-from services.league.todo import WITHDRAWN_ACTION, HomeCard, home_cards
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
+from services.views.todo import WITHDRAWN_ACTION, HomeCard, home_cards
 from tests import factories as f
 from tests.factories import NOW, PLAYED, kirov
 

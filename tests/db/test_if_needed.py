@@ -9,13 +9,13 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from services.core.db import session_scope
-from services.league.todo import home_cards
 from services.notifier.cards import card_text, unblock_private_text
 from services.notifier.snapshot import match_snapshot
 from services.scheduling import availability
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import NO_COMMON_TIME
 from services.scheduling.view import match_page
+from services.views.todo import home_cards
 from tests import factories as f
 from tests.db.test_scheduling_cases import (
     active,

@@ -10,8 +10,6 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from services.core.db import session_scope
-from services.league import history
-from services.league.todo import home_cards
 from services.playoff.repo import load_bracket
 from services.results.entry import Entry
 from services.results.hanchans import enter_hanchan
@@ -20,6 +18,8 @@ from services.results.view import player_view
 from services.scheduling import availability, booking
 from services.scheduling.calendar_feed import week_entries
 from services.scheduling.intervals import Interval, at_kirov
+from services.views import history
+from services.views.todo import home_cards
 from tests import factories as f
 from tests.db.statements import statements
 from tests.factories import NOW, PLAYED

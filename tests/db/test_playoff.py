@@ -25,11 +25,9 @@ from services.core.models import (
     TieDecision,
     User,
 )
-from services.league import history
 from services.league.accounts import create_user
 from services.league.roster import add_player
 from services.league.seasons import SeasonError, finish_preview, finish_season
-from services.league.standing_note import standing_notes
 from services.playoff import stage as playoff
 from services.results import winds
 from services.results.entry import ResultsError
@@ -37,6 +35,8 @@ from services.results.hanchans import Entry, enter_hanchan
 from services.results.penalties import decide_tie
 from services.results.scoring import TableResult
 from services.scheduling.organizer import assignable_hanchans
+from services.views import history
+from services.views.standing_note import standing_notes
 from tests.factories import PLAYED
 
 IN_ORDER = [45000, 35000, 25000, 15000]

@@ -11,6 +11,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core import bot_status
 from services.core.db import session_scope
 from services.core.models import (
     Booking,
@@ -28,7 +29,6 @@ from services.core.models import (
     StageKind,
     User,
 )
-from services.notifier import status as bot_status
 from services.notifier.reminders import queue_due_reminder
 from services.playoff import stage as playoff
 from services.results.hanchans import Entry, enter_hanchan

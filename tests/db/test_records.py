@@ -9,9 +9,9 @@ from sqlmodel import Session, select
 
 from services.core.models import AuditRecord, Disqualification, Player
 from services.league.accounts import find_user
-from services.league.disqualifications import DisqualificationError, record_disqualification, register
 from services.league.fees import FeeError, fee_labels, record_fee
 from services.league.seasons import SeasonError, add_person, create_season
+from services.results.disqualifications import DisqualificationError, record_disqualification, register
 from tests.db.test_results import League
 
 

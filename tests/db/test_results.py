@@ -23,9 +23,9 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.ruleset import DEFAULT
 from services.league.accounts import create_user
 from services.league.roster import add_player
-from services.league.ruleset import DEFAULT
 from services.results import repo as results_repo
 from services.results.hanchans import (
     Entry,

@@ -5,9 +5,9 @@ from __future__ import annotations
 from sqlmodel import Session
 
 from services.core.models import RosterStatus, utc_now
-from services.league.desk import build_desk
 from services.league.roster import add_player
 from services.results.repo import db_standings
+from services.views.desk import build_desk
 from tests import factories as f
 from tests.factories import NOW
 

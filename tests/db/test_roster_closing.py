@@ -8,6 +8,7 @@ import pytest
 from sqlmodel import Session, col, select
 
 from services.core.models import AuditRecord, Player, RosterStatus, Season, User
+from services.core.ruleset import DEFAULT
 from services.league.closing import (
     ClosingError,
     ClosingMethod,
@@ -17,7 +18,6 @@ from services.league.closing import (
     season_closing_preview,
 )
 from services.league.roster import add_player
-from services.league.ruleset import DEFAULT
 
 
 def _league(session: Session, main: int, reserve: int = 0) -> Season:

@@ -33,10 +33,7 @@ from services.core.models import (
     Room,
     User,
 )
-from services.league.desk import build_desk
 from services.league.substitution import seat_substitute
-from services.league.todo import HomeCard, home_cards
-from services.league.tour_windows import set_windows
 from services.notifier.cards import card_text, format_span
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
 from services.results.entry import Entry
@@ -47,7 +44,10 @@ from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import KIROV, Interval, at_kirov
 from services.scheduling.repo import SchedulingError, match_info
 from services.scheduling.rules import BOOKED, COMPLETE, NO_COMMON_TIME, NO_FREE_TABLE, PLAYING, REPLACED, STATE_LABELS
+from services.scheduling.tour_windows import set_windows
 from services.scheduling.view import MatchPage, kirov_value, match_page, overview
+from services.views.desk import build_desk
+from services.views.todo import HomeCard, home_cards
 from tests import factories as f
 from tests.factories import NOW
 

@@ -14,11 +14,11 @@ from services.commands.cli import main
 from services.core.models import AuditRecord, Hanchan, Match, Player, Role, Season, Stage, StageKind
 from services.core.text_limits import PERSON_NAME_MAX
 from services.league.accounts import create_user, normalize_login
+from services.league.season_io import export_season, import_season
 from services.results import repo as results_repo
 from services.results.hanchans import enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.season_file import SeasonFileError
-from services.results.season_io import export_season, import_season
 from tests.db.test_results import League, entry
 from tests.factories import LETTERS, PLAYED, begun_meeting
 

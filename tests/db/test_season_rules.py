@@ -14,10 +14,11 @@ from sqlmodel import Session, select
 
 from services.core.db import session_scope
 from services.core.models import Announcement, AuditRecord, Match, OutboxEvent, Role, Round, Season, User
+from services.core.ruleset import of_season
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, make_draft
-from services.league.ruleset import of_season
+from services.league.season_io import export_season, import_season
 from services.league.season_rules import (
     RulesError,
     apply_rules,
@@ -26,14 +27,13 @@ from services.league.season_rules import (
     rule_lines,
     standings_shift,
 )
-from services.league.tour_windows import set_windows
 from services.results import repo as results_repo
 from services.results.hanchans import ResultsError, enter_hanchan
 from services.results.season_file import SeasonFileError, parse_season
-from services.results.season_io import export_season, import_season
 from services.results.view import match_view
 from services.scheduling import availability, booking
 from services.scheduling.repo import SchedulingError
+from services.scheduling.tour_windows import set_windows
 from tests import factories as f
 from tests.db.test_draw_season import WINDOWS as DRAW_WINDOWS
 from tests.db.test_draw_season import _league as draw_league

@@ -14,10 +14,8 @@ from sqlmodel import Session, col, select
 
 from services.core.db import make_engine, migrate
 from services.core.models import Player, Registration, Role, Season, User
-from services.league import history
 from services.league.accounts import create_user, find_user
 from services.league.closing import ClosingMethod, close_registration
-from services.league.disqualifications import record_disqualification
 from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import current_season
 from services.league.roster_csv import MAX_LINES, parse_roster_csv
@@ -30,11 +28,13 @@ from services.league.seasons import (
     import_roster_csv,
     preview_roster_csv,
 )
-from services.league.tour_windows import set_windows
+from services.results.disqualifications import record_disqualification
 from services.results.entry import ResultsError
 from services.results.hanchans import enter_hanchan
 from services.results.repo import db_standings
 from services.results.view import match_view
+from services.scheduling.tour_windows import set_windows
+from services.views import history
 from tests.conftest import PG_ADMIN_URL
 from tests.db.test_results import League, entry
 from tests.factories import PLAYED

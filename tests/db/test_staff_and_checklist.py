@@ -8,10 +8,10 @@ from sqlmodel import Session, select
 
 from services.core.models import AuditRecord, Role, Room, User
 from services.league import staff
-from services.league.checklist import season_checklist
 from services.league.fees import record_fee
 from services.league.seasons import create_season
-from services.league.tour_windows import set_windows
+from services.scheduling.tour_windows import set_windows
+from services.views.checklist import season_checklist
 from tests import factories as f
 from tests.db.test_draw_season import WINDOWS
 from tests.factories import NOW

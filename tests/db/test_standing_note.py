@@ -7,13 +7,13 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from services.core.models import Player, Role, RosterStatus, Seat, User
-from services.league.disqualifications import record_disqualification
 from services.league.roster import add_player
-from services.league.standing_note import standing_notes
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
+from services.results.disqualifications import record_disqualification
 from services.results.judge_calls import call_judge
 from services.scheduling import organizer as scheduling_admin
+from services.views.standing_note import standing_notes
 from tests import factories as f
 from tests.db.test_withdrawal import _approved, _matches_of
 from tests.factories import NOW, PLAYED, kirov

@@ -20,6 +20,7 @@ from services.core.models import AuditRecord, Booking, MeetingProposal, Room, Se
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.board import load_board, options_for
+from services.scheduling.fallback_plan import fallback_place
 from services.scheduling.holds import hold_text
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError
@@ -250,7 +251,7 @@ def test_the_fallback_seats_the_window_while_tables_last_and_names_the_rest(tdb:
         actor_user_id=league.organizer.id, now=NOW, room_id=league.room.id, tables=1)  # fmt: skip
     with Session(tdb) as session:
         board = load_board(session, now=NOW)
-        plan = {m: board.fallback_place(board.item(m)) for m in ids[:4]}
+        plan = {m: fallback_place(board, board.item(m)) for m in ids[:4]}
     assert plan == {ids[0]: (league.room.id, 2), ids[1]: (league.room.id, 3), ids[2]: (league.room.id, 4),
                     ids[3]: None}  # fmt: skip
     result = act(tdb, scheduling_admin.apply_window_fallback, round_id=league.rounds[0].id,
@@ -301,8 +302,8 @@ def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(own_url: 
 
 def test_the_desk_and_schedule_promise_the_fallback_only_to_the_matches_it_seats(tdb: sa.Engine) -> None:
     """Регламент §6.1: with 2 tables and 3 unagreed matches, the third is told it will not fit, with no button."""
-    from services.league.desk import _scheduling_items
     from services.scheduling.view import overview
+    from services.views.desk import _scheduling_items
 
     league, ids = club(tdb, matches=3, tables=2)
     late = kirov(27, 12)  # the window ends in under three days: the desk lists every unagreed match
@@ -347,8 +348,8 @@ def test_the_calendar_and_the_page_say_the_table_and_the_hold(tdb: sa.Engine) ->
 def test_the_capacity_warning_counts_table_hours_activities_and_the_fallback_seats(tdb: sa.Engine) -> None:
     """Issue 27, item 2: the desk warns when a tour's fallback Sunday cannot seat its unagreed matches, and the
     figures say the table-hours, the activities and the margin."""
-    from services.league.desk import WINDOW_FALLBACK, _capacity_items
     from services.scheduling.capacity import season_capacity
+    from services.views.desk import WINDOW_FALLBACK, _capacity_items
 
     league, ids = club(tdb, matches=3, tables=2)
     act(tdb, scheduling_admin.book_activity, title="D&D", start=kirov(29, 12), end=kirov(29, 23),

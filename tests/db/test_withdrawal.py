@@ -21,8 +21,8 @@ from services.core.models import (
 )
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
-from services.league.tour_windows import set_windows
 from services.league.withdrawal import WithdrawalError, affected_played_matches, mark_for_replay, withdraw_player
+from services.scheduling.tour_windows import set_windows
 from tests.db.test_draw_season import WINDOWS, _league
 from tests.factories import PLAYED
 

@@ -15,8 +15,8 @@ from services.core.models import Player, RosterStatus, User, utc_now
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import current_season
-from services.league.tour_windows import set_windows
 from services.scheduling.intervals import at_kirov, kirov_date
+from services.scheduling.tour_windows import set_windows
 from tests.e2e.conftest import LETTERS, ORGANIZER, App, login
 from tests.e2e.test_organizer_desk import PHONE
 

@@ -38,13 +38,14 @@ from services.core.models import (
     User,
     utc_now,
 )
-from services.league import closing, draw_season, roster, seasons, tour_windows
+from services.core.ruleset import LABELS
+from services.league import closing, draw_season, roster, seasons
 from services.league.roster import add_player, current_season
-from services.league.ruleset import LABELS
 from services.playoff import stage as playoff
 from services.results import hanchans as results
 from services.results.entry import Entry
 from services.results.scoring import TableResult
+from services.scheduling import tour_windows
 from services.scheduling.intervals import KIROV
 from tests import factories
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login

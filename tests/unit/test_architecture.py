@@ -22,7 +22,7 @@ PURE_MODULES = {
     "services.core.wording",
     "services.core.errors",
     "services.league.draw",
-    "services.league.ruleset",
+    "services.core.ruleset",
     "services.league.roster_csv",
     "services.scheduling.intervals",
     "services.scheduling.rules",
@@ -41,14 +41,14 @@ PURE_MODULES = {
 }
 VIEW_MODULES = {
     "services.scheduling.view",
-    "services.league.desk",
+    "services.views.desk",
     "services.scheduling.calendar_feed",
     "services.results.view",
-    "services.league.history",
+    "services.views.history",
     "services.notifier.cards",
-    "services.league.todo",
-    "services.league.standing_note",
-    "services.league.checklist",
+    "services.views.todo",
+    "services.views.standing_note",
+    "services.views.checklist",
 }
 SHELL_PACKAGES = ("discard_app", "services.commands", "services.notifier.bot", "services.notifier.telegram")
 # The notifier's delivery pass turns events into texts and sends them: part of the bot.
@@ -114,6 +114,62 @@ def _violations() -> list[str]:
 
 def test_no_import_runs_upward_and_services_never_import_reflex() -> None:
     assert _violations() == []
+
+
+# The floors of services/, bottom to top (issue 41 item 3): shared vocabulary (the models, the ruleset, wording,
+# the bot's recorded status) at the bottom, the domains above it, the views that combine them, the shells on top. A
+# package imports only its own floor or those below.
+FLOORS: list[tuple[str, ...]] = [
+    ("core",),
+    ("scheduling",),
+    ("results",),
+    ("playoff",),
+    ("league",),
+    ("pantheon",),
+    ("views",),
+    ("notifier", "commands"),
+]
+# The imports that still run up a floor, each with its reason. Регламент §2: the next playoff round's tables appear
+# as soon as the last hanchan of the round is stored, whoever stores it (the site, the Pantheon import, the demo);
+# turning it around (the callers advancing the bracket) would make a second way to enter a result.
+UPWARD_ALLOWED = {("services.results.hanchans", "services.playoff.stage")}
+
+
+def _floor(module: str) -> int | None:
+    parts = module.split(".")
+    if parts[0] != "services" or len(parts) < 2:
+        return None
+    return next((n for n, names in enumerate(FLOORS) if parts[1] in names), None)
+
+
+def _floor_violations() -> list[str]:
+    modules = _modules()
+    known = set(modules)
+    problems = []
+    for name, path in sorted(modules.items()):
+        here = _floor(name)
+        if here is None:
+            continue
+        for imported in sorted(_imports(path, known)):
+            there = _floor(imported)
+            if there is not None and there > here and (name, imported) not in UPWARD_ALLOWED:
+                problems.append(f"{name} (floor {here}) imports {imported} (floor {there})")
+    return problems
+
+
+def test_the_packages_import_only_their_floor_or_those_below() -> None:
+    assert {p.split(".")[1] for p in _modules() if p.startswith("services.") and p.count(".") >= 2} == {
+        name for names in FLOORS for name in names
+    }  # every package has its floor
+    assert _floor_violations() == []
+
+
+def test_the_floor_check_sees_an_import_that_runs_up(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "probe.py"
+    path.write_text("from services.views.desk import build_desk\n", encoding="utf-8")
+    real = _modules()
+    monkeypatch.setattr(f"{__name__}._modules", lambda: {**real, "services.scheduling.probe": path})
+    assert _floor_violations() == ["services.scheduling.probe (floor 1) imports services.views.desk (floor 6)"]
 
 
 def test_every_listed_module_exists() -> None:

@@ -7,7 +7,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from services.league.ruleset import DEFAULT
+from services.core.ruleset import DEFAULT
 from services.playoff.bracket import (
     PRIZES,
     Seating,
@@ -15,9 +15,8 @@ from services.playoff.bracket import (
     playoff_match,
     round_one,
     seed_players,
-    shuffle_winds,
 )
-from services.results.scoring import Hanchan, Match, TableResult, score_match
+from services.results.scoring import Hanchan, Match, TableResult, score_match, shuffle_winds
 from services.results.standings import Player, StandingsRow, compute_standings
 
 TOP = DEFAULT.playoff_size  # the regulation's eight (Регламент §1, §2)

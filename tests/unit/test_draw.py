@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.commands import draw as draw_command
+from services.core.ruleset import DEFAULT
 from services.league.draw import (
     Draw,
     DrawError,
@@ -24,7 +25,6 @@ from services.league.draw import (
     swap_players,
     validate_draw,
 )
-from services.league.ruleset import DEFAULT
 
 ALL_N = list(range(8, 201, 4))
 # The regulation's draw: four tours, a roster multiple of four (a season passes its own ruleset's numbers).

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from services.league.ruleset import DEFAULT
+from services.core.ruleset import DEFAULT
 from services.pantheon.games import GameConfig, MalformedAnswer, parse_game, parse_game_config, parse_last_games
 from services.pantheon.reconstruct import ReconstructError, reconstruct, stick_award, sticks_left
 from services.results import scoring

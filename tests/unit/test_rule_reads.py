@@ -7,10 +7,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-from services.league.ruleset import FIELDS
+from services.core.ruleset import FIELDS
 
 ROOT = Path(__file__).resolve().parents[2]
-RULESET = "services/league/ruleset.py"  # `of_season` itself: the one reader of the columns
+RULESET = "services/core/ruleset.py"  # `of_season` itself: the one reader of the columns
 # What a season's ruleset is read through: its name says a season, but it answers a Ruleset.
 RULESET_READERS = {"of_season", "season_rules", "match_rules"}
 
@@ -65,7 +65,7 @@ def _silent_defaults(source: str) -> list[str]:
     aliases = {
         alias.asname or alias.name
         for node in ast.walk(tree)
-        if isinstance(node, ast.ImportFrom) and node.module == "services.league.ruleset"
+        if isinstance(node, ast.ImportFrom) and node.module == "services.core.ruleset"
         for alias in node.names
         if alias.name == "DEFAULT"
     }
@@ -134,8 +134,8 @@ def test_no_pure_function_plays_the_2026_rules_by_default() -> None:
 def test_the_default_check_sees_a_planted_default() -> None:
     planted = (
         "from dataclasses import dataclass\n"
-        "from services.league.ruleset import DEFAULT as RULES, Ruleset\n"
-        "from services.league import ruleset\n"
+        "from services.core.ruleset import DEFAULT as RULES, Ruleset\n"
+        "from services.core import ruleset\n"
         "def score(hanchan, rules: Ruleset = RULES) -> int: ...\n"
         "def draw(players, *, tours: int = RULES.tours, seed=None): ...\n"
         "def size(rows, n=ruleset.DEFAULT.playoff_size): ...\n"

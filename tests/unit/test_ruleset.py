@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from services.core.config import Settings
-from services.league.ruleset import CLUB_TIME_ZONE, CLUB_ZONE, DEFAULT, Ruleset, with_numbers
+from services.core.ruleset import CLUB_TIME_ZONE, CLUB_ZONE, DEFAULT, Ruleset, with_numbers
 from services.results.scoring import Hanchan, Match, Penalty, TableResult, hanchan_problems, score_match
 from services.results.standings import Player, compute_standings
 from services.scheduling.intervals import KIROV

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from services.league.ruleset import DEFAULT
+from services.core.ruleset import DEFAULT
 from services.results.scoring import (
     Hanchan,
     Match,

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from services.commands import standings as standings_command
-from services.league.ruleset import DEFAULT
+from services.core.ruleset import DEFAULT
 from services.results.season_file import FORMAT, SeasonFileError, dump_season, load_season, parse_season
 
 

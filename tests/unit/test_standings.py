@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
-from services.league.ruleset import DEFAULT
+from services.core.ruleset import DEFAULT
 from services.results.scoring import Hanchan, Match, Penalty, TableResult, rank, score_match
 from services.results.standings import Player, compute_standings
 

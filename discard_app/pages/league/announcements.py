@@ -13,13 +13,13 @@ from discard_app.components.text_limit import limit_hint
 from discard_app.layout import page
 from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
+from services.core.bot_status import BotStatusView, bot_status
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.core.text_limits import limit_for
 from services.league import roster
 from services.league.accounts import AccountError
 from services.league.announcements import list_announcements, publish_announcement
-from services.notifier.status import BotStatusView, bot_status
 from services.scheduling.rules import format_kirov
 
 FORM_ID = "announcement"

@@ -11,7 +11,7 @@ from discard_app.layout import forbidden, notice, page
 from discard_app.state.auth import AuthState
 from discard_app.state.desk import ASSIGN, REFUSED, DeskState
 from services.core.text_limits import limit_for
-from services.league.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE, WINDOW_FALLBACK
+from services.views.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE, WINDOW_FALLBACK
 
 
 def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001

@@ -16,7 +16,7 @@ from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, User
-from services.league import disqualifications as dq
+from services.results import disqualifications as dq
 
 FORM_ID = "disqualification"
 

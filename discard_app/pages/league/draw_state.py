@@ -12,12 +12,13 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.models import Role, Season, User
+from services.core.ruleset import multiple_of, of_season
 from services.core.wording import counted
 from services.league import closing as roster_closing
-from services.league import draw_season, roster, tour_windows
+from services.league import draw_season, roster
 from services.league.closing import ClosingMethod
 from services.league.draw import DrawError
-from services.league.ruleset import multiple_of, of_season
+from services.scheduling import tour_windows
 from services.scheduling.capacity import capacity_summary, season_capacity
 from services.scheduling.rules import format_kirov
 

@@ -13,8 +13,8 @@ from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.core.wording import ROLE_NAMES
-from services.league.standing_note import standing_notes
-from services.league.todo import home_cards
+from services.views.standing_note import standing_notes
+from services.views.todo import home_cards
 
 
 class MatchRow(TypedDict):

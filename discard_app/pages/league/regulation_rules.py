@@ -13,9 +13,9 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
+from services.core.ruleset import CLUB_ZONE, FIELDS, PLAYOFF_FORMAT_NAMES, ZONE_FIELD, of_season
 from services.league import season_rules
 from services.league.roster import current_season
-from services.league.ruleset import CLUB_ZONE, FIELDS, PLAYOFF_FORMAT_NAMES, ZONE_FIELD, of_season
 
 # What the rules form may send: the season's numbers, and the club's time zone only to be refused when changed.
 FORM_FIELDS = (*FIELDS, ZONE_FIELD)

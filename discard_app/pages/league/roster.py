@@ -17,10 +17,10 @@ from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Player, Role, RosterStatus, User, utc_now
+from services.core.ruleset import multiple_of, of_season
 from services.core.wording import gender
 from services.league import fees, issued_passwords, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
-from services.league.ruleset import multiple_of, of_season
 
 ISSUED_BOX = "roster-issued-password"
 ADD_FORM_ID = "roster-add"

@@ -14,9 +14,9 @@ from discard_app.pages.results.standings_state import StandingsRowView
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Season, utc_now
-from services.league import history
 from services.playoff.repo import load_bracket
 from services.results.hanchans import archived
+from services.views import history
 
 
 class SeasonCard(TypedDict):

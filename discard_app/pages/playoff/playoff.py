@@ -19,7 +19,6 @@ from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, Season, User, utc_now
 from services.league import roster
-from services.league.tour_windows import parse_kirov
 from services.playoff import stage as playoff
 from services.playoff.bracket import PRIZES, ROUND_NAMES
 from services.results import hanchans as results
@@ -27,6 +26,7 @@ from services.results import repo as results_repo
 from services.results import winds
 from services.results.scoring import PLAYOFF_ROUNDS, format_points
 from services.scheduling.rules import format_kirov
+from services.scheduling.tour_windows import parse_kirov
 
 # Issue 28 item 6: the rounds in Russian on screen; the form still sends the bracket's codes.
 WINDOW_ROUNDS = texts.PLAYOFF_WINDOW_ROUNDS

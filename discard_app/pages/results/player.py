@@ -13,8 +13,8 @@ from discard_app.layout import forbidden, page
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Player, User
-from services.league import history
 from services.results.view import player_view
+from services.views import history
 
 COLORS = ("var(--accent-9)", "var(--amber-9)", "var(--blue-9)", "var(--gray-9)")
 

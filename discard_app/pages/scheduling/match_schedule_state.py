@@ -18,7 +18,6 @@ from services.core.changes import club_moved, grid_moved, match_stamp, match_wat
 from services.core.db import session_scope
 from services.core.models import User, utc_now
 from services.core.wording import agreed
-from services.league.tour_windows import parse_kirov
 from services.scheduling import availability, booking
 from services.scheduling.board import match_board
 from services.scheduling.intervals import (
@@ -29,6 +28,7 @@ from services.scheduling.intervals import (
     window_days,
 )
 from services.scheduling.repo import SchedulingError, match_info
+from services.scheduling.tour_windows import parse_kirov
 from services.scheduling.view import MatchPage, match_page, meetings
 
 EVERYONE = "match-schedule-everyone"  # the organizer's view of every player's intervals (state/tab_memory.py)

@@ -17,11 +17,11 @@ from services.core.db import session_scope
 from services.core.errors import LeagueError
 from services.core.models import Role, Round, User, utc_now
 from services.league.roster import current_season
-from services.league.tour_windows import parse_kirov
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError
 from services.scheduling.rules import format_kirov
+from services.scheduling.tour_windows import parse_kirov
 from services.scheduling.view import match_bookings, overview, room_rows, window_text
 
 DIALOG = "dialog"  # the answer of the open dialog stands in it (`_show_answer`)

@@ -18,7 +18,7 @@ from services.league.draw_season import approve_draw, make_draft
 from services.league.regulation import publish as publish_regulation
 from services.league.roster import add_player
 from services.league.seasons import create_season
-from services.league.tour_windows import set_windows
+from services.scheduling.tour_windows import set_windows
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.ruleset import CLUB_ZONE, of_season
 from services.core.wording import match_title
-from services.league.ruleset import CLUB_ZONE, of_season
 from services.playoff.repo import PlayoffView, load_bracket
 from services.results.repo import db_standings, season_rules, season_scores
 from services.results.standings import StandingsRow

@@ -12,7 +12,7 @@ from services.core import outbox
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
 from services.core.models import Match, MatchStatus, Round, Season, Stage, StageKind
-from services.league.ruleset import of_season
+from services.core.ruleset import of_season
 from services.scheduling.intervals import KIROV
 from services.scheduling.rules import format_kirov
 

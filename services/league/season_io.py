@@ -34,10 +34,10 @@ from services.core.models import (
     User,
 )
 from services.core.models import Season as SeasonRow
+from services.core.ruleset import of_season
 from services.core.text_limits import person_name_problem
 from services.league.accounts import normalize_login
 from services.league.roster import add_player
-from services.league.ruleset import of_season
 from services.league.season_rules import adopt_rules, has_results
 from services.results import scoring
 from services.results.repo import current_season_id, effective_hanchans, load_season, seated_player_ids

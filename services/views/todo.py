@@ -12,8 +12,8 @@ from datetime import datetime, time, timedelta
 from sqlmodel import Session, select
 
 from services.core.models import MatchStatus, Player, RosterStatus, User
+from services.core.ruleset import of_season
 from services.league.matches import my_match_ids
-from services.league.ruleset import of_season
 from services.results.repo import match_scores
 from services.results.scoring import MatchScore
 from services.results.view import signed

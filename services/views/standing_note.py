@@ -10,15 +10,15 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from services.core.models import Player, Role, RosterStatus, Season, Seat, User
+from services.core.ruleset import multiple_of, of_season
 from services.core.wording import plural
-from services.league.disqualifications import active_disqualification
-from services.league.history import final_order, season_bracket_and_standings
 from services.league.roster import current_season
-from services.league.ruleset import multiple_of, of_season
 from services.playoff.repo import playoff_stage
+from services.results.disqualifications import active_disqualification
 from services.results.judge_calls import open_calls_for
 from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
+from services.views.history import final_order, season_bracket_and_standings
 
 
 @dataclass(frozen=True)

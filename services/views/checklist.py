@@ -10,12 +10,12 @@ from datetime import datetime
 
 from sqlmodel import Session, col, func, select
 
+from services.core.bot_status import bot_status
 from services.core.models import Player, Registration, Role, Room, RosterStatus, Round, Season, User
+from services.core.ruleset import multiple_of, of_season
 from services.core.wording import counted
-from services.league.ruleset import multiple_of, of_season
-from services.league.tour_windows import current_windows
-from services.notifier.status import bot_status
 from services.playoff.repo import ROUND_CODES, playoff_stage
+from services.scheduling.tour_windows import current_windows
 
 
 @dataclass(frozen=True)

@@ -33,15 +33,15 @@ from services.core.models import (
     Stage,
     User,
 )
+from services.core.ruleset import Ruleset, of_season
 from services.core.urls import match_schedule_url, match_url
 from services.core.wording import match_title, round_title
 from services.league.roster import current_season
-from services.league.ruleset import Ruleset, of_season
 from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.capacity import board_capacity
-from services.scheduling.fallback_plan import fallback_note
+from services.scheduling.fallback_plan import fallback_note, fallback_place
 from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
 from services.scheduling.rules import NO_COMMON_TIME, NO_FREE_TABLE, format_kirov, hanchans_word
@@ -117,7 +117,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
         if m.played or window is None or m.fully_booked:
             continue
         fallback = m.fallback()
-        fits = board.fallback_place(m) is not None  # Регламент §6.1: only while a table is left for it
+        fits = fallback_place(board, m) is not None  # Регламент §6.1: only while a table is left for it
         can_fallback = fallback is not None and fallback.start > now and fits
         fallback_text = f"Запасная дата (§6.1): {fallback_note(board, m)}."
         fallback_action = {"action": FALLBACK, "target": str(m.match.id), "action_label": "Назначить запасную дату"}
@@ -469,7 +469,7 @@ def _capacity_items(season: Season, board: Board, now: datetime) -> list[DeskIte
             and not m.complete
             and m.remaining > 0
         ]
-        unseated = [m for m in todo if board.fallback_place(m) is None]
+        unseated = [m for m in todo if fallback_place(board, m) is None]
         if cap.fits and not unseated:
             continue
         detail = cap.text
