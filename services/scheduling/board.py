@@ -209,6 +209,12 @@ class Board:
     def __post_init__(self) -> None:
         self._busy = {place: merge(m.interval for m in spans) for place, spans in self.place_bookings().items()}
 
+    def with_holds(self, holds: list[Hold]) -> Board:
+        """The same board with these holds instead of its own (what a hold made or ended changes for others)."""
+        return Board(
+            self.matches, self.rooms, self.room_bookings, self.player_meetings, self.now, self.tables, list(holds)
+        )
+
     def place_bookings(self) -> dict[Place, list[Meeting]]:
         """Every table of every room (a free table too) with its active bookings, by start."""
         out: dict[Place, list[Meeting]] = {}

@@ -46,6 +46,7 @@ VIEW_MODULES = {
     "services.results.view",
     "services.league.history",
     "services.notifier.cards",
+    "services.notifier.freshness",
     "services.league.todo",
     "services.league.standing_note",
     "services.league.checklist",
