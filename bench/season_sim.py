@@ -223,7 +223,7 @@ class Simulation:
         with cheap_passwords(), self.session() as s:
             organizer, _ = create_user(s, display_name="Богдан Бойко", role=Role.ORGANIZER)
             self.organizer_id = organizer.id
-            season = create_season(s, "Бенчмарк сезона", actor_user_id=organizer.id)
+            season = create_season(s, "Бенчмарк сезона", actor_user_id=organizer.id, now=self.now)
             for room in range(self.rooms):
                 added = org.add_room(s, name=f"Зал {room + 1}", actor_user_id=organizer.id)
                 if self.tables > 1:
@@ -231,11 +231,11 @@ class Simulation:
                                         now=self.now)  # fmt: skip
             for n in range(self.players):
                 add_player(s, season, f"Игрок {n + 1:03d}", actor_user_id=organizer.id, password="bench-password")
-            close_registration(s, season, ClosingMethod.AS_IS, actor_user_id=organizer.id)
-            make_draft(s, season, seed=self.seed, actor_user_id=organizer.id)
+            close_registration(s, season, ClosingMethod.AS_IS, actor_user_id=organizer.id, now=self.now)
+            make_draft(s, season, seed=self.seed, actor_user_id=organizer.id, now=self.now)
             starts = [at_kirov(SEASON_START + timedelta(days=TOUR_DAYS * k)) for k in range(season.tours + 1)]
             self.windows = [Interval(a, b) for a, b in zip(starts, starts[1:], strict=False)]
-            set_windows(s, season, [(w.start, w.end) for w in self.windows], actor_user_id=organizer.id)
+            set_windows(s, season, [(w.start, w.end) for w in self.windows], actor_user_id=organizer.id, now=self.now)
             approve_draw(s, season, actor_user_id=organizer.id, now=self.now)
             self.season_id = season.id
             rows = s.exec(
