@@ -116,13 +116,16 @@ class RecordingGateway:
     def __init__(self) -> None:
         self.sent: list[tuple[int, int, int | None, str]] = []
         self.edits = 0
+        self.shown: dict[int, str] = {}  # message id → its text as the chat shows it now (edits included)
 
     async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
         self.sent.append((len(self.sent) + 1, chat_id, thread_id, text))
+        self.shown[len(self.sent)] = text
         return len(self.sent)
 
     async def edit(self, chat_id: int, message_id: int, text: str) -> None:
         self.edits += 1
+        self.shown[message_id] = text
 
 
 def _span(iv: Interval) -> str:
@@ -285,7 +288,8 @@ class Simulation:
         while self.now <= end:
             self.step()
             self.now += STEP
-        self.deliver(force=True)  # the bot is on at the end: everything is caught up
+        self.notifier.queue_stale_cards()  # the bot is on at the end: everything is caught up, time's changes too
+        self.deliver(force=True)
         self._counting = False
         self.stats.play_seconds = time.perf_counter() - began
 
@@ -303,6 +307,7 @@ class Simulation:
             queue_proposal_reminders(s, now=self.now)
         sent_before = len(self.gateway.sent)
         if self.bot_on():
+            self.notifier.queue_stale_cards()  # the bot's minute job: cards time alone made stale (issue 43 item 5)
             self.deliver()
         self.reminded = {
             chat - TELEGRAM_IDS for _, chat, _, text in self.gateway.sent[sent_before:] if SOON in text
