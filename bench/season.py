@@ -48,6 +48,8 @@ from services.core.models import (  # noqa: E402
     Seat,
     TelegramSend,
 )
+from services.notifier.cards import card_text  # noqa: E402
+from services.notifier.snapshot import snapshots  # noqa: E402
 from services.results.repo import db_standings  # noqa: E402
 from services.scheduling.intervals import Interval  # noqa: E402
 from services.scheduling.repo import availabilities  # noqa: E402
@@ -63,6 +65,7 @@ CHECKS = (
     "standings equal an independent sum",
     "every outbox event delivered exactly once",
     "services raised only their domain errors",
+    "every card equals the read model's text at the end",
 )
 
 
@@ -134,6 +137,8 @@ def check(sim: Simulation) -> dict[str, list[str]]:
         recorded = list(s.exec(select(MatchCard.message_id)).all()) + list(
             s.exec(select(TelegramSend.message_id)).all()
         )
+        posted = dict(s.exec(select(MatchCard.match_id, MatchCard.message_id)).all())
+        truth = {snap.match_id: card_text(snap) for snap in snapshots(s, sorted(posted), now=sim.now)}
     independent = checks.independent_totals(
         {st.id: ([p.player_id for p in st.seats], st.hanchans, st.penalties, 3) for st in sim.states.values()}
     )
@@ -151,6 +156,7 @@ def check(sim: Simulation) -> dict[str, list[str]]:
             recorded_ids=recorded,
         ),
         CHECKS[6]: list(sim.stats.failures),
+        CHECKS[7]: checks.stale_cards(truth, {mid: sim.gateway.shown.get(message) for mid, message in posted.items()}),
     }
 
 

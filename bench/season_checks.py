@@ -173,6 +173,16 @@ def standings_mismatch(db_totals: Mapping[int, int], independent: Mapping[int, i
     return out
 
 
+def stale_cards(truth: Mapping[int, str], shown: Mapping[int, str | None]) -> list[str]:
+    """Every match card in the chat shows what the read model says now (issue 43 item 5: what changed it — a
+    result, a neighbour's hold, time alone — was followed)."""
+    return [
+        f"match {match_id}: the card shows {(shown.get(match_id) or '')[-60:]!r}, the read model {text[-60:]!r}"
+        for match_id, text in sorted(truth.items())
+        if shown.get(match_id) != text
+    ]
+
+
 def outbox_violations(
     *, events: int, undelivered: int, delivered_by_passes: int, sent_ids: Sequence[int], recorded_ids: Sequence[int]
 ) -> list[str]:

@@ -116,13 +116,16 @@ class RecordingGateway:
     def __init__(self) -> None:
         self.sent: list[tuple[int, int, int | None, str]] = []
         self.edits = 0
+        self.shown: dict[int, str] = {}  # message id → its text as the chat shows it now (edits included)
 
     async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
         self.sent.append((len(self.sent) + 1, chat_id, thread_id, text))
+        self.shown[len(self.sent)] = text
         return len(self.sent)
 
     async def edit(self, chat_id: int, message_id: int, text: str) -> None:
         self.edits += 1
+        self.shown[message_id] = text
 
 
 def _span(iv: Interval) -> str:
@@ -223,7 +226,7 @@ class Simulation:
         with cheap_passwords(), self.session() as s:
             organizer, _ = create_user(s, display_name="Богдан Бойко", role=Role.ORGANIZER)
             self.organizer_id = organizer.id
-            season = create_season(s, "Бенчмарк сезона", actor_user_id=organizer.id)
+            season = create_season(s, "Бенчмарк сезона", actor_user_id=organizer.id, now=self.now)
             for room in range(self.rooms):
                 added = org.add_room(s, name=f"Зал {room + 1}", actor_user_id=organizer.id)
                 if self.tables > 1:
@@ -231,11 +234,11 @@ class Simulation:
                                         now=self.now)  # fmt: skip
             for n in range(self.players):
                 add_player(s, season, f"Игрок {n + 1:03d}", actor_user_id=organizer.id, password="bench-password")
-            close_registration(s, season, ClosingMethod.AS_IS, actor_user_id=organizer.id)
-            make_draft(s, season, seed=self.seed, actor_user_id=organizer.id)
+            close_registration(s, season, ClosingMethod.AS_IS, actor_user_id=organizer.id, now=self.now)
+            make_draft(s, season, seed=self.seed, actor_user_id=organizer.id, now=self.now)
             starts = [at_kirov(SEASON_START + timedelta(days=TOUR_DAYS * k)) for k in range(season.tours + 1)]
             self.windows = [Interval(a, b) for a, b in zip(starts, starts[1:], strict=False)]
-            set_windows(s, season, [(w.start, w.end) for w in self.windows], actor_user_id=organizer.id)
+            set_windows(s, season, [(w.start, w.end) for w in self.windows], actor_user_id=organizer.id, now=self.now)
             approve_draw(s, season, actor_user_id=organizer.id, now=self.now)
             self.season_id = season.id
             rows = s.exec(
@@ -285,7 +288,8 @@ class Simulation:
         while self.now <= end:
             self.step()
             self.now += STEP
-        self.deliver(force=True)  # the bot is on at the end: everything is caught up
+        self.notifier.queue_stale_cards()  # the bot is on at the end: everything is caught up, time's changes too
+        self.deliver(force=True)
         self._counting = False
         self.stats.play_seconds = time.perf_counter() - began
 
@@ -303,6 +307,7 @@ class Simulation:
             queue_proposal_reminders(s, now=self.now)
         sent_before = len(self.gateway.sent)
         if self.bot_on():
+            self.notifier.queue_stale_cards()  # the bot's minute job: cards time alone made stale (issue 43 item 5)
             self.deliver()
         self.reminded = {
             chat - TELEGRAM_IDS for _, chat, _, text in self.gateway.sent[sent_before:] if SOON in text

@@ -15,6 +15,7 @@ from discard_app.state.auth import AuthState
 from services.core.changes import LEAGUE
 from services.core.config import settings
 from services.core.db import session_scope
+from services.core.errors import LeagueError
 from services.core.models import Role, User, utc_now
 from services.results.hanchans import resolve_dispute
 from services.results.judge_calls import answer_call, assign_judge, close_call
@@ -29,6 +30,15 @@ REFUSED = "refused"  # a refused action's message stands at the top of the desk
 _digits = routes.form_id
 
 
+def _fallback_overrules(match_id: int) -> list[str]:
+    """The holds the match's fallback would end; a refusal the action would give is left to the action to say."""
+    try:
+        with session_scope() as session:
+            return scheduling_admin.fallback_overrules(session, match_id=match_id, now=utc_now())
+    except LeagueError:
+        return []
+
+
 class DeskState(GuardedActions, AuthState):
     VIEWERS: ClassVar[tuple[Role, ...]] = STAFF
     allowed: bool = False
@@ -41,6 +51,9 @@ class DeskState(GuardedActions, AuthState):
     notice: str = ""
     notice_key: str = ""  # the action the notice answers: "assign" is shown under its form, the rest at the top
     working: str = ""  # the item whose action runs: its button spins (components/form.py)
+    # The item whose fallback would end another match's hold, and the question naming it (Регламент §3, §6.3)
+    overrule_key: str = ""
+    overrule_text: str = ""
     judges: list[dict[str, str]] = []
     rounds: list[dict[str, str]] = []
     matches: list[dict[str, str]] = []
@@ -140,8 +153,18 @@ class DeskState(GuardedActions, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     async def apply_fallback(self, form: dict[str, str]) -> AsyncIterator[None]:
-        """Регламент §6.1: the match's fallback Sunday booked in one tap."""
-        match_id = _digits(form.get("target"))
+        """Регламент §6.1: the match's fallback Sunday booked in one tap — asked first, with a box to tick, when it
+        would take a table another match's live proposal holds (as /schedule asks: `organizer.fallback_overrules`); a
+        second tap alone never takes it."""
+        match_id, item = _digits(form.get("target")), str(form.get("item") or "")
+        if str(form.get("overrule", "")).lower() not in ("on", "true", "1"):
+            held = _fallback_overrules(match_id)
+            self.overrule_key, self.overrule_text = (
+                (item, texts.SCHEDULE_OVERRULE_ASK.format(holds="; ".join(held))) if held else ("", "")
+            )
+            if held:
+                return
+        self.overrule_key = self.overrule_text = ""
         async for update in self._change(
             form,
             lambda s, u: scheduling_admin.apply_fallback(s, match_id=match_id, actor_user_id=u.id, now=utc_now()),

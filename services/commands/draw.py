@@ -60,6 +60,7 @@ def run(args: argparse.Namespace) -> int:
 def run_season_draw(args: argparse.Namespace) -> int:
     """Drafts (or redrafts) the real draw of the current season, as the organizer's page does, and prints it."""
     from services.core.db import session_scope
+    from services.core.models import utc_now
     from services.league.draw_season import make_draft
     from services.league.roster import current_season
 
@@ -71,7 +72,7 @@ def run_season_draw(args: argparse.Namespace) -> int:
             tours = of_season(season).tours  # Регламент §2: the season's own number of tours
             if args.tours != tours:
                 raise DrawError(f"В сезоне {tours} {plural(tours, 'тур', 'тура', 'туров')}.")
-            view = make_draft(session, season, seed=args.seed, actor_user_id=None)
+            view = make_draft(session, season, seed=args.seed, actor_user_id=None, now=utc_now())
     except DrawError as error:
         print(f"Ошибка: {error}", file=sys.stderr)
         return 2

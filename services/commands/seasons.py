@@ -10,7 +10,7 @@ from pathlib import Path
 from services.commands.cli import read_text
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Role
+from services.core.models import Role, utc_now
 from services.league.accounts import AccountError, create_user, new_person_name
 from services.league.roster import current_season
 from services.league.seasons import (
@@ -76,6 +76,7 @@ def run_new(args: argparse.Namespace) -> int:
                 registration_opens_on=args.opens,
                 registration_closes_on=args.closes,
                 actor_user_id=organizer.id if args.organizer else None,
+                now=utc_now(),
             )
             copied = None
             source = previous_season(session, season)

@@ -46,6 +46,10 @@ RESULT_ENTERED = "result_entered"
 # Регламент §3: an open proposal a day before its start, not yet answered by all four: those who have not answered
 # are reminded privately, once per proposal (`once_key` "proposal-soon:<id>", services/notifier/reminders.py).
 PROPOSAL_SOON = "proposal_soon"
+# Time alone changed what the match's card shows (an option's or a proposal's start passed, the §6.1 fallback Sunday
+# gone by, a neighbour's hold ended): written by the bot's minute look (services/notifier/freshness.py) so the card is
+# edited and the match's open pages reload.
+TIME_PASSED = "time_passed"
 
 
 def emit(

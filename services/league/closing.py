@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from enum import StrEnum
 
 from sqlmodel import Session, col, select
@@ -105,9 +106,15 @@ def season_closing_preview(session: Session, season: Season) -> ClosingPreview:
 
 
 def close_registration(
-    session: Session, season: Season, method: ClosingMethod | str, *, actor_user_id: int | None
+    session: Session,
+    season: Season,
+    method: ClosingMethod | str,
+    *,
+    actor_user_id: int | None,
+    now: datetime | None = None,
 ) -> ClosingOption:
-    """Applies the organizer's choice as previewed now, closes registration and records it; all or nothing."""
+    """Applies the organizer's choice as previewed now, closes registration and records it at `now` (the shell's
+    clock); all or nothing."""
     if season.registration_closed:
         raise ClosingError("Регистрация уже закрыта.")
     preview = season_closing_preview(session, season)
@@ -144,6 +151,7 @@ def close_registration(
             "main": option.main_after,
             "moved": [{"player_id": e.player_id, "name": e.name, "status": str(new_status)} for e in option.moves],
         },
+        now=now,
     )
     session.flush()
     return option

@@ -122,18 +122,27 @@ def approved_draw(session: Session, season: Season) -> DrawView | None:
     return DrawView(season.draw_seed, tuple(tours), _names(session, season), season.draw_approved_at)
 
 
-def _store(session: Session, season: Season, seed: int, tours: Tours, actor_user_id: int | None) -> None:
+def _store(  # noqa: PLR0913
+    session: Session, season: Season, seed: int, tours: Tours, actor_user_id: int | None, now: datetime | None
+) -> None:
     draft = session.get(DrawDraft, season.id) or DrawDraft(season_id=season.id, seed=seed, tours="[]")
     draft.seed = seed
     draft.tours = json.dumps(_plain(tours))
     draft.created_by_user_id = actor_user_id
-    draft.updated_at = utc_now()
+    draft.updated_at = now or utc_now()
     session.add(draft)
     session.flush()
 
 
-def make_draft(session: Session, season: Season, *, seed: int | None = None, actor_user_id: int | None) -> DrawView:
-    """Draws all tours for the main roster (a new draft, or a regenerated one with a new seed)."""
+def make_draft(
+    session: Session,
+    season: Season,
+    *,
+    seed: int | None = None,
+    actor_user_id: int | None,
+    now: datetime | None = None,
+) -> DrawView:
+    """Draws all tours for the main roster (a new draft, or a regenerated one with a new seed) at `now`."""
     _require_open_draw(season)
     # Регламент §2: «Жеребьёвка проводится сразу на все четыре тура после комплектования основного состава»
     if not season.registration_closed:
@@ -144,7 +153,7 @@ def make_draft(session: Session, season: Season, *, seed: int | None = None, act
         raise DrawError(f"Зерно должно быть от 0 до {SEED_LIMIT - 1}.")
     rules = of_season(season)
     draw = draw_tours(main_roster(session, season), tours=rules.tours, seed=seed, multiple=rules.roster_multiple)
-    _store(session, season, seed, draw.tours, actor_user_id)
+    _store(session, season, seed, draw.tours, actor_user_id, now)
     view = load_draft(session, season)
     record_audit(
         session,
@@ -153,12 +162,20 @@ def make_draft(session: Session, season: Season, *, seed: int | None = None, act
         entity="season",
         entity_id=season.id,
         after={"seed": seed, "max_meetings": view.max_meetings, "repeat_meetings": view.repeat_meetings},
+        now=now,
     )
     return view
 
 
 def swap_in_draft(
-    session: Session, season: Season, tour_number: int, a: int, b: int, *, actor_user_id: int | None
+    session: Session,
+    season: Season,
+    tour_number: int,
+    a: int,
+    b: int,
+    *,
+    actor_user_id: int | None,
+    now: datetime | None = None,
 ) -> DrawView:
     """Exchanges two players between their tables in one tour of the draft; the repeats report follows."""
     _require_open_draw(season)
@@ -169,7 +186,7 @@ def swap_in_draft(
     tours = swap_players(
         _labelled(view.tours, names), tour_number - 1, _Named(a, names.get(a, str(a))), _Named(b, names.get(b, str(b)))
     )
-    _store(session, season, view.seed, tours, actor_user_id)
+    _store(session, season, view.seed, tours, actor_user_id, now)
     after = load_draft(session, season)
     record_audit(
         session,
@@ -178,6 +195,7 @@ def swap_in_draft(
         entity="season",
         entity_id=season.id,
         after={"tour": tour_number, "players": [a, b], "names": [names.get(a), names.get(b)]},
+        now=now,
     )
     return after
 
@@ -214,7 +232,8 @@ def approve_draw(
             for position, player_id in enumerate(table, start=1):
                 session.add(Seat(match_id=match.id, player_id=player_id, seed=position))
     season.draw_seed = view.seed
-    season.draw_approved_at = now or utc_now()
+    now = now or utc_now()
+    season.draw_approved_at = now
     session.add(season)
     session.delete(session.get(DrawDraft, season.id))
     # Регламент §2: the approved draw is what players and the bot see; the bot announces it (same transaction).
@@ -225,6 +244,7 @@ def approve_draw(
         season=season.name,
         matches=sum(len(tour) for tour in view.tours),
         windows=[[start.isoformat(), end.isoformat()] for start, end in windows],
+        now=now,
     )
     record_audit(
         session,
@@ -238,6 +258,7 @@ def approve_draw(
             "max_meetings": view.max_meetings,
             "repeat_meetings": view.repeat_meetings,
         },
+        now=now,
     )
     session.flush()
     return DrawView(view.seed, view.tours, view.names, season.draw_approved_at)

@@ -35,8 +35,9 @@ def create_season(
     registration_opens_on: date | None = None,
     registration_closes_on: date | None = None,
     actor_user_id: int | None,
+    now: datetime | None = None,
 ) -> Season:
-    """A new, empty current season; the previous one stays readable as it was."""
+    """A new, empty current season; the previous one stays readable as it was. `now`: the shell's clock."""
     name = " ".join(name.split())
     if not name:
         raise SeasonError("Укажите название сезона.")
@@ -74,6 +75,7 @@ def create_season(
         entity_id=season.id,
         before={"current": previous.id} if previous else None,
         after={"name": name},
+        now=now,
     )
     session.flush()
     return season

@@ -108,6 +108,9 @@ async def _queue_due_reminder(application: Application) -> None:
     # Регламент §3: a proposal not answered by all four a day before its start is recalled to them, same cadence.
     if reminded := await asyncio.to_thread(notifier.queue_proposal_reminders):
         log.info("%s proposal reminder(s) queued", reminded)
+    # Issue 43 item 5: the cards time alone made stale (a begun time, a passed fallback, an ended hold), same cadence.
+    if stale := await asyncio.to_thread(notifier.queue_stale_cards):
+        log.info("%s card(s) stale by time queued", stale)
     # Регламент §6.2: a judge call unanswered for ten minutes goes to the organizer (once per call), same cadence.
     if escalated := await asyncio.to_thread(notifier.queue_escalations):
         log.info("%s unanswered judge call(s) queued for the organizer", escalated)

@@ -6,6 +6,7 @@ see `MatchSnapshot`, which carries common options (where all four are free), nev
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from html import escape
@@ -36,6 +37,11 @@ MAX_NAME = 60  # a display name longer than this is clipped so a card always fit
 MAX_OPTIONS_SHOWN = 5
 MAX_ANNOUNCEMENT = ANNOUNCEMENT_MAX  # leaves room for the heading inside MAX_MESSAGE
 SITE_HINT = "Отметить время, предложить и подтвердить встречу можно на сайте лиги."
+
+
+def text_hash(text: str) -> str:
+    """What a posted message is remembered by: a card is edited only when the new text's hash differs."""
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _name(seat: SeatView, *, mention: bool = False) -> str:

@@ -23,7 +23,6 @@ Telegram's per-chat limits (`services/notifier/pacing.py`).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import os
@@ -54,7 +53,9 @@ from services.core.models import (
     utc_now,
 )
 from services.notifier import cards
+from services.notifier.cards import text_hash
 from services.notifier.claims import LEASE, claim_events, renew_claims
+from services.notifier.freshness import stale_cards, time_moved
 from services.notifier.pacing import Pace
 from services.notifier.reminders import pending_matches, queue_due_reminder, queue_proposal_reminders
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
@@ -114,10 +115,6 @@ class PassResult:
     failed: int = 0
     error: str | None = None
     stopped: bool = False  # Telegram unreachable: the rest waits for the next pass
-
-
-def text_hash(text: str) -> str:
-    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def _mark(bind: sa.Engine | None, ids: list[int], *, now: datetime, error: str | None) -> None:
@@ -210,6 +207,7 @@ class Notifier:
         self.pace, self.sleep, self.monotonic = pace or Pace(), sleep, monotonic
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._holding: list[int] = []  # the events being delivered: their claim is renewed before each message
+        self._looked_at: datetime | None = None  # the last look for cards time made stale (`queue_stale_cards`)
 
     def _hold(self) -> None:
         """Renews the claim on the events being delivered, or raises ClaimLost: checked right before every call, so
@@ -577,6 +575,19 @@ class Notifier:
         """Регламент §3: the proposals due for their reminder a day before their start, written once each."""
         with session_scope(self.bind) as session:
             return len(queue_proposal_reminders(session, now=self.clock()))
+
+    def queue_stale_cards(self) -> int:
+        """Issue 43 item 5: an event for each match whose card time alone has made stale (`freshness`), when a
+        grid point passed or a hold ended since the last look (the first look checks every card); how many."""
+        now = self.clock()
+        with session_scope(self.bind) as session:
+            if not time_moved(session, since=self._looked_at, now=now):
+                return 0
+            stale = stale_cards(session, now=now)
+            for match_id in stale:
+                kinds.emit(session, kinds.TIME_PASSED, match_id, now=now)
+        self._looked_at = now
+        return len(stale)
 
     def queue_reminder(self, reminder_time: time) -> bool:
         """Регламент §3: the due Sunday's reminder written to the outbox unless a process (the site, another bot,

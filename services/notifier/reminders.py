@@ -43,7 +43,7 @@ def reminder_key(at: datetime) -> str:
 def pending_matches(session: Session, *, at: datetime, now: datetime) -> list[MatchSnapshot]:
     """What the reminder due at `at` is about, as it stands at `now`: matches still being scheduled whose window
     contained the reminder's moment and is still open (a closed window is the organizer's, Регламент §6.1)."""
-    return [snap for snap in window_matches(session, at) if snap.window_end is not None and now < snap.window_end]
+    return window_matches(session, at, open_at=now)
 
 
 def queue_due_reminder(session: Session, *, now: datetime, reminder_time: time) -> OutboxEvent | None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
+import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core.models import Match, MatchStatus, Player, Round, Seat, User
@@ -174,20 +175,23 @@ def match_snapshot(session: Session, match_id: int, *, now: datetime | None) -> 
     return found[0] if found else None
 
 
-def window_matches(session: Session, now: datetime) -> list[MatchSnapshot]:
-    """Matches still being scheduled whose game window contains `now` (Регламент §3: Sunday reminder)."""
+def window_matches(session: Session, now: datetime, *, open_at: datetime | None = None) -> list[MatchSnapshot]:
+    """Matches still being scheduled whose game window contains `now` (Регламент §3: Sunday reminder) and, when
+    given, is still open at `open_at`. The window is found in SQL first, so a Sunday with no such match reads no
+    board at all, and one with some reads only theirs (issue 43 item 7: not the whole season's every minute)."""
+    # The match's window, not its round's: a moved match is reminded of in its new window.
+    window_round = sa.func.coalesce(Match.window_round_id, Match.round_id)
     ids = session.exec(
         select(Match.id)
-        .join(Round, col(Round.id) == Match.round_id)
-        .where(Match.status == MatchStatus.SCHEDULING)
-        .order_by(col(Round.id), col(Match.table))
+        .join(Round, col(Round.id) == window_round)
+        .where(
+            Match.status == MatchStatus.SCHEDULING,
+            col(Round.window_start) <= now,
+            col(Round.window_end) > max(now, open_at or now),
+        )
+        .order_by(col(Match.round_id), col(Match.table))
     ).all()
-    # The snapshot's window, not the round's: a moved match is reminded of in its new window.
-    return [
-        snap
-        for snap in snapshots(session, list(ids), now=now)
-        if snap.window_start and snap.window_start <= now < snap.window_end and snap.state in REMINDED
-    ]
+    return [snap for snap in snapshots(session, list(ids), now=now) if snap.state in REMINDED]
 
 
 def user_match_snapshots(

@@ -113,6 +113,8 @@ class MatchBoard:
     confirmed: dict[int, set[int]] = field(default_factory=dict)  # open proposal id → seated players who confirmed
     declined: dict[int, set[int]] = field(default_factory=dict)  # open proposal id → seated players who declined
     failed: list[MeetingProposal] = field(default_factory=list)  # failed proposals newer than any booking
+    # seated player id → the times of this match's proposals they declined (or «Не смогу»): never hinted to them
+    refused: dict[int, list[Interval]] = field(default_factory=dict)
     hanchans: int = 0  # recorded, not superseded
 
     @property
@@ -229,6 +231,12 @@ class Board:
 
     def __post_init__(self) -> None:
         self._busy = {place: merge(m.interval for m in spans) for place, spans in self.place_bookings().items()}
+
+    def with_holds(self, holds: list[Hold]) -> Board:
+        """The same board with these holds instead of its own (what a hold made or ended changes for others)."""
+        return Board(
+            self.matches, self.rooms, self.room_bookings, self.player_meetings, self.now, self.tables, list(holds)
+        )
 
     def place_bookings(self) -> dict[Place, list[Meeting]]:
         """Every table of every room (a free table too) with its active bookings, by start."""
@@ -377,8 +385,9 @@ class Board:
         at_least = item.remaining if options else 1
         minutes = item.info.hanchan_minutes
         alone = unblock_times(
-            seat_ids, free, hinted, window, need=item.remaining, at_least=at_least, hanchan_minutes=minutes
-        )
+            seat_ids, free, hinted, window, need=item.remaining, at_least=at_least, hanchan_minutes=minutes,
+            refused=item.refused,
+        )  # fmt: skip
         # Регламент §3: when the one who blocks cannot or will not come, two others together may (issue 23)
         pairs = pair_unblock_times(
             seat_ids,
@@ -389,6 +398,7 @@ class Board:
             at_least=at_least,
             asked=alone,
             hanchan_minutes=minutes,
+            refused=item.refused,
         )
         return {**pairs, **alone}
 
@@ -559,9 +569,12 @@ _BOOKINGS = (
     .order_by(col(Booking.start_at))
     .execution_options(populate_existing=True)
 )
-_OPEN_PROPOSALS = (
+_OPEN_PROPOSALS = (  # open, failed (the last reason) and declined (the times refused)
     select(MeetingProposal)
-    .where(col(MeetingProposal.match_id).in_(_IDS), col(MeetingProposal.status).in_([LIVE_PROPOSAL, "failed"]))
+    .where(
+        col(MeetingProposal.match_id).in_(_IDS),
+        col(MeetingProposal.status).in_([LIVE_PROPOSAL, "failed", "declined"]),
+    )
     .order_by(col(MeetingProposal.id))
     .execution_options(populate_existing=True)
 )
@@ -665,14 +678,22 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int], now: d
         items[b.match_id].bookings.append(b)
         last_booking[b.match_id] = max(last_booking.get(b.match_id, b.created_at), b.created_at)
     open_: dict[int, MatchBoard] = {}
+    declined: dict[int, MeetingProposal] = {}
     for p in session.exec(_OPEN_PROPOSALS, params={"ids": ids}).all():
         item = items[p.match_id]
         if p.status == LIVE_PROPOSAL:
             open_[p.id] = item
             (item.expired if now is not None and p.start_at < now else item.live).append(p)
+        elif p.status == "declined":
+            declined[p.id] = p
         elif p.match_id not in last_booking or p.created_at > last_booking[p.match_id]:
             item.failed.append(p)
-    for proposal_id, player_id, yes in rows_of(session, _ANSWERS_TO, {"ids": list(open_)}):
+    for proposal_id, player_id, yes in rows_of(session, _ANSWERS_TO, {"ids": [*open_, *declined]}):
+        if proposal_id in declined:
+            if not yes:
+                p = declined[proposal_id]
+                items[p.match_id].refused.setdefault(player_id, []).append(Interval(p.start_at, p.end_at))
+            continue
         item = open_[proposal_id]
         if player_id in item.seat_ids:
             (item.confirmed if yes else item.declined).setdefault(proposal_id, set()).add(player_id)

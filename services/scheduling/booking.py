@@ -14,7 +14,7 @@ from services.core import outbox
 from services.core.models import AvailabilityInterval, Booking, MeetingProposal, ProposalConfirmation
 from services.core.ruleset import of_season
 from services.scheduling import decide, holds
-from services.scheduling.board import Board, MatchBoard, load_board, match_board, neighbour_ids
+from services.scheduling.board import Board, Hold, MatchBoard, load_board, match_board, neighbour_ids
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
@@ -240,6 +240,7 @@ def propose_meeting(
     _answer(session, proposal, seat.player_id, True, now)
     payload = _meeting_payload(info, meeting.start, meeting.end, hanchans, by=seat.name, proposal_id=proposal.id)
     outbox.emit(session, outbox.PROPOSED, match_id, reschedule=replaces_booking_id is not None, **payload, now=now)
+    tell_hold_neighbours(session, proposal, now=now)
     return proposal
 
 
@@ -335,6 +336,7 @@ def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirme
         proposal.status = "declined"
         session.add(proposal)
         outbox.emit(session, outbox.DECLINED, info.match.id, proposal_id=proposal.id, **payload, now=now)
+        tell_hold_neighbours(session, proposal, now=now)
         return Answered(proposal, info)
     seat_ids = {s.player_id for s in info.seats}
     yes = [p for p, ok in answers.items() if ok and p in seat_ids]
@@ -364,10 +366,13 @@ def _own_time(session: Session, match_id: int, player_id: int) -> list[Interval]
 
 def fail_proposal(session: Session, proposal: MeetingProposal, info: MatchInfo, reason: str, now: datetime) -> None:
     """The proposal ends unbooked, with its reason; the four hear it (its table's hold ends with it)."""
+    was_live = proposal.status == LIVE_PROPOSAL
     proposal.status, proposal.failure_reason = "failed", reason
     session.add(proposal)
     payload = _meeting_payload(info, proposal.start_at, proposal.end_at, proposal.hanchans, reason=reason)
     outbox.emit(session, outbox.BOOKING_FAILED, info.match.id, proposal_id=proposal.id, **payload, now=now)
+    if was_live:
+        tell_hold_neighbours(session, proposal, now=now)
 
 
 def book_proposal(
@@ -480,3 +485,32 @@ def tell_neighbours(session: Session, booking: Booking, *, now: datetime) -> Non
         after = board.options(item)
         kind = outbox.OPTIONS_CHANGED if after else outbox.OPTIONS_LOST
         outbox.emit(session, kind, item.match.id, match=item.info.title, options=len(after), now=now)
+
+
+def tell_hold_neighbours(session: Session, proposal: MeetingProposal, *, now: datetime) -> None:
+    """A live proposal's hold made or ended (declined, failed, withdrawn, reopened) changes what other matches whose
+    window crosses its time are offered: a held table is not (Регламент §3). Each whose options or state differ with
+    and without the hold gets an event, so its card and open pages follow (issue 43 item 5). A hold that has ended by
+    time (`hold_until` or the start passed) changes nothing now: the notifier's minute look re-renders for time."""
+    if proposal.hold_until is None or proposal.hold_until <= now or proposal.start_at <= now:
+        return
+    span = Interval(proposal.start_at, proposal.end_at)
+    session.flush()
+    ids = neighbour_ids(session, span, proposal.match_id)
+    if not ids:
+        return
+    board = load_board(session, now=now, match_ids=ids)
+    others = [h for h in board.holds if h.proposal_id != proposal.id]
+    hold = Hold(proposal.id, proposal.match_id, (proposal.room_id, proposal.table_no), span, proposal.hold_until)
+    held, free = board.with_holds([*others, hold]), board.with_holds(others)
+    for item in board.matches:
+        if item.remaining < 1 or not item.seat_ids <= item.answered or _shown(held, item) == _shown(free, item):
+            continue
+        after = board.options(item)
+        kind = outbox.OPTIONS_CHANGED if after else outbox.OPTIONS_LOST
+        outbox.emit(session, kind, item.match.id, match=item.info.title, options=len(after), now=now)
+
+
+def _shown(board: Board, item: MatchBoard) -> tuple:
+    """What the match's views show of its options: its state and each option's time, hanchans and «если нужно»."""
+    return board.state(item), [(o.interval, o.hanchans_fit, o.if_needed) for o in board.options(item)]

@@ -13,7 +13,16 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import combinations
 
-from services.scheduling.intervals import GRID_MINUTES, Interval, ceil_to_grid, covers, subtract
+from services.scheduling.intervals import (
+    GRID_MINUTES,
+    Interval,
+    at_kirov,
+    ceil_to_grid,
+    covers,
+    kirov_date,
+    subtract,
+    union,
+)
 from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, SEATS, Option, common_options_multi, format_kirov
 
 
@@ -117,6 +126,19 @@ def gap_to(span: Interval, own: Sequence[Interval]) -> timedelta:
     return min(gaps, default=timedelta(days=1))
 
 
+def could_come(window: Interval, own: Sequence[Interval], refused: Sequence[Interval]) -> list[Interval]:
+    """Where a hint may ask a player to be: the whole window but the days (Kirov) of the meetings they declined — a
+    proposal refused, «Не смогу» for a booked one: no one is asked to come on the very day they turned down —, and
+    their own painted time always (issue 43 item 7)."""
+    if not refused:
+        return [window]
+    days = [
+        Interval(at_kirov(kirov_date(r.start)), at_kirov(kirov_date(r.end - timedelta(microseconds=1)) + timedelta(1)))
+        for r in refused
+    ]
+    return union(subtract([window], days), own)
+
+
 def unblock_times(
     seat_ids: Sequence[int],
     free: Mapping[int, Sequence[Interval]],
@@ -126,17 +148,20 @@ def unblock_times(
     need: int = 1,
     at_least: int = 1,
     hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    refused: Mapping[int, Sequence[Interval]] | None = None,
 ) -> dict[int, list[Option]]:
     """The one who blocks is told: per seated player, the best times at which the other three are free — the
-    options the match would have if that player were free all window (`options` computes them with the rooms and
-    meetings as for a real option) holding at least `at_least` hanchans. Best: those holding all `need` remaining
+    options the match would have if that player were free all window but the times they declined (`refused`:
+    `could_come`; `options` computes them with the rooms and meetings as for a real option) holding at least
+    `at_least` hanchans. Best: those holding all `need` remaining
     hanchans first, then the least the player would add to their own time, then the nearest to it (stay an hour
     longer on an evening they gave rather than come on another day), then the longest. A player absent from the
     result cannot unblock the match alone."""
     hanchan = timedelta(minutes=hanchan_minutes)
     out: dict[int, list[Option]] = {}
     for player in seat_ids:
-        found = options([[window] if other == player else list(free.get(other, [])) for other in seat_ids])
+        could = could_come(window, free.get(player, []), (refused or {}).get(player, []))
+        found = options([could if other == player else list(free.get(other, [])) for other in seat_ids])
         found = [o for o in found if o.hanchans_fit >= at_least]
         own = list(free.get(player, []))
 
@@ -160,6 +185,7 @@ def pair_unblock_times(
     at_least: int = 1,
     asked: Iterable[int] = (),
     hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    refused: Mapping[int, Sequence[Interval]] | None = None,
 ) -> dict[int, list[Option]]:
     """Регламент §3 (the site computes the common options): when no one alone can make the time, two may. Per pair
     of seated players of whom neither is `asked` already (a player with a hint of their own, `unblock_times`), the
@@ -172,7 +198,14 @@ def pair_unblock_times(
     skip = set(asked)
     ranked: dict[int, list[tuple[tuple, Option]]] = {}
     for pair in combinations([p for p in seat_ids if p not in skip], 2):
-        found = options([[window] if other in pair else list(free.get(other, [])) for other in seat_ids])
+        found = options(
+            [
+                could_come(window, free.get(other, []), (refused or {}).get(other, []))
+                if other in pair
+                else list(free.get(other, []))
+                for other in seat_ids
+            ]
+        )
         for o in found:
             if o.hanchans_fit < at_least:
                 continue

@@ -18,6 +18,7 @@ from services.scheduling.booking import (
     fail_proposal,
     release_booking,
     store_booking,
+    tell_hold_neighbours,
     tell_neighbours,
 )
 from services.scheduling.fallback_plan import fallback_place
@@ -368,7 +369,7 @@ def move_booking(
         sequence=booking.sequence + 1,
     )  # fmt: skip
     # The players' confirmed proposal no longer describes the meeting: the organizer's time rules (§3).
-    _retire(session, booking.proposal_id)
+    _retire(session, booking.proposal_id, now)
     if booking.match_id is not None:
         _end_proposals_left_out(session, item, meeting, left=item.remaining, now=now, moved=booking.id)
     record_audit(
@@ -415,7 +416,7 @@ def cancel_booking(session: Session, *, booking_id: int, actor_user_id: int, rea
         _require_unplayed(info.match, "его бронь не снимают.")
         _require_movable(item, booking, "её бронь не снимают.")
         release_booking(session, booking, info, reason=reason, now=now, by_organizer=True)
-        _retire(session, booking.proposal_id)
+        _retire(session, booking.proposal_id, now)
     else:
         booking.active, booking.sequence = False, booking.sequence + 1
         session.add(booking)
@@ -545,9 +546,9 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
     target = later[0]
     for booking in item.movable:
         release_booking(session, booking, info, reason="матч перенесён на следующий тур", now=now, by_organizer=True)
-        _retire(session, booking.proposal_id)
+        _retire(session, booking.proposal_id, now)
     for proposal in [*item.live, *item.expired]:  # the old window's times no longer hold (Регламент §2)
-        _retire(session, proposal.id)
+        _retire(session, proposal.id, now)
     info.match.window_round_id = target.id
     session.add(info.match)
     record_audit(
@@ -594,12 +595,16 @@ def _end_proposals_left_out(
             fail_proposal(session, proposal, item.info, ends, now)
 
 
-def _retire(session: Session, proposal_id: int | None) -> None:
-    """The players' proposal no longer describes a meeting: it is not booked, nor reopened by a repaint."""
+def _retire(session: Session, proposal_id: int | None, now: datetime) -> None:
+    """The players' proposal no longer describes a meeting: it is not booked, nor reopened by a repaint. An open one's
+    hold ends with it: the other matches it held a table from are told."""
     proposal = session.get(MeetingProposal, proposal_id) if proposal_id else None
     if proposal is not None:
+        was_live = proposal.status == LIVE_PROPOSAL
         proposal.status = "withdrawn"
         session.add(proposal)
+        if was_live:
+            tell_hold_neighbours(session, proposal, now=now)
 
 
 def add_room(session: Session, *, name: str, actor_user_id: int, now: datetime | None = None) -> Room:

@@ -96,8 +96,16 @@ def current_windows(session: Session, season: Season) -> list[Window | None]:
     return result
 
 
-def set_windows(session: Session, season: Season, windows: Sequence[Window], *, actor_user_id: int | None) -> None:
-    """Sets every tour's game window, before, at or after approval of the draw; recorded in the audit log."""
+def set_windows(
+    session: Session,
+    season: Season,
+    windows: Sequence[Window],
+    *,
+    actor_user_id: int | None,
+    now: datetime | None = None,
+) -> None:
+    """Sets every tour's game window, before, at or after approval of the draw; recorded in the audit log and told
+    to the matches at `now` (the shell's clock)."""
     windows = [(start.astimezone(KIROV), end.astimezone(KIROV)) for start, end in windows]
     check_windows(windows, of_season(season).tours)
     for round_, (start, end) in zip(tour_rounds(session, season, create=True), windows, strict=True):
@@ -114,12 +122,13 @@ def set_windows(session: Session, season: Season, windows: Sequence[Window], *, 
             entity_id=round_.id,
             before=before,
             after={"tour": round_.code, "start": start, "end": end},
+            now=now,
         )
-        tell_window_changed(session, round_)
+        tell_window_changed(session, round_, now=now)
     session.flush()
 
 
-def tell_window_changed(session: Session, round_: Round) -> None:
+def tell_window_changed(session: Session, round_: Round, *, now: datetime | None = None) -> None:
     """Every match playing in the round's window (moved ones included) gets an event: its card and open pages show
     the new window and what it changes (Регламент §2: every meeting falls inside it). Drafts have no card yet."""
     window_round = sa.func.coalesce(Match.window_round_id, Match.round_id)
@@ -131,4 +140,5 @@ def tell_window_changed(session: Session, round_: Round) -> None:
             match_id,
             start=round_.window_start.isoformat(),
             end=round_.window_end.isoformat(),
+            now=now,
         )

@@ -12,11 +12,13 @@ from sqlmodel import Session, col, select
 
 from services.commands.demo_league.league import seed_demo
 from services.commands.draw import run_season_draw
+from services.core import outbox
 from services.core.models import (
     AuditRecord,
     DrawDraft,
     Match,
     MatchStatus,
+    OutboxEvent,
     Player,
     RosterStatus,
     Round,
@@ -303,3 +305,46 @@ def test_draft_and_approval_on_postgresql(pg_engine: sa.Engine) -> None:
         assert session.get(Season, season.id).draw_seed == 2**31 - 1
         assert approved_draw(session, season).tours == view.tours
         assert current_windows(session, season) == WINDOWS
+
+
+def test_closing_the_draw_and_the_windows_keep_the_callers_instants(db: sa.Engine) -> None:
+    """Issue 43 item 7: every step of preparing a season stores the `now` its shell passed, never the real clock:
+    the audit rows, the draft, the approval and its announcement, the windows' events for the matches."""
+    far = datetime(2026, 11, 30, 9, 7, 13, tzinfo=UTC)
+    step = [far + timedelta(minutes=k) for k in range(6)]
+    with Session(db, expire_on_commit=False) as session:
+        season = _league(session, close=False)
+        since = session.exec(select(sa.func.max(AuditRecord.id))).one() or 0
+        close_registration(session, season, ClosingMethod.AS_IS, actor_user_id=None, now=step[0])
+        view = make_draft(session, season, seed=7, actor_user_id=None, now=step[1])
+        assert session.get(DrawDraft, season.id).updated_at == step[1]
+        a, b = view.tours[0][0][0], view.tours[0][1][0]
+        swap_in_draft(session, season, 1, a, b, actor_user_id=None, now=step[2])
+        set_windows(session, season, WINDOWS, actor_user_id=None, now=step[3])
+        approve_draw(session, season, actor_user_id=None, now=step[4])
+        later = [*WINDOWS[:3], (WINDOWS[3][0], WINDOWS[3][1] + timedelta(days=1))]
+        set_windows(session, season, later, actor_user_id=None, now=step[5])
+        session.commit()
+        audit = session.exec(select(AuditRecord.action, AuditRecord.at).where(AuditRecord.id > since)).all()
+        assert sorted({(action, at) for action, at in audit}) == sorted(
+            {
+                ("registration.close", step[0]),
+                ("draw.draft", step[1]),
+                ("draw.swap", step[2]),
+                ("round.window", step[3]),
+                ("draw.approve", step[4]),
+                ("round.window", step[5]),
+            }
+        )
+        assert season.draw_approved_at == step[4]
+        events = session.exec(
+            select(OutboxEvent.kind, OutboxEvent.created_at).where(
+                col(OutboxEvent.kind).in_([outbox.DRAW_APPROVED, outbox.WINDOW_CHANGED]),
+                col(OutboxEvent.created_at) >= far,
+                col(OutboxEvent.created_at) <= step[5],
+            )
+        ).all()
+        assert {(kind, at) for kind, at in events} == {
+            (outbox.DRAW_APPROVED, step[4]),
+            (outbox.WINDOW_CHANGED, step[5]),
+        }

@@ -15,6 +15,7 @@ import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.models import AuditRecord, Booking, MeetingProposal, OutboxEvent
 from services.scheduling import booking
 from services.scheduling import organizer as scheduling_admin
@@ -182,3 +183,53 @@ def test_a_booking_and_another_matchs_proposal_for_the_last_table_at_once(own_ur
     booking, whichever wins."""
     for _ in range(RACES):
         _one_table_race(own_url, organizer=organizer)
+
+
+def _events(db: sa.Engine, match_id: int, after: int) -> list[str]:
+    with Session(db) as session:
+        return list(
+            session.exec(
+                select(OutboxEvent.kind)
+                .where(OutboxEvent.match_id == match_id, col(OutboxEvent.id) > after)
+                .order_by(col(OutboxEvent.id))
+            ).all()
+        )
+
+
+def _last_event(db: sa.Engine) -> int:
+    with Session(db) as session:
+        return session.exec(select(sa.func.max(OutboxEvent.id))).one() or 0
+
+
+def test_a_neighbours_hold_made_or_ended_writes_an_event_for_the_match_it_changes(tdb: sa.Engine) -> None:  # noqa: F811
+    """Issue 43 item 5: a proposal holds the only table, so the other match painted the same evening loses its option
+    (its card must say so); the proposal declined, the option is back. Each change writes the neighbour an event."""
+    league, ids = club(tdb, matches=2, tables=1)
+    paint(tdb, league, 0, ids[0], EVENING)
+    paint(tdb, league, 1, ids[1], EVENING)
+    before = _last_event(tdb)
+    p = _propose(tdb, league, 0, ids[0])
+    assert _events(tdb, ids[1], before) == [outbox.OPTIONS_LOST]
+    before = _last_event(tdb)
+    act(tdb, booking.answer_meeting, confirmed=False, proposal_id=p.id, user_id=league.users[1].id, now=NOW)
+    assert _events(tdb, ids[1], before) == [outbox.OPTIONS_CHANGED]
+
+
+def test_a_hold_ended_by_the_organizer_tells_the_neighbour_one_changing_nothing_nobody(tdb: sa.Engine) -> None:  # noqa: F811
+    """A second table free: a hold changes no other match's options, so nobody else hears of it. Both tables held, the
+    organizer's assignment of one holding match to the fallback Sunday ends its proposal (no hanchans left for it):
+    the table it held is free again, and the third match is told."""
+    league, ids = club(tdb, matches=3, tables=2)
+    for k in range(3):
+        paint(tdb, league, k, ids[k], EVENING)
+    before = _last_event(tdb)
+    first = _propose(tdb, league, 0, ids[0])
+    assert _events(tdb, ids[1], before) == _events(tdb, ids[2], before) == []  # table 2 is still free for both
+    before = _last_event(tdb)
+    second = _propose(tdb, league, 1, ids[1])  # both tables held now: the third match loses its evening
+    assert _events(tdb, ids[2], before) == [outbox.OPTIONS_LOST]
+    assert _events(tdb, ids[0], before) == []  # its own proposal holds the other table
+    before = _last_event(tdb)
+    assign(tdb, league, ids[1])
+    assert _proposal(tdb, second.id).status == "failed" and _proposal(tdb, first.id).status == "open"
+    assert _events(tdb, ids[2], before) == [outbox.OPTIONS_CHANGED]

@@ -11,19 +11,21 @@ from sqlmodel import Session
 from services.core.db import session_scope
 from services.notifier.cards import card_text, unblock_private_text
 from services.notifier.snapshot import match_snapshot
-from services.scheduling import availability
+from services.scheduling import availability, booking
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import NO_COMMON_TIME
 from services.scheduling.view import match_page
 from services.views.todo import home_cards
 from tests import factories as f
 from tests.db.test_scheduling_cases import (
+    act,
     active,
     booked_by_players,
     home_of,
     page_of,
     paint,
     played,
+    proposed,
     scene,
     snapshot_of,
 )
@@ -287,3 +289,20 @@ def test_the_hint_skips_times_within_a_day_the_other_three_could_not_confirm_in_
     only_later = f"Если вы сможете в {wd[day5.weekday()]} {day5:%d.%m} 17:00–23:00, у матча будет время."
     assert page_of(db, sc, 3, now=morning).unblock == only_later
     assert home_of(db, sc.user(3), sc.league.match.id, morning).action == only_later
+
+
+def test_the_blocker_is_not_hinted_the_very_day_they_declined_and_struck_out(db: sa.Engine) -> None:
+    """Issue 43 item 7: a player declines the proposal for an evening and takes that evening out of their time; the
+    others are still free then, but the hint names only another day, never the one just turned down."""
+    sc = scene(db, SLOT + 12)
+    now = sc.at(1, 12)
+    for n in range(4):
+        paint(db, sc, n, sc.evening(3), sc.evening(5), now=now)
+    p = proposed(db, sc, sc.at(3, 17), sc.at(3, 21, 30), 3)
+    act(db, booking.answer_meeting, confirmed=False, proposal_id=p.id, user_id=sc.user(3).id, now=now)
+    paint(db, sc, 3, Interval(sc.at(6, 10), sc.at(6, 14)), now=now)
+    day5 = sc.start + timedelta(days=5)
+    wd = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
+    hint = f"Если вы сможете в {wd[day5.weekday()]} {day5:%d.%m} 17:00–23:00, у матча будет время."
+    assert page_of(db, sc, 3, now=now).unblock == hint
+    assert home_of(db, sc.user(3), sc.league.match.id, now).action == hint

@@ -74,6 +74,14 @@ def test_outbox_violations_report_undelivered_and_doubly_sent() -> None:
     assert unrecorded and "unrecorded: [2]" in unrecorded[0]
 
 
+def test_a_card_that_differs_from_the_read_model_is_reported() -> None:
+    truth = {1: "<b>Тур 1, стол 1</b>\nСостояние: <b>Сыгран</b>", 2: "<b>Тур 1, стол 2</b>"}
+    assert checks.stale_cards(truth, dict(truth)) == []
+    [stale] = checks.stale_cards(truth, {1: "<b>Тур 1, стол 1</b>\nСостояние: <b>Забронировано</b>", 2: truth[2]})
+    assert stale.startswith("match 1:") and "Забронировано" in stale
+    assert len(checks.stale_cards(truth, {1: truth[1]})) == 1  # a card never posted is not the read model either
+
+
 def test_call_passes_the_clock_only_to_a_service_that_takes_it() -> None:
     def with_now(*, x: int, now: datetime) -> tuple[int, datetime]:
         return x, now

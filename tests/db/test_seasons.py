@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core.db import make_engine, migrate
-from services.core.models import Player, Registration, Role, Season, User
+from services.core.models import AuditRecord, Player, Registration, Role, Season, User
 from services.league.accounts import create_user, find_user
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
@@ -64,7 +64,11 @@ def test_new_season_starts_empty_and_old_standings_stay(session: Session, league
 
 
 def test_season_name_and_dates_are_checked(session: Session, league: League) -> None:
-    create_season(session, "Лига 2027", actor_user_id=None)
+    made = create_season(session, "Лига 2027", actor_user_id=None, now=PLAYED)
+    created = session.exec(
+        select(AuditRecord.at).where(AuditRecord.action == "season.create", AuditRecord.entity_id == made.id)
+    ).one()
+    assert created == PLAYED  # the shell's clock, not the real one (issue 43 item 7)
     with pytest.raises(SeasonError, match="уже есть"):
         create_season(session, "  лига   2027 ", actor_user_id=None)
     with pytest.raises(SeasonError, match="раньше"):

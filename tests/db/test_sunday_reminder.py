@@ -19,6 +19,7 @@ from services.core.models import MatchStatus, OutboxEvent
 from services.notifier.reminders import queue_due_reminder, reminder_key
 from services.scheduling.intervals import KIROV, at_kirov
 from tests import factories as f
+from tests.db.statements import statements
 
 AT_19 = time(19, 0, tzinfo=KIROV)
 FIRST_MONDAY = date(2040, 1, 2)
@@ -90,6 +91,22 @@ def test_nothing_is_written_when_no_match_in_the_window_needs_scheduling(db: sa.
         session.commit()
         assert queue(session, at(sunday, 19, 30)) is None
         assert reminders(session, sunday) == []
+
+
+def test_a_sunday_with_nothing_pending_reads_no_board(db: sa.Engine) -> None:
+    """Issue 43 item 7: the check runs every minute in every process; a Sunday whose window has no match still being
+    scheduled reads no board (not the later tours' matches, as it did), and one that has reads only that window's."""
+    with Session(db, expire_on_commit=False) as session:
+        monday = FIRST_MONDAY + timedelta(weeks=uuid.uuid4().int % 50_000)
+        league = f.league(session, players=8, windows=[f.window(monday), f.window(monday + timedelta(days=14))])
+        league.match.status = MatchStatus.COMPLETE
+        f.match(session, league.rounds[1], league.players[4:])  # the next tour: still to schedule, not this Sunday's
+        session.commit()
+        sunday = monday + timedelta(days=6)
+        with statements(db) as seen:
+            assert queue(session, at(sunday, 19, 30)) is None
+        assert not any("availabilityinterval" in s.lower() for s in seen), seen
+        assert len(seen) <= 4, seen  # the key looked up, the window's matches found: none
 
 
 def test_discard_reminders_writes_it_when_due_and_not_before(

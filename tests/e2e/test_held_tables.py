@@ -71,3 +71,61 @@ def test_taking_a_held_table_is_asked_first_and_the_holders_are_told_why(browser
     finally:
         context.close()
         engine.dispose()
+
+
+def test_the_desks_fallback_asks_before_it_ends_another_matchs_hold(browser: Browser, app: App) -> None:
+    """Issue 43: the desk's one-tap «Назначить запасную дату» asks, as /schedule does, when the §6.1 Sunday's only
+    free table is held by another match's proposal; a double tap without the tick takes nothing."""
+    today = kirov_date(utc_now())
+    base = today - timedelta(days=today.weekday()) + timedelta(weeks=130)  # a Monday no other test's Sunday is on
+    window = Interval(at_kirov(base), at_kirov(base + timedelta(days=14)))
+    others, holders = tuple(fresh_players(app)), tuple(fresh_players(app))
+    match_id, title = _stage_with_tours(app, others, window)  # first: the fallback plan seats it at the free table
+    held_id, held_title = _stage_with_tours(app, holders, window)
+    sunday = at_kirov(base + timedelta(days=13), 18)  # Регламент §6.1: the window's last Sunday, 18:00
+    evening = Interval(sunday - timedelta(hours=1), sunday + timedelta(hours=5))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        for room in session.exec(select(Room)).all():  # every table of the club taken that Sunday evening...
+            scheduling_admin.book_activity(session, title="Турнир по го", start=evening.start, end=evening.end,
+                                           room_id=room.id, actor_user_id=organizer.id, now=utc_now())  # fmt: skip
+        room = scheduling_admin.add_room(session, name=f"Малый зал {uuid.uuid4().hex[:4]}", actor_user_id=organizer.id,
+                                         now=utc_now())  # fmt: skip
+        for n, player in enumerate(_players(session, others)):  # all four answered, never at one time: on the desk
+            day = at_kirov(base + timedelta(days=2 + n), 18)
+            own = [Interval(day, day + timedelta(hours=3))]
+            availability.save_availability(session, match_id=match_id, user_id=player.user_id, intervals=own,
+                                           now=utc_now())  # fmt: skip
+        seated = _players(session, holders)  # ...but the new room's one table, which the holders' proposal holds
+        for player in seated:
+            availability.save_availability(session, match_id=held_id, user_id=player.user_id, intervals=[evening],
+                                           now=utc_now())  # fmt: skip
+        proposal = booking.propose_meeting(session, match_id=held_id, user_id=seated[0].user_id, start=sunday,
+                                           end=sunday + timedelta(hours=4, minutes=30), hanchans=3,
+                                           now=utc_now())  # fmt: skip
+        proposal_id, room_id = proposal.id, room.id
+        assert proposal.room_id == room_id
+    context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
+    page = context.new_page()
+    try:
+        login(page, app, ORGANIZER, path="/desk")
+        item = page.get_by_role("group", name=title, exact=True)
+        fallback = item.get_by_role("button", name=f"Назначить запасную дату: {title}")
+        fallback.dblclick()  # a double tap: asked, nothing taken
+        expect(item.get_by_text("Стол удерживает предложение")).to_contain_text(held_title)
+        with session_scope(engine) as session:
+            assert session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all() == []
+            assert session.get(MeetingProposal, proposal_id).status == "open"
+        item.get_by_text("Снять удержание и назначить").click()
+        fallback.click()
+        expect(page.get_by_role("status")).to_contain_text(title)
+        expect(item).to_have_count(0)
+        with session_scope(engine) as session:
+            [taken] = session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).all()
+            ended = session.get(MeetingProposal, proposal_id)
+            assert (taken.room_id, taken.start_at) == (room_id, sunday)
+            assert ended.status == "failed" and ended.failure_reason.startswith(HOLD_OVERRULED.split("«")[0])
+    finally:
+        context.close()
+        engine.dispose()

@@ -46,6 +46,7 @@ VIEW_MODULES = {
     "services.results.view",
     "services.views.history",
     "services.notifier.cards",
+    "services.notifier.freshness",
     "services.views.todo",
     "services.views.standing_note",
     "services.views.checklist",

@@ -31,6 +31,18 @@ def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # n
     )
 
 
+def _overrule(item: dict) -> rx.Component:
+    """The question before a fallback that would end another match's hold, and its tick (Регламент §3, §6.3)."""
+    return rx.cond(
+        DeskState.overrule_key == item["key"],
+        rx.vstack(
+            rx.callout(DeskState.overrule_text, color_scheme="amber", icon="triangle_alert", width="100%"),
+            rx.checkbox(texts.SCHEDULE_OVERRULE_CONFIRM, name="overrule"),
+            width="100%",
+        ),
+    )
+
+
 def _text(item: dict, name: str, label: str) -> rx.Component:
     return rx.input(
         name=name,
@@ -106,7 +118,7 @@ def _assign_judge_form() -> rx.Component:
 def _action(item: dict) -> rx.Component:
     return rx.match(
         item["action"],
-        (FALLBACK, _item_form(item, DeskState.apply_fallback)),
+        (FALLBACK, _item_form(item, DeskState.apply_fallback, _overrule(item))),
         (WINDOW_FALLBACK, _item_form(item, DeskState.apply_window_fallback)),
         (ANSWER_CALL, _item_form(item, DeskState.answer)),
         (CLOSE_CALL, _ruling_form(item)),

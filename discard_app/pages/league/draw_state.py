@@ -11,7 +11,7 @@ from discard_app import texts
 from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import Role, Season, User
+from services.core.models import Role, Season, User, utc_now
 from services.core.ruleset import multiple_of, of_season
 from services.core.wording import counted
 from services.league import closing as roster_closing
@@ -244,7 +244,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
         self.closing_method = self.closing_question = self.closing_text = ""
         self._perform(
             lambda session, user: roster_closing.close_registration(
-                session, _season(session), method, actor_user_id=user.id
+                session, _season(session), method, actor_user_id=user.id, now=utc_now()
             ),
             key=key,
             done=lambda option: texts.DRAW_CLOSED_NOTICE.format(main=option.main_after),
@@ -256,7 +256,9 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
     @guarded(Role.ORGANIZER)
     def make_draft(self, key: str = "") -> rx.event.EventSpec:
         self._perform(
-            lambda session, user: draw_season.make_draft(session, _season(session), actor_user_id=user.id),
+            lambda session, user: draw_season.make_draft(
+                session, _season(session), actor_user_id=user.id, now=utc_now()
+            ),
             key=key,
             done=texts.DRAW_MADE,
             action="draw.draft",
@@ -272,7 +274,9 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             if not all(v.isdigit() for v in values):
                 raise DrawError(texts.DRAW_PICK)
             tour, a, b = (int(v) for v in values)
-            view = draw_season.swap_in_draft(session, _season(session), tour, a, b, actor_user_id=user.id)
+            view = draw_season.swap_in_draft(
+                session, _season(session), tour, a, b, actor_user_id=user.id, now=utc_now()
+            )
             return texts.DRAW_SWAPPED.format(a=view.names.get(a), b=view.names.get(b), tour=tour)
 
         self._perform(run, key=form.get(KEY_FIELD), done=lambda message: message, action="draw.swap")
@@ -293,7 +297,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
                 )
                 for n in numbers
             ]
-            tour_windows.set_windows(session, season, windows, actor_user_id=user.id)
+            tour_windows.set_windows(session, season, windows, actor_user_id=user.id, now=utc_now())
 
         outcome = self._perform(run, key=form.get(KEY_FIELD), done=texts.DRAW_WINDOWS_SAVED, action="draw.windows")
         if not outcome.ok:
@@ -305,7 +309,9 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
     @guarded(Role.ORGANIZER)
     def approve(self, key: str = "") -> rx.event.EventSpec:
         self._perform(
-            lambda session, user: draw_season.approve_draw(session, _season(session), actor_user_id=user.id),
+            lambda session, user: draw_season.approve_draw(
+                session, _season(session), actor_user_id=user.id, now=utc_now()
+            ),
             key=key,
             action="draw.approve",
         )

@@ -18,7 +18,7 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, guarded, refusin
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Role, Season, User
+from services.core.models import Role, Season, User, utc_now
 from services.core.wording import counted
 from services.league import issued_passwords, roster, seasons
 from services.league.seasons import SeasonError
@@ -145,6 +145,7 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
                 registration_opens_on=_day(form.get("opens", "")),
                 registration_closes_on=_day(form.get("closes", "")),
                 actor_user_id=user.id,
+                now=utc_now(),
             )
 
         done = lambda season: texts.SEASON_CREATED.format(name=season.name)  # noqa: E731
