@@ -44,6 +44,7 @@ from services.notifier.cards import SOON  # the words of a proposal's private re
 from services.notifier.linking import create_link_code, redeem_link_code, set_private_messages
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_due_reminder, queue_proposal_reminders
+from services.notifier.remote import Keyboard
 from services.notifier.sunday import reminder_time_of
 from services.results.entry import Entry
 from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
@@ -117,11 +118,11 @@ class RecordingGateway:
         self.sent: list[tuple[int, int, int | None, str]] = []
         self.edits = 0
 
-    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int:
         self.sent.append((len(self.sent) + 1, chat_id, thread_id, text))
         return len(self.sent)
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+    async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None:
         self.edits += 1
 
 

@@ -17,13 +17,13 @@ from datetime import datetime, time, timedelta
 import sqlalchemy as sa
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import NetworkError
-from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
+from telegram.error import BadRequest, NetworkError
+from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from services.core.config import Settings
 from services.core.db import session_scope, use_database
 from services.core.models import utc_now
-from services.notifier import cards
+from services.notifier import cards, remote
 from services.notifier import linking as telegram_link
 from services.notifier import status as bot_status
 from services.notifier.outbox import Notifier, Target
@@ -169,6 +169,24 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     await _reply(update, cards.matches_text(snaps) if user else cards.NOT_LINKED)
 
 
+async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A tap on a private message's button (issue 44, Регламент §3): decided now, by the services the page uses,
+    answered in Russian, and its message then says what happened. Only the owner's own message is edited."""
+    query = update.callback_query
+    notifier = _notifier(context)
+    # The answer locks the match and may book (the whole board): off the event loop.
+    pressed = await asyncio.to_thread(
+        remote.press, notifier.bind, query.data or "", telegram_user_id=query.from_user.id, now=notifier.clock()
+    )
+    try:
+        await query.answer(pressed.answer, show_alert=pressed.text is None)
+    except BadRequest as error:  # a tap that waited while the bot was down: "query is too old"; the edit still tells
+        log.info("tap not answered: %s", error)
+    message = query.message
+    if pressed.text is not None and message is not None and message.chat.id == query.from_user.id:
+        await notifier.gateway.edit(message.chat.id, message.message_id, pressed.text, buttons=pressed.keyboard)
+
+
 def _what_failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> str:
     """The update or job an error came from, by its ids and command word only: a message's text can hold a secret
     (/start carries the one-time link code), so the rest of it is never logged."""
@@ -239,6 +257,7 @@ def build_application(
     application.add_handler(CommandHandler("start", start_command))
     application.add_handler(CommandHandler("stop", stop_command))
     application.add_handler(CommandHandler("matches", matches_command))
+    application.add_handler(CallbackQueryHandler(button_pressed))
     application.add_error_handler(on_error)
     jobs = application.job_queue
     jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
@@ -263,5 +282,5 @@ def main(settings: Settings | None = None) -> int:
         log.error("%s", error)
         return 2
     use_database(settings.database_url)  # the process names its database: services never read the settings
-    build_application(config).run_polling(allowed_updates=[Update.MESSAGE])
+    build_application(config).run_polling(allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY])
     return 0

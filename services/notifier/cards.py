@@ -13,7 +13,7 @@ from typing import Any
 
 from services.core import wording
 from services.core.text_limits import ANNOUNCEMENT_MAX
-from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
+from services.notifier.snapshot import BookingView, MatchSnapshot, ProposalView, SeatView
 from services.scheduling.intervals import Interval, to_kirov
 from services.scheduling.rules import (
     NO_COMMON_TIME,
@@ -202,12 +202,15 @@ def reminder_texts(snaps: Sequence[MatchSnapshot], *, late_from: datetime | None
     return messages
 
 
+ANSWER_HERE = "Ответьте кнопкой ниже или на сайте лиги."
+
+
 def proposal_waiting_text(snap: MatchSnapshot) -> str:
     p = snap.proposal
     assert p is not None
     return (
         f"<b>{match_title(snap)}</b>\nВам предложено время встречи: {format_span(p.start, p.end)}, "
-        f"{escape(p.room)}, {hanchans_word(p.hanchans)}.\nПодтвердите или отклоните его на сайте лиги."
+        f"{escape(p.room)}, {hanchans_word(p.hanchans)}.\n{ANSWER_HERE}"
     )
 
 
@@ -221,7 +224,7 @@ def proposal_soon_text(snap: MatchSnapshot) -> str:
     return (
         f"<b>{match_title(snap)}</b>\nПредложенная встреча {format_span(p.start, p.end)} ({escape(p.room)}, "
         f"{hanchans_word(p.hanchans)}) {SOON}. Бронь будет, только "
-        "когда подтвердят все четверо: подтвердите или отклоните время на сайте лиги."
+        f"когда подтвердят все четверо. {ANSWER_HERE}"
     )
 
 
@@ -229,6 +232,52 @@ def booked_text(snap: MatchSnapshot, *, moved: bool = False) -> str:
     head = "Встреча перенесена" if moved else "Встреча забронирована"
     lines = [f"<b>{match_title(snap)}</b>", f"{head}:"] + [f"• {_booking_line(b)}" for b in snap.bookings]
     return "\n".join(lines)
+
+
+# Issue 44, Регламент §3: the buttons of the private messages and what a tap answers (answerCallbackQuery: at most
+# 200 characters) and how the message then reads.
+BUTTON_CONFIRM = "Подтверждаю"
+BUTTON_DECLINE = "Не могу"
+TAP_UNKNOWN = "Эта кнопка больше не действует: наберите /matches или откройте матч на сайте."
+TAP_NOT_YOURS = "Эта кнопка не ваша: ответить ею может только тот игрок, кому бот её прислал."
+TAP_CONFIRMED = "Подтверждение записано."
+TAP_BOOKED = "Все четверо подтвердили: помещение забронировано."
+TAP_DECLINED = "Вы отклонили это время."
+MAX_TAP_ANSWER = 200
+
+
+def tap_answer(text: str) -> str:
+    """What a tap is answered with, within Telegram's limit for answerCallbackQuery."""
+    return text if len(text) <= MAX_TAP_ANSWER else text[: MAX_TAP_ANSWER - 1] + "…"
+
+
+def proposal_outcome_text(
+    snap: MatchSnapshot, proposal: ProposalView, *, status: str, player_id: int, now: datetime, reason: str | None
+) -> str:
+    """The proposal's private message after a tap, as the proposal stands now (Регламент §3): confirmed and whom it
+    waits for, booked, declined, or why it no longer can be (ended, begun, the table gone: `reason`)."""
+    head = (
+        f"<b>{match_title(snap)}</b>\nПредложенное время: {format_span(proposal.start, proposal.end)}, "
+        f"{escape(proposal.room)}, {hanchans_word(proposal.hanchans)}."
+    )
+    if status == "booked":
+        return booked_text(snap)
+    if status == "failed":
+        line = f"Встреча не забронирована: {escape(reason or '')}"
+    elif status == "declined":
+        line = "Вы отклонили это время." if player_id in proposal.declined else "Это время отклонено."
+    elif status != "open":
+        line = "Это предложение уже не действует" + (f": {escape(reason)}" if reason else ".")
+    elif proposal.start <= now:
+        line = "Время встречи уже началось: подтвердить его больше нельзя."
+    elif player_id in proposal.confirmed:
+        waiting = [s for s in snap.seats if s.player_id not in proposal.confirmed]
+        line = f"Вы подтвердили; ждём: {_names(waiting)}."
+    else:
+        line = ANSWER_HERE
+    if status != "open" or proposal.start <= now:
+        line += f"\nСейчас: {escape(STATE_LABELS.get(snap.state, snap.state))}."
+    return f"{head}\n{line}"
 
 
 def released_text(snap: MatchSnapshot) -> str:

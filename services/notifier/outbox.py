@@ -50,6 +50,7 @@ from services.core.models import (
     TelegramSend,
     UnblockHint,
     User,
+    saved,
     utc_now,
 )
 from services.notifier import cards
@@ -57,7 +58,8 @@ from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.pacing import Pace
 from services.notifier.reminders import pending_matches, queue_due_reminder, queue_proposal_reminders
-from services.notifier.snapshot import MatchSnapshot, match_snapshot
+from services.notifier.remote import CONFIRM, DECLINE, Keyboard, keyboard_json, keyboard_of, proposal_keyboard
+from services.notifier.snapshot import MatchSnapshot, SeatView, match_snapshot
 from services.notifier.sunday import is_late
 from services.results.judge_calls import escalate_unanswered
 
@@ -92,11 +94,11 @@ PROBE_SEARCH_CALLS = 2 * 31 * PROBE_END_RUN + PROBE_IDS  # probes at most, the h
 
 
 class Gateway(Protocol):
-    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int: ...
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int: ...
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None: ...
+    async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None: ...
 
-    async def probe(self, chat_id: int, message_id: int, text: str) -> str: ...
+    async def probe(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -304,9 +306,11 @@ class Notifier:
         part: int = 0,
         thread_id: int | None = None,
         hint_of: int | None = None,
+        buttons: Keyboard = (),
     ):
         """Sends one message of an event unless it was sent before; records its id before returning. `hint_of`: the
-        match whose unblock hint this is (recorded as the last hint to this chat in the same commit)."""
+        match whose unblock hint this is (recorded as the last hint to this chat in the same commit); `buttons`: the
+        private message's buttons (services/notifier/remote.py)."""
         with session_scope(self.bind) as session:
             done = session.exec(
                 select(TelegramSend.id).where(
@@ -316,7 +320,15 @@ class Notifier:
         if done is not None:
             return
         kind = "send" if hint_of is None else "hint"
-        pending = TelegramPending(chat_id=chat_id, kind=kind, event_id=event_id, part=part, match_id=hint_of, text=text)
+        pending = TelegramPending(
+            chat_id=chat_id,
+            kind=kind,
+            event_id=event_id,
+            part=part,
+            match_id=hint_of,
+            text=text,
+            buttons=keyboard_json(buttons),
+        )
         await self._post(pending, thread_id=thread_id)
 
     async def _paced(self, chat_id: int) -> None:
@@ -339,7 +351,9 @@ class Notifier:
             if self._mark_in_flight(pending):
                 break  # else another sender marked the chat while this one waited for the pace
         try:
-            message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
+            message_id = await self.gateway.send(
+                chat_id, text, thread_id=thread_id, buttons=keyboard_of(pending.buttons)
+            )
         except Undeliverable:
             with session_scope(self.bind) as session:
                 _drop_pending(session, chat_id, self.owner)
@@ -420,7 +434,9 @@ class Notifier:
     async def _probe(self, pending: TelegramPending, message_id: int) -> str:
         """One paced probe of one id (two calls when the message is ours: the mark put on and taken off)."""
         await self._paced(pending.chat_id)
-        answer = await self.gateway.probe(pending.chat_id, message_id, pending.text)
+        answer = await self.gateway.probe(
+            pending.chat_id, message_id, pending.text, buttons=keyboard_of(pending.buttons)
+        )
         if answer in (OURS, CHANGED):
             await self._paced(pending.chat_id)  # the read-back's second call (the mark taken off)
         if answer == CHANGED:
@@ -469,31 +485,25 @@ class Notifier:
     async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the
         newest event of that kind in this delivery, which the message is recorded under."""
-        messages: list[tuple[int, int, str, int | None]] = []  # event, chat, text, the match of a hint
+        messages: list[tuple[int, SeatView, str, int | None, Keyboard]] = []  # event, seat, text, hint's match, buttons
         wanting = [s for s in snap.seats if s.private_messages and s.telegram_user_id is not None]
         proposal = snap.proposal
+        asking: tuple[int, str] | None = None  # the event and the text that ask the proposal's answer
         if kinds.PROPOSED in last and proposal is not None:
-            answered = proposal.confirmed | proposal.declined
-            text = cards.proposal_waiting_text(snap)
-            messages += [
-                (last[kinds.PROPOSED], s.telegram_user_id, text, None) for s in wanting if s.player_id not in answered
-            ]
+            asking = last[kinds.PROPOSED], cards.proposal_waiting_text(snap)
         # Регламент §3: a day before its start, to those who still have not answered (not with its first message).
-        soon = kinds.PROPOSAL_SOON in last and kinds.PROPOSED not in last
-        if soon and proposal is not None and proposal.start > self.clock():
-            answered = proposal.confirmed | proposal.declined
-            text = cards.proposal_soon_text(snap)
-            messages += [
-                (last[kinds.PROPOSAL_SOON], s.telegram_user_id, text, None)
-                for s in wanting
-                if s.player_id not in answered
-            ]
+        elif kinds.PROPOSAL_SOON in last and proposal is not None and proposal.start > self.clock():
+            asking = last[kinds.PROPOSAL_SOON], cards.proposal_soon_text(snap)
+        if asking is not None and proposal is not None:
+            unanswered = [s for s in wanting if s.player_id not in proposal.confirmed | proposal.declined]
+            keyboards = self._keyboards(snap, proposal.id, unanswered)
+            messages += [(asking[0], s, asking[1], None, keyboards[s.player_id]) for s in unanswered]
         booked = [last[k] for k in (kinds.BOOKED, kinds.MOVED) if k in last]
         if snap.bookings and booked:
             text = cards.booked_text(snap, moved=kinds.MOVED in last and kinds.BOOKED not in last)
-            messages += [(max(booked), s.telegram_user_id, text, None) for s in wanting]
+            messages += [(max(booked), s, text, None, ()) for s in wanting]
         if kinds.RELEASED in last:
-            messages += [(last[kinds.RELEASED], s.telegram_user_id, cards.released_text(snap), None) for s in wanting]
+            messages += [(last[kinds.RELEASED], s, cards.released_text(snap), None, ()) for s in wanting]
         # The one who blocks is told privately, once per hint: another player's repaint that leaves the hint as it
         # was sends nothing again; a changed hint (other times) is sent once (the last one is kept in UnblockHint).
         changed = [last[k] for k in (kinds.ANSWERED, kinds.OPTIONS_LOST, kinds.OPTIONS_CHANGED) if k in last]
@@ -506,12 +516,23 @@ class Notifier:
             for s in wanting:
                 text = cards.unblock_private_text(snap, s.player_id)
                 if text is not None and told.get(s.telegram_user_id) != text_hash(text):
-                    messages.append((max(changed), s.telegram_user_id, text, snap.match_id))
-        for event_id, chat_id, text, hint_of in messages:
+                    messages.append((max(changed), s, text, snap.match_id, ()))
+        for event_id, seat, text, hint_of, buttons in messages:
             try:
-                await self.send_once(event_id, chat_id, text, hint_of=hint_of)
+                await self.send_once(event_id, saved(seat.telegram_user_id), text, hint_of=hint_of, buttons=buttons)
             except Undeliverable as error:
                 log.info("private message to a player not delivered: %s", error)
+
+    def _keyboards(self, snap: MatchSnapshot, proposal_id: int, seats: list[SeatView]) -> dict[int, Keyboard]:
+        """Per seat, «Подтверждаю» / «Не могу» for the proposal it is asked to answer (issue 44). Their tokens are
+        stored before the message is sent, so a tap always finds them."""
+        with session_scope(self.bind) as session:
+            return {
+                seat.player_id: proposal_keyboard(
+                    session, snap, seat, proposal_id, now=self.clock(), kinds=(CONFIRM, DECLINE)
+                )
+                for seat in seats
+            }
 
     async def _deliver_other(self, event: OutboxEvent) -> None:
         payload = json.loads(event.payload or "{}")

@@ -1,0 +1,169 @@
+"""The player's remote (issue 44): the buttons of the private messages and what a tap does; imports no telegram.
+
+Регламент §3: the four agree on a time through the bot as on the site. A button's callback carries only an opaque
+random token (`TelegramButton`); the kind, the proposal and whose button it is stay on the server. A tap is honoured
+only from the Telegram account linked to that person, goes through the page's own services and decision core
+(`booking.answer_meeting`), once per button (`action_keys.perform_once`: a second tap is answered as the first),
+and is decided by the state at the moment it is handled. Every refusal changes nothing and is answered in Russian.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from functools import partial
+from typing import Any
+
+import sqlalchemy as sa
+from sqlmodel import Session, select
+
+from services.core import action_keys
+from services.core.db import session_scope
+from services.core.errors import LeagueError
+from services.core.models import MeetingProposal, ProposalConfirmation, Room, TelegramButton, User, saved
+from services.notifier import cards
+from services.notifier.snapshot import MatchSnapshot, ProposalView, SeatView, match_snapshot
+from services.scheduling import booking
+
+CONFIRM, DECLINE = "confirm", "decline"
+TOKEN_BYTES = 16  # 22 characters of a URL-safe token: Telegram's callback_data holds 64 bytes
+KEY_PREFIX = "tg:"  # a tap's action key: the button's token, apart from the pages' keys
+
+
+@dataclass(frozen=True)
+class Button:
+    """One button: a tap sends `token` back (`url`: a link the phone opens instead)."""
+
+    label: str
+    token: str = ""
+    url: str = ""
+
+
+Keyboard = tuple[tuple[Button, ...], ...]
+
+
+def keyboard_json(keyboard: Keyboard) -> str:
+    return json.dumps([[vars(b) for b in row] for row in keyboard], ensure_ascii=False) if keyboard else ""
+
+
+def keyboard_of(text: str) -> Keyboard:
+    return tuple(tuple(Button(**b) for b in row) for row in json.loads(text)) if text else ()
+
+
+def token_for(session: Session, *, user_id: int, match_id: int, kind: str, subject_id: int, now: datetime) -> str:
+    """The person's button of this kind for this proposal: made once, the same for every message that shows it."""
+    found = session.exec(
+        select(TelegramButton.token).where(
+            TelegramButton.user_id == user_id, TelegramButton.kind == kind, TelegramButton.subject_id == subject_id
+        )
+    ).first()
+    if found is not None:
+        return found
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    try:
+        with session.begin_nested():
+            session.add(
+                TelegramButton(
+                    token=token, user_id=user_id, match_id=match_id, kind=kind, subject_id=subject_id, created_at=now
+                )
+            )
+    except sa.exc.IntegrityError:  # another process made it first
+        return token_for(session, user_id=user_id, match_id=match_id, kind=kind, subject_id=subject_id, now=now)
+    return token
+
+
+def proposal_keyboard(
+    session: Session, snap: MatchSnapshot, seat: SeatView, proposal_id: int, *, now: datetime, kinds: Sequence[str]
+) -> Keyboard:
+    labels = {CONFIRM: cards.BUTTON_CONFIRM, DECLINE: cards.BUTTON_DECLINE}
+    row = tuple(
+        Button(
+            labels[kind],
+            token_for(
+                session, user_id=seat.user_id, match_id=snap.match_id, kind=kind, subject_id=proposal_id, now=now
+            ),
+        )
+        for kind in kinds
+    )
+    return (row,) if row else ()
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """What a tap is answered with, and the message's new text and buttons (None: the message is left as it is)."""
+
+    answer: str
+    text: str | None = None
+    keyboard: Keyboard = ()
+
+
+def press(bind: sa.Engine | None, token: str, *, telegram_user_id: int, now: datetime) -> Pressed:
+    """A tap on a button, as the page's answer would be: only by the linked account of the button's person."""
+    with session_scope(bind) as session:
+        button = session.get(TelegramButton, token) if 0 < len(token) <= 2 * TOKEN_BYTES else None
+        user = session.get(User, button.user_id) if button is not None else None
+        if button is None or user is None:
+            return Pressed(cards.TAP_UNKNOWN)
+        if user.telegram_user_id != telegram_user_id:  # a forwarded message tapped by another account
+            return Pressed(cards.TAP_NOT_YOURS)
+        session.expunge(button)
+        user_id = saved(user.id)
+    try:
+        performed = action_keys.perform_once(
+            KEY_PREFIX + token,
+            user_id=user_id,
+            action=f"telegram.{button.kind}.{button.subject_id}",
+            run=partial(_perform, button, user_id, now),
+            bind=bind,
+        )
+        answer = performed.message
+    except LeagueError as error:
+        answer = " ".join(error.lines())
+    with session_scope(bind) as session:
+        text, keyboard = message(session, button, user_id, now=now)
+    return Pressed(cards.tap_answer(answer), text, keyboard)
+
+
+def _perform(button: TelegramButton, user_id: int, now: datetime, session: Session) -> tuple[Any, str]:
+    confirmed = button.kind == CONFIRM
+    proposal = booking.answer_meeting(
+        session, proposal_id=button.subject_id, user_id=user_id, confirmed=confirmed, now=now
+    ).proposal
+    if proposal.status == "failed":  # recorded; what the player reads is why (the table is gone)
+        return None, proposal.failure_reason or ""
+    return None, cards.TAP_BOOKED if proposal.status == "booked" else (
+        cards.TAP_CONFIRMED if confirmed else cards.TAP_DECLINED
+    )
+
+
+def message(session: Session, button: TelegramButton, user_id: int, *, now: datetime) -> tuple[str | None, Keyboard]:
+    """The button's message as it reads now for its person, with the buttons that still apply."""
+    snap = match_snapshot(session, button.match_id, now=now)
+    seat = next((s for s in snap.seats if s.user_id == user_id), None) if snap else None
+    proposal = session.get(MeetingProposal, button.subject_id)
+    if snap is None or seat is None or proposal is None:
+        return None, ()
+    answers = session.exec(
+        select(ProposalConfirmation.player_id, ProposalConfirmation.confirmed).where(
+            ProposalConfirmation.proposal_id == proposal.id
+        )
+    ).all()
+    room = session.get(Room, proposal.room_id)
+    view = ProposalView(
+        id=saved(proposal.id),
+        start=proposal.start_at,
+        end=proposal.end_at,
+        hanchans=proposal.hanchans,
+        room=room.name if room else "",
+        confirmed=frozenset(p for p, ok in answers if ok),
+        declined=frozenset(p for p, ok in answers if not ok),
+    )
+    text = cards.proposal_outcome_text(
+        snap, view, status=proposal.status, player_id=seat.player_id, now=now, reason=proposal.failure_reason
+    )
+    live = proposal.status == "open" and proposal.start_at > now
+    kinds = () if not live else (DECLINE,) if seat.player_id in view.confirmed else (CONFIRM, DECLINE)
+    return text, proposal_keyboard(session, snap, seat, saved(proposal.id), now=now, kinds=kinds)

@@ -1,0 +1,235 @@
+"""Issue 44: the player's remote — «Подтверждаю» / «Не могу» on a proposal's private message, tapped in the chat and
+handled by the real python-telegram-bot against the fake Bot API, through the services the page uses (Регламент §3)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from datetime import datetime
+
+import pytest
+import pytest_asyncio
+import sqlalchemy as sa
+from sqlmodel import Session, col, select
+from telegram import Update
+from telegram.ext import Application
+
+from services.core import outbox as kinds
+from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, TelegramButton
+from services.notifier.bot import OUTBOX_JOB, build_application
+from services.scheduling import booking
+from tests.bot.conftest import CHAT, bot_config
+from tests.bot.fake_api import FakeBotApi
+from tests.bot.league import League, answer, kirov, link, make_league, propose
+
+pytestmark = pytest.mark.asyncio
+PRIVATE = (9101, 9102, 9103, 9104)  # the four players' Telegram accounts, each linked, private messages on
+STRANGER = 9999  # an account linked to nobody
+
+
+class Clock:
+    def __init__(self, now: datetime) -> None:
+        self.now = now
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock(kirov(8, 12))  # the window is open, the proposal (14.12 13:00) days ahead
+
+
+async def _start(fake_api: FakeBotApi, engine: sa.Engine, clock: Clock) -> Application:
+    app = build_application(bot_config(fake_api), bind=engine, clock=clock, gateway_options={"backoff": 0.01})
+    await app.initialize()
+    return app
+
+
+@pytest_asyncio.fixture
+async def app(fake_api: FakeBotApi, engine: sa.Engine, clock: Clock) -> AsyncIterator[Application]:
+    application = await _start(fake_api, engine, clock)
+    yield application
+    await application.shutdown()
+
+
+@pytest.fixture
+def league(session: Session) -> Iterator[League]:
+    """Four linked players free on 14.12 13:00–20:00; the first proposes 13:00, three hanchans (and has confirmed)."""
+    (league,) = make_league(session)
+    for index, telegram_id in enumerate(PRIVATE):
+        link(session, league, index, telegram_id, None, private=True)
+        answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
+    yield league
+
+
+async def _deliver(app: Application) -> None:
+    (job,) = app.job_queue.get_jobs_by_name(OUTBOX_JOB)
+    await job.run(app)
+
+
+def _button(fake_api: FakeBotApi, chat: int, label: str) -> tuple[int, str]:
+    """The newest message of ours in the chat and the callback data of its button `label`."""
+    message_id, _ = fake_api.last_message(chat)
+    return message_id, dict(fake_api.buttons(chat, message_id))[label]
+
+
+async def _tap(app: Application, fake_api: FakeBotApi, chat: int, message_id: int, data: str, *, by: int) -> dict:
+    """`by` taps the button; returns what the bot answered the tap."""
+    before = len(fake_api.answers())
+    await app.process_update(Update.de_json(fake_api.tap(chat, message_id, data, by=by), app.bot))
+    (answered,) = fake_api.answers()[before:]
+    return answered
+
+
+def _answers(session: Session, proposal_id: int) -> dict[int, bool]:
+    session.expire_all()
+    rows = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal_id))
+    return {r.player_id: r.confirmed for r in rows}
+
+
+async def test_three_confirmations_from_the_chat_book_the_meeting(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    await _deliver(app)
+    # The group card carries no buttons; the proposer, who has answered, gets no question.
+    card_id, card = fake_api.last_message(CHAT)
+    assert card["markup"] is None and fake_api.buttons(CHAT, card_id) == []
+    assert fake_api.texts_to(PRIVATE[0]) == []
+    for chat in PRIVATE[1:]:
+        message_id, message = fake_api.last_message(chat)
+        assert "Вам предложено время встречи: пн 14.12.2026 13:00–17:30" in message["text"]
+        labels = [label for label, _ in fake_api.buttons(chat, message_id)]
+        assert labels == ["Подтверждаю", "Не могу"]
+    # The callback carries an opaque stored token: no user id, no proposal number.
+    data = [d for chat in PRIVATE[1:] for _, d in fake_api.buttons(chat, fake_api.last_message(chat)[0])]
+    assert len(set(data)) == len(data)
+    for d in data:
+        assert len(d) >= 20 and not d.isdigit()
+        assert session.get(TelegramButton, d) is not None
+
+    message_id, confirm = _button(fake_api, PRIVATE[1], "Подтверждаю")
+    answered = await _tap(app, fake_api, PRIVATE[1], message_id, confirm, by=PRIVATE[1])
+    assert answered["text"] == "Подтверждение записано."
+    edited = fake_api.last_message(PRIVATE[1])[1]
+    assert "Вы подтвердили; ждём: Вера Сидорова, Глеб Орлов." in edited["text"]
+    assert [label for label, _ in fake_api.buttons(PRIVATE[1], message_id)] == ["Не могу"]
+    assert _answers(session, proposal_id) == {league.player_ids[0]: True, league.player_ids[1]: True}
+
+    message_id, confirm = _button(fake_api, PRIVATE[2], "Подтверждаю")
+    await _tap(app, fake_api, PRIVATE[2], message_id, confirm, by=PRIVATE[2])
+    message_id, confirm = _button(fake_api, PRIVATE[3], "Подтверждаю")
+    answered = await _tap(app, fake_api, PRIVATE[3], message_id, confirm, by=PRIVATE[3])
+    assert answered["text"] == "Все четверо подтвердили: помещение забронировано."
+    edited = fake_api.last_message(PRIVATE[3])[1]
+    assert edited["text"].startswith("<b>Тур 2, стол 1</b>\nВстреча забронирована:")
+    assert edited["markup"] is None
+    session.expire_all()
+    (meeting,) = session.exec(select(Booking).where(Booking.match_id == league.match_id)).all()
+    assert (meeting.start_at, meeting.active) == (kirov(14, 13), True)
+
+
+async def test_not_for_me_declines_the_proposal_as_on_the_page(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    await _deliver(app)
+    message_id, decline = _button(fake_api, PRIVATE[2], "Не могу")
+    answered = await _tap(app, fake_api, PRIVATE[2], message_id, decline, by=PRIVATE[2])
+    assert answered["text"] == "Вы отклонили это время."
+    session.expire_all()
+    assert session.get(MeetingProposal, proposal_id).status == "declined"
+    assert _answers(session, proposal_id)[league.player_ids[2]] is False
+    edited = fake_api.last_message(PRIVATE[2])[1]
+    assert "Вы отклонили это время." in edited["text"] and edited["markup"] is None
+
+
+async def test_a_forwarded_button_does_nothing_for_another_account(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    await _deliver(app)
+    message_id, confirm = _button(fake_api, PRIVATE[1], "Подтверждаю")
+    before = fake_api.last_message(PRIVATE[1])[1]
+    # Forwarded to a stranger, and to another player of the same match: neither can answer for Борис.
+    for other in (STRANGER, PRIVATE[2]):
+        forwarded = fake_api.forward(PRIVATE[1], message_id, to=other)
+        answered = await _tap(app, fake_api, other, forwarded, confirm, by=other)
+        assert answered["text"] == "Эта кнопка не ваша: ответить ею может только тот игрок, кому бот её прислал."
+    # An invented token (a guessed number) is no button.
+    answered = await _tap(app, fake_api, PRIVATE[1], message_id, str(proposal_id), by=PRIVATE[1])
+    assert answered["text"].startswith("Эта кнопка больше не действует")
+    assert _answers(session, proposal_id) == {league.player_ids[0]: True}
+    assert fake_api.last_message(PRIVATE[1])[1] == before
+    assert [c for c in fake_api.all_calls("editMessageText") if c.params["chat_id"] != CHAT] == []
+
+
+async def test_a_double_tap_is_answered_as_the_first_and_books_once(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    booking.answer_meeting(
+        session, proposal_id=proposal_id, user_id=league.user_ids[1], confirmed=True, now=kirov(8, 12)
+    )
+    booking.answer_meeting(
+        session, proposal_id=proposal_id, user_id=league.user_ids[2], confirmed=True, now=kirov(8, 12)
+    )
+    session.commit()
+    await _deliver(app)
+    message_id, confirm = _button(fake_api, PRIVATE[3], "Подтверждаю")
+    first = await _tap(app, fake_api, PRIVATE[3], message_id, confirm, by=PRIVATE[3])
+    second = await _tap(app, fake_api, PRIVATE[3], message_id, confirm, by=PRIVATE[3])
+    assert first["text"] == second["text"] == "Все четверо подтвердили: помещение забронировано."
+    session.expire_all()
+    assert len(session.exec(select(Booking).where(Booking.match_id == league.match_id)).all()) == 1
+    booked = session.exec(select(OutboxEvent).where(OutboxEvent.kind == kinds.BOOKED)).all()
+    confirmed = session.exec(
+        select(OutboxEvent).where(OutboxEvent.kind == kinds.CONFIRMED, col(OutboxEvent.id) > 0)
+    ).all()
+    assert len(booked) == 1 and len(confirmed) == 3  # the two on the site and the one tap
+
+
+async def test_a_tap_after_the_proposal_ended_changes_nothing_and_says_why(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    await _deliver(app)
+    # Глеб declines on the site; Борис taps «Подтверждаю» on the message he got before.
+    booking.answer_meeting(
+        session, proposal_id=proposal_id, user_id=league.user_ids[3], confirmed=False, now=kirov(8, 13)
+    )
+    session.commit()
+    message_id, confirm = _button(fake_api, PRIVATE[1], "Подтверждаю")
+    answered = await _tap(app, fake_api, PRIVATE[1], message_id, confirm, by=PRIVATE[1])
+    assert answered["text"].startswith("Это предложение уже не действует")
+    assert league.player_ids[1] not in _answers(session, proposal_id)
+    edited = fake_api.last_message(PRIVATE[1])[1]
+    assert "Это время отклонено." in edited["text"] and edited["markup"] is None
+
+
+async def test_the_bot_restarted_between_message_and_tap(
+    fake_api: FakeBotApi, engine: sa.Engine, session: Session, league: League, clock: Clock
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    first = await _start(fake_api, engine, clock)
+    await _deliver(first)
+    await first.shutdown()
+    confirm_2 = _button(fake_api, PRIVATE[1], "Подтверждаю")
+    confirm_3 = _button(fake_api, PRIVATE[2], "Подтверждаю")
+
+    # A new process knows the buttons from the database: Борис's tap two days later counts.
+    clock.now = kirov(10, 12)
+    second = await _start(fake_api, engine, clock)
+    try:
+        answered = await _tap(second, fake_api, PRIVATE[1], *confirm_2, by=PRIVATE[1])
+        assert answered["text"] == "Подтверждение записано."
+        # Вера tapped while the bot was down, and it came back after the time began: decided by the state now.
+        clock.now = kirov(14, 14)
+        update = fake_api.tap(PRIVATE[2], *confirm_3, by=PRIVATE[2])
+        fake_api.too_old.add(update["callback_query"]["id"])  # Telegram no longer takes an answer to it
+        await second.process_update(Update.de_json(update, second.bot))
+    finally:
+        await second.shutdown()
+    assert _answers(session, proposal_id) == {league.player_ids[0]: True, league.player_ids[1]: True}
+    edited = fake_api.last_message(PRIVATE[2])[1]
+    assert "Время встречи уже началось" in edited["text"] and edited["markup"] is None
