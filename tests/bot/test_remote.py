@@ -10,14 +10,26 @@ import pytest
 import pytest_asyncio
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
-from telegram import Update
+from telegram import Bot, Update
 from telegram.ext import Application
 
 from services.core import outbox as kinds
-from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, TelegramButton
+from services.core.models import (
+    Booking,
+    MeetingProposal,
+    OutboxEvent,
+    ProposalConfirmation,
+    Role,
+    TelegramButton,
+    User,
+)
 from services.notifier.bot import OUTBOX_JOB, build_application
+from services.notifier.outbox import Notifier, Target
+from services.notifier.reminders import queue_proposal_reminders
 from services.scheduling import booking
-from tests.bot.conftest import CHAT, bot_config
+from services.scheduling.organizer import book_activity
+from tests.bot import delivery
+from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
 from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import League, answer, kirov, link, make_league, propose
 
@@ -233,3 +245,52 @@ async def test_the_bot_restarted_between_message_and_tap(
     assert _answers(session, proposal_id) == {league.player_ids[0]: True, league.player_ids[1]: True}
     edited = fake_api.last_message(PRIVATE[2])[1]
     assert "Время встречи уже началось" in edited["text"] and edited["markup"] is None
+
+
+async def test_a_reminder_whose_answer_never_came_is_found_with_its_buttons(
+    bot: Bot, fake_api: FakeBotApi, engine: sa.Engine, session: Session, league: League
+) -> None:
+    propose(session, league, kirov(14, 13))
+    target = Target(CHAT, SCHEDULE, ANNOUNCEMENTS)
+    await delivery.notifier(bot, target, engine, clock=lambda: kirov(8, 12)).deliver_pending()
+    queue_proposal_reminders(session, now=kirov(13, 14))  # a day before: the three who have not answered
+    session.commit()
+    sends = len(fake_api.all_calls("sendMessage"))
+    fake_api.late_answers[("sendMessage", sends + 1)] = 1.0  # Борис's reminder is posted; its answer comes too late
+    gateway = delivery.gateway(bot, attempts=2, answer_timeout=0.3)
+    lost = await Notifier(gateway, target, bind=engine, clock=lambda: kirov(13, 14)).deliver_pending()
+    assert lost.stopped
+    again = await delivery.notifier(bot, target, engine, clock=lambda: kirov(13, 15)).deliver_pending()
+    assert again.delivered and not again.stopped
+    reminders = [t for t in fake_api.texts_to(PRIVATE[1]) if "меньше чем через сутки" in t]
+    assert len(reminders) == 1  # found by the probe, not sent again
+    message_id, _ = fake_api.last_message(PRIVATE[1])
+    assert [label for label, _ in fake_api.buttons(PRIVATE[1], message_id)] == ["Подтверждаю", "Не могу"]
+
+
+async def test_the_fourth_tap_after_the_table_was_taken_books_nothing_and_says_so(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))  # on 1.12: the table is held for 48 hours
+    for index in (1, 2):
+        booking.answer_meeting(
+            session, proposal_id=proposal_id, user_id=league.user_ids[index], confirmed=True, now=kirov(2, 12)
+        )
+    session.commit()
+    await _deliver(app)
+    organizer = User(login_name="org", display_name="Богдан Бойко", password_hash="x", role=Role.ORGANIZER)
+    session.add(organizer)
+    session.flush()
+    # The hold has passed: the club's only table goes to a D&D evening on the same day.
+    book_activity(
+        session, title="D&D", start=kirov(14, 12), end=kirov(14, 18), actor_user_id=organizer.id, now=kirov(5, 12)
+    )
+    session.commit()
+    message_id, confirm = _button(fake_api, PRIVATE[3], "Подтверждаю")
+    answered = await _tap(app, fake_api, PRIVATE[3], message_id, confirm, by=PRIVATE[3])
+    assert "занят" in answered["text"]
+    session.expire_all()
+    assert session.get(MeetingProposal, proposal_id).status == "failed"
+    assert session.exec(select(Booking).where(Booking.match_id == league.match_id)).all() == []
+    edited = fake_api.last_message(PRIVATE[3])[1]
+    assert "Встреча не забронирована:" in edited["text"] and edited["markup"] is None
