@@ -228,10 +228,11 @@ def proposal_soon_text(snap: MatchSnapshot) -> str:
     )
 
 
-def booked_text(snap: MatchSnapshot, *, moved: bool = False) -> str:
+def booked_text(snap: MatchSnapshot, *, moved: bool = False, ask: bool = False) -> str:
+    """The booked or moved meeting; `ask`: with its «Не смогу» buttons, whose question it then asks."""
     head = "Встреча перенесена" if moved else "Встреча забронирована"
     lines = [f"<b>{match_title(snap)}</b>", f"{head}:"] + [f"• {_booking_line(b)}" for b in snap.bookings]
-    return "\n".join(lines)
+    return "\n".join(lines + ([CANNOT_QUESTION] if ask else []))
 
 
 # Issue 44, Регламент §3: the buttons of the private messages and what a tap answers (answerCallbackQuery: at most
@@ -243,6 +244,15 @@ TAP_NOT_YOURS = "Эта кнопка не ваша: ответить ею мож
 TAP_CONFIRMED = "Подтверждение записано."
 TAP_BOOKED = "Все четверо подтвердили: помещение забронировано."
 TAP_DECLINED = "Вы отклонили это время."
+BUTTON_CANNOT_FREE = "Не смогу, время убрать"
+BUTTON_CANNOT_KEEP = "Не смогу, время оставить"
+# The page's question (its «Не сможете прийти?» dialog), asked by the two buttons.
+CANNOT_QUESTION = (
+    "Не сможете прийти? «Не смогу» снимет бронь сразу, остальные трое получат сообщение, и время придётся согласовать "
+    "заново; «время убрать» — ещё и уберёт это время из вашей доступности, чтобы его не предложили снова."
+)
+TAP_CANNOT_FREED = "Бронь снята, это время убрано из вашей доступности: согласуйте другое."
+TAP_CANNOT_KEPT = "Бронь снята. Ваша доступность не изменилась: согласуйте другое время."
 MAX_TAP_ANSWER = 200
 
 
@@ -278,6 +288,15 @@ def proposal_outcome_text(
     if status != "open" or proposal.start <= now:
         line += f"\nСейчас: {escape(STATE_LABELS.get(snap.state, snap.state))}."
     return f"{head}\n{line}"
+
+
+def booking_outcome_text(snap: MatchSnapshot, booking: BookingView, *, now: datetime) -> str:
+    """A booked meeting's private message after a tap that left it booked (asking the page's question while it has
+    not begun)."""
+    lines = [f"<b>{match_title(snap)}</b>", f"Встреча забронирована: {_booking_line(booking)}"]
+    if booking.start > now:
+        lines.append(CANNOT_QUESTION)
+    return "\n".join(lines)
 
 
 def released_text(snap: MatchSnapshot) -> str:

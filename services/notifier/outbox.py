@@ -58,7 +58,15 @@ from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.pacing import Pace
 from services.notifier.reminders import pending_matches, queue_due_reminder, queue_proposal_reminders
-from services.notifier.remote import CONFIRM, DECLINE, Keyboard, keyboard_json, keyboard_of, proposal_keyboard
+from services.notifier.remote import (
+    CONFIRM,
+    DECLINE,
+    Keyboard,
+    booking_keyboard,
+    keyboard_json,
+    keyboard_of,
+    proposal_keyboard,
+)
 from services.notifier.snapshot import MatchSnapshot, SeatView, match_snapshot
 from services.notifier.sunday import is_late
 from services.results.judge_calls import escalate_unanswered
@@ -500,8 +508,12 @@ class Notifier:
             messages += [(asking[0], s, asking[1], None, keyboards[s.player_id]) for s in unanswered]
         booked = [last[k] for k in (kinds.BOOKED, kinds.MOVED) if k in last]
         if snap.bookings and booked:
-            text = cards.booked_text(snap, moved=kinds.MOVED in last and kinds.BOOKED not in last)
-            messages += [(max(booked), s, text, None, ()) for s in wanting]
+            moved = kinds.MOVED in last and kinds.BOOKED not in last
+            with session_scope(self.bind) as session:  # «Не смогу» (issue 44): its tokens stored before the send
+                for s in wanting:
+                    keyboard = booking_keyboard(session, snap, s, now=self.clock())
+                    text = cards.booked_text(snap, moved=moved, ask=bool(keyboard))
+                    messages.append((max(booked), s, text, None, keyboard))
         if kinds.RELEASED in last:
             messages += [(last[kinds.RELEASED], s, cards.released_text(snap), None, ()) for s in wanting]
         # The one who blocks is told privately, once per hint: another player's repaint that leaves the hint as it

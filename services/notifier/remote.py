@@ -23,12 +23,14 @@ from sqlmodel import Session, select
 from services.core import action_keys
 from services.core.db import session_scope
 from services.core.errors import LeagueError
-from services.core.models import MeetingProposal, ProposalConfirmation, Room, TelegramButton, User, saved
+from services.core.models import Booking, MeetingProposal, ProposalConfirmation, Room, TelegramButton, User, saved
 from services.notifier import cards
 from services.notifier.snapshot import MatchSnapshot, ProposalView, SeatView, match_snapshot
-from services.scheduling import booking
+from services.scheduling import availability, booking
+from services.scheduling.intervals import to_kirov
 
-CONFIRM, DECLINE = "confirm", "decline"
+CONFIRM, DECLINE = "confirm", "decline"  # a proposal's answers
+CANNOT_FREE, CANNOT_KEEP = "cannot_free", "cannot_keep"  # «Не смогу» on a booking, with or without its time
 TOKEN_BYTES = 16  # 22 characters of a URL-safe token: Telegram's callback_data holds 64 bytes
 KEY_PREFIX = "tg:"  # a tap's action key: the button's token, apart from the pages' keys
 
@@ -91,6 +93,27 @@ def proposal_keyboard(
     return (row,) if row else ()
 
 
+def booking_keyboard(session: Session, snap: MatchSnapshot, seat: SeatView, *, now: datetime) -> Keyboard:
+    """«Не смогу» for each of the match's meetings not yet begun, as two buttons answering the page's question
+    (also take the time out of my availability?); a split match's meetings are told apart by their date."""
+    rows = []
+    ahead = [b for b in snap.bookings if b.start > now]
+    for meeting in ahead:
+        day = f"{to_kirov(meeting.start):%d.%m}: " if len(ahead) > 1 else ""
+        rows.append(
+            tuple(
+                Button(
+                    day + label,
+                    token_for(
+                        session, user_id=seat.user_id, match_id=snap.match_id, kind=kind, subject_id=meeting.id, now=now
+                    ),
+                )
+                for kind, label in ((CANNOT_FREE, cards.BUTTON_CANNOT_FREE), (CANNOT_KEEP, cards.BUTTON_CANNOT_KEEP))
+            )
+        )
+    return tuple(rows)
+
+
 @dataclass(frozen=True)
 class Pressed:
     """What a tap is answered with, and the message's new text and buttons (None: the message is left as it is)."""
@@ -128,6 +151,10 @@ def press(bind: sa.Engine | None, token: str, *, telegram_user_id: int, now: dat
 
 
 def _perform(button: TelegramButton, user_id: int, now: datetime, session: Session) -> tuple[Any, str]:
+    if button.kind in (CANNOT_FREE, CANNOT_KEEP):  # Регламент §3, §6.1: the page's «Не смогу», its question answered
+        free = button.kind == CANNOT_FREE
+        availability.cannot_come(session, booking_id=button.subject_id, user_id=user_id, now=now, take_time_out=free)
+        return None, cards.TAP_CANNOT_FREED if free else cards.TAP_CANNOT_KEPT
     confirmed = button.kind == CONFIRM
     proposal = booking.answer_meeting(
         session, proposal_id=button.subject_id, user_id=user_id, confirmed=confirmed, now=now
@@ -143,9 +170,23 @@ def message(session: Session, button: TelegramButton, user_id: int, *, now: date
     """The button's message as it reads now for its person, with the buttons that still apply."""
     snap = match_snapshot(session, button.match_id, now=now)
     seat = next((s for s in snap.seats if s.user_id == user_id), None) if snap else None
-    proposal = session.get(MeetingProposal, button.subject_id)
-    if snap is None or seat is None or proposal is None:
+    if snap is None or seat is None:
         return None, ()
+    if button.kind in (CANNOT_FREE, CANNOT_KEEP):
+        meeting = session.get(Booking, button.subject_id)
+        if meeting is None:
+            return None, ()
+        shown = next((b for b in snap.bookings if b.id == meeting.id), None)
+        if shown is None:  # released (or played): the match as it stands now
+            return cards.released_text(snap), ()
+        text = cards.booking_outcome_text(snap, shown, now=now)
+        return text, booking_keyboard(session, snap, seat, now=now)
+    proposal = session.get(MeetingProposal, button.subject_id)
+    if proposal is None:
+        return None, ()
+    if proposal.status == "booked":  # the message becomes the booked meeting's, with its «Не смогу»
+        keyboard = booking_keyboard(session, snap, seat, now=now)
+        return cards.booked_text(snap, ask=bool(keyboard)), keyboard
     answers = session.exec(
         select(ProposalConfirmation.player_id, ProposalConfirmation.confirmed).where(
             ProposalConfirmation.proposal_id == proposal.id

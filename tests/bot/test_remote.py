@@ -27,6 +27,7 @@ from services.notifier.bot import OUTBOX_JOB, build_application
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_proposal_reminders
 from services.scheduling import booking
+from services.scheduling.availability import own_availability
 from services.scheduling.organizer import book_activity
 from tests.bot import delivery
 from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
@@ -135,7 +136,11 @@ async def test_three_confirmations_from_the_chat_book_the_meeting(
     assert answered["text"] == "Все четверо подтвердили: помещение забронировано."
     edited = fake_api.last_message(PRIVATE[3])[1]
     assert edited["text"].startswith("<b>Тур 2, стол 1</b>\nВстреча забронирована:")
-    assert edited["markup"] is None
+    message_id = fake_api.last_message(PRIVATE[3])[0]
+    assert [b for b, _ in fake_api.buttons(PRIVATE[3], message_id)] == [  # now the meeting's own question
+        "Не смогу, время убрать",
+        "Не смогу, время оставить",
+    ]
     session.expire_all()
     (meeting,) = session.exec(select(Booking).where(Booking.match_id == league.match_id)).all()
     assert (meeting.start_at, meeting.active) == (kirov(14, 13), True)
@@ -294,3 +299,58 @@ async def test_the_fourth_tap_after_the_table_was_taken_books_nothing_and_says_s
     assert session.exec(select(Booking).where(Booking.match_id == league.match_id)).all() == []
     edited = fake_api.last_message(PRIVATE[3])[1]
     assert "Встреча не забронирована:" in edited["text"] and edited["markup"] is None
+
+
+def _own_time(session: Session, league: League, index: int) -> list[tuple[datetime, datetime]]:
+    session.expire_all()
+    return [
+        (i.start, i.end) for i in own_availability(session, match_id=league.match_id, user_id=league.user_ids[index])
+    ]
+
+
+@pytest.mark.parametrize(
+    ("label", "said", "own_time_left"),
+    [
+        ("Не смогу, время убрать", "это время убрано из вашей доступности", [(kirov(14, 17, 30), kirov(14, 20))]),
+        ("Не смогу, время оставить", "Ваша доступность не изменилась", [(kirov(14, 13), kirov(14, 20))]),
+    ],
+)
+async def test_cannot_come_from_the_booked_meetings_message_asks_the_pages_question(  # noqa: PLR0913
+    app: Application,
+    fake_api: FakeBotApi,
+    session: Session,
+    league: League,
+    label: str,
+    said: str,
+    own_time_left: list,
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    for index in (1, 2, 3):
+        booking.answer_meeting(
+            session, proposal_id=proposal_id, user_id=league.user_ids[index], confirmed=True, now=kirov(2, 12)
+        )
+    session.commit()
+    await _deliver(app)
+    message_id, message = fake_api.last_message(PRIVATE[2])
+    assert "Встреча забронирована:" in message["text"] and "Не сможете прийти?" in message["text"]
+    assert [b for b, _ in fake_api.buttons(PRIVATE[2], message_id)] == [
+        "Не смогу, время убрать",
+        "Не смогу, время оставить",
+    ]
+    tapped = dict(fake_api.buttons(PRIVATE[2], message_id))[label]
+    other_id, keep = _button(fake_api, PRIVATE[1], "Не смогу, время оставить")
+    first = await _tap(app, fake_api, PRIVATE[2], message_id, tapped, by=PRIVATE[2])
+    second = await _tap(app, fake_api, PRIVATE[2], message_id, tapped, by=PRIVATE[2])  # a double tap
+    assert said in first["text"] and second["text"] == first["text"]
+    session.expire_all()
+    (meeting,) = session.exec(select(Booking).where(Booking.match_id == league.match_id)).all()
+    assert not meeting.active
+    assert _own_time(session, league, 2) == own_time_left
+    assert len(session.exec(select(OutboxEvent).where(OutboxEvent.kind == kinds.RELEASED)).all()) == 1
+    edited = fake_api.last_message(PRIVATE[2])[1]
+    assert "Бронь встречи снята." in edited["text"] and edited["markup"] is None
+    # The other three hear it as from the page; the other buttons of the released meeting now say it is gone.
+    await _deliver(app)
+    assert "Бронь встречи снята." in fake_api.texts_to(PRIVATE[0])[-1]
+    answered = await _tap(app, fake_api, PRIVATE[1], other_id, keep, by=PRIVATE[1])
+    assert answered["text"].startswith("Этой брони уже нет")
