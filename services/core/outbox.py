@@ -46,6 +46,9 @@ RESULT_ENTERED = "result_entered"
 # Регламент §3: an open proposal a day before its start, not yet answered by all four: those who have not answered
 # are reminded privately, once per proposal (`once_key` "proposal-soon:<id>", services/notifier/reminders.py).
 PROPOSAL_SOON = "proposal_soon"
+# Issue 44: a booked meeting a day before its start is recalled privately to the four, with its «Не смогу», once per
+# booking and start (`once_key` "meeting_soon:<id>:<start>", services/notifier/reminders.py).
+MEETING_SOON = "meeting_soon"
 
 
 def emit(

@@ -290,6 +290,12 @@ def proposal_outcome_text(
     return f"{head}\n{line}"
 
 
+def meeting_soon_text(snap: MatchSnapshot, soon: Sequence[BookingView], *, ask: bool) -> str:
+    """Issue 44: the private reminder, a day before, of a booked meeting; `ask`: with its «Не смогу» buttons."""
+    lines = [f"<b>{match_title(snap)}</b>", "Встреча меньше чем через сутки:"] + [f"• {_booking_line(b)}" for b in soon]
+    return "\n".join(lines + ([CANNOT_QUESTION] if ask else []))
+
+
 def booking_outcome_text(snap: MatchSnapshot, booking: BookingView, *, now: datetime) -> str:
     """A booked meeting's private message after a tap that left it booked (asking the page's question while it has
     not begun)."""

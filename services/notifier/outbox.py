@@ -57,7 +57,12 @@ from services.notifier import cards
 from services.notifier import status as bot_status
 from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.pacing import Pace
-from services.notifier.reminders import pending_matches, queue_due_reminder, queue_proposal_reminders
+from services.notifier.reminders import (
+    pending_matches,
+    queue_due_reminder,
+    queue_meeting_reminders,
+    queue_proposal_reminders,
+)
 from services.notifier.remote import (
     CONFIRM,
     DECLINE,
@@ -70,6 +75,7 @@ from services.notifier.remote import (
 from services.notifier.snapshot import MatchSnapshot, SeatView, match_snapshot
 from services.notifier.sunday import is_late
 from services.results.judge_calls import escalate_unanswered
+from services.scheduling.decide import PROPOSAL_REMINDER_BEFORE
 
 log = logging.getLogger(__name__)
 
@@ -514,6 +520,15 @@ class Notifier:
                     keyboard = booking_keyboard(session, snap, s, now=self.clock())
                     text = cards.booked_text(snap, moved=moved, ask=bool(keyboard))
                     messages.append((max(booked), s, text, None, keyboard))
+        # Issue 44: a day before a booked meeting, the four are recalled of it with its «Не смогу» (not with the
+        # meeting's own message, just sent).
+        if kinds.MEETING_SOON in last and not booked:
+            soon = [b for b in snap.bookings if self.clock() < b.start <= self.clock() + PROPOSAL_REMINDER_BEFORE]
+            with session_scope(self.bind) as session:
+                for s in wanting if soon else []:
+                    keyboard = booking_keyboard(session, snap, s, now=self.clock())
+                    text = cards.meeting_soon_text(snap, soon, ask=bool(keyboard))
+                    messages.append((last[kinds.MEETING_SOON], s, text, None, keyboard))
         if kinds.RELEASED in last:
             messages += [(last[kinds.RELEASED], s, cards.released_text(snap), None, ()) for s in wanting]
         # The one who blocks is told privately, once per hint: another player's repaint that leaves the hint as it
@@ -607,9 +622,11 @@ class Notifier:
             )
 
     def queue_proposal_reminders(self) -> int:
-        """Регламент §3: the proposals due for their reminder a day before their start, written once each."""
+        """Регламент §3: the proposals due for their reminder a day before their start, written once each, and the
+        booked meetings due for theirs (issue 44)."""
         with session_scope(self.bind) as session:
-            return len(queue_proposal_reminders(session, now=self.clock()))
+            now = self.clock()
+            return len(queue_proposal_reminders(session, now=now)) + len(queue_meeting_reminders(session, now=now))
 
     def queue_reminder(self, reminder_time: time) -> bool:
         """Регламент §3: the due Sunday's reminder written to the outbox unless a process (the site, another bot,

@@ -354,3 +354,33 @@ async def test_cannot_come_from_the_booked_meetings_message_asks_the_pages_quest
     assert "Бронь встречи снята." in fake_api.texts_to(PRIVATE[0])[-1]
     answered = await _tap(app, fake_api, PRIVATE[1], other_id, keep, by=PRIVATE[1])
     assert answered["text"].startswith("Этой брони уже нет")
+
+
+async def test_a_day_before_a_booked_meeting_the_four_are_recalled_with_cannot_come(
+    app: Application, fake_api: FakeBotApi, engine: sa.Engine, session: Session, league: League, clock: Clock
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    for index in (1, 2, 3):
+        booking.answer_meeting(
+            session, proposal_id=proposal_id, user_id=league.user_ids[index], confirmed=True, now=kirov(2, 12)
+        )
+    session.commit()
+    await _deliver(app)
+    notifier = app.bot_data["notifier"]
+    clock.now = kirov(13, 12)  # more than a day before 14.12 13:00: not yet
+    assert notifier.queue_proposal_reminders() == 0
+    clock.now = kirov(13, 13, 30)
+    assert notifier.queue_proposal_reminders() == 1
+    assert notifier.queue_proposal_reminders() == 0  # once, whichever process asks again
+    await _deliver(app)
+    for chat in PRIVATE:
+        message_id, message = fake_api.last_message(chat)
+        assert message["text"].startswith(
+            "<b>Тур 2, стол 1</b>\nВстреча меньше чем через сутки:\n• пн 14.12.2026 13:00"
+        )
+        assert "Не сможете прийти?" in message["text"]
+    message_id, cannot = _button(fake_api, PRIVATE[0], "Не смогу, время убрать")
+    answered = await _tap(app, fake_api, PRIVATE[0], message_id, cannot, by=PRIVATE[0])
+    assert "Бронь снята" in answered["text"]
+    session.expire_all()
+    assert not session.exec(select(Booking).where(Booking.match_id == league.match_id)).one().active
