@@ -1,5 +1,6 @@
-"""The buttons of the private Telegram messages (issue 44): an opaque token per person, kind and subject, and the
-keyboard of a message in flight, put back after the probe's mark (services/notifier/remote.py, outbox.py).
+"""The buttons of the private Telegram messages (issue 44): an opaque token per person, kind and subject, the
+keyboard of a message in flight, put back after the probe's mark (services/notifier/remote.py, outbox.py), and the
+one-time login links «Открыть на сайте» (services/league/login_links.py).
 
 Revision ID: 0021_tgbuttons
 Revises: 0020_zone
@@ -35,6 +36,17 @@ def upgrade() -> None:
     )
     op.create_index(op.f("ix_telegrambutton_match_id"), "telegrambutton", ["match_id"], unique=False)
     op.create_index(op.f("ix_telegrambutton_user_id"), "telegrambutton", ["user_id"], unique=False)
+    op.create_table(
+        "loginlink",
+        sa.Column("code_hash", sa.String(length=64), nullable=False),
+        sa.Column("user_id", sa.Integer(), nullable=False),
+        sa.Column("match_id", sa.Integer(), nullable=False),
+        sa.Column("expires_at", services.core.models.UtcDateTime(), nullable=False),
+        sa.ForeignKeyConstraint(["match_id"], ["match.id"]),
+        sa.ForeignKeyConstraint(["user_id"], ["user.id"]),
+        sa.PrimaryKeyConstraint("code_hash"),
+    )
+    op.create_index(op.f("ix_loginlink_user_id"), "loginlink", ["user_id"], unique=False)
     with op.batch_alter_table("telegrampending") as batch:
         batch.add_column(sa.Column("buttons", sqlmodel.sql.sqltypes.AutoString(), nullable=False, server_default=""))
 
@@ -42,6 +54,8 @@ def upgrade() -> None:
 def downgrade() -> None:
     with op.batch_alter_table("telegrampending") as batch:
         batch.drop_column("buttons")
+    op.drop_index(op.f("ix_loginlink_user_id"), table_name="loginlink")
+    op.drop_table("loginlink")
     op.drop_index(op.f("ix_telegrambutton_user_id"), table_name="telegrambutton")
     op.drop_index(op.f("ix_telegrambutton_match_id"), table_name="telegrambutton")
     op.drop_table("telegrambutton")

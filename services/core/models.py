@@ -521,6 +521,16 @@ class TelegramButton(SQLModel, table=True):
     created_at: datetime = _instant(now=True)
 
 
+class LoginLink(SQLModel, table=True):
+    """A one-time link from the bot's private chat that opens a match's page logged in (issue 44): only the code's
+    digest is kept; used once, within minutes, for the person it was made for (services/league/login_links.py)."""
+
+    code_hash: str = Field(sa_column=sa.Column(sa.String(64), primary_key=True))
+    user_id: int = Field(foreign_key="user.id", index=True)
+    match_id: int = Field(foreign_key="match.id")
+    expires_at: datetime = _instant()
+
+
 class TelegramLinkCode(SQLModel, table=True):
     code: str = Field(primary_key=True)
     user_id: int = Field(foreign_key="user.id", index=True)

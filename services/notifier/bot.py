@@ -48,6 +48,7 @@ class BotConfig:
     poll_seconds: float = 5.0
     pantheon_sync_minutes: float | None = None  # None: no scheduled Pantheon import
     claim_seconds: float = 120.0  # a claim on outbox events; a killed process's events wait this long at most
+    site_url: str | None = None  # PUBLIC_URL: the private messages' «Открыть на сайте» links lead there
     reminder_check_seconds: float = 60.0  # how often the bot asks whether the Sunday reminder is due (cheap)
 
 
@@ -64,6 +65,7 @@ def config_from_settings(settings: Settings) -> BotConfig:
         reminder_time=reminder_time_of(settings),
         pantheon_sync_minutes=settings.pantheon_sync_minutes,
         claim_seconds=settings.claim_seconds,
+        site_url=settings.public_url,
     )
 
 
@@ -176,15 +178,23 @@ async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
     notifier = _notifier(context)
     # The answer locks the match and may book (the whole board): off the event loop.
     pressed = await asyncio.to_thread(
-        remote.press, notifier.bind, query.data or "", telegram_user_id=query.from_user.id, now=notifier.clock()
+        remote.press,
+        notifier.bind,
+        query.data or "",
+        telegram_user_id=query.from_user.id,
+        now=notifier.clock(),
+        site_url=notifier.site_url,
     )
     try:
-        await query.answer(pressed.answer, show_alert=pressed.text is None)
+        await query.answer(pressed.answer, show_alert=pressed.alert)
     except BadRequest as error:  # a tap that waited while the bot was down: "query is too old"; the edit still tells
         log.info("tap not answered: %s", error)
     message = query.message
     if pressed.text is not None and message is not None and message.chat.id == query.from_user.id:
         await notifier.gateway.edit(message.chat.id, message.message_id, pressed.text, buttons=pressed.keyboard)
+    if pressed.reply is not None:  # the login link: to the person's own private chat only (their account's id)
+        text, buttons = pressed.reply
+        await notifier.gateway.send(query.from_user.id, text, buttons=buttons)
 
 
 def _what_failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> str:
@@ -252,7 +262,9 @@ def build_application(
     application = builder.build()
     gateway = TelegramGateway(application.bot, **(gateway_options or {}))
     lease = timedelta(seconds=config.claim_seconds)
-    application.bot_data["notifier"] = Notifier(gateway, config.target, bind=bind, clock=clock, lease=lease)
+    application.bot_data["notifier"] = Notifier(
+        gateway, config.target, bind=bind, clock=clock, lease=lease, site_url=config.site_url
+    )
     application.bot_data["config"] = config
     application.add_handler(CommandHandler("start", start_command))
     application.add_handler(CommandHandler("stop", stop_command))

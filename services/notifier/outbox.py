@@ -71,6 +71,7 @@ from services.notifier.remote import (
     keyboard_json,
     keyboard_of,
     proposal_keyboard,
+    with_open,
 )
 from services.notifier.snapshot import MatchSnapshot, SeatView, match_snapshot
 from services.notifier.sunday import is_late
@@ -221,9 +222,11 @@ class Notifier:
         pace: Pace | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         monotonic: Callable[[], float] = clock_time.monotonic,
+        site_url: str | None = None,
     ) -> None:
         self.gateway, self.target, self.bind, self.clock, self.lease = gateway, target, bind, clock, lease
         self.pace, self.sleep, self.monotonic = pace or Pace(), sleep, monotonic
+        self.site_url = site_url  # the site's public address: «Открыть на сайте» on the private messages needs it
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._holding: list[int] = []  # the events being delivered: their claim is renewed before each message
 
@@ -544,11 +547,22 @@ class Notifier:
                 text = cards.unblock_private_text(snap, s.player_id)
                 if text is not None and told.get(s.telegram_user_id) != text_hash(text):
                     messages.append((max(changed), s, text, snap.match_id, ()))
+        if self.site_url and messages:  # every private message about the match: «Открыть на сайте» (issue 44)
+            with session_scope(self.bind) as session:
+                messages = [
+                    (event_id, seat, text, hint_of, self._with_open(session, buttons, seat, snap.match_id))
+                    for event_id, seat, text, hint_of, buttons in messages
+                ]
         for event_id, seat, text, hint_of, buttons in messages:
             try:
                 await self.send_once(event_id, saved(seat.telegram_user_id), text, hint_of=hint_of, buttons=buttons)
             except Undeliverable as error:
                 log.info("private message to a player not delivered: %s", error)
+
+    def _with_open(self, session: Session, buttons: Keyboard, seat: SeatView, match_id: int) -> Keyboard:
+        return with_open(
+            session, buttons, user_id=seat.user_id, match_id=match_id, now=self.clock(), site_url=self.site_url
+        )
 
     def _keyboards(self, snap: MatchSnapshot, proposal_id: int, seats: list[SeatView]) -> dict[int, Keyboard]:
         """Per seat, «Подтверждаю» / «Не могу» for the proposal it is asked to answer (issue 44). Their tokens are

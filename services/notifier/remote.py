@@ -24,6 +24,8 @@ from services.core import action_keys
 from services.core.db import session_scope
 from services.core.errors import LeagueError
 from services.core.models import Booking, MeetingProposal, ProposalConfirmation, Room, TelegramButton, User, saved
+from services.core.urls import login_link_url
+from services.league.login_links import LINK_TTL, create_login_link
 from services.notifier import cards
 from services.notifier.snapshot import MatchSnapshot, ProposalView, SeatView, match_snapshot
 from services.scheduling import availability, booking
@@ -31,6 +33,7 @@ from services.scheduling.intervals import to_kirov
 
 CONFIRM, DECLINE = "confirm", "decline"  # a proposal's answers
 CANNOT_FREE, CANNOT_KEEP = "cannot_free", "cannot_keep"  # «Не смогу» on a booking, with or without its time
+OPEN = "open"  # «Открыть на сайте»: a one-time login link to the match's page, sent to the private chat
 TOKEN_BYTES = 16  # 22 characters of a URL-safe token: Telegram's callback_data holds 64 bytes
 KEY_PREFIX = "tg:"  # a tap's action key: the button's token, apart from the pages' keys
 
@@ -114,26 +117,44 @@ def booking_keyboard(session: Session, snap: MatchSnapshot, seat: SeatView, *, n
     return tuple(rows)
 
 
+def with_open(
+    session: Session, keyboard: Keyboard, *, user_id: int, match_id: int, now: datetime, site_url: str | None
+) -> Keyboard:
+    """`keyboard` and, below it, «Открыть на сайте» (every private message about a match carries it; not without
+    the site's public address, which the link needs)."""
+    if not site_url:
+        return keyboard
+    token = token_for(session, user_id=user_id, match_id=match_id, kind=OPEN, subject_id=match_id, now=now)
+    return (*keyboard, (Button(cards.BUTTON_OPEN, token),))
+
+
 @dataclass(frozen=True)
 class Pressed:
-    """What a tap is answered with, and the message's new text and buttons (None: the message is left as it is)."""
+    """What a tap is answered with (`alert`: a refusal, shown until dismissed), the message's new text and buttons
+    (None: the message is left as it is), and a new message to the person's chat (`reply`: its text and buttons)."""
 
     answer: str
     text: str | None = None
     keyboard: Keyboard = ()
+    alert: bool = False
+    reply: tuple[str, Keyboard] | None = None
 
 
-def press(bind: sa.Engine | None, token: str, *, telegram_user_id: int, now: datetime) -> Pressed:
+def press(
+    bind: sa.Engine | None, token: str, *, telegram_user_id: int, now: datetime, site_url: str | None = None
+) -> Pressed:
     """A tap on a button, as the page's answer would be: only by the linked account of the button's person."""
     with session_scope(bind) as session:
         button = session.get(TelegramButton, token) if 0 < len(token) <= 2 * TOKEN_BYTES else None
         user = session.get(User, button.user_id) if button is not None else None
         if button is None or user is None:
-            return Pressed(cards.TAP_UNKNOWN)
+            return Pressed(cards.TAP_UNKNOWN, alert=True)
         if user.telegram_user_id != telegram_user_id:  # a forwarded message tapped by another account
-            return Pressed(cards.TAP_NOT_YOURS)
+            return Pressed(cards.TAP_NOT_YOURS, alert=True)
         session.expunge(button)
         user_id = saved(user.id)
+        if button.kind == OPEN:
+            return _login_link(session, button, user_id, now=now, site_url=site_url)
     try:
         performed = action_keys.perform_once(
             KEY_PREFIX + token,
@@ -147,7 +168,27 @@ def press(bind: sa.Engine | None, token: str, *, telegram_user_id: int, now: dat
         answer = " ".join(error.lines())
     with session_scope(bind) as session:
         text, keyboard = message(session, button, user_id, now=now)
+        if text is not None:
+            keyboard = with_open(
+                session, keyboard, user_id=user_id, match_id=button.match_id, now=now, site_url=site_url
+            )
     return Pressed(cards.tap_answer(answer), text, keyboard)
+
+
+def _login_link(
+    session: Session, button: TelegramButton, user_id: int, *, now: datetime, site_url: str | None
+) -> Pressed:
+    """«Открыть на сайте»: a fresh one-time link for the person who tapped (checked: the button's own), sent to
+    their private chat only; each tap makes a new one, each opens once within `LINK_TTL`."""
+    snap = match_snapshot(session, button.match_id, now=now)
+    if not site_url or snap is None:
+        return Pressed(cards.TAP_UNKNOWN, alert=True)
+    code = create_login_link(session, user_id=user_id, match_id=button.match_id, now=now)
+    url = site_url.rstrip("/") + login_link_url(code)
+    minutes = int(LINK_TTL.total_seconds() // 60)
+    return Pressed(
+        cards.TAP_LINK_SENT, reply=(cards.login_link_text(snap, minutes), ((Button(cards.BUTTON_OPEN, url=url),),))
+    )
 
 
 def _perform(button: TelegramButton, user_id: int, now: datetime, session: Session) -> tuple[Any, str]:

@@ -23,6 +23,7 @@ from services.core.models import (
     TelegramButton,
     User,
 )
+from services.league import accounts, login_links
 from services.notifier.bot import OUTBOX_JOB, build_application
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_proposal_reminders
@@ -384,3 +385,42 @@ async def test_a_day_before_a_booked_meeting_the_four_are_recalled_with_cannot_c
     assert "Бронь снята" in answered["text"]
     session.expire_all()
     assert not session.exec(select(Booking).where(Booking.match_id == league.match_id)).one().active
+
+
+SITE = "https://liga.example.ru"
+
+
+async def test_open_on_the_site_sends_a_one_time_login_link_to_the_owner_only(
+    fake_api: FakeBotApi, engine: sa.Engine, session: Session, league: League, clock: Clock
+) -> None:
+    app = build_application(bot_config(fake_api, site_url=SITE), bind=engine, clock=clock)
+    await app.initialize()
+    try:
+        propose(session, league, kirov(14, 13))
+        await _deliver(app)
+        card_id, _ = fake_api.last_message(CHAT)
+        assert fake_api.buttons(CHAT, card_id) == []  # the group card stays without buttons
+        message_id, message = fake_api.last_message(PRIVATE[1])
+        rows = message["markup"]["inline_keyboard"]
+        assert [[b["text"] for b in row] for row in rows] == [["Подтверждаю", "Не могу"], ["Открыть на сайте"]]
+        open_token = rows[1][0]["callback_data"]
+        assert SITE not in str(rows)  # no link sits in a message for hours: a tap makes a fresh one
+
+        forwarded = fake_api.forward(PRIVATE[1], message_id, to=PRIVATE[2])
+        refused = await _tap(app, fake_api, PRIVATE[2], forwarded, open_token, by=PRIVATE[2])
+        assert refused["text"].startswith("Эта кнопка не ваша")
+        assert not [t for t in fake_api.texts_to(PRIVATE[2]) if "уже с входом" in t]
+
+        answered = await _tap(app, fake_api, PRIVATE[1], message_id, open_token, by=PRIVATE[1])
+        assert answered["text"] == "Ссылка для входа отправлена отдельным сообщением."
+        link_id, link = fake_api.last_message(PRIVATE[1])
+        assert "действует 5 минут и только один раз" in link["text"]
+        ((label, url),) = fake_api.buttons(PRIVATE[1], link_id)
+        assert label == "Открыть на сайте" and url.startswith(f"{SITE}/auth/telegram/")
+        code = url.rsplit("/", 1)[1]
+        opened = login_links.open_login_link(session, code, now=clock.now, session_days=30)
+        assert opened is not None and opened.match_id == league.match_id
+        assert accounts.user_for_token(session, opened.token, now=clock.now).id == league.user_ids[1]
+        assert login_links.open_login_link(session, code, now=clock.now, session_days=30) is None  # once
+    finally:
+        await app.shutdown()
