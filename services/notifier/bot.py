@@ -27,7 +27,6 @@ from services.notifier import cards, remote
 from services.notifier import linking as telegram_link
 from services.notifier import status as bot_status
 from services.notifier.outbox import Notifier, Target
-from services.notifier.snapshot import user_match_snapshots
 from services.notifier.sunday import reminder_time_of
 from services.notifier.telegram import TelegramGateway
 from services.pantheon.schedule import sync_current_season
@@ -166,9 +165,16 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if not _private(update):
         await _reply(update, cards.PRIVATE_ONLY)
         return
-    with session_scope(_notifier(context).bind) as session:
-        user, snaps = user_match_snapshots(session, update.effective_user.id)
-    await _reply(update, cards.matches_text(snaps) if user else cards.NOT_LINKED)
+    notifier = _notifier(context)
+    # Issue 44: one message per current match with the buttons that apply; the board is read off the event loop.
+    found = await asyncio.to_thread(
+        remote.matches, notifier.bind, update.effective_user.id, now=notifier.clock(), site_url=notifier.site_url
+    )
+    if found is None:
+        await _reply(update, cards.NOT_LINKED)
+        return
+    for text, buttons in found:
+        await notifier.gateway.send(update.effective_chat.id, text, buttons=buttons)
 
 
 async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:

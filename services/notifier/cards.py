@@ -337,6 +337,13 @@ def matches_text(snaps: Sequence[MatchSnapshot]) -> str:
     return "\n".join(lines)[:MAX_MESSAGE]
 
 
+def match_now_text(snap: MatchSnapshot, *, action: str, when: str) -> str:
+    """One match in the answer to /matches (issue 44): its state, when, and the person's next action, in the read
+    model's words (the home page's), above the buttons that apply."""
+    state = escape(STATE_LABELS.get(snap.state, snap.state))
+    return f"<b>{match_title(snap)} — {state}</b>\nКогда: {escape(when)}\nДальше: {escape(action)}"[:MAX_MESSAGE]
+
+
 def announcement_text(text: str) -> str:
     return f"<b>Объявление</b>\n\n{escape(text[:MAX_ANNOUNCEMENT])}"
 

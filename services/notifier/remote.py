@@ -26,8 +26,9 @@ from services.core.errors import LeagueError
 from services.core.models import Booking, MeetingProposal, ProposalConfirmation, Room, TelegramButton, User, saved
 from services.core.urls import login_link_url
 from services.league.login_links import LINK_TTL, create_login_link
+from services.league.todo import home_cards
 from services.notifier import cards
-from services.notifier.snapshot import MatchSnapshot, ProposalView, SeatView, match_snapshot
+from services.notifier.snapshot import MatchSnapshot, ProposalView, SeatView, match_snapshot, user_match_snapshots
 from services.scheduling import availability, booking
 from services.scheduling.intervals import to_kirov
 
@@ -249,3 +250,42 @@ def message(session: Session, button: TelegramButton, user_id: int, *, now: date
     live = proposal.status == "open" and proposal.start_at > now
     kinds = () if not live else (DECLINE,) if seat.player_id in view.confirmed else (CONFIRM, DECLINE)
     return text, proposal_keyboard(session, snap, seat, saved(proposal.id), now=now, kinds=kinds)
+
+
+def matches(
+    bind: sa.Engine | None, telegram_user_id: int, *, now: datetime, site_url: str | None = None
+) -> list[tuple[str, Keyboard]] | None:
+    """/matches in the private chat: one message per current match of the linked person — its state and their next
+    action as the home page words them — with the buttons that apply; the played ones in one list when nothing is
+    current. None: the account is linked to nobody."""
+    with session_scope(bind) as session:
+        user, snaps = user_match_snapshots(session, telegram_user_id, now=now)
+        if user is None:
+            return None
+        current = {c.match_id: c for c in home_cards(session, user, now) if not c.past}
+        out = []
+        for snap in snaps:
+            card = current.get(snap.match_id)
+            seat = next((s for s in snap.seats if s.user_id == user.id), None)
+            if card is None:
+                continue
+            keyboard: Keyboard = ()
+            if seat is not None:
+                keyboard = _answer_keyboard(session, snap, seat, now=now) + booking_keyboard(
+                    session, snap, seat, now=now
+                )
+                keyboard = with_open(
+                    session, keyboard, user_id=seat.user_id, match_id=snap.match_id, now=now, site_url=site_url
+                )
+            out.append((cards.match_now_text(snap, action=card.action, when=card.when), keyboard))
+        return out or [(cards.matches_text(snaps), ())]
+
+
+def _answer_keyboard(session: Session, snap: MatchSnapshot, seat: SeatView, *, now: datetime) -> Keyboard:
+    """The live proposal's buttons that still apply to the person: both before they answered, «Не могу» after
+    they confirmed, none once they declined or it began."""
+    proposal = snap.proposal
+    if proposal is None or proposal.start <= now or seat.player_id in proposal.declined:
+        return ()
+    kinds = (DECLINE,) if seat.player_id in proposal.confirmed else (CONFIRM, DECLINE)
+    return proposal_keyboard(session, snap, seat, proposal.id, now=now, kinds=kinds)

@@ -34,6 +34,7 @@ from tests.bot import delivery
 from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
 from tests.bot.fake_api import FakeBotApi
 from tests.bot.league import League, answer, kirov, link, make_league, propose
+from tests.bot.test_bot_process import _command
 
 pytestmark = pytest.mark.asyncio
 PRIVATE = (9101, 9102, 9103, 9104)  # the four players' Telegram accounts, each linked, private messages on
@@ -424,3 +425,28 @@ async def test_open_on_the_site_sends_a_one_time_login_link_to_the_owner_only(
         assert login_links.open_login_link(session, code, now=clock.now, session_days=30) is None  # once
     finally:
         await app.shutdown()
+
+
+async def test_matches_lists_the_current_matches_with_the_next_action_and_its_buttons(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    proposal_id = propose(session, league, kirov(14, 13))
+    await app.process_update(_command(app, "/matches", user_id=PRIVATE[1]))
+    message_id, message = fake_api.last_message(PRIVATE[1])
+    assert message["text"].startswith("<b>Тур 2, стол 1 — Подтвердил 1 из 4</b>\nКогда: игровое окно 07.12 — 20.12")
+    assert "Дальше: подтвердите время пн 14.12.2026 13:00, 3 ханчана" in message["text"]
+    confirm = dict(fake_api.buttons(PRIVATE[1], message_id))["Подтверждаю"]
+    answered = await _tap(app, fake_api, PRIVATE[1], message_id, confirm, by=PRIVATE[1])
+    assert answered["text"] == "Подтверждение записано."
+    assert league.player_ids[1] in _answers(session, proposal_id)
+
+    # The proposer has confirmed: only «Не могу» applies, and the action is the others'.
+    await app.process_update(_command(app, "/matches", user_id=PRIVATE[0]))
+    message_id, message = fake_api.last_message(PRIVATE[0])
+    assert "Дальше: ждём подтверждения: Вера Сидорова, Глеб Орлов" in message["text"]
+    assert [label for label, _ in fake_api.buttons(PRIVATE[0], message_id)] == ["Не могу"]
+
+    await app.process_update(_command(app, "/matches", user_id=STRANGER))
+    assert fake_api.texts_to(STRANGER) == [
+        "Этот Telegram не привязан к игроку лиги. Привяжите его на странице «Профиль» на сайте."
+    ]
