@@ -28,11 +28,12 @@ def upgrade() -> None:
         sa.Column("match_id", sa.Integer(), nullable=False),
         sa.Column("kind", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("subject_id", sa.Integer(), nullable=False),
+        sa.Column("detail", sqlmodel.sql.sqltypes.AutoString(), nullable=False),
         sa.Column("created_at", services.core.models.UtcDateTime(), nullable=False),
         sa.ForeignKeyConstraint(["match_id"], ["match.id"]),
         sa.ForeignKeyConstraint(["user_id"], ["user.id"]),
         sa.PrimaryKeyConstraint("token"),
-        sa.UniqueConstraint("user_id", "kind", "subject_id"),
+        sa.UniqueConstraint("user_id", "kind", "subject_id", "detail"),
     )
     op.create_index(op.f("ix_telegrambutton_match_id"), "telegrambutton", ["match_id"], unique=False)
     op.create_index(op.f("ix_telegrambutton_user_id"), "telegrambutton", ["user_id"], unique=False)

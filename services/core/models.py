@@ -512,12 +512,13 @@ class TelegramButton(SQLModel, table=True):
     id; what it does — the kind, the proposal or booking, whose it is — stays here on the server
     (services/notifier/remote.py). One per person, kind and subject, so a message sent again has the same buttons."""
 
-    __table_args__ = (sa.UniqueConstraint("user_id", "kind", "subject_id"),)
+    __table_args__ = (sa.UniqueConstraint("user_id", "kind", "subject_id", "detail"),)
     token: str = Field(primary_key=True, max_length=32)
     user_id: int = Field(foreign_key="user.id", index=True)
     match_id: int = Field(foreign_key="match.id", index=True)
-    kind: str  # remote.CONFIRM, DECLINE, CANNOT, CANNOT_FREE
-    subject_id: int  # the proposal (confirm, decline) or the booking («Не смогу»)
+    kind: str  # remote.CONFIRM, DECLINE, CANNOT_FREE, CANNOT_KEEP, OPEN, ADD
+    subject_id: int  # the proposal (confirm, decline), the booking («Не смогу») or the match (open, add)
+    detail: str = ""  # the hinted span «Добавить это время» adds ("start/end", ISO instants)
     created_at: datetime = _instant(now=True)
 
 

@@ -189,6 +189,7 @@ async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         query.data or "",
         telegram_user_id=query.from_user.id,
         now=notifier.clock(),
+        message_id=query.message.message_id if query.message is not None else 0,
         site_url=notifier.site_url,
     )
     try:

@@ -252,6 +252,24 @@ CANNOT_QUESTION = (
     "заново; «время убрать» — ещё и уберёт это время из вашей доступности, чтобы его не предложили снова."
 )
 BUTTON_OPEN = "Открыть на сайте"
+
+
+def add_button(start: datetime, end: datetime) -> str:
+    """The blocker's hint's button: adds exactly this span to the person's own time."""
+    return f"Добавить {format_span(start, end)}"
+
+
+def added_answer(start: datetime, end: datetime) -> str:
+    return f"Добавлено в вашу доступность: {format_span(start, end)}."
+
+
+def added_text(snap: MatchSnapshot, start: datetime, end: datetime) -> str:
+    """The hint's message once its time was added and no hint is left for the person: what changed, and the
+    match as it stands now."""
+    state = escape(STATE_LABELS.get(snap.state, snap.state))
+    return f"<b>{match_title(snap)}</b>\n{added_answer(start, end)}\nСейчас: {state}."
+
+
 TAP_LINK_SENT = "Ссылка для входа отправлена отдельным сообщением."
 
 

@@ -68,6 +68,7 @@ from services.notifier.remote import (
     DECLINE,
     Keyboard,
     booking_keyboard,
+    hint_keyboard,
     keyboard_json,
     keyboard_of,
     proposal_keyboard,
@@ -546,7 +547,9 @@ class Notifier:
             for s in wanting:
                 text = cards.unblock_private_text(snap, s.player_id)
                 if text is not None and told.get(s.telegram_user_id) != text_hash(text):
-                    messages.append((max(changed), s, text, snap.match_id, ()))
+                    with session_scope(self.bind) as session:  # «Добавить …» (issue 44): stored before the send
+                        keyboard = hint_keyboard(session, snap, s, now=self.clock())
+                    messages.append((max(changed), s, text, snap.match_id, keyboard))
         if self.site_url and messages:  # every private message about the match: «Открыть на сайте» (issue 44)
             with session_scope(self.bind) as session:
                 messages = [

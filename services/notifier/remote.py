@@ -30,13 +30,14 @@ from services.league.todo import home_cards
 from services.notifier import cards
 from services.notifier.snapshot import MatchSnapshot, ProposalView, SeatView, match_snapshot, user_match_snapshots
 from services.scheduling import availability, booking
-from services.scheduling.intervals import to_kirov
+from services.scheduling.intervals import Interval, to_kirov
 
 CONFIRM, DECLINE = "confirm", "decline"  # a proposal's answers
 CANNOT_FREE, CANNOT_KEEP = "cannot_free", "cannot_keep"  # «Не смогу» on a booking, with or without its time
 OPEN = "open"  # «Открыть на сайте»: a one-time login link to the match's page, sent to the private chat
+ADD = "add"  # the blocker's hint «Добавить это время»: the hinted span joins the person's own time
 TOKEN_BYTES = 16  # 22 characters of a URL-safe token: Telegram's callback_data holds 64 bytes
-KEY_PREFIX = "tg:"  # a tap's action key: the button's token, apart from the pages' keys
+KEY_PREFIX = "tg:"  # a tap's action key: the button's token and its message's id, apart from the pages' keys
 
 
 @dataclass(frozen=True)
@@ -59,11 +60,16 @@ def keyboard_of(text: str) -> Keyboard:
     return tuple(tuple(Button(**b) for b in row) for row in json.loads(text)) if text else ()
 
 
-def token_for(session: Session, *, user_id: int, match_id: int, kind: str, subject_id: int, now: datetime) -> str:
-    """The person's button of this kind for this proposal: made once, the same for every message that shows it."""
+def token_for(  # noqa: PLR0913
+    session: Session, *, user_id: int, match_id: int, kind: str, subject_id: int, now: datetime, detail: str = ""
+) -> str:
+    """The person's button of this kind for this subject: made once, the same for every message that shows it."""
     found = session.exec(
         select(TelegramButton.token).where(
-            TelegramButton.user_id == user_id, TelegramButton.kind == kind, TelegramButton.subject_id == subject_id
+            TelegramButton.user_id == user_id,
+            TelegramButton.kind == kind,
+            TelegramButton.subject_id == subject_id,
+            TelegramButton.detail == detail,
         )
     ).first()
     if found is not None:
@@ -73,11 +79,19 @@ def token_for(session: Session, *, user_id: int, match_id: int, kind: str, subje
         with session.begin_nested():
             session.add(
                 TelegramButton(
-                    token=token, user_id=user_id, match_id=match_id, kind=kind, subject_id=subject_id, created_at=now
+                    token=token,
+                    user_id=user_id,
+                    match_id=match_id,
+                    kind=kind,
+                    subject_id=subject_id,
+                    detail=detail,
+                    created_at=now,
                 )
             )
     except sa.exc.IntegrityError:  # another process made it first
-        return token_for(session, user_id=user_id, match_id=match_id, kind=kind, subject_id=subject_id, now=now)
+        return token_for(
+            session, user_id=user_id, match_id=match_id, kind=kind, subject_id=subject_id, now=now, detail=detail
+        )
     return token
 
 
@@ -118,6 +132,32 @@ def booking_keyboard(session: Session, snap: MatchSnapshot, seat: SeatView, *, n
     return tuple(rows)
 
 
+def _span(detail: str) -> Interval:
+    start, end = detail.split("/")
+    return Interval(datetime.fromisoformat(start), datetime.fromisoformat(end))
+
+
+def hint_keyboard(session: Session, snap: MatchSnapshot, seat: SeatView, *, now: datetime) -> Keyboard:
+    """«Добавить …» for each time the person's own hint names (theirs alone: `snap.unblock` is per player)."""
+    return tuple(
+        (
+            Button(
+                cards.add_button(o.start, o.end),
+                token_for(
+                    session,
+                    user_id=seat.user_id,
+                    match_id=snap.match_id,
+                    kind=ADD,
+                    subject_id=snap.match_id,
+                    now=now,
+                    detail=f"{o.start.isoformat()}/{o.end.isoformat()}",
+                ),
+            ),
+        )
+        for o in snap.unblock.get(seat.player_id, ())
+    )
+
+
 def with_open(
     session: Session, keyboard: Keyboard, *, user_id: int, match_id: int, now: datetime, site_url: str | None
 ) -> Keyboard:
@@ -141,10 +181,18 @@ class Pressed:
     reply: tuple[str, Keyboard] | None = None
 
 
-def press(
-    bind: sa.Engine | None, token: str, *, telegram_user_id: int, now: datetime, site_url: str | None = None
+def press(  # noqa: PLR0913
+    bind: sa.Engine | None,
+    token: str,
+    *,
+    telegram_user_id: int,
+    now: datetime,
+    message_id: int = 0,
+    site_url: str | None = None,
 ) -> Pressed:
-    """A tap on a button, as the page's answer would be: only by the linked account of the button's person."""
+    """A tap on a button, as the page's answer would be: only by the linked account of the button's person. A
+    second tap of the button on the same message (`message_id`) is answered as the first and does nothing; the
+    same button on a later message (the hint sent again, another /matches) acts on the state then."""
     with session_scope(bind) as session:
         button = session.get(TelegramButton, token) if 0 < len(token) <= 2 * TOKEN_BYTES else None
         user = session.get(User, button.user_id) if button is not None else None
@@ -158,7 +206,7 @@ def press(
             return _login_link(session, button, user_id, now=now, site_url=site_url)
     try:
         performed = action_keys.perform_once(
-            KEY_PREFIX + token,
+            f"{KEY_PREFIX}{token}:{message_id}",
             user_id=user_id,
             action=f"telegram.{button.kind}.{button.subject_id}",
             run=partial(_perform, button, user_id, now),
@@ -193,6 +241,10 @@ def _login_link(
 
 
 def _perform(button: TelegramButton, user_id: int, now: datetime, session: Session) -> tuple[Any, str]:
+    if button.kind == ADD:  # Регламент §3: the player's own availability, saved as the page saves it
+        span = _span(button.detail)
+        availability.add_time(session, match_id=button.match_id, user_id=user_id, span=span, now=now)
+        return None, cards.added_answer(span.start, span.end)
     if button.kind in (CANNOT_FREE, CANNOT_KEEP):  # Регламент §3, §6.1: the page's «Не смогу», its question answered
         free = button.kind == CANNOT_FREE
         availability.cannot_come(session, booking_id=button.subject_id, user_id=user_id, now=now, take_time_out=free)
@@ -214,6 +266,12 @@ def message(session: Session, button: TelegramButton, user_id: int, *, now: date
     seat = next((s for s in snap.seats if s.user_id == user_id), None) if snap else None
     if snap is None or seat is None:
         return None, ()
+    if button.kind == ADD:  # the person's hint as it is now, or what was added once none is left
+        text = cards.unblock_private_text(snap, seat.player_id)
+        if text is None:
+            span = _span(button.detail)
+            return cards.added_text(snap, span.start, span.end), ()
+        return text, hint_keyboard(session, snap, seat, now=now)
     if button.kind in (CANNOT_FREE, CANNOT_KEEP):
         meeting = session.get(Booking, button.subject_id)
         if meeting is None:

@@ -25,6 +25,7 @@ from services.core.models import (
 )
 from services.league import accounts, login_links
 from services.notifier.bot import OUTBOX_JOB, build_application
+from services.notifier.cards import format_span
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_proposal_reminders
 from services.scheduling import booking
@@ -450,3 +451,31 @@ async def test_matches_lists_the_current_matches_with_the_next_action_and_its_bu
     assert fake_api.texts_to(STRANGER) == [
         "Этот Telegram не привязан к игроку лиги. Привяжите его на странице «Профиль» на сайте."
     ]
+
+
+async def test_the_blockers_hint_adds_exactly_the_hinted_time(
+    app: Application, fake_api: FakeBotApi, session: Session, clock: Clock
+) -> None:
+    (league,) = make_league(session)
+    for index, telegram_id in enumerate(PRIVATE):
+        link(session, league, index, telegram_id, None, private=True)
+    for index in (0, 1, 2):
+        answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
+    answer(session, league, 3, (kirov(15, 13), kirov(15, 20)))  # Глеб alone blocks the match
+    await _deliver(app)
+    assert [t for chat in PRIVATE[:3] for t in fake_api.texts_to(chat)] == []  # nobody else hears of his time
+    message_id, message = fake_api.last_message(PRIVATE[3])
+    labels = [label for label, _ in fake_api.buttons(PRIVATE[3], message_id)]
+    assert labels and all(label.startswith("Добавить пн 14.12.2026 ") for label in labels)
+    label, add = fake_api.buttons(PRIVATE[3], message_id)[0]
+    hinted = label.removeprefix("Добавить ")
+
+    first = await _tap(app, fake_api, PRIVATE[3], message_id, add, by=PRIVATE[3])
+    second = await _tap(app, fake_api, PRIVATE[3], message_id, add, by=PRIVATE[3])  # a double tap
+    assert first["text"] == second["text"] == f"Добавлено в вашу доступность: {hinted}."
+    own = _own_time(session, league, 3)
+    added = [span for span in own if span != (kirov(15, 13), kirov(15, 20))]
+    assert len(own) == 2 and len(added) == 1 and format_span(*added[0]) == hinted  # exactly the hinted span
+    edited = fake_api.last_message(PRIVATE[3])[1]
+    assert f"Добавлено в вашу доступность: {hinted}." in edited["text"] and "Сейчас: " in edited["text"]
+    assert edited["markup"] is None
