@@ -479,3 +479,52 @@ async def test_the_blockers_hint_adds_exactly_the_hinted_time(
     edited = fake_api.last_message(PRIVATE[3])[1]
     assert f"Добавлено в вашу доступность: {hinted}." in edited["text"] and "Сейчас: " in edited["text"]
     assert edited["markup"] is None
+
+
+async def test_no_message_or_answer_carries_another_players_time(
+    fake_api: FakeBotApi, engine: sa.Engine, session: Session, clock: Clock
+) -> None:
+    app = build_application(bot_config(fake_api, site_url=SITE), bind=engine, clock=clock)
+    await app.initialize()
+    try:
+        (league,) = make_league(session)
+        for index, telegram_id in enumerate(PRIVATE):
+            link(session, league, index, telegram_id, None, private=True)
+        # Common time is 14.12 13:00–20:00; every other boundary is one player's own.
+        own = {
+            0: ((kirov(14, 8), kirov(14, 23)), (kirov(15, 7, 30), kirov(15, 9, 30))),
+            1: ((kirov(14, 10), kirov(14, 22)),),
+            2: ((kirov(14, 12), kirov(14, 21)), (kirov(17, 14), kirov(17, 16))),
+            3: ((kirov(14, 13), kirov(14, 20)),),
+        }
+        marks = {
+            0: ("08:00", "23:00", "07:30", "09:30", "15.12"),
+            1: ("10:00", "22:00"),
+            2: ("12:00", "21:00", "17.12"),
+        }
+        for index, spans in own.items():
+            answer(session, league, index, *spans)
+        propose(session, league, kirov(14, 13))
+        await _deliver(app)
+        for chat in PRIVATE[1:3]:
+            message_id, confirm = _button(fake_api, chat, "Подтверждаю")
+            await _tap(app, fake_api, chat, message_id, confirm, by=chat)
+        for chat in PRIVATE:
+            await app.process_update(_command(app, "/matches", user_id=chat))
+        message_id, confirm = _button(fake_api, PRIVATE[3], "Подтверждаю")
+        await _tap(app, fake_api, PRIVATE[3], message_id, confirm, by=PRIVATE[3])
+        await _deliver(app)
+    finally:
+        await app.shutdown()
+    said: list[tuple[int, str]] = [
+        (c.params["chat_id"], c.params["text"])
+        for c in fake_api.accepted()
+        if c.method in ("sendMessage", "editMessageText") and "text" in c.params
+    ]
+    said += [(0, a.get("text", "")) for a in fake_api.answers()]
+    assert len(said) > 12
+    for chat, text in said:
+        for index, personal in marks.items():
+            if chat != PRIVATE[index]:
+                for mark in personal:
+                    assert mark not in text, f"{mark!r} of player {index} reached chat {chat}: {text}"
