@@ -287,8 +287,12 @@ TAP_CANNOT_KEPT = "Бронь снята. Ваша доступность не �
 MAX_TAP_ANSWER = 200
 
 
+PAGE_ONLY = ": обновите страницу."  # a service's refusal says so to a page; in the chat the message shows the state
+
+
 def tap_answer(text: str) -> str:
     """What a tap is answered with, within Telegram's limit for answerCallbackQuery."""
+    text = text.replace(PAGE_ONLY, ".")
     return text if len(text) <= MAX_TAP_ANSWER else text[: MAX_TAP_ANSWER - 1] + "…"
 
 
