@@ -43,6 +43,7 @@ from services.notifier.cards import SOON  # the words of a proposal's private re
 from services.notifier.linking import create_link_code, redeem_link_code, set_private_messages
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_due_reminder, queue_proposal_reminders
+from services.notifier.remote import Keyboard
 from services.notifier.sunday import reminder_time_of
 from services.results.entry import Entry
 from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
@@ -118,12 +119,12 @@ class RecordingGateway:
         self.edits = 0
         self.shown: dict[int, str] = {}  # message id → its text as the chat shows it now (edits included)
 
-    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int:
         self.sent.append((len(self.sent) + 1, chat_id, thread_id, text))
         self.shown[len(self.sent)] = text
         return len(self.sent)
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+    async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None:
         self.edits += 1
         self.shown[message_id] = text
 

@@ -1,11 +1,11 @@
-"""HTTP routes beside the Reflex app: the ICS feeds of the club calendar and of each player's own meetings, and
-the two steps that put the session token into (and out of) an HttpOnly cookie."""
+"""HTTP routes beside the Reflex app: the ICS feeds of the club calendar and of each player's own meetings, the
+two steps that put the session token into (and out of) an HttpOnly cookie, and the bot's one-time login link."""
 
 from __future__ import annotations
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, Response
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
 from discard_app import routes, texts
@@ -15,7 +15,7 @@ from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
 from services.core.urls import site_address
-from services.league import accounts
+from services.league import accounts, login_links
 from services.scheduling.calendar_feed import club_ics, personal_ics
 
 ICS_TYPE = "text/calendar; charset=utf-8"
@@ -70,6 +70,24 @@ def forget_session(request: Request) -> Response:
     return response
 
 
+def open_login_link(request: Request) -> Response:
+    """The bot's «Открыть на сайте» (issue 44): the one-time code is used up, the same HttpOnly session as the
+    login form's is set, and the match's scheduling page opens."""
+    with session_scope() as session:
+        opened = login_links.open_login_link(
+            session, request.path_params["code"], now=utc_now(), session_days=settings.session_days
+        )
+    if opened is None:
+        return PlainTextResponse(texts.HTTP_LOGIN_LINK_GONE, status_code=410, headers={"Cache-Control": "no-store"})
+    response = RedirectResponse(
+        routes.match_schedule_url(opened.match_id), status_code=303, headers={"Cache-Control": "no-store"}
+    )
+    response.headers.append(
+        "set-cookie", adopt_cookie(opened.token, days=settings.session_days, secure=_secure(request))
+    )
+    return response
+
+
 async def _read_capped(request: Request, cap: int) -> bytes:
     """At most `cap` bytes of the body, streamed: the rest is never held (the guard has refused a larger
     declared size already)."""
@@ -88,6 +106,7 @@ http_api = Starlette(
         Route(routes.PERSONAL_ICS, my_calendar, methods=["GET"]),
         Route(ADOPT_PATH, adopt_session, methods=["POST"]),
         Route(FORGET_PATH, forget_session, methods=["POST"]),
+        Route(routes.LOGIN_LINK, open_login_link, methods=["GET"]),
     ]
 )
 

@@ -3,9 +3,14 @@
 import re
 from urllib.parse import quote
 
-from services.core.urls import match_schedule_url, match_url, personal_ics_url
+from services.core.urls import login_link_url, match_schedule_url, match_url, personal_ics_url
 
-__all__ = ["match_schedule_url", "match_url", "personal_ics_url"]  # the same builders the services use
+__all__ = [
+    "login_link_url",
+    "match_schedule_url",
+    "match_url",
+    "personal_ics_url",
+]  # the same builders the services use
 
 MAX_ID_DIGITS = 18  # a 64-bit integer has 19 digits
 
@@ -32,6 +37,7 @@ DISQUALIFICATIONS = "/disqualifications"
 REGULATION = "/regulation"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
+LOGIN_LINK = login_link_url("{code}")  # the bot's «Открыть на сайте» (issue 44)
 
 
 def id_in_path(path: str, pattern: str) -> int | None:

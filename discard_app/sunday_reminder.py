@@ -13,7 +13,7 @@ import logging
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
-from services.notifier.reminders import queue_due_reminder, queue_proposal_reminders
+from services.notifier.reminders import queue_due_reminder, queue_meeting_reminders, queue_proposal_reminders
 from services.notifier.sunday import reminder_time_of
 
 log = logging.getLogger(__name__)
@@ -22,10 +22,12 @@ CHECK_SECONDS = 60
 
 def queue_if_due() -> bool:
     """One check with the site's clock, read once here (the shell's); True when this process wrote the Sunday
-    reminder. The proposals due for their reminder a day before their start are written in the same check."""
+    reminder. The proposals and booked meetings due for their reminder a day before their start are written in the
+    same check."""
     now = utc_now()
     with session_scope() as session:
         queue_proposal_reminders(session, now=now)
+        queue_meeting_reminders(session, now=now)
         return queue_due_reminder(session, now=now, reminder_time=reminder_time_of(settings)) is not None
 
 

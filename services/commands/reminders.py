@@ -11,12 +11,14 @@ from datetime import datetime
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
-from services.notifier.reminders import queue_due_reminder, queue_proposal_reminders
+from services.notifier.reminders import queue_due_reminder, queue_meeting_reminders, queue_proposal_reminders
 from services.notifier.sunday import reminder_time_of
 from services.scheduling.intervals import to_kirov
 
 QUEUED = "Напоминание с воскресенья {day} поставлено в очередь бота{late}."
-PROPOSALS_QUEUED = "Напоминаний о предложенных встречах за сутки до начала поставлено в очередь бота: {n}."
+SOON_QUEUED = (
+    "Напоминаний о встречах (предложенных и забронированных) за сутки до начала поставлено в очередь бота: {n}."
+)
 NOT_DUE = "Напоминание не нужно: оно уже в очереди, его время ещё не пришло или согласовывать нечего."
 
 
@@ -31,10 +33,10 @@ def run(args: argparse.Namespace) -> int:
     """Always 0: «not due» is what most of a timer's runs answer, not a failure."""
     now = utc_now()
     with session_scope() as session:
-        soon = queue_proposal_reminders(session, now=now)
+        soon = queue_proposal_reminders(session, now=now) + queue_meeting_reminders(session, now=now)
         event = queue_due_reminder(session, now=now, reminder_time=reminder_time_of(settings))
     if soon:
-        print(PROPOSALS_QUEUED.format(n=len(soon)))
+        print(SOON_QUEUED.format(n=len(soon)))
     if event is None:
         print(NOT_DUE)
         return 0

@@ -484,6 +484,7 @@ class TelegramPending(SQLModel, table=True):
     after_message_id: int = 0
     owner: str = ""
     started_at: datetime = _instant(now=True)
+    buttons: str = ""  # the message's buttons (JSON, services/notifier/remote.py): put back after the probe's mark
 
 
 class MatchCard(SQLModel, table=True):
@@ -504,6 +505,31 @@ class UnblockHint(SQLModel, table=True):
     chat_id: int = Field(sa_column=sa.Column(sa.BigInteger, primary_key=True, autoincrement=False))
     text_hash: str
     sent_at: datetime = _instant(now=True)
+
+
+class TelegramButton(SQLModel, table=True):
+    """A button on one person's private message (issue 44): its callback carries only `token`, an opaque random
+    id; what it does — the kind, the proposal or booking, whose it is — stays here on the server
+    (services/notifier/remote.py). One per person, kind and subject, so a message sent again has the same buttons."""
+
+    __table_args__ = (sa.UniqueConstraint("user_id", "kind", "subject_id", "detail"),)
+    token: str = Field(primary_key=True, max_length=32)
+    user_id: int = Field(foreign_key="user.id", index=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    kind: str  # remote.CONFIRM, DECLINE, CANNOT_FREE, CANNOT_KEEP, OPEN, ADD
+    subject_id: int  # the proposal (confirm, decline), the booking («Не смогу») or the match (open, add)
+    detail: str = ""  # the hinted span «Добавить это время» adds ("start/end", ISO instants)
+    created_at: datetime = _instant(now=True)
+
+
+class LoginLink(SQLModel, table=True):
+    """A one-time link from the bot's private chat that opens a match's page logged in (issue 44): only the code's
+    digest is kept; used once, within minutes, for the person it was made for (services/league/login_links.py)."""
+
+    code_hash: str = Field(sa_column=sa.Column(sa.String(64), primary_key=True))
+    user_id: int = Field(foreign_key="user.id", index=True)
+    match_id: int = Field(foreign_key="match.id")
+    expires_at: datetime = _instant()
 
 
 class TelegramLinkCode(SQLModel, table=True):

@@ -50,6 +50,9 @@ PROPOSAL_SOON = "proposal_soon"
 # gone by, a neighbour's hold ended): written by the bot's minute look (services/notifier/freshness.py) so the card is
 # edited and the match's open pages reload.
 TIME_PASSED = "time_passed"
+# Issue 44: a booked meeting a day before its start is recalled privately to the four, with its «Не смогу», once per
+# booking and start (`once_key` "meeting_soon:<id>:<start>", services/notifier/reminders.py).
+MEETING_SOON = "meeting_soon"
 
 
 def emit(

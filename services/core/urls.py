@@ -12,6 +12,11 @@ def match_schedule_url(match_id: int | str) -> str:
     return f"/match/{match_id}/schedule"
 
 
+def login_link_url(code: str) -> str:
+    """The bot's one-time «Открыть на сайте» (issue 44): consumed by the site, which logs in and redirects."""
+    return f"/auth/telegram/{code}"
+
+
 def personal_ics_url(token: str) -> str:
     return f"/calendar/me/{token}.ics"
 

@@ -17,17 +17,16 @@ from datetime import datetime, time, timedelta
 import sqlalchemy as sa
 from telegram import Update
 from telegram.constants import ChatType, ParseMode
-from telegram.error import NetworkError
-from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
+from telegram.error import BadRequest, NetworkError
+from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
 
 from services.core import bot_status
 from services.core.config import Settings
 from services.core.db import session_scope, use_database
 from services.core.models import utc_now
-from services.notifier import cards
+from services.notifier import cards, remote
 from services.notifier import linking as telegram_link
 from services.notifier.outbox import Notifier, Target
-from services.notifier.snapshot import user_match_snapshots
 from services.notifier.sunday import reminder_time_of
 from services.notifier.telegram import TelegramGateway
 from services.pantheon.schedule import sync_current_season
@@ -48,6 +47,7 @@ class BotConfig:
     poll_seconds: float = 5.0
     pantheon_sync_minutes: float | None = None  # None: no scheduled Pantheon import
     claim_seconds: float = 120.0  # a claim on outbox events; a killed process's events wait this long at most
+    site_url: str | None = None  # PUBLIC_URL: the private messages' «Открыть на сайте» links lead there
     reminder_check_seconds: float = 60.0  # how often the bot asks whether the Sunday reminder is due (cheap)
 
 
@@ -64,6 +64,7 @@ def config_from_settings(settings: Settings) -> BotConfig:
         reminder_time=reminder_time_of(settings),
         pantheon_sync_minutes=settings.pantheon_sync_minutes,
         claim_seconds=settings.claim_seconds,
+        site_url=settings.public_url,
     )
 
 
@@ -167,9 +168,43 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if not _private(update):
         await _reply(update, cards.PRIVATE_ONLY)
         return
-    with session_scope(_notifier(context).bind) as session:
-        user, snaps = user_match_snapshots(session, update.effective_user.id, now=_notifier(context).clock())
-    await _reply(update, cards.matches_text(snaps) if user else cards.NOT_LINKED)
+    notifier = _notifier(context)
+    # Issue 44: one message per current match with the buttons that apply; the board is read off the event loop.
+    found = await asyncio.to_thread(
+        remote.matches, notifier.bind, update.effective_user.id, now=notifier.clock(), site_url=notifier.site_url
+    )
+    if found is None:
+        await _reply(update, cards.NOT_LINKED)
+        return
+    for text, buttons in found:
+        await notifier.gateway.send(update.effective_chat.id, text, buttons=buttons)
+
+
+async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """A tap on a private message's button (issue 44, Регламент §3): decided now, by the services the page uses,
+    answered in Russian, and its message then says what happened. Only the owner's own message is edited."""
+    query = update.callback_query
+    notifier = _notifier(context)
+    # The answer locks the match and may book (the whole board): off the event loop.
+    pressed = await asyncio.to_thread(
+        remote.press,
+        notifier.bind,
+        query.data or "",
+        telegram_user_id=query.from_user.id,
+        now=notifier.clock(),
+        message_id=query.message.message_id if query.message is not None else 0,
+        site_url=notifier.site_url,
+    )
+    try:
+        await query.answer(pressed.answer, show_alert=pressed.alert)
+    except BadRequest as error:  # a tap that waited while the bot was down: "query is too old"; the edit still tells
+        log.info("tap not answered: %s", error)
+    message = query.message
+    if pressed.text is not None and message is not None and message.chat.id == query.from_user.id:
+        await notifier.gateway.edit(message.chat.id, message.message_id, pressed.text, buttons=pressed.keyboard)
+    if pressed.reply is not None:  # the login link: to the person's own private chat only (their account's id)
+        text, buttons = pressed.reply
+        await notifier.gateway.send(query.from_user.id, text, buttons=buttons)
 
 
 def _what_failed(update: object, context: ContextTypes.DEFAULT_TYPE) -> str:
@@ -237,11 +272,14 @@ def build_application(
     application = builder.build()
     gateway = TelegramGateway(application.bot, **(gateway_options or {}))
     lease = timedelta(seconds=config.claim_seconds)
-    application.bot_data["notifier"] = Notifier(gateway, config.target, bind=bind, clock=clock, lease=lease)
+    application.bot_data["notifier"] = Notifier(
+        gateway, config.target, bind=bind, clock=clock, lease=lease, site_url=config.site_url
+    )
     application.bot_data["config"] = config
     application.add_handler(CommandHandler("start", start_command))
     application.add_handler(CommandHandler("stop", stop_command))
     application.add_handler(CommandHandler("matches", matches_command))
+    application.add_handler(CallbackQueryHandler(button_pressed))
     application.add_error_handler(on_error)
     jobs = application.job_queue
     jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
@@ -266,5 +304,5 @@ def main(settings: Settings | None = None) -> int:
         log.error("%s", error)
         return 2
     use_database(settings.database_url)  # the process names its database: services never read the settings
-    build_application(config).run_polling(allowed_updates=[Update.MESSAGE])
+    build_application(config).run_polling(allowed_updates=[Update.MESSAGE, Update.CALLBACK_QUERY])
     return 0

@@ -14,7 +14,7 @@ from typing import Any
 
 from services.core import wording
 from services.core.text_limits import ANNOUNCEMENT_MAX
-from services.notifier.snapshot import BookingView, MatchSnapshot, SeatView
+from services.notifier.snapshot import BookingView, MatchSnapshot, ProposalView, SeatView
 from services.scheduling.intervals import Interval, to_kirov
 from services.scheduling.rules import (
     NO_COMMON_TIME,
@@ -214,12 +214,15 @@ def reminder_texts(snaps: Sequence[MatchSnapshot], *, late_from: datetime | None
     return messages
 
 
+ANSWER_HERE = "Ответьте кнопкой ниже или на сайте лиги."
+
+
 def proposal_waiting_text(snap: MatchSnapshot) -> str:
     p = snap.proposal
     assert p is not None
     return (
         f"<b>{match_title(snap)}</b>\nВам предложено время встречи: {format_span(p.start, p.end)}, "
-        f"{escape(p.room)}, {hanchans_word(p.hanchans)}.\nПодтвердите или отклоните его на сайте лиги."
+        f"{escape(p.room)}, {hanchans_word(p.hanchans)}.\n{ANSWER_HERE}"
     )
 
 
@@ -233,13 +236,119 @@ def proposal_soon_text(snap: MatchSnapshot) -> str:
     return (
         f"<b>{match_title(snap)}</b>\nПредложенная встреча {format_span(p.start, p.end)} ({escape(p.room)}, "
         f"{hanchans_word(p.hanchans)}) {SOON}. Бронь будет, только "
-        "когда подтвердят все четверо: подтвердите или отклоните время на сайте лиги."
+        f"когда подтвердят все четверо. {ANSWER_HERE}"
     )
 
 
-def booked_text(snap: MatchSnapshot, *, moved: bool = False) -> str:
+def booked_text(snap: MatchSnapshot, *, moved: bool = False, ask: bool = False) -> str:
+    """The booked or moved meeting; `ask`: with its «Не смогу» buttons, whose question it then asks."""
     head = "Встреча перенесена" if moved else "Встреча забронирована"
     lines = [f"<b>{match_title(snap)}</b>", f"{head}:"] + [f"• {_booking_line(b)}" for b in snap.bookings]
+    return "\n".join(lines + ([CANNOT_QUESTION] if ask else []))
+
+
+# Issue 44, Регламент §3: the buttons of the private messages and what a tap answers (answerCallbackQuery: at most
+# 200 characters) and how the message then reads.
+BUTTON_CONFIRM = "Подтверждаю"
+BUTTON_DECLINE = "Не могу"
+TAP_UNKNOWN = "Эта кнопка больше не действует: наберите /matches или откройте матч на сайте."
+TAP_NOT_YOURS = "Эта кнопка не ваша: ответить ею может только тот игрок, кому бот её прислал."
+TAP_CONFIRMED = "Подтверждение записано."
+TAP_BOOKED = "Все четверо подтвердили: помещение забронировано."
+TAP_DECLINED = "Вы отклонили это время."
+BUTTON_CANNOT_FREE = "Не смогу, время убрать"
+BUTTON_CANNOT_KEEP = "Не смогу, время оставить"
+# The page's question (its «Не сможете прийти?» dialog), asked by the two buttons.
+CANNOT_QUESTION = (
+    "Не сможете прийти? «Не смогу» снимет бронь сразу, остальные трое получат сообщение, и время придётся согласовать "
+    "заново; «время убрать» — ещё и уберёт это время из вашей доступности, чтобы его не предложили снова."
+)
+BUTTON_OPEN = "Открыть на сайте"
+
+
+def add_button(start: datetime, end: datetime) -> str:
+    """The blocker's hint's button: adds exactly this span to the person's own time."""
+    return f"Добавить {format_span(start, end)}"
+
+
+def added_answer(start: datetime, end: datetime) -> str:
+    return f"Добавлено в вашу доступность: {format_span(start, end)}."
+
+
+def added_text(snap: MatchSnapshot, start: datetime, end: datetime) -> str:
+    """The hint's message once its time was added and no hint is left for the person: what changed, and the
+    match as it stands now."""
+    state = escape(STATE_LABELS.get(snap.state, snap.state))
+    return f"<b>{match_title(snap)}</b>\n{added_answer(start, end)}\nСейчас: {state}."
+
+
+TAP_LINK_SENT = "Ссылка для входа отправлена отдельным сообщением."
+
+
+def login_link_text(snap: MatchSnapshot, minutes: int) -> str:
+    """The message with the one-time login link (issue 44), sent only to the person's own private chat."""
+    return (
+        f"<b>{match_title(snap)}</b>\nКнопка ниже откроет страницу матча на сайте уже с входом: она действует "
+        f"{minutes} {wording.plural(minutes, 'минуту', 'минуты', 'минут')} и только один раз. "
+        "Не пересылайте это сообщение: ссылка входит на сайт от вашего имени."
+    )
+
+
+TAP_CANNOT_FREED = "Бронь снята, это время убрано из вашей доступности: согласуйте другое."
+TAP_CANNOT_KEPT = "Бронь снята. Ваша доступность не изменилась: согласуйте другое время."
+MAX_TAP_ANSWER = 200
+
+
+PAGE_ONLY = ": обновите страницу."  # a service's refusal says so to a page; in the chat the message shows the state
+
+
+def tap_answer(text: str) -> str:
+    """What a tap is answered with, within Telegram's limit for answerCallbackQuery."""
+    text = text.replace(PAGE_ONLY, ".")
+    return text if len(text) <= MAX_TAP_ANSWER else text[: MAX_TAP_ANSWER - 1] + "…"
+
+
+def proposal_outcome_text(
+    snap: MatchSnapshot, proposal: ProposalView, *, status: str, player_id: int, now: datetime, reason: str | None
+) -> str:
+    """The proposal's private message after a tap, as the proposal stands now (Регламент §3): confirmed and whom it
+    waits for, booked, declined, or why it no longer can be (ended, begun, the table gone: `reason`)."""
+    head = (
+        f"<b>{match_title(snap)}</b>\nПредложенное время: {format_span(proposal.start, proposal.end)}, "
+        f"{escape(proposal.room)}, {hanchans_word(proposal.hanchans)}."
+    )
+    if status == "booked":
+        return booked_text(snap)
+    if status == "failed":
+        line = f"Встреча не забронирована: {escape(reason or '')}"
+    elif status == "declined":
+        line = "Вы отклонили это время." if player_id in proposal.declined else "Это время отклонено."
+    elif status != "open":
+        line = "Это предложение уже не действует" + (f": {escape(reason)}" if reason else ".")
+    elif proposal.start <= now:
+        line = "Время встречи уже началось: подтвердить его больше нельзя."
+    elif player_id in proposal.confirmed:
+        waiting = [s for s in snap.seats if s.player_id not in proposal.confirmed]
+        line = f"Вы подтвердили; ждём: {_names(waiting)}."
+    else:
+        line = ANSWER_HERE
+    if status != "open" or proposal.start <= now:
+        line += f"\nСейчас: {escape(STATE_LABELS.get(snap.state, snap.state))}."
+    return f"{head}\n{line}"
+
+
+def meeting_soon_text(snap: MatchSnapshot, soon: Sequence[BookingView], *, ask: bool) -> str:
+    """Issue 44: the private reminder, a day before, of a booked meeting; `ask`: with its «Не смогу» buttons."""
+    lines = [f"<b>{match_title(snap)}</b>", "Встреча меньше чем через сутки:"] + [f"• {_booking_line(b)}" for b in soon]
+    return "\n".join(lines + ([CANNOT_QUESTION] if ask else []))
+
+
+def booking_outcome_text(snap: MatchSnapshot, booking: BookingView, *, now: datetime) -> str:
+    """A booked meeting's private message after a tap that left it booked (asking the page's question while it has
+    not begun)."""
+    lines = [f"<b>{match_title(snap)}</b>", f"Встреча забронирована: {_booking_line(booking)}"]
+    if booking.start > now:
+        lines.append(CANNOT_QUESTION)
     return "\n".join(lines)
 
 
@@ -260,6 +369,13 @@ def matches_text(snaps: Sequence[MatchSnapshot]) -> str:
             line += "; " + "; ".join(format_span(b.start, b.end) for b in snap.bookings)
         lines.append(line)
     return "\n".join(lines)[:MAX_MESSAGE]
+
+
+def match_now_text(snap: MatchSnapshot, *, action: str, when: str) -> str:
+    """One match in the answer to /matches (issue 44): its state, when, and the person's next action, in the read
+    model's words (the home page's), above the buttons that apply."""
+    state = escape(STATE_LABELS.get(snap.state, snap.state))
+    return f"<b>{match_title(snap)} — {state}</b>\nКогда: {escape(when)}\nДальше: {escape(action)}"[:MAX_MESSAGE]
 
 
 def announcement_text(text: str) -> str:

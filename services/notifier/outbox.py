@@ -50,6 +50,7 @@ from services.core.models import (
     TelegramSend,
     UnblockHint,
     User,
+    saved,
     utc_now,
 )
 from services.notifier import cards
@@ -57,10 +58,27 @@ from services.notifier.cards import text_hash
 from services.notifier.claims import LEASE, claim_events, renew_claims
 from services.notifier.freshness import stale_cards, time_moved
 from services.notifier.pacing import Pace
-from services.notifier.reminders import pending_matches, queue_due_reminder, queue_proposal_reminders
-from services.notifier.snapshot import MatchSnapshot, match_snapshot
+from services.notifier.reminders import (
+    pending_matches,
+    queue_due_reminder,
+    queue_meeting_reminders,
+    queue_proposal_reminders,
+)
+from services.notifier.remote import (
+    CONFIRM,
+    DECLINE,
+    Keyboard,
+    booking_keyboard,
+    hint_keyboard,
+    keyboard_json,
+    keyboard_of,
+    proposal_keyboard,
+    with_open,
+)
+from services.notifier.snapshot import MatchSnapshot, SeatView, match_snapshot
 from services.notifier.sunday import is_late
 from services.results.judge_calls import escalate_unanswered
+from services.scheduling.decide import PROPOSAL_REMINDER_BEFORE
 
 log = logging.getLogger(__name__)
 
@@ -93,11 +111,11 @@ PROBE_SEARCH_CALLS = 2 * 31 * PROBE_END_RUN + PROBE_IDS  # probes at most, the h
 
 
 class Gateway(Protocol):
-    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int: ...
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int: ...
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None: ...
+    async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None: ...
 
-    async def probe(self, chat_id: int, message_id: int, text: str) -> str: ...
+    async def probe(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -202,9 +220,11 @@ class Notifier:
         pace: Pace | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
         monotonic: Callable[[], float] = clock_time.monotonic,
+        site_url: str | None = None,
     ) -> None:
         self.gateway, self.target, self.bind, self.clock, self.lease = gateway, target, bind, clock, lease
         self.pace, self.sleep, self.monotonic = pace or Pace(), sleep, monotonic
+        self.site_url = site_url  # the site's public address: «Открыть на сайте» on the private messages needs it
         self.owner = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._holding: list[int] = []  # the events being delivered: their claim is renewed before each message
         self._looked_at: datetime | None = None  # the last look for cards time made stale (`queue_stale_cards`)
@@ -302,9 +322,11 @@ class Notifier:
         part: int = 0,
         thread_id: int | None = None,
         hint_of: int | None = None,
+        buttons: Keyboard = (),
     ):
         """Sends one message of an event unless it was sent before; records its id before returning. `hint_of`: the
-        match whose unblock hint this is (recorded as the last hint to this chat in the same commit)."""
+        match whose unblock hint this is (recorded as the last hint to this chat in the same commit); `buttons`: the
+        private message's buttons (services/notifier/remote.py)."""
         with session_scope(self.bind) as session:
             done = session.exec(
                 select(TelegramSend.id).where(
@@ -314,7 +336,15 @@ class Notifier:
         if done is not None:
             return
         kind = "send" if hint_of is None else "hint"
-        pending = TelegramPending(chat_id=chat_id, kind=kind, event_id=event_id, part=part, match_id=hint_of, text=text)
+        pending = TelegramPending(
+            chat_id=chat_id,
+            kind=kind,
+            event_id=event_id,
+            part=part,
+            match_id=hint_of,
+            text=text,
+            buttons=keyboard_json(buttons),
+        )
         await self._post(pending, thread_id=thread_id)
 
     async def _paced(self, chat_id: int) -> None:
@@ -337,7 +367,9 @@ class Notifier:
             if self._mark_in_flight(pending):
                 break  # else another sender marked the chat while this one waited for the pace
         try:
-            message_id = await self.gateway.send(chat_id, text, thread_id=thread_id)
+            message_id = await self.gateway.send(
+                chat_id, text, thread_id=thread_id, buttons=keyboard_of(pending.buttons)
+            )
         except Undeliverable:
             with session_scope(self.bind) as session:
                 _drop_pending(session, chat_id, self.owner)
@@ -418,7 +450,9 @@ class Notifier:
     async def _probe(self, pending: TelegramPending, message_id: int) -> str:
         """One paced probe of one id (two calls when the message is ours: the mark put on and taken off)."""
         await self._paced(pending.chat_id)
-        answer = await self.gateway.probe(pending.chat_id, message_id, pending.text)
+        answer = await self.gateway.probe(
+            pending.chat_id, message_id, pending.text, buttons=keyboard_of(pending.buttons)
+        )
         if answer in (OURS, CHANGED):
             await self._paced(pending.chat_id)  # the read-back's second call (the mark taken off)
         if answer == CHANGED:
@@ -467,31 +501,38 @@ class Notifier:
     async def _private_messages(self, snap: MatchSnapshot, last: dict[str, int]) -> None:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the
         newest event of that kind in this delivery, which the message is recorded under."""
-        messages: list[tuple[int, int, str, int | None]] = []  # event, chat, text, the match of a hint
+        messages: list[tuple[int, SeatView, str, int | None, Keyboard]] = []  # event, seat, text, hint's match, buttons
         wanting = [s for s in snap.seats if s.private_messages and s.telegram_user_id is not None]
         proposal = snap.proposal
+        asking: tuple[int, str] | None = None  # the event and the text that ask the proposal's answer
         if kinds.PROPOSED in last and proposal is not None:
-            answered = proposal.confirmed | proposal.declined
-            text = cards.proposal_waiting_text(snap)
-            messages += [
-                (last[kinds.PROPOSED], s.telegram_user_id, text, None) for s in wanting if s.player_id not in answered
-            ]
+            asking = last[kinds.PROPOSED], cards.proposal_waiting_text(snap)
         # Регламент §3: a day before its start, to those who still have not answered (not with its first message).
-        soon = kinds.PROPOSAL_SOON in last and kinds.PROPOSED not in last
-        if soon and proposal is not None and proposal.start > self.clock():
-            answered = proposal.confirmed | proposal.declined
-            text = cards.proposal_soon_text(snap)
-            messages += [
-                (last[kinds.PROPOSAL_SOON], s.telegram_user_id, text, None)
-                for s in wanting
-                if s.player_id not in answered
-            ]
+        elif kinds.PROPOSAL_SOON in last and proposal is not None and proposal.start > self.clock():
+            asking = last[kinds.PROPOSAL_SOON], cards.proposal_soon_text(snap)
+        if asking is not None and proposal is not None:
+            unanswered = [s for s in wanting if s.player_id not in proposal.confirmed | proposal.declined]
+            keyboards = self._keyboards(snap, proposal.id, unanswered)
+            messages += [(asking[0], s, asking[1], None, keyboards[s.player_id]) for s in unanswered]
         booked = [last[k] for k in (kinds.BOOKED, kinds.MOVED) if k in last]
         if snap.bookings and booked:
-            text = cards.booked_text(snap, moved=kinds.MOVED in last and kinds.BOOKED not in last)
-            messages += [(max(booked), s.telegram_user_id, text, None) for s in wanting]
+            moved = kinds.MOVED in last and kinds.BOOKED not in last
+            with session_scope(self.bind) as session:  # «Не смогу» (issue 44): its tokens stored before the send
+                for s in wanting:
+                    keyboard = booking_keyboard(session, snap, s, now=self.clock())
+                    text = cards.booked_text(snap, moved=moved, ask=bool(keyboard))
+                    messages.append((max(booked), s, text, None, keyboard))
+        # Issue 44: a day before a booked meeting, the four are recalled of it with its «Не смогу» (not with the
+        # meeting's own message, just sent).
+        if kinds.MEETING_SOON in last and not booked:
+            soon = [b for b in snap.bookings if self.clock() < b.start <= self.clock() + PROPOSAL_REMINDER_BEFORE]
+            with session_scope(self.bind) as session:
+                for s in wanting if soon else []:
+                    keyboard = booking_keyboard(session, snap, s, now=self.clock())
+                    text = cards.meeting_soon_text(snap, soon, ask=bool(keyboard))
+                    messages.append((last[kinds.MEETING_SOON], s, text, None, keyboard))
         if kinds.RELEASED in last:
-            messages += [(last[kinds.RELEASED], s.telegram_user_id, cards.released_text(snap), None) for s in wanting]
+            messages += [(last[kinds.RELEASED], s, cards.released_text(snap), None, ()) for s in wanting]
         # The one who blocks is told privately, once per hint: another player's repaint that leaves the hint as it
         # was sends nothing again; a changed hint (other times) is sent once (the last one is kept in UnblockHint).
         changed = [last[k] for k in (kinds.ANSWERED, kinds.OPTIONS_LOST, kinds.OPTIONS_CHANGED) if k in last]
@@ -504,12 +545,36 @@ class Notifier:
             for s in wanting:
                 text = cards.unblock_private_text(snap, s.player_id)
                 if text is not None and told.get(s.telegram_user_id) != text_hash(text):
-                    messages.append((max(changed), s.telegram_user_id, text, snap.match_id))
-        for event_id, chat_id, text, hint_of in messages:
+                    with session_scope(self.bind) as session:  # «Добавить …» (issue 44): stored before the send
+                        keyboard = hint_keyboard(session, snap, s, now=self.clock())
+                    messages.append((max(changed), s, text, snap.match_id, keyboard))
+        if self.site_url and messages:  # every private message about the match: «Открыть на сайте» (issue 44)
+            with session_scope(self.bind) as session:
+                messages = [
+                    (event_id, seat, text, hint_of, self._with_open(session, buttons, seat, snap.match_id))
+                    for event_id, seat, text, hint_of, buttons in messages
+                ]
+        for event_id, seat, text, hint_of, buttons in messages:
             try:
-                await self.send_once(event_id, chat_id, text, hint_of=hint_of)
+                await self.send_once(event_id, saved(seat.telegram_user_id), text, hint_of=hint_of, buttons=buttons)
             except Undeliverable as error:
                 log.info("private message to a player not delivered: %s", error)
+
+    def _with_open(self, session: Session, buttons: Keyboard, seat: SeatView, match_id: int) -> Keyboard:
+        return with_open(
+            session, buttons, user_id=seat.user_id, match_id=match_id, now=self.clock(), site_url=self.site_url
+        )
+
+    def _keyboards(self, snap: MatchSnapshot, proposal_id: int, seats: list[SeatView]) -> dict[int, Keyboard]:
+        """Per seat, «Подтверждаю» / «Не могу» for the proposal it is asked to answer (issue 44). Their tokens are
+        stored before the message is sent, so a tap always finds them."""
+        with session_scope(self.bind) as session:
+            return {
+                seat.player_id: proposal_keyboard(
+                    session, snap, seat, proposal_id, now=self.clock(), kinds=(CONFIRM, DECLINE)
+                )
+                for seat in seats
+            }
 
     async def _deliver_other(self, event: OutboxEvent) -> None:
         payload = json.loads(event.payload or "{}")
@@ -572,9 +637,11 @@ class Notifier:
             )
 
     def queue_proposal_reminders(self) -> int:
-        """Регламент §3: the proposals due for their reminder a day before their start, written once each."""
+        """Регламент §3: the proposals due for their reminder a day before their start, written once each, and the
+        booked meetings due for theirs (issue 44)."""
         with session_scope(self.bind) as session:
-            return len(queue_proposal_reminders(session, now=self.clock()))
+            now = self.clock()
+            return len(queue_proposal_reminders(session, now=now)) + len(queue_meeting_reminders(session, now=now))
 
     def queue_stale_cards(self) -> int:
         """Issue 43 item 5: an event for each match whose card time alone has made stale (`freshness`), when a

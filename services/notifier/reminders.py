@@ -16,7 +16,9 @@ weeks sends at most one reminder, not one per missed week.
 
 A proposal a day before its start (issue 23): an open proposal some of its four have not answered is recalled to them
 privately, once (`once_key` per proposal), by the same processes at the same cadence (`queue_proposal_reminders`);
-when it is delivered only those who still have not answered get it, and nothing once its start has come.
+when it is delivered only those who still have not answered get it, and nothing once its start has come. A booked
+meeting a day before its start (issue 44) is recalled the same way to the four, with its «Не смогу»
+(`queue_meeting_reminders`).
 """
 
 from __future__ import annotations
@@ -26,11 +28,11 @@ from datetime import datetime, time
 from sqlmodel import Session, col, select
 
 from services.core import outbox as kinds
-from services.core.models import MeetingProposal, OutboxEvent, saved
+from services.core.models import Booking, MeetingProposal, OutboxEvent, saved
 from services.notifier.snapshot import MatchSnapshot, window_matches
 from services.notifier.sunday import due_reminder_at, is_late, reminder_day
 from services.scheduling.board import load_board
-from services.scheduling.decide import PROPOSAL_REMINDER_BEFORE, proposal_reminder_due
+from services.scheduling.decide import PROPOSAL_REMINDER_BEFORE, meeting_reminder_due, proposal_reminder_due
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import LIVE_PROPOSAL
 
@@ -101,4 +103,40 @@ def queue_proposal_reminders(session: Session, *, now: datetime) -> list[OutboxE
                 )  # fmt: skip
                 if event is not None:
                     out.append(event)
+    return out
+
+
+def meeting_reminder_key(booking: Booking) -> str:
+    """Once per booking and start: a meeting moved to another day is recalled again before its new start."""
+    return f"{kinds.MEETING_SOON}:{booking.id}:{booking.start_at:%Y%m%d%H%M}"
+
+
+def queue_meeting_reminders(session: Session, *, now: datetime) -> list[OutboxEvent]:
+    """Writes, once per booking and start, the reminder of every booked meeting due at `now`
+    (`decide.meeting_reminder_due`: a day before its start, booked before that day) into the caller's transaction;
+    the written events. Cheap when none is due: one read of the meetings starting within a day."""
+    soon = session.exec(
+        select(Booking).where(
+            Booking.kind == "match",
+            col(Booking.active),
+            Booking.start_at > now,
+            Booking.start_at <= now + PROPOSAL_REMINDER_BEFORE,
+        )
+    ).all()
+    due = {
+        meeting_reminder_key(b): b
+        for b in soon
+        if meeting_reminder_due(Interval(b.start_at, b.end_at), booked_at=b.created_at, now=now)
+    }
+    if not due:
+        return []
+    written = set(session.exec(select(OutboxEvent.once_key).where(col(OutboxEvent.once_key).in_(list(due)))).all())
+    out = []
+    for key, meeting in due.items():
+        if key not in written:
+            event = kinds.emit_once(
+                session, kinds.MEETING_SOON, key, now=now, match_id=meeting.match_id, booking_id=meeting.id
+            )
+            if event is not None:
+                out.append(event)
     return out

@@ -12,7 +12,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services.core.models import Match, MatchStatus, Player, Round, Seat, User
+from services.core.models import Match, MatchStatus, Player, Round, Seat, User, saved
 from services.core.wording import place
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.rules import NO_COMMON_TIME, NOBODY_ANSWERED, OPTIONS, PROPOSED, WAITING
@@ -62,6 +62,7 @@ class BookingView:
     end: datetime
     room: str  # the room and its table as the calendar says it («Клуб, стол 2»)
     hanchans: int | None
+    id: int = 0  # the booking: what «Не смогу» releases (services/notifier/remote.py)
 
 
 @dataclass(frozen=True)
@@ -140,6 +141,7 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
                 b.end_at,
                 place(board.rooms.get(b.room_id, ""), board.tables.get(b.room_id, 1), b.table_no),
                 b.hanchans,
+                saved(b.id),
             )
             for b in item.bookings
         ),

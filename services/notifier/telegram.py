@@ -24,12 +24,30 @@ from telegram.constants import ParseMode
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError, TimedOut
 
 from services.notifier.outbox import CHANGED, NONE, OTHER, OURS, DeliveryError, MessageGone, Undeliverable
+from services.notifier.remote import Keyboard
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 _NO_PREVIEW = LinkPreviewOptions(is_disabled=True)
-# Put on a message of ours for the moment the probe reads it back (our messages never carry buttons).
+# Put on a message of ours for the moment the probe reads it back, then its own buttons (if any) put back.
 _PROBE_MARK = InlineKeyboardMarkup([[InlineKeyboardButton("…", callback_data="probe")]])
+
+
+def markup(buttons: Keyboard) -> InlineKeyboardMarkup | None:
+    """A private message's buttons (services/notifier/remote.py): a tap sends back only the opaque token."""
+    if not buttons:
+        return None
+    return InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton(b.label, url=b.url)
+                if b.url
+                else InlineKeyboardButton(b.label, callback_data=b.token)
+                for b in row
+            ]
+            for row in buttons
+        ]
+    )
 
 
 # The request went out but no answer came: Telegram may have posted the message.
@@ -83,12 +101,13 @@ class TelegramGateway:
                 delay = min(delay * 2, self.max_backoff)
         raise DeliveryError(f"{what}: {last}")
 
-    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int:
         async def call() -> int:
             message = await self.bot.send_message(
                 chat_id,
                 text,
                 message_thread_id=thread_id,
+                reply_markup=markup(buttons),
                 parse_mode=ParseMode.HTML,
                 link_preview_options=_NO_PREVIEW,
                 read_timeout=self.answer_timeout,
@@ -100,14 +119,18 @@ class TelegramGateway:
         except (BadRequest, Forbidden) as error:
             raise Undeliverable(str(error)) from error
 
-    def _edit_call(self, chat_id: int, message_id: int, text: str) -> Callable[[], Awaitable[object]]:
-        """One `editMessageText` with this text, as `_call` retries it (a card's edit and the probe alike)."""
+    def _edit_call(
+        self, chat_id: int, message_id: int, text: str, buttons: Keyboard
+    ) -> Callable[[], Awaitable[object]]:
+        """One `editMessageText` with this text and these buttons (none: a message without any), as `_call`
+        retries it."""
 
         async def call() -> object:
             return await self.bot.edit_message_text(
                 text,
                 chat_id=chat_id,
                 message_id=message_id,
+                reply_markup=markup(buttons),
                 parse_mode=ParseMode.HTML,
                 link_preview_options=_NO_PREVIEW,
                 read_timeout=self.answer_timeout,
@@ -115,9 +138,9 @@ class TelegramGateway:
 
         return call
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+    async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None:
         try:
-            await self._call("editMessageText", self._edit_call(chat_id, message_id, text))
+            await self._call("editMessageText", self._edit_call(chat_id, message_id, text, buttons))
         except BadRequest as error:
             message = str(error).lower()
             if "message is not modified" in message:
@@ -128,16 +151,17 @@ class TelegramGateway:
         except Forbidden as error:
             raise Undeliverable(str(error)) from error
 
-    async def probe(self, chat_id: int, message_id: int, text: str) -> str:
+    async def probe(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> str:
         """What the message with this id is, without ever changing its text: a mark (one button) is put on it and
-        taken off at once. Someone else's message "can't be edited", an id past the chat's last message (or a
-        deleted one) is "not found"; ours comes back with its text, which is compared with `text` — identical is
-        OURS, another text of ours (a message this database does not know) is CHANGED and stays as it was."""
+        taken off at once (`buttons`, the pending message's own, put back in its place). Someone else's message
+        "can't be edited", an id past the chat's last message (or a deleted one) is "not found"; ours comes back
+        with its text, which is compared with `text` — identical is OURS, another text of ours (a message this
+        database does not know) is CHANGED and stays as it was, without buttons."""
 
-        def mark(markup: InlineKeyboardMarkup | None) -> Callable[[], Awaitable[object]]:
+        def mark(keyboard: InlineKeyboardMarkup | None) -> Callable[[], Awaitable[object]]:
             async def call() -> object:
                 return await self.bot.edit_message_reply_markup(
-                    chat_id=chat_id, message_id=message_id, reply_markup=markup, read_timeout=self.answer_timeout
+                    chat_id=chat_id, message_id=message_id, reply_markup=keyboard, read_timeout=self.answer_timeout
                 )
 
             return call
@@ -151,7 +175,7 @@ class TelegramGateway:
         except Forbidden as error:
             raise Undeliverable(str(error)) from error
         try:
-            await self._call("editMessageReplyMarkup (probe, undone)", mark(None))
+            await self._call("editMessageReplyMarkup (probe, undone)", mark(markup(buttons)))
         except BadRequest as error:
             log.warning("probe mark on message %s in chat %s not taken off: %s", message_id, chat_id, error)
         seen = message.text if isinstance(message, Message) else None

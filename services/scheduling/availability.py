@@ -310,3 +310,20 @@ def cannot_come(
             now=now,
         )
     return released
+
+
+def add_time(session: Session, *, match_id: int, user_id: int, span: Interval, now: datetime) -> list[str]:
+    """The blocker's hint «Добавить это время» (issue 44): exactly `span` joins the player's own time for the match
+    as fully free, the rest as it was — a save of the grid with that span painted, as the page would send it
+    (Регламент §3). Adding withdraws nothing; were a save ever to release a meeting, it is refused, not done."""
+    maybe = own_if_needed(session, match_id=match_id, user_id=user_id)
+    free = subtract(own_availability(session, match_id=match_id, user_id=user_id), maybe)
+    return save_availability(
+        session,
+        match_id=match_id,
+        user_id=user_id,
+        intervals=union(free, [span]),
+        if_needed=subtract(maybe, [span]),
+        now=now,
+        release_ok=False,
+    )

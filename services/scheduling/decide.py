@@ -315,6 +315,14 @@ def proposal_reminder_due(
     return proposed_at < due <= now < meeting.start and not set(seat_ids) <= set(answered)
 
 
+def meeting_reminder_due(meeting: Interval, *, booked_at: datetime, now: datetime) -> bool:
+    """A booked meeting is recalled privately a day before its start, with its «Не смогу» (issue 44): its start is
+    within `PROPOSAL_REMINDER_BEFORE` and not yet come, and it was booked before that moment (else its own message
+    was just sent)."""
+    due = meeting.start - PROPOSAL_REMINDER_BEFORE
+    return booked_at < due <= now < meeting.start
+
+
 def answer_refusal(meeting: Interval, *, now: datetime, own_free: Sequence[Interval], confirmed: bool) -> str | None:
     """Why a seated player's answer to a live proposal is refused, or None. A refusal may always be given; a
     confirmation only before the meeting starts (no booking in the past) and inside the player's own time."""

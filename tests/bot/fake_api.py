@@ -61,6 +61,8 @@ class FakeBotApi:
     # (as when the sender is killed while Telegram answers).
     hold_answer: tuple[str, int] | None = None
     seen: dict[str, int] = field(default_factory=dict)
+    update_id: int = 0
+    too_old: set[str] = field(default_factory=set)  # callback query ids Telegram no longer lets the bot answer
 
     @property
     def base_url(self) -> str:
@@ -149,7 +151,10 @@ class FakeBotApi:
     def _sendMessage(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
         chat_id, thread_id = params["chat_id"], params.get("message_thread_id")
         message_id = self._next_id(chat_id)
-        self.messages[(chat_id, message_id)] = {"text": params["text"], "thread_id": thread_id, "ours": True}
+        markup = params.get("reply_markup") or None
+        self.messages[(chat_id, message_id)] = {
+            "text": params["text"], "thread_id": thread_id, "ours": True, "markup": markup,
+        }  # fmt: skip
         return 200, {"ok": True, "result": self._message(chat_id, message_id, params["text"], thread_id)}
 
     def _editMessageText(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
@@ -158,9 +163,11 @@ class FakeBotApi:
             return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message to edit not found"}
         if not self.messages[key]["ours"]:
             return 400, {"ok": False, "error_code": 400, "description": "Bad Request: message can't be edited"}
-        if self.messages[key]["text"] == params["text"]:
+        # As Telegram: an edit without reply_markup leaves the message without buttons.
+        markup = params.get("reply_markup") or None
+        if self.messages[key]["text"] == params["text"] and self.messages[key].get("markup") == markup:
             return 400, {"ok": False, "error_code": 400, "description": NOT_MODIFIED}
-        self.messages[key]["text"] = params["text"]
+        self.messages[key]["text"], self.messages[key]["markup"] = params["text"], markup
         return 200, {"ok": True, "result": self._message(*key, params["text"], self.messages[key]["thread_id"])}
 
     def _editMessageReplyMarkup(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
@@ -182,6 +189,46 @@ class FakeBotApi:
             message_id = self._next_id(chat_id)
             self.messages[(chat_id, message_id)] = {"text": text, "thread_id": None, "ours": True}
             return message_id
+
+    def _answerCallbackQuery(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
+        if params.get("callback_query_id") in self.too_old:  # as Telegram answers a tap that waited too long
+            return 400, {"ok": False, "error_code": 400, "description": "Bad Request: query is too old"}
+        return 200, {"ok": True, "result": True}
+
+    def buttons(self, chat_id: int, message_id: int) -> list[tuple[str, str]]:
+        """The message's buttons as (label, callback data or url), row by row."""
+        with self.lock:
+            markup = self.messages[(chat_id, message_id)].get("markup") or {}
+        rows = markup.get("inline_keyboard", [])
+        return [(b["text"], b.get("callback_data") or b.get("url", "")) for row in rows for b in row]
+
+    def last_message(self, chat_id: int) -> tuple[int, dict[str, Any]]:
+        """The newest message of ours in the chat: its id and what it holds now (text, markup)."""
+        with self.lock:
+            message_id = max(m for (c, m), v in self.messages.items() if c == chat_id and v["ours"])
+            return message_id, dict(self.messages[(chat_id, message_id)])
+
+    def forward(self, chat_id: int, message_id: int, *, to: int) -> int:
+        """A person forwards the bot's message, buttons and all, to the chat `to`: the bot cannot edit it there."""
+        with self.lock:
+            original = self.messages[(chat_id, message_id)]
+            forwarded = self._next_id(to)
+            self.messages[(to, forwarded)] = {**original, "thread_id": None, "ours": False}
+            return forwarded
+
+    def tap(self, chat_id: int, message_id: int, data: str, *, by: int) -> dict[str, Any]:
+        """An update as Telegram sends it when account `by` taps a button with `data` on the message `message_id`
+        of chat `chat_id` (the owner's private chat, or a chat it was forwarded to)."""
+        with self.lock:
+            self.update_id += 1
+            message = self._message(chat_id, message_id, self.messages[(chat_id, message_id)]["text"], None)
+        sender = {"id": by, "is_bot": False, "first_name": "Игрок"}
+        query = {"id": f"q{self.update_id}", "from": sender, "chat_instance": str(chat_id), "data": data}
+        return {"update_id": self.update_id, "callback_query": {**query, "message": message}}
+
+    def answers(self) -> list[dict[str, Any]]:
+        """What the bot answered the taps (answerCallbackQuery's fields), in order."""
+        return [c.params for c in self.all_calls("answerCallbackQuery")]
 
     def _getUpdates(self, params: dict[str, Any]) -> tuple[int, dict[str, Any]]:  # noqa: N802
         offset = params.get("offset") or 0

@@ -17,6 +17,7 @@ from services.core.models import OutboxEvent, Season, TelegramPending, User, utc
 from services.league.announcements import publish_announcement
 from services.notifier.outbox import PROBE_IDS, Notifier, Target
 from services.notifier.pacing import GROUP_LIMITS, Pace
+from services.notifier.remote import Keyboard
 from services.notifier.telegram import TelegramGateway
 from tests.bot import delivery
 from tests.bot.fake_api import TOKEN, FakeBotApi
@@ -144,17 +145,17 @@ class _Recorder:
     def __init__(self, inner: TelegramGateway, now: list[float]) -> None:
         self.inner, self.now, self.calls = inner, now, []
 
-    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int:
         self.calls.append((chat_id, self.now[0]))
-        return await self.inner.send(chat_id, text, thread_id=thread_id)
+        return await self.inner.send(chat_id, text, thread_id=thread_id, buttons=buttons)
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+    async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None:
         self.calls.append((chat_id, self.now[0]))
-        await self.inner.edit(chat_id, message_id, text)
+        await self.inner.edit(chat_id, message_id, text, buttons=buttons)
 
-    async def probe(self, chat_id: int, message_id: int, text: str) -> str:
+    async def probe(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> str:
         self.calls.append((chat_id, self.now[0]))
-        return await self.inner.probe(chat_id, message_id, text)
+        return await self.inner.probe(chat_id, message_id, text, buttons=buttons)
 
 
 @pytest.mark.asyncio
@@ -221,13 +222,13 @@ class _Replacing(_Recorder):
         super().__init__(inner, [0.0])
         self.engine, self.live = engine, live
 
-    async def probe(self, chat_id: int, message_id: int, text: str) -> str:
+    async def probe(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> str:
         if not self.calls:
             with Session(self.engine) as session:
                 session.exec(sa.delete(TelegramPending))
                 session.add(self.live)
                 session.commit()
-        return await super().probe(chat_id, message_id, text)
+        return await super().probe(chat_id, message_id, text, buttons=buttons)
 
 
 @pytest.mark.asyncio

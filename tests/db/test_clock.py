@@ -32,6 +32,7 @@ from services.league.announcements import publish_announcement
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
 from services.notifier.outbox import Notifier, Target
+from services.notifier.remote import Keyboard
 from services.notifier.snapshot import match_snapshot
 from services.results.entry import Entry
 from services.results.hanchans import (
@@ -189,11 +190,11 @@ class FakeGateway:
         self.sent: list[tuple[int, str]] = []
         self.edited: list[tuple[int, int, str]] = []
 
-    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None) -> int:
+    async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int:
         self.sent.append((chat_id, text))
         return FIRST_MESSAGE - 1 + len(self.sent)
 
-    async def edit(self, chat_id: int, message_id: int, text: str) -> None:
+    async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None:
         self.edited.append((chat_id, message_id, text))
 
 

@@ -54,6 +54,8 @@ VIEW_MODULES = {
 SHELL_PACKAGES = ("discard_app", "services.commands", "services.notifier.bot", "services.notifier.telegram")
 # The notifier's delivery pass turns events into texts and sends them: part of the bot.
 SHELL_PACKAGES += ("services.notifier.__main__", "services.notifier.outbox")
+# The bot's door for a button's tap (issue 44), as `discard_app/state/action.py` is the page's: part of the bot.
+SHELL_PACKAGES += ("services.notifier.remote",)
 # The libraries that make a module something other than pure.
 IMPURE_LIBRARIES = {"sqlmodel", "sqlalchemy", "httpx", "telegram", "reflex", "psycopg", "alembic"}
 TELEGRAM_ALLOWED = {"services.notifier.telegram", "services.notifier.bot"}
