@@ -6,7 +6,8 @@ login each with a fresh wrong name at once, several rounds, and prints /ping p50
 the quiet baseline. Then floods with wrong logins (invented device cookies, and fresh server-signed ones fetched
 per attempt, as a smarter script would) while new browsers log in with the right password, and prints how many
 got in and how long it took; last, a flood aimed at one account while its owner's new phone logs in from elsewhere
-(127.0.0.2) and from the flood's own address; last, the club's Wi-Fi: WIFI_SOCKETS browsers that keep their
+(127.0.0.2) and from the flood's own address (since issue 42 the name is locked for new browsers after its tenth
+wrong password: they are told so, «locked»); last, the club's Wi-Fi: WIFI_SOCKETS browsers that keep their
 signed device, each failed once already, flood from one address while new browsers there log in. `--stranger`: during
 that Wi-Fi flood, with phones elsewhere (127.0.0.2) logging in all along, one browser at the flood's address types
 a wrong password STRANGER_TRIES times in a row, each waiting for its answer (test_secrets' stranger on a match day):
@@ -45,6 +46,11 @@ WIFI_SOCKETS = 64  # each device may guess ten times a minute: this many keep th
 STRANGER_TRIES = 20
 STRANGER_PHONES = 3  # sockets elsewhere logging in with the right password all along: the pool never runs dry
 ANSWER_SECONDS = 15  # what test_secrets waits for each of its stranger's answers
+REFUSED = ("лишком много", "закрыт до")  # the limits' refusals (before issue 42 there was no lock)
+
+
+def refused(frames: str) -> bool:
+    return any(word in frames for word in REFUSED)
 
 
 class Machine:
@@ -105,24 +111,25 @@ def flood(
         tab = RawTab(app, str(uuid.uuid4()), cookie=cookie)
         form = {"name": target or f"флуд {uuid.uuid4().hex[:6]} {n}", "password": f"x{n}"}
         tab.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
-        frames = "".join(tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=15))
+        frames = "".join(tab.read(until=lambda f: "Неверное имя" in f or refused(f), seconds=15))
         tab.close()
-        counts["checked" if "Неверное имя" in frames else "refused" if "лишком много" in frames else "lost"] += 1
+        counts["checked" if "Неверное имя" in frames else "refused" if refused(frames) else "lost"] += 1
         n += 1
 
 
-def new_browser_login(app: App, name: str, source: str | None = None) -> float | None:
+def new_browser_login(app: App, name: str, source: str | None = None) -> float | str | None:
     """A browser that never logged in (from the loopback address `source`, else the flood's): its first page's
-    signed cookie, then the right password; seconds to the session's adoption, or None when refused."""
+    signed cookie, then the right password; seconds to the session's adoption, «locked» when told the name's lock,
+    or None when refused otherwise."""
     cookie = signed_device(app.url)
     tab = tab_from(app, source, cookie=cookie) if source else RawTab(app, str(uuid.uuid4()), cookie=cookie)
     start = time.perf_counter()
     tab.emit(
         f"{LoginState.get_full_name()}.submit", {"form": {"name": name, "password": app.passwords[name]}}, "/login"
     )
-    frames = "".join(tab.read(until=lambda f: ADOPT_PATH in f or "лишком много" in f or "Неверное" in f, seconds=30))
+    frames = "".join(tab.read(until=lambda f: ADOPT_PATH in f or refused(f) or "Неверное" in f, seconds=30))
     tab.close()
-    return time.perf_counter() - start if ADOPT_PATH in frames else None
+    return time.perf_counter() - start if ADOPT_PATH in frames else "locked" if "закрыт до" in frames else None
 
 
 def flood_phase(app: App, *, signed: bool, target: str | None = None) -> None:
@@ -144,11 +151,11 @@ def flood_phase(app: App, *, signed: bool, target: str | None = None) -> None:
     else:
         logins = [(f"new browser {k}", PLAYERS[k], None) for k in range(NEW_BROWSERS)]
     results = [(label, new_browser_login(app, name, source)) for label, name, source in logins]
-    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r or 0 for _, r in results)))
+    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r for _, r in results if isinstance(r, float))))
     stop.set()
     for thread in threads:
         thread.join()
-    got_in = [r for _, r in results if r is not None]
+    got_in = [r for _, r in results if isinstance(r, float)]
     kind = "fresh signed device cookies" if signed else "invented device cookies"
     aim = f"all at «{target}»" if target else "at invented names"
     print(
@@ -158,7 +165,9 @@ def flood_phase(app: App, *, signed: bool, target: str | None = None) -> None:
         + (f" (slowest {max(got_in):.2f} s, median {statistics.median(got_in):.2f} s)" if got_in else "")
     )
     for label, seconds in results:
-        print(f"  {label}: " + ("refused" if seconds is None else f"in after {seconds:.2f} s"))
+        print(
+            f"  {label}: " + (f"in after {seconds:.2f} s" if isinstance(seconds, float) else str(seconds or "refused"))
+        )
     print(f"  {machine}")
 
 
@@ -171,7 +180,7 @@ def wifi_phase(app: App) -> None:
         tab = RawTab(app, str(uuid.uuid4()), cookie=device)
         form = {"name": f"флуд {uuid.uuid4().hex[:6]}", "password": "x"}
         tab.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
-        tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=15)
+        tab.read(until=lambda f: "Неверное имя" in f or refused(f), seconds=15)
         tab.close()
     machine = Machine()
     stop = threading.Event()
@@ -183,11 +192,11 @@ def wifi_phase(app: App) -> None:
         thread.start()
     time.sleep(FLOOD_SECONDS / 4)  # the flood fills the line
     results = [(f"new browser {k}", new_browser_login(app, PLAYERS[k])) for k in range(NEW_BROWSERS)]
-    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r or 0 for _, r in results)))
+    time.sleep(max(0.0, FLOOD_SECONDS / 2 - sum(r for _, r in results if isinstance(r, float))))
     stop.set()
     for thread in threads:
         thread.join()
-    got_in = [r for _, r in results if r is not None]
+    got_in = [r for _, r in results if isinstance(r, float)]
     print(
         f"Wi-Fi flood, {WIFI_SOCKETS} browsers keeping their signed device, one address: {counts['checked']} "
         f"password-checked, {counts['refused']} refused, {counts['lost']} unanswered; new browsers at that address: "
@@ -195,7 +204,9 @@ def wifi_phase(app: App) -> None:
         + (f" (slowest {max(got_in):.2f} s, median {statistics.median(got_in):.2f} s)" if got_in else "")
     )
     for label, seconds in results:
-        print(f"  {label}: " + ("refused" if seconds is None else f"in after {seconds:.2f} s"))
+        print(
+            f"  {label}: " + (f"in after {seconds:.2f} s" if isinstance(seconds, float) else str(seconds or "refused"))
+        )
     print(f"  {machine}")
 
 
@@ -205,7 +216,7 @@ def phones_elsewhere(app: App, stop: threading.Event, times: list[float]) -> Non
     k = 0
     while not stop.is_set():
         seconds = new_browser_login(app, PLAYERS[8 + k % 4], "127.0.0.2")
-        times.append(-1.0 if seconds is None else seconds)
+        times.append(seconds if isinstance(seconds, float) else -1.0)
         k += 1
 
 
@@ -216,7 +227,7 @@ def stranger_phase(app: App) -> None:
     for device in devices:  # one failure each: the address floods
         tab = RawTab(app, str(uuid.uuid4()), cookie=device)
         tab.emit(f"{LoginState.get_full_name()}.submit", {"form": {"name": "флуд", "password": "x"}}, "/login")
-        tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=30)
+        tab.read(until=lambda f: "Неверное имя" in f or refused(f), seconds=30)
         tab.close()
     machine = Machine()
     stop = threading.Event()
@@ -236,7 +247,7 @@ def stranger_phase(app: App) -> None:
         start = time.perf_counter()
         form = {"name": PLAYERS[15], "password": f"угадываю-{n}"}
         stranger.emit(f"{LoginState.get_full_name()}.submit", {"form": form}, "/login")
-        frames = "".join(stranger.read(until=lambda f: "Неверное имя" in f or "лишком много" in f, seconds=60))
+        frames = "".join(stranger.read(until=lambda f: "Неверное имя" in f or refused(f), seconds=60))
         seconds = time.perf_counter() - start
         kind = (
             "неверный пароль"
@@ -244,7 +255,7 @@ def stranger_phase(app: App) -> None:
             else "busy"
             if "Сейчас слишком много" in frames
             else "refused"
-            if "лишком много" in frames
+            if refused(frames)
             else "none"
         )
         tries.append((seconds, kind))
@@ -300,8 +311,8 @@ def main() -> None:
                     during.append(ping_ms(app.url))
                     time.sleep(0.02)
                 for tab in tabs:
-                    frames = "".join(tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f))
-                    answered += "Неверное имя" in frames or "лишком много" in frames
+                    frames = "".join(tab.read(until=lambda f: "Неверное имя" in f or refused(f)))
+                    answered += "Неверное имя" in frames or refused(frames)
                     tab.close()
                 time.sleep(61)  # the per-client window (all tabs come from one address) starts afresh
             flood_phase(app, signed=False)

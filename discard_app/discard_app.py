@@ -43,9 +43,11 @@ from discard_app.sunday_reminder import sunday_reminder_loop
 from services.core.config import settings
 from services.core.db import use_database
 from services.core.files import keep_files_private
+from services.league.login_guard import use_storage
 
 log_redaction.install()  # tab tokens never reach the logs
 use_database(settings.database_url)  # the site names its database: services never read the settings
+use_storage(settings.redis_url)  # the login limits' counts: in Redis when the workers share it
 keep_files_private(settings.database_url)  # the state files, the database and the uploads: this account's only
 
 app = rx.App(

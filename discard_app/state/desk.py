@@ -17,6 +17,7 @@ from services.core.config import settings
 from services.core.db import session_scope
 from services.core.errors import LeagueError
 from services.core.models import Role, User, utc_now
+from services.league import login_guard
 from services.results.hanchans import resolve_dispute
 from services.results.judge_calls import answer_call, assign_judge, close_call
 from services.scheduling import organizer as scheduling_admin
@@ -207,6 +208,18 @@ class DeskState(GuardedActions, AuthState):
         hanchan_id, decision = _digits(form.get("target")), str(form.get("reason") or "")
         async for update in self._change(
             form, lambda s, u: resolve_dispute(s, u, hanchan_id, decision, now=utc_now()), self._done(form)
+        ):
+            yield update
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    async def lift_lock(self, form: dict[str, str]) -> AsyncIterator[None]:
+        """A login name closed to new browsers opened again (audited); a second press changes nothing."""
+        login_name = str(form.get("target") or "")[:120]
+        async for update in self._change(
+            form,
+            lambda s, u: login_guard.lift(s, login_name=login_name, actor_user_id=u.id, now=utc_now()),
+            texts.DESK_LOCK_LIFTED.format(title=str(form.get("title") or "")[:120]),
         ):
             yield update
 

@@ -37,6 +37,7 @@ class Settings:
     pantheon_sync_minutes: float | None = None  # the bot process imports from Pantheon this often when set
     claim_seconds: float = 120.0  # how long a bot process's claim on outbox events holds (renewed per message)
     public_url: str | None = None  # the address players open (PUBLIC_URL); https:// behind a TLS proxy
+    redis_url: str | None = None  # REFLEX_REDIS_URL: several workers share the tabs' state and the login limits
 
     @property
     def tz(self) -> ZoneInfo:
@@ -60,6 +61,7 @@ class Settings:
             pantheon_sync_minutes=float(env["PANTHEON_SYNC_MINUTES"]) if env.get("PANTHEON_SYNC_MINUTES") else None,
             claim_seconds=float(env.get("TELEGRAM_CLAIM_SECONDS") or 120),
             public_url=env.get("PUBLIC_URL") or None,
+            redis_url=env.get("REFLEX_REDIS_URL") or None,
         )
 
 

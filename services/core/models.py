@@ -163,13 +163,14 @@ class LoginAttempt(SQLModel, table=True):
     succeeded: bool
 
 
-class LoginWindow(SQLModel, table=True):
-    """One counter of login attempts per key ("client:…", "address:…", "account:…") and window, shared by every
-    web worker: an attempt is counted by one conditional UPDATE, so two workers cannot both take the last one."""
+class LoginLock(SQLModel, table=True):
+    """A login name closed to browsers that never logged in to it, until `until` (services/league/login_guard.py):
+    in the database, so every worker refuses it and the organizer sees it on the desk and can lift it."""
 
-    key: str = Field(sa_column=sa.Column(sa.String(120), primary_key=True))
-    started_at: datetime = _instant(index=True)
-    count: int = 0
+    login_name: str = Field(sa_column=sa.Column(sa.String(120), primary_key=True))
+    locked_at: datetime = _instant()
+    until: datetime = _instant()
+    reason: str = ""
 
 
 class SiteKey(SQLModel, table=True):

@@ -41,7 +41,7 @@ def not_yet_used(session: Session, season_id: int) -> list[User]:
         .where(Player.season_id == season_id, User.role == Role.PLAYER, Player.status != RosterStatus.WITHDRAWN)
         .order_by(col(Player.registration_order))
     ).all()
-    return [user for user in rows if security.needs_rehash(user.password_hash)]
+    return [user for user in rows if security.is_issued(user.password_hash)]
 
 
 def reissue_unused(session: Session, season_id: int, *, actor_user_id: int) -> list[IssuedPassword]:

@@ -1,233 +1,182 @@
-"""The login limits kept in the database every web worker shares, and the site's own signing key; imports no
-reflex.
+"""The login limits, and the site's own signing key; imports no reflex.
 
-One row per key and window (LoginWindow). An attempt is taken by a single conditional UPDATE (`count < limit`,
-or a window that has run out), so two workers — or two threads — cannot both take the last attempt: the database
-serialises the updates of one row (SQLite's write lock, PostgreSQL's row lock).
+The counts are kept by the `limits` library, in Redis when the site runs several workers (REFLEX_REDIS_URL: they
+share it) and in memory otherwise; a login name's lock is a row in the database, so the organizer sees it on the
+desk with its time and reason and can lift it (Регламент §3: the organizer's issued passwords are the only way in,
+so guessing them must stay out of reach, and a flood must not keep the players out).
 """
 
 from __future__ import annotations
 
+import math
 import secrets
+import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import cast
 
 import sqlalchemy as sa
+from limits import parse
+from limits.storage import storage_from_string
+from limits.strategies import MovingWindowRateLimiter
 from sqlalchemy.engine import CursorResult
 from sqlmodel import Session, col, delete, select, update
 
-from services.core import rate_limit
-from services.core.models import LoginAttempt, LoginWindow, SiteKey
-from services.core.password_pool import Lane
+from services.core.audit import record_audit
+from services.core.models import LoginAttempt, LoginLock, SiteKey, User
+from services.core.ruleset import CLUB_ZONE
+from services.core.wording import counted
 from services.league import accounts
 
 DEVICE_KEY = "device-cookie"
-UNLIMITED = 2**31 - 1
+
+# Attempts of one browser (its signed device, else its address): a person mistyping needs a few.
+CLIENT_LIMIT = parse("10 per minute")
+# Wrong passwords from one address; past them only a browser's first attempt of its minute is still checked there,
+# so a new phone on the club's Wi-Fi gets in while the flood's browsers, each past its first, are refused.
+ADDRESS_LIMIT = parse("30 per minute")
+# Wrong passwords at one login name from browsers that never logged in to it: then the name is locked for such
+# browsers for the window's length; its owner's own browsers still get in, and the organizer may lift it.
+NAME_LIMIT = parse("10 per 15 minutes")
+LOCK = timedelta(seconds=NAME_LIMIT.get_expiry())
+CHANGE_LIMIT = parse("5 per 15 minutes")  # a person's password changes, wrong ones included, all sessions
+
 TOO_MANY_FROM_CLIENT = "Слишком много попыток входа с этого устройства. Подождите минуту."
-TOO_MANY_FOR_ACCOUNT = (
-    "Слишком много попыток входа под этим именем с незнакомых устройств. Попробуйте через {minutes} мин. "
-    "или войдите с устройства, с которого уже входили."
+TOO_MANY_FROM_ADDRESS = "Слишком много неудачных попыток входа из этой сети. Подождите минуту."
+LOCKED = (
+    "Вход под этим именем с новых устройств закрыт до {until}: {reason}. "
+    "С устройства, где вы уже входили, войти можно; открыть вход раньше может организатор."
 )
-
-
-PASSWORD_CHANGES = 5  # a person's own password changes per ACCOUNT_WINDOW, wrong ones included, all sessions
 TOO_MANY_CHANGES = "Слишком много попыток смены пароля. Попробуйте через {minutes} мин."
+
+limiter = MovingWindowRateLimiter(storage_from_string("memory://"))
+
+
+def use_storage(redis_url: str | None) -> None:
+    """Where the counts live, named by the site at start: Redis when its workers share one, else this process's
+    memory."""
+    global limiter  # noqa: PLW0603 - one counter store per process, as one database
+    limiter = MovingWindowRateLimiter(storage_from_string(redis_url or "memory://"))
 
 
 @dataclass(frozen=True)
-class Admission:
-    """What a login attempt may do: refused with a message, or checked after `delay` seconds in the password
-    pool's `lane`, waiting at most `wait` seconds for its turn there (rate_limit.ANSWER_SECONDS in all)."""
+class Lock:
+    """A login name closed to browsers that never logged in to it, until `until` (what the desk shows)."""
 
-    error: str | None = None
-    delay: float = 0.0
-    lane: Lane = Lane.OPEN
-    wait: float = rate_limit.ANSWER_SECONDS  # an address that does not flood: the whole budget
+    login_name: str
+    display_name: str
+    locked_at: datetime
+    until: datetime
+    reason: str
 
 
-def take(session: Session, key: str, *, limit: int, window: timedelta, now: datetime) -> int | None:
-    """Counts one attempt under `key`; the count in the window including this one, or None when the window's
-    `limit` is used up (nothing counted then)."""
-    for _ in range(2):
-        restarted = cast(
-            CursorResult,
-            session.execute(
-                update(LoginWindow)
-                .where(col(LoginWindow.key) == key, col(LoginWindow.started_at) <= now - window)
-                .values(started_at=now, count=1)
-            ),
-        )
-        if restarted.rowcount:
-            return 1
-        counted = session.execute(
-            update(LoginWindow)
-            .where(col(LoginWindow.key) == key, col(LoginWindow.count) < limit)
-            .values(count=col(LoginWindow.count) + 1)
-            .returning(col(LoginWindow.count))
-        ).first()
-        if counted is not None:
-            return int(counted[0])
-        if session.get(LoginWindow, key) is not None:
-            return None  # the window is full
+def admit(session: Session, *, login_name: str, client: str, address: str, now: datetime) -> str | None:
+    """Why this attempt is refused before its password is checked (None: check it). Asked again right before the
+    check (`lock_refusal`): attempts admitted together while the last guesses were checked do not all get in."""
+    if not limiter.hit(CLIENT_LIMIT, client):
+        return TOO_MANY_FROM_CLIENT
+    first = limiter.get_window_stats(CLIENT_LIMIT, client).remaining == CLIENT_LIMIT.amount - 1
+    if not limiter.test(ADDRESS_LIMIT, address) and not (first and client.startswith("device:")):
+        return TOO_MANY_FROM_ADDRESS
+    return lock_refusal(session, login_name=login_name, client=client, now=now)
+
+
+def lock_refusal(session: Session, *, login_name: str, client: str, now: datetime) -> str | None:
+    """The locked name's message, for a browser that never logged in to it (None: not locked for it)."""
+    lock = session.get(LoginLock, login_name)
+    if lock is None or lock.until <= now or known_to_account(session, login_name, client):
+        return None
+    until = lock.until.astimezone(CLUB_ZONE)
+    return LOCKED.format(until=f"{until:%H:%M}", reason=lock.reason)
+
+
+_WRONG_PASSWORDS = ("неверный пароль", "неверных пароля", "неверных паролей")
+
+
+def login(
+    session: Session, *, name: str, password: str, client: str, address: str, now: datetime, session_days: int
+) -> accounts.LoginResult:
+    """An admitted attempt, in the password pool's thread: the lock asked again, the password checked, a wrong one
+    counted."""
+    login_name = accounts.normalize_login(name)
+    if refusal := lock_refusal(session, login_name=login_name, client=client, now=now):
+        return accounts.LoginResult(None, None, refusal)  # the name was locked while this attempt waited its turn
+    result = accounts.login(session, name, password, now=now, session_days=session_days, client=client)
+    if result.error == accounts.LOGIN_FAILED:  # a password checked and wrong (not the browser's own lockout)
+        count_failure(session, address=address, now=now, login_name=login_name, client=client)
+    return result
+
+
+def count_failure(session: Session, *, address: str, now: datetime, login_name: str, client: str) -> None:
+    """A wrong password: one more of the address's, and of the name's when the browser never logged in to it;
+    the name's last allowed one locks it."""
+    limiter.hit(ADDRESS_LIMIT, address)
+    if not known_to_account(session, login_name, client):
+        count_guess(session, login_name=login_name, now=now)
+
+
+def count_guess(session: Session, *, login_name: str, now: datetime) -> None:
+    """A guess at this name (a wrong password from an unknown browser, or a wrong current password in the change
+    form: a session left open guesses no more freely than a stranger)."""
+    limiter.hit(NAME_LIMIT, login_name)
+    if limiter.test(NAME_LIMIT, login_name):
+        return
+    minutes = counted(NAME_LIMIT.get_expiry() // 60, "минуту", "минуты", "минут")
+    reason = f"{counted(NAME_LIMIT.amount, *_WRONG_PASSWORDS)} за {minutes} с незнакомых устройств"
+    # The write first (SQLite's write lock, PostgreSQL's row lock): two workers' last guesses leave one lock.
+    until = now + LOCK
+    locked = session.execute(
+        update(LoginLock)
+        .where(col(LoginLock.login_name) == login_name)
+        .values(locked_at=now, until=until, reason=reason)
+    )
+    if not cast(CursorResult, locked).rowcount:
         try:
             with session.begin_nested():
-                session.add(LoginWindow(key=key, started_at=now, count=1))
+                session.add(LoginLock(login_name=login_name, locked_at=now, until=until, reason=reason))
         except sa.exc.IntegrityError:
-            continue  # another worker created the row at the same moment: count against it
-        # Rows of windows long over go with each new one, so a flood of invented names leaves nothing behind.
-        session.execute(delete(LoginWindow).where(col(LoginWindow.started_at) < now - 2 * rate_limit.LONGEST_WINDOW))
-        return 1
-    return None
+            pass  # another worker locked it at the same moment
+    limiter.clear(NAME_LIMIT, login_name)  # the lock holds the name now; its count starts afresh after it
 
 
-def admit(session: Session, *, login_name: str, client: str, address: str, now: datetime) -> Admission:
-    """The limits of one login attempt before its password is checked (Регламент §3: the organizer's issued
-    passwords are the only way in, so guessing them must stay out of reach, and a flood must not keep the
-    players out).
+def locks(session: Session, *, now: datetime) -> list[Lock]:
+    """The names locked now, with whose they are (the desk)."""
+    rows = session.exec(
+        select(LoginLock, User.display_name)
+        .join(User, col(User.login_name) == LoginLock.login_name, isouter=True)
+        .where(col(LoginLock.until) > now)
+        .order_by(col(LoginLock.locked_at))
+    ).all()
+    return [
+        Lock(lock.login_name, name or lock.login_name, lock.locked_at, lock.until, lock.reason) for lock, name in rows
+    ]
 
-    - per client (`client`: the signed device, else the address): PER_CLIENT_ATTEMPTS a minute, and the lockout
-      of a login name after the client's own wrong passwords (`accounts.lockout`), answered at once;
-    - per account: after ACCOUNT_UNKNOWN_ATTEMPTS wrong passwords from clients that never logged in to it, such
-      clients wait for the window to end (the account's own browsers do not), except from an address that has
-      hardly guessed at it, while the account's spare guesses last: a flood from elsewhere does not keep the
-      owner's new phone out;
-    - per address: a delay that grows with the address's failed logins beyond the free ones, and the flood's
-      lane in the password pool — except for a browser that has not failed yet (a new phone on the club's Wi-Fi
-      while scripts flood from it), checked ahead of the flood's waiting checks; the delay and the wait for a
-    turn share rate_limit.ANSWER_SECONDS, so every attempt is answered within it and its own check.
-    There is no total for everyone: strangers flooding from elsewhere cost a new browser nothing.
-    """
-    if (
-        take(
-            session, f"client:{client}", limit=rate_limit.PER_CLIENT_ATTEMPTS, window=rate_limit.CLIENT_WINDOW, now=now
-        )
-        is None
-    ):
-        return Admission(error=TOO_MANY_FROM_CLIENT)
-    # A browser that locked itself out is told so now: its answer needs no password check, so it waits for
-    # nothing (before, it waited for its address's delay and its turn in the pool to hear it).
-    refusal = accounts.lockout(session, login_name=login_name, client=client, now=now) or account_refusal(
-        session, login_name=login_name, client=client, address=address, now=now
+
+def lift(session: Session, *, login_name: str, actor_user_id: int, now: datetime) -> None:
+    """The organizer opens the name again (audited); a lock already gone is no error: a second press changes
+    nothing."""
+    lock = session.get(LoginLock, login_name)
+    if lock is None:
+        return
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="login.unlock",
+        entity="login",
+        before={"login_name": login_name, "until": lock.until.isoformat(), "reason": lock.reason},
+        now=now,
     )
-    if refusal:
-        return Admission(error=refusal)
-    delay = _address_delay(session, address, now)
-    if not delay:
-        return Admission()
-    lane = Lane.FLOOD if has_failed(session, client, now=now) else Lane.NEWCOMER
-    return Admission(delay=delay, lane=lane, wait=rate_limit.queue_seconds(delay))
+    session.exec(delete(LoginLock).where(col(LoginLock.login_name) == login_name))
+    limiter.clear(NAME_LIMIT, login_name)
 
 
-def has_failed(session: Session, client: str, *, now: datetime) -> bool:
-    """Whether this client is one of a flood's: a wrong password from its signed device in the account window, or
-    no signed device at all (its address stands for it, the flood's own)."""
-    if not client.startswith("device:"):
-        return True
-    return _current(session, _client_failures_key(client), window=rate_limit.ACCOUNT_WINDOW, now=now) > 0
-
-
-def _client_failures_key(client: str) -> str:
-    return f"failed:{client}"
-
-
-def account_refusal(session: Session, *, login_name: str, client: str, address: str, now: datetime) -> str | None:
-    """Why an unknown browser may not guess at this account now (None: it may). `admit` asks it before the wait,
-    and the password pool asks it again right before the check: attempts admitted together while the last
-    guesses were being checked do not all get checked (the budget is counted as guesses fail)."""
-    key = f"account:{login_name}"
-    guessed = _current(session, key, window=rate_limit.ACCOUNT_WINDOW, now=now)
-    if guessed < rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS or _spare_guess(session, login_name, address, guessed, now):
+def admit_password_change(user_id: int) -> str | None:
+    """Why the person may not try a password change now (None: they may): however many tabs one session opens, a
+    person's checks stay few, and the logins that share the pool go on."""
+    if limiter.hit(CHANGE_LIMIT, str(user_id)):
         return None
-    if known_to_account(session, login_name, client):
-        return None
-    row = session.get(LoginWindow, key)
-    left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
-    return TOO_MANY_FOR_ACCOUNT.format(minutes=max(1, int(left.total_seconds() + 59) // 60))
-
-
-def admit_password_change(session: Session, *, user_id: int, now: datetime) -> str | None:
-    """Why the person may not try a password change now (None: they may). Asked before the password pool: however
-    many tabs one session opens, a person's checks stay few, and the logins that share the pool go on."""
-    key = f"change:{user_id}"
-    if take(session, key, limit=PASSWORD_CHANGES, window=rate_limit.ACCOUNT_WINDOW, now=now) is not None:
-        return None
-    row = session.get(LoginWindow, key)
-    left = (row.started_at + rate_limit.ACCOUNT_WINDOW - now) if row else rate_limit.ACCOUNT_WINDOW
-    return TOO_MANY_CHANGES.format(minutes=max(1, int(left.total_seconds() + 59) // 60))
-
-
-def count_wrong_current(session: Session, *, login_name: str, now: datetime) -> None:
-    """A wrong current password in the change form: one of the account's guesses, as a wrong login from an unknown
-    browser is, so a session left open cannot guess at its owner's password more freely than a stranger."""
-    take(session, f"account:{login_name}", limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
-
-
-def _address_delay(session: Session, address: str, now: datetime) -> float:
-    return rate_limit.flood_delay(address_failures(session, address, now=now))
-
-
-def address_failures(session: Session, address: str, *, now: datetime) -> int:
-    """The address's failed logins in the last ADDRESS_WINDOW, as a sliding window: this window's count and the
-    previous one's, fading as this one goes on (windows are aligned on the clock, one row each). A fixed window
-    started afresh every minute, and for its first free failures a flooding address looked clean: its burst went to
-    the open lane undelayed, and a new phone there waited behind it (issue 29, finding 2)."""
-    number, into = _address_window(now)
-    this, previous = (_window_count(session, _address_key(address, n)) for n in (number, number - 1))
-    return this + int(previous * (1 - into))
-
-
-def _address_window(now: datetime) -> tuple[int, float]:
-    """The clock-aligned ADDRESS_WINDOW that `now` falls in (its number) and how far into it (0 to 1)."""
-    number, into = divmod(now.timestamp(), rate_limit.ADDRESS_WINDOW.total_seconds())
-    return int(number), into / rate_limit.ADDRESS_WINDOW.total_seconds()
-
-
-def _address_key(address: str, window_number: int) -> str:
-    return f"address:{address}:{window_number}"
-
-
-def _window_count(session: Session, key: str) -> int:
-    row = session.get(LoginWindow, key)
-    return row.count if row is not None else 0
-
-
-def _spare_guess(session: Session, login_name: str, address: str, guessed: int, now: datetime) -> bool:
-    """Whether an unknown browser may still try an account whose budget is used up: from an address that has
-    hardly guessed at it (not the flood's), while the spare guesses last."""
-    if guessed >= rate_limit.ACCOUNT_UNKNOWN_ATTEMPTS + rate_limit.ACCOUNT_SPARE_ATTEMPTS:
-        return False
-    from_here = _current(session, _address_account_key(login_name, address), window=rate_limit.ACCOUNT_WINDOW, now=now)
-    return from_here < rate_limit.ACCOUNT_ADDRESS_GUESSES
-
-
-def _address_account_key(login_name: str, address: str) -> str:
-    return f"account-address:{login_name}:{address}"
-
-
-def count_failure(session: Session, *, address: str, now: datetime, login_name: str = "", client: str = "") -> None:
-    """A wrong password from this address: the address's next attempts wait longer (its own successes do not
-    count, so the many phones of one Wi-Fi logging in on a match day never wait); when `login_name` is given and
-    the client never logged in to it, one more of the account's guesses from unknown browsers is used; a signed
-    device that failed waits in the flood's lane from now on (`has_failed`)."""
-    window_number, _ = _address_window(now)
-    take(session, _address_key(address, window_number), limit=UNLIMITED, window=rate_limit.ADDRESS_WINDOW, now=now)
-    if client.startswith("device:"):
-        take(session, _client_failures_key(client), limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
-    if login_name and not known_to_account(session, login_name, client):
-        take(session, f"account:{login_name}", limit=UNLIMITED, window=rate_limit.ACCOUNT_WINDOW, now=now)
-        take(
-            session,
-            _address_account_key(login_name, address),
-            limit=UNLIMITED,
-            window=rate_limit.ACCOUNT_WINDOW,
-            now=now,
-        )
-
-
-def _current(session: Session, key: str, *, window: timedelta, now: datetime) -> int:
-    row = session.get(LoginWindow, key)
-    return row.count if row is not None and row.started_at > now - window else 0
+    reset = limiter.get_window_stats(CHANGE_LIMIT, str(user_id)).reset_time
+    return TOO_MANY_CHANGES.format(minutes=max(1, math.ceil((reset - time.time()) / 60)))
 
 
 def known_to_account(session: Session, login_name: str, client: str) -> bool:

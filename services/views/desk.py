@@ -19,6 +19,7 @@ from services.core.models import (
     Disqualification,
     Hanchan,
     JudgeCall,
+    LoginLock,
     Match,
     MatchStatus,
     MeetingProposal,
@@ -36,6 +37,7 @@ from services.core.models import (
 from services.core.ruleset import Ruleset, of_season
 from services.core.urls import match_schedule_url, match_url
 from services.core.wording import match_title, round_title
+from services.league import login_guard
 from services.league.roster import current_season
 from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
@@ -52,6 +54,7 @@ SOON = timedelta(days=7)  # a window ending within a week without a booking need
 GROUPS: tuple[tuple[str, str], ...] = (
     ("calls", "Вызовы судьи"),
     ("disputes", "Споры по результатам"),
+    ("logins", "Вход закрыт"),
     ("over", "Окно закончилось, матч не сыгран"),
     ("unrecorded", "Встреча прошла, результата нет"),
     ("soon", "Окно заканчивается в ближайшие 7 дней, встречи нет"),
@@ -73,6 +76,7 @@ NEXT_WINDOW = "next_window"
 RESOLVE_DISPUTE = "resolve_dispute"
 ANSWER_CALL = "answer_call"
 CLOSE_CALL = "close_call"
+LIFT_LOCK = "lift_lock"
 
 
 @dataclass(frozen=True)
@@ -454,6 +458,24 @@ def _call_items(session: Session, user: User | None, now: datetime) -> list[Desk
     return items
 
 
+def _lock_items(session: Session, now: datetime) -> list[DeskItem]:
+    """Login names closed to new browsers after a run of wrong passwords (login_guard): the organizer may open them
+    at once, e.g. when the person asks from a new phone."""
+    return [
+        DeskItem(
+            f"lock-{lock.login_name}",
+            "logins",
+            lock.display_name,
+            f"Вход с новых устройств закрыт до {format_kirov(lock.until)}: {lock.reason}. "
+            "Со своих устройств человек входит.",
+            action=LIFT_LOCK,
+            target=lock.login_name,
+            action_label="Открыть вход",
+        )
+        for lock in login_guard.locks(session, now=now)
+    ]
+
+
 def _capacity_items(season: Season, board: Board, now: datetime) -> list[DeskItem]:
     """Issue 27, item 2: each tour not over whose window cannot hold its matches, or whose §6.1 fallback Sunday
     cannot seat the matches still to agree, while there is time to act (another room, a table, the next tour)."""
@@ -493,10 +515,11 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
         return Desk(_call_items(session, user, now))
     season = current_season(session)
     if season is None:
-        return Desk(_call_items(session, user, now))
+        return Desk(_call_items(session, user, now) + _lock_items(session, now))
     board = load_board(session, now=now, season_id=season.id)
     items = _call_items(session, user, now)
     items += _dispute_items(session, season.id)
+    items += _lock_items(session, now)
     items += _scheduling_items(board, now)
     items += _capacity_items(season, board, now)
     items += _tie_items(session, season.id, of_season(season))
@@ -525,6 +548,7 @@ def desk_version(session: Session, *, now: datetime) -> tuple:
         select(func.max(Match.id)).scalar_subquery(),
         select(func.count()).select_from(Player).scalar_subquery(),
         select(func.max(JudgeCall.id)).scalar_subquery(),
+        select(func.max(LoginLock.locked_at)).scalar_subquery(),  # a lift is audited: AuditRecord above
     ]
     row = session.exec(select(*newest)).one()
     return (*tuple(row), now.replace(second=0, microsecond=0))

@@ -14,6 +14,7 @@ from services.league import accounts
 from services.league.accounts import AccountError
 from services.league.roster import add_player, list_roster, set_status
 from services.scheduling.calendar_feed import ensure_calendar_token, personal_ics, renew_calendar_token
+from tests.unit.test_security import PASSLIB_ARGON2_OF_X
 
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
@@ -206,3 +207,17 @@ def test_an_issued_password_gets_argon2_at_its_first_login(session: Session) -> 
     result = accounts.login(session, "Новый Игрок", password, now=datetime(2026, 12, 6, tzinfo=UTC), session_days=30)
     assert result.token and user.password_hash.startswith("$argon2")
     assert security.verify_password(password, user.password_hash)
+
+
+def test_a_hash_passlib_made_is_made_anew_at_owasps_parameters_at_the_next_login(session: Session) -> None:
+    """Issue 42: the hashes made before (passlib's argon2 at 64 MiB × 3 × 4) still let their owners in, and the
+    login replaces them; a wrong password leaves them as they are."""
+    user, _ = accounts.create_user(session, display_name="Давний Игрок", password="x-давний")
+    user.password_hash = PASSLIB_ARGON2_OF_X  # the password «x»
+    session.add(user)
+    now = datetime(2026, 12, 6, tzinfo=UTC)
+    assert accounts.login(session, "Давний Игрок", "y", now=now, session_days=30).token is None
+    assert user.password_hash == PASSLIB_ARGON2_OF_X
+    assert accounts.login(session, "Давний Игрок", "x", now=now, session_days=30).token
+    assert user.password_hash.startswith("$argon2id$v=19$m=19456,t=2,p=1$")
+    assert security.verify_password("x", user.password_hash) and not security.needs_rehash(user.password_hash)

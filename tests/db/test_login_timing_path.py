@@ -9,6 +9,7 @@ import uuid
 from datetime import UTC, datetime
 
 import pytest
+from argon2.exceptions import VerificationError
 from sqlmodel import Session
 
 from services.core import security
@@ -17,29 +18,40 @@ from services.league import accounts
 NOW = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
 
 
-class Counting:
-    """A hash scheme that records each call: `hash` gives `prefix + password`, `verify` compares with it (a real
-    hash made at import, such as the dummies, never matches)."""
+class CountingArgon2:
+    """argon2-cffi's hasher as the security module uses it, recording each call: `hash` gives a readable string,
+    `verify` compares with it (a real hash made at import, such as the dummy, never matches)."""
 
-    def __init__(self, prefix: str, calls: list[str], kind: str) -> None:
-        self.prefix, self.calls, self.kind = prefix, calls, kind
+    PREFIX = "$argon2id$counting$"
+
+    def __init__(self, calls: list[str]) -> None:
+        self.calls = calls
 
     def hash(self, password: str) -> str:
-        self.calls.append(self.kind)
-        return self.prefix + password
+        self.calls.append("argon2")
+        return self.PREFIX + password
 
-    def verify(self, password: str, stored: str) -> bool:
-        self.calls.append(self.kind)
-        return stored == self.prefix + password
+    def verify(self, stored: str, password: str) -> bool:
+        self.calls.append("argon2")
+        if stored != self.PREFIX + password:
+            raise VerificationError
+        return True
+
+    def check_needs_rehash(self, stored: str) -> bool:
+        return False
 
 
 @pytest.fixture
 def calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     made: list[str] = []
-    quick = Counting("$pbkdf2-sha256$counting$", made, "pbkdf2")
-    monkeypatch.setattr(security, "argon2", Counting("$argon2id$counting$", made, "argon2"))
-    monkeypatch.setattr(security, "pbkdf2_sha256", quick)
-    monkeypatch.setattr(security, "_ISSUED", quick)
+    real_pbkdf2 = security._pbkdf2
+
+    def pbkdf2(password: str, salt: bytes, rounds: int) -> bytes:
+        made.append("pbkdf2")
+        return real_pbkdf2(password, salt, rounds)
+
+    monkeypatch.setattr(security, "_ARGON2", CountingArgon2(made))
+    monkeypatch.setattr(security, "_pbkdf2", pbkdf2)
     return made
 
 

@@ -51,7 +51,7 @@ from services.core.models import (
     utc_now,
 )
 from services.core.models import Match as MatchRow
-from services.league import accounts, regulation, roster, staff
+from services.league import accounts, login_guard, regulation, roster, staff
 from services.notifier import linking as telegram_link
 from services.pantheon import event as pantheon_event
 from services.results import hanchans as results
@@ -529,6 +529,18 @@ def _desk_dispute(app: App) -> tuple[str, dict[str, Any]]:
     return "/desk", _desk_form(m.hanchan_id, reason="Проверено по записи")
 
 
+def _desk_lift_lock(app: App) -> tuple[str, dict[str, Any]]:
+    """A login name locked after ten wrong passwords from unknown browsers (services/league/login_guard.py)."""
+    login_name = f"замок {uuid.uuid4().hex[:8]}"
+    engine = app.engine()
+    with session_scope(engine) as session:
+        for _ in range(10):
+            login_guard.count_guess(session, login_name=login_name, now=utc_now())
+    engine.dispose()
+    return "/desk", {"form": {"item": f"lock-{login_name}", "title": login_name, "target": login_name,
+                              KEY_FIELD: new_key()}}  # fmt: skip
+
+
 def _judge_call(app: App) -> int:
     """Регламент §6.2: a seated player calls the judge during the match's meeting (a far-future one, so the call's
     moment is the meeting's): the call waits for the league's judge."""
@@ -928,6 +940,7 @@ SCENARIOS: dict[str, Scenario] = {
         ),
     ),
     "DeskState.assign": Scenario(ORGANIZER, _desk_assign),
+    "DeskState.lift_lock": Scenario(ORGANIZER, _desk_lift_lock),
     # --- match scheduling page (issue 24 item 2) ---
     "MatchScheduleState.save_grid": Scenario(
         SEATED[0], _on_schedule(lambda f: _keyed({"grid": _grid(f, evening=True)}), painted=False)

@@ -492,7 +492,7 @@ def test_wrong_current_passwords_from_many_tabs_cannot_take_the_logins_turns(app
         tab.close()
     wrong = sum("Текущий пароль неверен" in a for a in answers)
     capped = sum("Слишком много попыток смены пароля" in a for a in answers)
-    assert capped == 12 - login_guard.PASSWORD_CHANGES and wrong <= login_guard.PASSWORD_CHANGES, (wrong, capped)
+    assert capped == 12 - login_guard.CHANGE_LIMIT.amount and wrong <= login_guard.CHANGE_LIMIT.amount, (wrong, capped)
     for tab, who in zip(logins, PLAYERS, strict=False):  # answered, and not «too many logins now»
         frames = "".join(tab.received)  # (the address's own limits may refuse them: earlier tests guessed from it)
         assert texts.LOGIN_BUSY not in frames and (ADOPT_PATH in frames or "Слишком много" in frames), who

@@ -16,7 +16,6 @@ LAYER_NAMES = {PURE: "pure rules", DATABASE: "database", VIEW: "views", SHELL: "
 PURE_MODULES = {
     "services.core.config",
     "services.core.security",
-    "services.core.rate_limit",
     "services.core.text_limits",
     "services.core.urls",
     "services.core.wording",

@@ -11,17 +11,34 @@ from services.core import security
 NOW = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
 
 
+# Made by passlib 1.7.4 (libpass) before issue 42, at its defaults: 64 MiB, three passes, four lanes.
+PASSLIB_ARGON2_OF_X = (
+    "$argon2id$v=19$m=65536,t=3,p=4$13ovhdA6R6g1pnSutRaCEA$NsR+Oa5D18c4BYxpsR0nAad/ouKjzDOjuhVUvTPNerI"
+)
+PASSLIB_ISSUED_OF_PW = "$pbkdf2-sha256$2000$PkcoBeD8P0cohfD.PweAkA$GcTzbvhVV98QkftTrQM8skw2eDBH5LBFsPBeWQ9rPYY"
+
+
 def test_argon2_hash_verifies_only_the_right_password() -> None:
     stored = security.hash_password("секрет-42")
-    assert stored.startswith("$argon2id$")
+    assert stored.startswith("$argon2id$v=19$m=19456,t=2,p=1$")  # OWASP's argon2id: 19 MiB, 2 passes, 1 lane
     assert "секрет-42" not in stored
     assert security.verify_password("секрет-42", stored)
     assert not security.verify_password("секрет-43", stored)
 
 
+def test_the_hashes_passlib_made_still_verify_and_are_made_anew() -> None:
+    assert security.verify_password("x", PASSLIB_ARGON2_OF_X) and not security.verify_password("y", PASSLIB_ARGON2_OF_X)
+    assert security.needs_rehash(PASSLIB_ARGON2_OF_X) and not security.is_issued(PASSLIB_ARGON2_OF_X)
+    assert security.verify_password("pw", PASSLIB_ISSUED_OF_PW) and not security.verify_password(
+        "px", PASSLIB_ISSUED_OF_PW
+    )
+    assert security.needs_rehash(PASSLIB_ISSUED_OF_PW) and security.is_issued(PASSLIB_ISSUED_OF_PW)
+
+
 def test_missing_or_garbage_hash_never_verifies() -> None:
     assert not security.verify_password("x", None)
     assert not security.verify_password("x", "not-a-hash")
+    assert not security.verify_password("pw", "$pbkdf2-sha256$2000$broken")
 
 
 def test_generated_passwords_are_long_and_different() -> None:

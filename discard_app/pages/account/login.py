@@ -17,8 +17,8 @@ from services.core.password_pool import PoolBusy, password_pool
 from services.league import accounts, login_guard
 
 
-def _admit(name: str, client: str, address: str) -> login_guard.Admission:
-    """In a thread (a short write, never on the event loop): the limits every web worker shares."""
+def _admit(name: str, client: str, address: str) -> str | None:
+    """In a thread (a short read, never on the event loop): the limits every web worker shares."""
     with session_scope() as session:
         return login_guard.admit(
             session, login_name=accounts.normalize_login(name), client=client, address=address, now=utc_now()
@@ -26,17 +26,17 @@ def _admit(name: str, client: str, address: str) -> login_guard.Admission:
 
 
 def _attempt(name: str, password: str, client: str, address: str) -> accounts.LoginResult:
-    """Runs in the password pool's thread: the database and argon2; a failure slows its address down."""
-    now = utc_now()
-    login_name = accounts.normalize_login(name)
+    """Runs in the password pool's thread: the database and argon2."""
     with session_scope() as session:
-        refusal = login_guard.account_refusal(session, login_name=login_name, client=client, address=address, now=now)
-        if refusal:  # the account's guesses ran out while this attempt waited its turn
-            return accounts.LoginResult(None, None, refusal)
-        result = accounts.login(session, name, password, now=now, session_days=settings.session_days, client=client)
-        if result.error == accounts.LOGIN_FAILED:  # a password checked and wrong (not a lockout)
-            login_guard.count_failure(session, address=address, now=now, login_name=login_name, client=client)
-        return result
+        return login_guard.login(
+            session,
+            name=name,
+            password=password,
+            client=client,
+            address=address,
+            now=utc_now(),
+            session_days=settings.session_days,
+        )
 
 
 class LoginState(AuthState):
@@ -71,21 +71,14 @@ class LoginState(AuthState):
             return
         client = self._client()
         address = str(self.router.session.client_ip)
-        admission = await asyncio.to_thread(_admit, name, client, address)
-        if admission.error:
-            self.error = admission.error
+        refusal = await asyncio.to_thread(_admit, name, client, address)
+        if refusal:
+            self.error = refusal
             return
         self.busy = True
         yield
-        if admission.delay:
-            await asyncio.sleep(admission.delay)  # only a flooding address waits; the loop serves everyone else
         try:
-            # A flooding address's attempts queue behind one another in the places a flood may take; a browser
-            # there that has not failed yet goes ahead of them, one from elsewhere never waits for them; each is
-            # answered by the end of its wait, its turn come or not (services/core/password_pool.py).
-            result = await password_pool.run(
-                _attempt, name, password, client, address, lane=admission.lane, wait=admission.wait, owner=address
-            )
+            result = await password_pool.run(_attempt, name, password, client, address)
         except PoolBusy:
             result = accounts.LoginResult(None, None, texts.LOGIN_BUSY)
         self.busy = False

@@ -167,7 +167,7 @@ class ProfileState(GuardedActions, AuthState):
                 raise accounts.AccountError(texts.FORBIDDEN_TITLE)
             accounts.change_password(session, row, current, new, repeat, keep_session_digest=digest)
 
-        if refusal := await asyncio.to_thread(_admit_change, user.id):
+        if refusal := await asyncio.to_thread(login_guard.admit_password_change, user.id):
             outcome = Outcome(ok=False, problems=[refusal])  # before the pool: the logins' turn is not taken
         else:
             try:
@@ -207,14 +207,9 @@ class ProfileState(GuardedActions, AuthState):
             tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
 
 
-def _admit_change(user_id: int) -> str | None:
-    with session_scope() as session:
-        return login_guard.admit_password_change(session, user_id=user_id, now=utc_now())
-
-
 def _count_wrong_current(login_name: str) -> None:
     with session_scope() as session:
-        login_guard.count_wrong_current(session, login_name=login_name, now=utc_now())
+        login_guard.count_guess(session, login_name=login_name, now=utc_now())
 
 
 def _password_input(label: str, name: str, autocomplete: str) -> rx.Component:

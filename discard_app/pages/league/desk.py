@@ -11,7 +11,15 @@ from discard_app.layout import forbidden, notice, page
 from discard_app.state.auth import AuthState
 from discard_app.state.desk import ASSIGN, REFUSED, DeskState
 from services.core.text_limits import limit_for
-from services.views.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE, WINDOW_FALLBACK
+from services.views.desk import (
+    ANSWER_CALL,
+    CLOSE_CALL,
+    FALLBACK,
+    LIFT_LOCK,
+    NEXT_WINDOW,
+    RESOLVE_DISPUTE,
+    WINDOW_FALLBACK,
+)
 
 
 def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
@@ -121,6 +129,7 @@ def _action(item: dict) -> rx.Component:
         (FALLBACK, _item_form(item, DeskState.apply_fallback, _overrule(item))),
         (WINDOW_FALLBACK, _item_form(item, DeskState.apply_window_fallback)),
         (ANSWER_CALL, _item_form(item, DeskState.answer)),
+        (LIFT_LOCK, _item_form(item, DeskState.lift_lock)),
         (CLOSE_CALL, _ruling_form(item)),
         (NEXT_WINDOW, _item_form(item, DeskState.next_window, _text(item, "reason", texts.DESK_REASON))),
         (RESOLVE_DISPUTE, _item_form(item, DeskState.resolve, _text(item, "reason", texts.DESK_DECISION))),
