@@ -129,6 +129,12 @@ def match_title(stage_kind: str, round_code: str, table: str) -> str:
     return f"Тур {round_code}, стол {table}"
 
 
+def match_heading(match_id: int, stage_kind: str, round_code: str, table: str) -> str:
+    """The match page's heading: «Матч 3 — Тур 1, стол 3», «Матч 7 — Плей-офф: 1-й раунд, стол А» (a dash, not a
+    second colon beside the playoff's own; issue 45 item 6)."""
+    return f"Матч {match_id} — {match_title(stage_kind, round_code, table)}"
+
+
 def place(room: str, tables: int, table_no: int) -> str:
     """Where a booking sits: the room, and its table when the room has several («Клуб, стол 2»)."""
     return f"{room}, стол {table_no}" if tables > 1 else room

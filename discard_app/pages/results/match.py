@@ -393,7 +393,7 @@ def _hanchan(h: HanchanView) -> rx.Component:
         _table(
             [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE, texts.MATCH_COL_SCORE, texts.MATCH_COL_CHOMBO],
             h["scores"],
-            lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], "nnnnn"),
+            lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], " nnnn"),
             "24em",
             keys=(1, 2, 3, 4),
         ),
@@ -529,6 +529,6 @@ def _body() -> rx.Component:
 
 
 def match_page() -> rx.Component:
-    # The page title is the match itself ("Матч 3: Тур 1, стол 3"), not a generic "Матч" above it.
+    # The page title is the match itself ("Матч 3 — Тур 1, стол 3"), not a generic "Матч" above it.
     title = rx.cond(MatchState.found & (MatchState.title != ""), MatchState.title, texts.MATCH_PAGE_TITLE)
     return page(title, rx.cond(MatchState.found, _body(), forbidden(texts.MATCH_NOT_FOUND)))
