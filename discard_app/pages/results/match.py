@@ -75,6 +75,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     schedule_url: str = ""
     saving: bool = False  # a form's event is running: its submit button is disabled
     repeat_asked: bool = False  # the server took a save for a second tap: the form asks "the same scores again?"
+    answer_no: int = 0  # a new answer remounts the pinned box, so its fading starts again
     form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
     correct_number: str = ""  # the hanchan the correction form names, by number: it stays chosen after a save
     correct_values: dict[str, str] = {}  # its current points, chombo and sticks: the form's fields start from them
@@ -141,6 +142,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     def _show_answer(self, outcome: Outcome, where: str) -> None:
         """What is wrong, line by line, or what was done; a hanchan entered twice asks whether it was meant."""
         self.error, self.problems, self.notice = "", list(outcome.problems), outcome.message if outcome.ok else ""
+        self.answer_no += 1
         if isinstance(outcome.error, results.RepeatedResult):
             self.repeat_asked = True
 
@@ -239,6 +241,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
     @reading(Role.ORGANIZER)
     def pick_correction(self, number: str) -> None:
         """Регламент §6.2: the organizer names the hanchan to correct; its current scores fill the form."""
+        self._fill_correction(number)
+
+    def _fill_correction(self, number: str) -> None:
         self.correct_number, self.correct_values = number, {}
         match_id = self._id() or 0
         try:
@@ -268,7 +273,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             form,
         )
         if self.notice and self.correct_number:  # the same hanchan stays chosen, showing what it holds now
-            self.pick_correction(self.correct_number)
+            self._fill_correction(self.correct_number)
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -401,9 +406,18 @@ def _hanchan(h: HanchanView) -> rx.Component:
     )
 
 
+# What was done fades after a few seconds and lets taps through (issue 45 item 7: on a phone it covered «Позвать
+# судью» until closed); what is wrong stays until closed or the next answer.
+FADE_CSS = """
+@keyframes answer-done{to{opacity:0;visibility:hidden}}
+.answer-done{animation:answer-done .4s ease 5s forwards}
+"""
+
+
 def _messages() -> rx.Component:
     """Pinned to the bottom of the viewport: the answer to a form is where the eye is, not 1000 px above the button
     (a success that scrolled out of sight invited a second tap)."""
+    failed = (MatchState.error != "") | (MatchState.problems.length() > 0)
     return rx.cond(
         (MatchState.error != "") | (MatchState.problems.length() > 0) | (MatchState.notice != ""),
         rx.box(
@@ -429,6 +443,8 @@ def _messages() -> rx.Component:
             border_radius="var(--radius-3)",
             box_shadow="var(--shadow-5)",
             padding="0.5em",
+            class_name=rx.cond(failed, "", "answer-done"),
+            key=MatchState.answer_no.to_string(),
         ),
     )
 
@@ -448,6 +464,7 @@ def _body() -> rx.Component:
             spacing="2",
             wrap="wrap",
         ),
+        rx.el.style(FADE_CSS),
         _messages(),
         rx.heading(texts.MATCH_HANCHANS, size="4", as_="h2"),
         rx.cond(
