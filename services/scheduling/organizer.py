@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round, Season
+from services.core.wording import place
 from services.scheduling import decide
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.booking import (
@@ -520,7 +521,7 @@ def apply_window_fallback(session: Session, *, round_id: int, actor_user_id: int
             unplaced.append((item.info.title, str(error)))
             continue
         room = session.get(Room, b.room_id)
-        placed.append((item.info.title, f"{room.name}, стол {b.table_no}, {format_kirov(b.start_at)}"))
+        placed.append((item.info.title, f"{place(room.name, room.tables, b.table_no)}, {format_kirov(b.start_at)}"))
     return WindowFallback(tuple(placed), tuple(unplaced))
 
 
