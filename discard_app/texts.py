@@ -446,7 +446,7 @@ ROSTER_DEFAULT_MAIN = "Статус: основной состав"
 ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{name}»?"
 ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
-ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять участника «{name}»?"
+ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять «{name}» с сезона?"  # no word to agree with the person (issue 45 item 13)
 ROSTER_WITHDRAW_CONFIRM_TEXT = (
     "{who} из зачёта и из борьбы за плей-офф (Регламент §6.1); сыгранные протоколы сохранятся. "
     "Переиграть уже сыгранные матчи можно после снятия, только с согласия всех участников."

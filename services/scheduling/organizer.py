@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round, Season
-from services.core.wording import place
+from services.core.wording import counted, place
 from services.scheduling import decide
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.booking import (
@@ -492,7 +492,7 @@ class WindowFallback:
 
     @property
     def summary(self) -> str:
-        parts = [f"Запасная дата назначена: {len(self.placed)} матч(ей)."]
+        parts = [f"Запасная дата назначена: {counted(len(self.placed), 'матчу', 'матчам', 'матчам')}."]
         if self.unplaced:
             names = "; ".join(f"{title} — {why}" for title, why in self.unplaced)
             parts.append(f"Не поместились: {names}. Для них {NO_TABLE_HINT}")
