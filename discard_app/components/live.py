@@ -73,9 +73,6 @@ class LivePage(rx.State, mixin=True):
         if user is None:
             live_push.forget(self)
             return
-        answered = getattr(self, "_answer_stamp", "")  # a page that answers actions (state/action.GuardedActions)
-        if answered and answered != stamp:  # someone else's change, not the echo of the answer's own action
-            self._clear_answer()  # type: ignore[attr-defined]
         reloaded = self._live_reload(user, self._stamp, stamp)
         if inspect.isawaitable(reloaded):
             await reloaded

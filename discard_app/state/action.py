@@ -36,7 +36,6 @@ import reflex as rx
 
 from discard_app import texts
 from services.core import action_keys
-from services.core.changes import watched_stamp
 from services.core.db import session_scope
 from services.core.errors import LeagueError
 from services.core.models import Role, User
@@ -119,10 +118,6 @@ def _door(roles: tuple[Role | Anyone, ...], mark: str) -> Callable[[Callable], C
             if user is None:
                 self._refused()
                 _idle(self)
-            elif (
-                mark == READS_ATTRIBUTE
-            ):  # a new question (a preview): the answer to the last action has had its moment
-                self._clear_answer()
             return user
 
         if inspect.isasyncgenfunction(fn):
@@ -177,9 +172,6 @@ class GuardedActions(rx.State, mixin=True):
 
     action_key: str = ""  # rendered into the page's forms; a new one after each performed action
     busy: bool = False  # a form's event runs: its submit button is disabled and spins (components/form.py)
-    # A pushed page's watched stamp right after its answer: a push to exactly it is the answer's own echo (the
-    # action's commit moved the club's part); a push past it is someone else's change (components/live.py).
-    _answer_stamp: str = ""
 
     @rx.event
     def start_busy(self, _form: dict[str, Any] | None = None) -> None:
@@ -199,15 +191,6 @@ class GuardedActions(rx.State, mixin=True):
         answers beside each form (`where`), or lists the problems one by one, overrides this."""
         problems = "; ".join(outcome.problems)
         self.error, self.notice = ("", outcome.message) if outcome.ok else (problems, "")  # type: ignore[attr-defined]
-
-    def _clear_answer(self) -> None:
-        """No answer on screen: the empty answer, through the page's one `_show_answer`, so a page that keeps its
-        answers beside each form empties them all. An answer belongs to the page as it was when it was given: a
-        new question (a `reading` handler: a preview) and a push of another person's change (the page moved on:
-        «ждём остальных» once all four confirmed, an old «Готово» above a new judge call) end it (issue 45
-        item 7); the push that only echoes the person's own action leaves it (`_answer_stamp`)."""
-        self._show_answer(Outcome(ok=True), "")
-        self._answer_stamp = ""
 
     def _check(self, run: Callable[[Any, User], Any], where: str = "") -> bool:
         """`run` tried and rolled back (a question asked before a grave action: would it go through?); a refusal
@@ -265,9 +248,6 @@ class GuardedActions(rx.State, mixin=True):
         if key and outcome.ok and not outcome.repeated:
             self._renew_key()
         self._show_answer(outcome, where)
-        if (watch := getattr(self, "_live_watch", None)) is not None:  # a pushed page (components/live.LivePage)
-            with session_scope() as session:
-                self._answer_stamp = watched_stamp(session, watch())
 
 
 def outcome_of(

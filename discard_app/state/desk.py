@@ -66,8 +66,6 @@ class DeskState(GuardedActions, AuthState):
             version = desk_version(session, now=now)
             if version == self._version and not force:
                 return
-            if not force:  # a push: the desk moved on under its answer (GuardedActions._clear_answer)
-                self._clear_answer()
             desk = build_desk(session, now=now, user=user, bot_configured=bool(settings.bot_token))
         self._version = version
         self.items = [item.as_row() for item in desk.items]

@@ -241,9 +241,6 @@ class MatchState(GuardedActions, LivePage, AuthState):
     @reading(Role.ORGANIZER)
     def pick_correction(self, number: str) -> None:
         """Регламент §6.2: the organizer names the hanchan to correct; its current scores fill the form."""
-        self._fill_correction(number)
-
-    def _fill_correction(self, number: str) -> None:
         self.correct_number, self.correct_values = number, {}
         match_id = self._id() or 0
         try:
@@ -273,7 +270,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             form,
         )
         if self.notice and self.correct_number:  # the same hanchan stays chosen, showing what it holds now
-            self._fill_correction(self.correct_number)
+            self.pick_correction(self.correct_number)
 
     @rx.event
     @guarded(Role.ORGANIZER)
