@@ -29,6 +29,7 @@ def _nav_items() -> list[tuple[str | rx.Var, str, bool | str]]:
         # the organizer's and the judge's desk, named for whoever looks
         (rx.cond(AuthState.is_organizer, texts.NAV_DESK, texts.NAV_DESK_JUDGE), routes.DESK, "staff"),
         (texts.NAV_ROSTER, routes.ROSTER, True),
+        (texts.NAV_STAFF, routes.STAFF, True),  # the judge and the experts (issue 45 item 10)
         (texts.NAV_DRAW, routes.DRAW, True),
         (texts.NAV_SCHEDULE, routes.SCHEDULE_OVERVIEW, True),
         (texts.NAV_PANTHEON, routes.PANTHEON, True),

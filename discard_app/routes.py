@@ -23,6 +23,7 @@ STANDINGS = "/standings"
 MATCH = "/match/[match_id]"
 PLAYER = "/player/[player_id]"
 SCHEDULE_OVERVIEW = "/schedule"
+ROOMS_ANCHOR = "rooms"  # /schedule's room forms, below the long table: the checklist lands there (issue 45 item 10)
 CLUB_CALENDAR = "/calendar"
 PLAYOFF = "/playoff"
 ANNOUNCEMENTS = "/announcements"

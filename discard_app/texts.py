@@ -22,6 +22,7 @@ TEXT_LIMIT_HINT = "до {limit} символов"
 
 NAV_HOME = "Мои матчи"
 NAV_ROSTER = "Состав"
+NAV_STAFF = "Судьи и эксперты"
 
 
 HOME_TITLE = "Мои матчи"
@@ -450,7 +451,7 @@ ROSTER_DEFAULT_MAIN = "Статус: основной состав"
 ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{name}»?"
 ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
-ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять участника «{name}»?"
+ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять «{name}» с сезона?"  # no word to agree with the person (issue 45 item 13)
 ROSTER_WITHDRAW_CONFIRM_TEXT = (
     "{who} из зачёта и из борьбы за плей-офф (Регламент §6.1); сыгранные протоколы сохранятся. "
     "Переиграть уже сыгранные матчи можно после снятия, только с согласия всех участников."
@@ -838,13 +839,13 @@ SCHEDULE_DIALOG_CHECK = "Проверьте матч и данные: измен
 SCHEDULE_ROOMS = "Помещения"
 SCHEDULE_ADD_ROOM = "Добавить помещение"
 SCHEDULE_ROOM_NAME = "Название помещения"
+SCHEDULE_NEW_ROOM_TABLES = "Столов в нём"
 SCHEDULE_TABLES = "Столы в помещении (одна встреча матча — один стол): "
 SCHEDULE_SAVE_TABLES = "Сохранить число столов"
 SCHEDULE_TABLES_ROOM = "Помещение, где меняется число столов"
 SCHEDULE_TABLES_COUNT = "Число столов"
 SCHEDULE_ACTIVITY = "Другое занятие клуба (D&D и др.)"
 SCHEDULE_ADD_ACTIVITY = "Добавить в календарь"
-SCHEDULE_ACTIVITY_NAME_PLACEHOLDER = "Название"
 SCHEDULE_ACTIVITY_NAME = "Название занятия"
 SCHEDULE_ACTIVITY_START = "Начало занятия"
 SCHEDULE_ACTIVITY_END = "Окончание занятия"

@@ -18,6 +18,7 @@ from services.views.checklist import season_checklist
 
 PAGES = {
     "schedule": routes.SCHEDULE_OVERVIEW,
+    "rooms": f"{routes.SCHEDULE_OVERVIEW}#{routes.ROOMS_ANCHOR}",  # the room forms (issue 45 item 10)
     "staff": routes.STAFF,
     "season_admin": routes.SEASON_ADMIN,
     "roster": routes.ROSTER,

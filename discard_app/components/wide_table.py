@@ -20,6 +20,7 @@ KEYS_CSS = """
   .keysK:not(:has(.all-columns:checked)) .wide-table .rt-TableRoot{min-width:0}
   .keysK:not(:has(.all-columns:checked)) tr > :is(HIDDEN){display:none}
   .keysK:not(:has(.all-columns:checked)) .scroll-hint{display:none}
+  .keysK:not(:has(.all-columns:checked)) tr > *{padding-inline:var(--space-1)}
 }
 @media (min-width:768px){.keysK .all-columns-switch{display:none}}
 """

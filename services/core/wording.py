@@ -129,6 +129,19 @@ def match_title(stage_kind: str, round_code: str, table: str) -> str:
     return f"Тур {round_code}, стол {table}"
 
 
-def place(room: str, tables: int, table_no: int) -> str:
-    """Where a booking sits: the room, and its table when the room has several («Клуб, стол 2»)."""
-    return f"{room}, стол {table_no}" if tables > 1 else room
+def match_heading(match_id: int, stage_kind: str, round_code: str, table: str) -> str:
+    """The match page's heading: «Матч 3 — Тур 1, стол 3», «Матч 7 — Плей-офф: 1-й раунд, стол А» (a dash, not a
+    second colon beside the playoff's own; issue 45 item 6)."""
+    return f"Матч {match_id} — {match_title(stage_kind, round_code, table)}"
+
+
+def place(room: str, tables: int, *table_nos: int) -> str:
+    """Where a booking sits: the room, and its tables when the room has several — the club's tables, named apart
+    from the draw's («Тур 2, стол 2», Регламент §2) so a player at the club does not look for table 2 (issue 45
+    item 12): «Клуб, стол клуба № 1», an activity's «Клуб, столы клуба № 1, 2»; all of a room's tables: the room."""
+    taken = sorted(set(table_nos))
+    if tables <= 1 or not taken or len(taken) >= tables:
+        return room
+    if len(taken) == 1:
+        return f"{room}, стол клуба № {taken[0]}"
+    return f"{room}, столы клуба № {', '.join(map(str, taken))}"

@@ -165,7 +165,7 @@ def _proposal(board: Board, item: MatchBoard) -> ProposalView | None:
         start=p.start_at,
         end=p.end_at,
         hanchans=p.hanchans,
-        room=board.rooms.get(p.room_id, ""),
+        room=place(board.rooms.get(p.room_id, ""), board.tables.get(p.room_id, 1), p.table_no),
         confirmed=frozenset(item.confirmed.get(p.id, ())),
         declined=frozenset(item.declined.get(p.id, ())),
     )

@@ -22,10 +22,11 @@ from services.core.models import (
     Seat,
     Stage,
     User,
+    saved,
     utc_now,
 )
 from services.core.ruleset import Ruleset
-from services.core.wording import match_title
+from services.core.wording import match_heading
 from services.results import scoring
 from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of, seated_out_of_season
 from services.results.repo import (
@@ -241,7 +242,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         [pid for pid, _ in seated_out_of_season(session, match.id, on=kirov_date(now or utc_now()))] if not done else []
     )
     return MatchView(
-        title=f"Матч {match.id}: {match_title(kind, round_.code, match.table)}",
+        title=match_heading(saved(match.id), kind, round_.code, match.table),
         status=str(match.status),
         seats=[
             {

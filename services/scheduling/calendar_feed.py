@@ -20,13 +20,10 @@ UID_DOMAIN = "discard-league"
 
 
 def place_text(booking: Booking, rooms: dict[int, tuple[str, int]], tables_taken: list[int] | None = None) -> str:
-    """Where the booking sits: the room, and its table when the room has several («Клуб, стол 2»); an activity
-    that takes several tables (`tables_taken`): the whole room, or its tables («Клуб, столы 1, 2»)."""
+    """Where the booking sits (`wording.place`); an activity that takes several tables (`tables_taken`): the whole
+    room, or its tables."""
     name, tables = rooms.get(booking.room_id, ("", 1))
-    taken = sorted(tables_taken or [booking.table_no])
-    if len(taken) == 1:
-        return place(name, tables, taken[0])
-    return name if len(taken) >= tables else f"{name}, столы {', '.join(map(str, taken))}"
+    return place(name, tables, *(tables_taken or [booking.table_no]))
 
 
 def _one_per_activity(rows: list[Booking]) -> list[tuple[Booking, list[int]]]:

@@ -11,6 +11,7 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round, Season
+from services.core.wording import counted, place
 from services.scheduling import decide
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.booking import (
@@ -493,7 +494,7 @@ class WindowFallback:
 
     @property
     def summary(self) -> str:
-        parts = [f"Запасная дата назначена: {len(self.placed)} матч(ей)."]
+        parts = [f"Запасная дата назначена: {counted(len(self.placed), 'матчу', 'матчам', 'матчам')}."]
         if self.unplaced:
             names = "; ".join(f"{title} — {why}" for title, why in self.unplaced)
             parts.append(f"Не поместились: {names}. Для них {NO_TABLE_HINT}")
@@ -522,7 +523,7 @@ def apply_window_fallback(session: Session, *, round_id: int, actor_user_id: int
             unplaced.append((item.info.title, str(error)))
             continue
         room = session.get(Room, b.room_id)
-        placed.append((item.info.title, f"{room.name}, стол {b.table_no}, {format_kirov(b.start_at)}"))
+        placed.append((item.info.title, f"{place(room.name, room.tables, b.table_no)}, {format_kirov(b.start_at)}"))
     return WindowFallback(tuple(placed), tuple(unplaced))
 
 
@@ -607,13 +608,19 @@ def _retire(session: Session, proposal_id: int | None, now: datetime) -> None:
             tell_hold_neighbours(session, proposal, now=now)
 
 
-def add_room(session: Session, *, name: str, actor_user_id: int, now: datetime | None = None) -> Room:
+MAX_TABLES = 50
+
+
+def add_room(session: Session, *, name: str, actor_user_id: int, now: datetime | None = None, tables: int = 1) -> Room:
+    """A club room with its tables, in one step (issue 45 item 10: not one table, then a second form)."""
     name = " ".join(name.split())
     if not name:
         raise SchedulingError("Укажите название помещения.")
+    if not 1 <= tables <= MAX_TABLES:
+        raise SchedulingError(f"Число столов — целое от 1 до {MAX_TABLES}.")
     if session.exec(select(Room).where(Room.name == name)).first() is not None:
         raise SchedulingError(f"Помещение «{name}» уже есть.")
-    room = Room(name=name)
+    room = Room(name=name, tables=tables)
     session.add(room)
     session.flush()
     record_audit(
@@ -622,13 +629,10 @@ def add_room(session: Session, *, name: str, actor_user_id: int, now: datetime |
         action="room.add",
         entity="room",
         entity_id=room.id,
-        after={"name": name},
+        after={"name": name, "tables": tables},
         now=now,
     )
     return room
-
-
-MAX_TABLES = 50
 
 
 def set_room_tables(session: Session, *, room_id: int, tables: int, actor_user_id: int, now: datetime) -> Room:

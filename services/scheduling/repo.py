@@ -27,7 +27,7 @@ from services.core.models import (
     StageKind,
     User,
 )
-from services.core.wording import match_title
+from services.core.wording import match_title, place
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import format_kirov
 
@@ -208,14 +208,14 @@ def clashing_booking(
 
 def describe_booking(session: Session, booking: Booking) -> str:
     room = session.get(Room, booking.room_id)
-    where = room.name if room.tables <= 1 else f"{room.name}, стол {booking.table_no}"
+    where = place(room.name, room.tables, booking.table_no)
     return f"«{booking.title}», {format_kirov(booking.start_at)}–{format_kirov(booking.end_at)[-5:]}, {where}"
 
 
 def describe_hold(session: Session, proposal: MeetingProposal) -> str:
     """Another match's live proposal holding a table, for a refusal: «стол удерживает предложение матча «…», …»."""
     room = session.get(Room, proposal.room_id)
-    where = room.name if room.tables <= 1 else f"{room.name}, стол {proposal.table_no}"
+    where = place(room.name, room.tables, proposal.table_no)
     title = match_info(session, proposal.match_id).title
     span = f"{format_kirov(proposal.start_at)}–{format_kirov(proposal.end_at)[-5:]}"
     return f"стол удерживает предложение матча «{title}», {span}, {where}"

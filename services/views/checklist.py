@@ -60,7 +60,7 @@ def _rooms(session: Session) -> CheckLine:
     rooms = session.exec(select(Room).order_by(col(Room.id))).all()
     detail = ", ".join(f"{r.name}: {counted(r.tables, 'стол', 'стола', 'столов')}" for r in rooms)
     return CheckLine("rooms", "Помещения клуба и столы", bool(rooms), detail or "ни одного помещения: брони невозможны",
-                     "schedule")  # fmt: skip
+                     "rooms")  # fmt: skip
 
 
 def _staff(session: Session) -> list[CheckLine]:

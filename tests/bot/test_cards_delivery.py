@@ -215,10 +215,10 @@ async def test_a_booking_at_table_2_shows_the_table_on_the_card_and_privately(
 
     first_card = fake_api.messages[(CHAT, _card(session, first.match_id).message_id)]["text"]
     second_card = fake_api.messages[(CHAT, _card(session, second.match_id).message_id)]["text"]
-    assert "пн 14.12.2026 13:00–17:30, Большой зал, стол 1" in first_card
-    assert "пн 14.12.2026 13:00–17:30, Большой зал, стол 2" in second_card
+    assert "пн 14.12.2026 13:00–17:30, Большой зал, стол клуба № 1" in first_card
+    assert "пн 14.12.2026 13:00–17:30, Большой зал, стол клуба № 2" in second_card
     (booked,) = [c.params["text"] for c in fake_api.accepted("sendMessage") if c.params["chat_id"] == 5001]
-    assert "Встреча забронирована" in booked and "Большой зал, стол 2, 3 ханчана" in booked
+    assert "Встреча забронирована" in booked and "Большой зал, стол клуба № 2, 3 ханчана" in booked
 
 
 async def test_the_card_says_played_once_the_last_hanchan_is_entered(

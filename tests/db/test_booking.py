@@ -635,9 +635,9 @@ def test_a_club_activity_is_one_entry_however_many_tables_it_takes(db: sa.Engine
     with Session(db) as session:
         week = [e for e in week_entries(session, week_start(kirov(25).date())) if e.room.startswith(name)]
         feed = icalendar.Calendar.from_ical(club_ics(session))
-    assert [(e.title, e.room) for e in week] == [("D&D", name), ("Го", f"{name}, столы 1, 2")]
+    assert [(e.title, e.room) for e in week] == [("D&D", name), ("Го", f"{name}, столы клуба № 1, 2")]
     events = [e for e in feed.walk("VEVENT") if str(e["location"]).startswith(name)]
     assert sorted((str(e["summary"]), str(e["location"])) for e in events) == [
         ("D&D", name),
-        ("Го", f"{name}, столы 1, 2"),
+        ("Го", f"{name}, столы клуба № 1, 2"),
     ]

@@ -66,7 +66,7 @@ def test_a_new_seasons_checklist_says_what_is_missing_and_where_to_do_it(session
     lines = _lines(session, season)
     assert list(lines) == ["rooms", "judge", "expert", "dates", "fees", "multiple", "closed", "windows", "draw",
                            "playoff", "bot"]  # fmt: skip
-    assert lines["rooms"] == (False, "ни одного помещения: брони невозможны", "schedule")
+    assert lines["rooms"] == (False, "ни одного помещения: брони невозможны", "rooms")  # /schedule#rooms
     assert lines["judge"] == (False, "судьи нет", "staff")
     assert lines["windows"] == (False, "не заданы окна туров 1, 2, 3, 4", "draw")
     assert lines["multiple"][:2] == (False, "в основном составе 0 игроков")

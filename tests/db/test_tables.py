@@ -330,8 +330,8 @@ def test_the_calendar_and_the_page_say_the_table_and_the_hold(tdb: sa.Engine) ->
         room = session.get(Room, league.room.id).name
         ics = club_ics(session).replace("\r\n ", "")
         week = week_entries(session, kirov(16).date())
-    assert f"LOCATION:{room}\\, стол 1" in ics and f"LOCATION:{room}\\, стол 2" in ics
-    assert [e.room for e in week] == [f"{room}, стол 1", f"{room}, стол 2"]
+    assert f"LOCATION:{room}\\, стол клуба № 1" in ics and f"LOCATION:{room}\\, стол клуба № 2" in ics
+    assert [e.room for e in week] == [f"{room}, стол клуба № 1", f"{room}, стол клуба № 2"]
     with session_scope(tdb) as session:  # split the match: the rest proposed for the next evening
         b = session.exec(select(Booking).where(Booking.match_id == ids[0])).one()
         scheduling_admin.cancel_booking(session, booking_id=b.id, actor_user_id=league.organizer.id, reason="x",

@@ -968,7 +968,10 @@ SCENARIOS: dict[str, Scenario] = {
     # --- overview: /schedule and /pantheon on the guarded action ---
     "ScheduleOverviewState.add_room": Scenario(
         ORGANIZER,
-        lambda app: ("/schedule", {"form": {"name": f"Зал протокола {uuid.uuid4().hex[:6]}", KEY_FIELD: new_key()}}),
+        lambda app: (
+            "/schedule",
+            {"form": {"name": f"Зал протокола {uuid.uuid4().hex[:6]}", "tables": "2", KEY_FIELD: new_key()}},
+        ),
     ),
     "ScheduleOverviewState.add_activity": Scenario(ORGANIZER, _activity),
     "ScheduleOverviewState.set_tables": Scenario(ORGANIZER, _same_tables),

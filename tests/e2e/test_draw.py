@@ -166,7 +166,7 @@ def test_organizer_withdraws_a_player_and_orders_a_replay(page: Page, app: App) 
     expect(page.get_by_role("alert")).to_contain_text("укажите причину")
     withdraw("переезд в другой город")
     dialog = page.get_by_role("alertdialog")  # asked first, naming the person; nothing changed yet
-    expect(dialog).to_contain_text(f"Снять участника «{names[0]}»?")
+    expect(dialog).to_contain_text(f"Снять «{names[0]}» с сезона?")
     expect(dialog).to_contain_text("Он будет исключён из зачёта")  # agreed with «Ранний Уход»
     dialog.get_by_role("button", name="Отмена").click()
     expect(dialog).to_have_count(0)

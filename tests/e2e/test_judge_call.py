@@ -45,6 +45,9 @@ def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app:
         form.get_by_label("Что произошло (коротко)").fill("спор о фуритене после риичи")
         form.get_by_role("button", name="Позвать судью").dblclick()  # a double tap files one call (issue 40)
         expect(player.get_by_role("status")).to_contain_text("Судья вызван")
+        # Issue 45 item 7: what was done fades on its own and no longer covers the form on the phone
+        expect(player.get_by_role("status")).to_be_hidden(timeout=10_000)
+        form.get_by_role("button", name="Позвать судью").click(trial=True)  # nothing lies over it
 
         call = judge.get_by_role("group", name=f"{title}, ханчан 2", exact=True)
         expect(call).to_contain_text("спор о фуритене после риичи", timeout=3_000)

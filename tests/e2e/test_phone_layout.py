@@ -5,6 +5,7 @@ that has begun cannot be painted."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -44,8 +45,19 @@ def _column(table: Locator, header: str) -> int:
 
 
 def _inside_and_one_line(table: Locator, headers: list[str], names: str = "") -> None:
-    """Each of these columns: its header and every cell wholly inside the 390 px screen; each cell on one line but
-    those of the column `names` (a long name may wrap between its words, a number never)."""
+    """Each of these columns: its header and every cell wholly inside the 390 px screen and its table's box (none cut
+    off at the box's edge, none cut short inside itself: «верхняя ве…»); each cell on one line but those of the column
+    `names` (a long name may wrap between its words, a number never)."""
+    # the key columns fit: no box around the table that clips has anything to scroll sideways (its edge would cut
+    # a column off)
+    clipping = table.evaluate(
+        """(t) => { const cut = [];
+             for (let e = t; e; e = e.parentElement)
+               if (getComputedStyle(e).overflowX !== 'visible' && e.scrollWidth > e.clientWidth + 1)
+                 cut.push(e.className);
+             return cut; }"""
+    )
+    assert not clipping, clipping
     for header in headers:
         n = _column(table, header)
         cells = [table.locator("thead tr").locator("th").nth(n)]
@@ -67,6 +79,12 @@ def _inside_and_one_line(table: Locator, headers: list[str], names: str = "") ->
                      tops.sort((a, b) => a - b);
                      return tops.filter((t, i) => i === 0 || t - tops[i - 1] > 4).length; }"""
             )
+            # nothing in it cut short («верхняя ве…»): no element of the cell narrower than its own text
+            clipped = cell.evaluate(
+                """(c) => [c, ...c.querySelectorAll('*')].filter((e) => e.scrollWidth > e.clientWidth + 1)
+                     .map((e) => e.textContent)"""
+            )
+            assert not clipped, (header, clipped)
             # a header is words and may wrap; a number never
             assert header == names or cell.evaluate("(c) => c.tagName") == "TH" and cell is cells[0] or lines <= 1, (
                 header,
@@ -94,6 +112,7 @@ def test_the_match_total_keeps_player_points_and_place_in_view(phone: BrowserCon
     page.goto(f"{app.url}/match/{match_id}")
     heading = page.get_by_role("heading", name=texts.MATCH_TOTALS)
     expect(heading).to_be_visible()
+    _hanchan_in_view(page)  # with the playoff's longer names
     table = page.locator("h2", has_text=texts.MATCH_TOTALS).locator("xpath=following::table[1]")
     expect(table.locator("tbody tr")).to_have_count(4)
     table.scroll_into_view_if_needed()
@@ -101,6 +120,16 @@ def test_the_match_total_keeps_player_points_and_place_in_view(phone: BrowserCon
     _inside_and_one_line(table, [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE], texts.COL_PLAYER)
     # the thousands are held together by a narrow no-break space
     assert "\u202f" in table.locator("tbody tr").first.inner_text()
+    _hanchan_in_view(page)
+
+
+def _hanchan_in_view(page: Page) -> None:
+    """Issue 45 item 6: the first hanchan's table keeps its «Результат» in view beside points and place."""
+    hanchan = page.locator("h3", has_text=texts.MATCH_HANCHAN_PREFIX).first.locator("xpath=following::table[1]")
+    hanchan.scroll_into_view_if_needed()
+    _inside_and_one_line(
+        hanchan, [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE, texts.MATCH_COL_SCORE], texts.COL_PLAYER
+    )
 
 
 def test_standings_keep_name_total_place_and_average_place_in_view(phone: BrowserContext, app: App) -> None:
@@ -122,6 +151,25 @@ def test_standings_keep_name_total_place_and_average_place_in_view(phone: Browse
     expect(matches).to_be_visible()
 
 
+def test_the_player_page_keeps_each_matchs_points_and_place_in_view(phone: BrowserContext, app: App) -> None:
+    # Issue 45 item 6. Runs after the match test above: its hanchans give the player's page a match with a total.
+    page = phone.new_page()
+    login(page, app, PLAYERS[1])
+    expect(page.get_by_role("button", name="Выйти")).to_be_visible()  # logged in before the address
+    page.goto(f"{app.url}/standings")
+    page.get_by_role("link", name=PLAYERS[8]).first.click()
+    expect(page.get_by_role("heading", name=PLAYERS[8], level=1)).to_be_visible()
+    table = page.locator("h2", has_text=texts.PLAYER_MATCHES).locator("xpath=following::table[1]")
+    expect(table.locator("tbody tr")).to_have_count(1)
+    _no_sideways_scroll(page)
+    tour, _opponents, _hanchans, points, place = texts.PLAYER_COLUMNS
+    _inside_and_one_line(table, [tour, points, place])
+    opponents = table.locator("thead th").filter(has_text=_opponents)
+    expect(opponents).to_be_hidden()  # behind a tap
+    page.get_by_label(texts.TABLE_ALL_COLUMNS).tap()
+    expect(opponents).to_be_visible()
+
+
 def test_the_playoff_keeps_where_each_goes_in_view(phone: BrowserContext, app: App) -> None:
     season_id, names, passwords = _league(app)
     page = phone.new_page()
@@ -141,6 +189,10 @@ def test_the_playoff_keeps_where_each_goes_in_view(phone: BrowserContext, app: A
     expect(average).to_be_hidden()  # behind a tap
     region.get_by_label(texts.TABLE_ALL_COLUMNS).tap()
     expect(average).to_be_visible()
+    # Issue 45 item 6: the playoff match's page is headed with one colon, the playoff's own
+    region.get_by_role("link", name=texts.PLAYOFF_MATCH_PAGE).click()
+    heading = page.get_by_role("heading", name=re.compile(r"^Матч \d+ — Плей-офф: 1-й раунд, стол А$"), level=1)
+    expect(heading).to_be_visible()
 
 
 def test_the_grid_keeps_its_days_in_view_names_its_week_and_greys_the_past(phone: BrowserContext, app: App) -> None:

@@ -45,7 +45,7 @@ def test_participant_enters_a_hanchan_and_other_browser_standings_update(
         watcher.evaluate("window.__stillTheSamePage = true")
 
         login(page, app, TABLE[0], path=f"/match/{match_id}")
-        expect(page.get_by_role("heading", name=re.compile(f"Матч {match_id}: Тур 1, стол 1"))).to_be_visible()
+        expect(page.get_by_role("heading", name=re.compile(f"Матч {match_id} — Тур 1, стол 1"))).to_be_visible()
         for name, points in zip(TABLE, ("40 000", "30000", "30000", "19000"), strict=True):
             page.get_by_label(f"Очки: {name}", exact=True).fill(points)
         page.get_by_role("button", name="Сохранить результат").click()

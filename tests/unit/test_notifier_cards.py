@@ -144,10 +144,13 @@ def test_final_and_playoff_titles() -> None:
 
 
 def test_the_place_names_the_table_only_when_the_room_has_several() -> None:
-    # The card's booking place is worded as the calendar's («Клуб, стол 2»), by one function.
-    assert place("Клуб", 4, 2) == "Клуб, стол 2"
+    # The card's booking place is worded as the calendar's («Клуб, стол клуба № 2»), by one function; the club's
+    # table is named apart from the draw's «Тур 1, стол 2» (issue 45 item 12).
+    assert place("Клуб", 4, 2) == "Клуб, стол клуба № 2"
+    assert place("Клуб", 4, 1, 2) == "Клуб, столы клуба № 1, 2"
+    assert place("Клуб", 2, 1, 2) == place("Клуб", 1, 1) == "Клуб"
     assert place("Клуб", 1, 1) == "Клуб"
     booking = BookingView(T0, T0 + timedelta(minutes=270), place("Клуб", 4, 2), 3)
-    assert "Бронь: сб 12.12.2026 13:00–17:30, Клуб, стол 2, 3 ханчана" in cards.card_text(
+    assert "Бронь: сб 12.12.2026 13:00–17:30, Клуб, стол клуба № 2, 3 ханчана" in cards.card_text(
         _snap(bookings=(booking,), state="booked")
     )

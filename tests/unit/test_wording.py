@@ -35,3 +35,12 @@ def test_a_word_agrees_or_keeps_its_neutral_form() -> None:
     assert agreed("Олег Клименко", "ответил", "ответила") == "ответил"
     assert agreed("Саша Белых", "ответил", "ответила") == "ответил(а)"
     assert agreed("Nick", "дисквалифицирован", "дисквалифицирована") == "дисквалифицирован(а)"
+
+
+@pytest.mark.parametrize(("placed", "said"), [(1, "1 матчу"), (3, "3 матчам"), (5, "5 матчам"), (21, "21 матчу")])
+def test_the_window_fallback_counts_its_matches_in_words(placed: int, said: str) -> None:
+    """Issue 45 item 13: «назначена: 5 матчам», not «5 матч(ей)»."""
+    from services.scheduling.organizer import WindowFallback  # noqa: PLC0415
+
+    fallback = WindowFallback(placed=tuple((f"Тур 1, стол {n}", "Клуб") for n in range(placed)), unplaced=())
+    assert fallback.summary == f"Запасная дата назначена: {said}."

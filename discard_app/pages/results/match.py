@@ -75,6 +75,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     schedule_url: str = ""
     saving: bool = False  # a form's event is running: its submit button is disabled
     repeat_asked: bool = False  # the server took a save for a second tap: the form asks "the same scores again?"
+    answer_no: int = 0  # a new answer remounts the pinned box, so its fading starts again
     form_rev: int = 0  # sent back by the result form: a form saved already (a double tap) is dropped quietly
     correct_number: str = ""  # the hanchan the correction form names, by number: it stays chosen after a save
     correct_values: dict[str, str] = {}  # its current points, chombo and sticks: the form's fields start from them
@@ -141,6 +142,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     def _show_answer(self, outcome: Outcome, where: str) -> None:
         """What is wrong, line by line, or what was done; a hanchan entered twice asks whether it was meant."""
         self.error, self.problems, self.notice = "", list(outcome.problems), outcome.message if outcome.ok else ""
+        self.answer_no += 1
         if isinstance(outcome.error, results.RepeatedResult):
             self.repeat_asked = True
 
@@ -393,7 +395,7 @@ def _hanchan(h: HanchanView) -> rx.Component:
         _table(
             [texts.COL_PLAYER, texts.COL_TOTAL, texts.COL_PLACE, texts.MATCH_COL_SCORE, texts.MATCH_COL_CHOMBO],
             h["scores"],
-            lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], "nnnnn"),
+            lambda s: _cells([s["name"], s["points"], s["place"], s["score"], s["chombo"]], " nnnn"),
             "24em",
             keys=(1, 2, 3, 4),
         ),
@@ -401,9 +403,18 @@ def _hanchan(h: HanchanView) -> rx.Component:
     )
 
 
+# What was done fades after a few seconds and lets taps through (issue 45 item 7: on a phone it covered «Позвать
+# судью» until closed); what is wrong stays until closed or the next answer.
+FADE_CSS = """
+@keyframes answer-done{to{opacity:0;visibility:hidden}}
+.answer-done{animation:answer-done .4s ease 5s forwards}
+"""
+
+
 def _messages() -> rx.Component:
     """Pinned to the bottom of the viewport: the answer to a form is where the eye is, not 1000 px above the button
     (a success that scrolled out of sight invited a second tap)."""
+    failed = (MatchState.error != "") | (MatchState.problems.length() > 0)
     return rx.cond(
         (MatchState.error != "") | (MatchState.problems.length() > 0) | (MatchState.notice != ""),
         rx.box(
@@ -429,6 +440,8 @@ def _messages() -> rx.Component:
             border_radius="var(--radius-3)",
             box_shadow="var(--shadow-5)",
             padding="0.5em",
+            class_name=rx.cond(failed, "", "answer-done"),
+            key=MatchState.answer_no.to_string(),
         ),
     )
 
@@ -448,6 +461,7 @@ def _body() -> rx.Component:
             spacing="2",
             wrap="wrap",
         ),
+        rx.el.style(FADE_CSS),
         _messages(),
         rx.heading(texts.MATCH_HANCHANS, size="4", as_="h2"),
         rx.cond(
@@ -529,6 +543,6 @@ def _body() -> rx.Component:
 
 
 def match_page() -> rx.Component:
-    # The page title is the match itself ("Матч 3: Тур 1, стол 3"), not a generic "Матч" above it.
+    # The page title is the match itself ("Матч 3 — Тур 1, стол 3"), not a generic "Матч" above it.
     title = rx.cond(MatchState.found & (MatchState.title != ""), MatchState.title, texts.MATCH_PAGE_TITLE)
     return page(title, rx.cond(MatchState.found, _body(), forbidden(texts.MATCH_NOT_FOUND)))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import reflex as rx
 
 from discard_app import routes, texts
-from discard_app.components.form import action_form
+from discard_app.components.form import action_form, field
 from discard_app.components.text_limit import limit_hint
 from discard_app.layout import forbidden, page
 from discard_app.pages.scheduling.schedule_overview_state import (
@@ -15,6 +15,7 @@ from discard_app.pages.scheduling.schedule_overview_state import (
     MOVE,
     NEXT_WINDOW,
     RELEASE,
+    ROOMS_ID,
     ScheduleOverviewState,
 )
 from services.core.text_limits import limit_for
@@ -285,32 +286,32 @@ def _forms() -> rx.Component:
             texts.SCHEDULE_ACTIVITY,
             texts.SCHEDULE_ADD_ACTIVITY,
             S.add_activity,
-            rx.input(
-                name="title",
-                placeholder=texts.SCHEDULE_ACTIVITY_NAME_PLACEHOLDER,
-                aria_label=texts.SCHEDULE_ACTIVITY_NAME,
-            ),
+            field("title", texts.SCHEDULE_ACTIVITY_NAME),  # labels, not placeholders (issue 45 item 10)
             _when("start", texts.SCHEDULE_ACTIVITY_START),
             _when("end", texts.SCHEDULE_ACTIVITY_END),
-            rx.el.select(
-                rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
-                name="room_id",
-                aria_label=texts.SCHEDULE_ROOM,
+            _caption(
+                texts.SCHEDULE_ROOM,
+                rx.el.select(
+                    rx.foreach(S.rooms, lambda r: rx.el.option(r["name"], value=r["id"])),
+                    name="room_id",
+                    aria_label=texts.SCHEDULE_ROOM,
+                ),
             ),
-            rx.input(
-                name="tables",
-                placeholder=texts.SCHEDULE_ACTIVITY_TABLES,
-                aria_label=texts.SCHEDULE_ACTIVITY_TABLES,
-                width="14em",
-            ),
+            field("tables", texts.SCHEDULE_ACTIVITY_TABLES, max_width="8em"),
         ),
-        _form(
-            "room",
-            texts.SCHEDULE_ROOMS + ": ",
-            texts.SCHEDULE_ADD_ROOM,
-            S.add_room,
-            rx.foreach(S.rooms, lambda r: rx.badge(r["label"])),
-            rx.input(name="name", placeholder=texts.SCHEDULE_ROOM_NAME, aria_label=texts.SCHEDULE_ROOM_NAME),
+        rx.box(
+            _form(
+                "room",
+                texts.SCHEDULE_ROOMS + ": ",
+                texts.SCHEDULE_ADD_ROOM,
+                S.add_room,
+                rx.foreach(S.rooms, lambda r: rx.badge(r["label"])),
+                field("name", texts.SCHEDULE_ROOM_NAME),
+                # a new room takes its tables in the same form (issue 45 item 10)
+                field("tables", texts.SCHEDULE_NEW_ROOM_TABLES, type="number", default_value="1", max_width="8em"),
+            ),
+            id=ROOMS_ID,
+            width="100%",
         ),
         _form(
             "tables",

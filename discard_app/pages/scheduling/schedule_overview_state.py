@@ -24,6 +24,12 @@ from services.scheduling.rules import format_kirov
 from services.scheduling.tour_windows import parse_kirov
 from services.scheduling.view import match_bookings, overview, room_rows, window_text
 
+ROOMS_ID = routes.ROOMS_ANCHOR  # the room forms' anchor: the checklist's «Помещения клуба и столы» lands on them
+# Issue 45 item 10: /schedule#rooms opens at the room forms (below the long table), once the page has rendered.
+ROOMS_IN_VIEW = (
+    f"if (location.hash === '#{ROOMS_ID}') requestAnimationFrame(() => "
+    f"document.getElementById('{ROOMS_ID}')?.scrollIntoView({{block: 'start'}}))"
+)
 DIALOG = "dialog"  # the answer of the open dialog stands in it (`_show_answer`)
 DIALOG_FIELDS = ("start", "end", "hanchans", "room_id", "booking_id", "reason")
 ASSIGN, MOVE, RELEASE, NEXT_WINDOW, FALLBACK = "assign", "move", "release", "next_window", "fallback"
@@ -117,7 +123,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
         if self._viewer() is not None:
             self._refresh()
             self._start_live()
-        return None
+        return rx.call_script(ROOMS_IN_VIEW)
 
     @rx.event
     def set_filter(self, which: str, value: str) -> None:
@@ -274,8 +280,16 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     def add_room(self, form: dict[str, Any]) -> None:
-        name = str(form.get("name") or "")
-        self._run("room", form, lambda s, u: scheduling_admin.add_room(s, name=name, actor_user_id=u.id, now=utc_now()))
+        name, tables = str(form.get("name") or ""), str(form.get("tables") or "").strip()
+
+        def act(session: Any, user: User) -> object:
+            if not tables.isdigit():
+                raise SchedulingError(texts.SCHEDULE_TABLES_WHOLE.format(most=scheduling_admin.MAX_TABLES))
+            return scheduling_admin.add_room(
+                session, name=name, tables=int(tables), actor_user_id=user.id, now=utc_now()
+            )
+
+        self._run("room", form, act)
 
     @rx.event
     @guarded(Role.ORGANIZER)
