@@ -34,12 +34,14 @@ _DUMMY_ISSUED = _ISSUED.hash(secrets.token_urlsafe(16))
 
 
 def hash_password(password: str) -> str:
-    return argon2.hash(password)
+    hashed: str = argon2.hash(password)  # passlib is untyped
+    return hashed
 
 
 def hash_issued_password(password: str) -> str:
     """The hash of a password this module generated (never of one a person chose)."""
-    return _ISSUED.hash(password)
+    hashed: str = _ISSUED.hash(password)
+    return hashed
 
 
 def needs_rehash(password_hash: str) -> bool:
@@ -63,7 +65,8 @@ def verify_password(password: str, password_hash: str | None) -> bool:
             argon2.verify(password, _DUMMY_HASH)
             return False
         pbkdf2_sha256.verify(password, _DUMMY_ISSUED)
-        return argon2.verify(password, password_hash)
+        matches: bool = argon2.verify(password, password_hash)
+        return matches
     except ValueError:
         return False
 
