@@ -76,7 +76,9 @@ def session_scope(bind: sa.Engine | None = None) -> Iterator[Session]:
             raise
 
 
-def rows(session: Session, statement: sa.Executable, params: Params | None = None) -> Sequence[sa.Row[Any]]:
+def rows(
+    session: Session, statement: sa.Executable, params: Params | None = None
+) -> Sequence[sa.Row[*tuple[Any, ...]]]:
     """A statement built once (bind parameters for what varies) read as plain rows through the session's own
     connection and transaction: neither built, keyed nor run through the ORM's per-statement work again, which cost
     more than the read itself on the hot paths (issue 26, the save's cost). For column reads only: ORM objects

@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING
 
 from services.scheduling.decide import busy_players, free_tables
 from services.scheduling.intervals import Interval, merge
-from services.scheduling.rules import format_kirov
+from services.scheduling.rules import Place, format_kirov
 
 NO_TABLE = "столов не хватит: назначьте другое время или помещение, или перенесите матч на следующий тур"
 
 if TYPE_CHECKING:
-    from services.scheduling.board import Board, MatchBoard, Place
+    from services.scheduling.board import Board, MatchBoard
+    from services.scheduling.repo import SeatInfo
 
 
 def plan_fallback(board: Board, items: list[MatchBoard]) -> dict[int, Place | None]:
@@ -49,7 +50,7 @@ def plan_fallback(board: Board, items: list[MatchBoard]) -> dict[int, Place | No
     return out
 
 
-def _meetings(board: Board, item: MatchBoard) -> list:
+def _meetings(board: Board, item: MatchBoard) -> list[tuple[SeatInfo, list[Interval]]]:
     by_name = board.meetings_of(item)
     return [(s, by_name.get(s.name, [])) for s in item.info.seats]
 

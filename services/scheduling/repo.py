@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from sqlite3 import Connection as SqliteConnection
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -81,7 +82,9 @@ def lock_for_write(session: Session) -> None:
     connection = session.connection()
     if connection.dialect.name != "sqlite":
         return
-    if not connection.connection.dbapi_connection.in_transaction:
+    raw = connection.connection.driver_connection
+    assert isinstance(raw, SqliteConnection)  # the sqlite dialect's driver is the standard library's
+    if not raw.in_transaction:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
@@ -207,14 +210,14 @@ def clashing_booking(
 
 
 def describe_booking(session: Session, booking: Booking) -> str:
-    room = session.get(Room, booking.room_id)
+    room = session.get_one(Room, booking.room_id)
     where = room.name if room.tables <= 1 else f"{room.name}, стол {booking.table_no}"
     return f"«{booking.title}», {format_kirov(booking.start_at)}–{format_kirov(booking.end_at)[-5:]}, {where}"
 
 
 def describe_hold(session: Session, proposal: MeetingProposal) -> str:
     """Another match's live proposal holding a table, for a refusal: «стол удерживает предложение матча «…», …»."""
-    room = session.get(Room, proposal.room_id)
+    room = session.get_one(Room, proposal.room_id)
     where = room.name if room.tables <= 1 else f"{room.name}, стол {proposal.table_no}"
     title = match_info(session, proposal.match_id).title
     span = f"{format_kirov(proposal.start_at)}–{format_kirov(proposal.end_at)[-5:]}"
