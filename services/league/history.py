@@ -19,6 +19,7 @@ from services.core.models import (
     Stage,
     StageKind,
     User,
+    saved,
 )
 from services.core.wording import match_title
 from services.league.ruleset import CLUB_ZONE, of_season
@@ -67,8 +68,8 @@ def final_order(bracket: PlayoffView, standings: list[StandingsRow]) -> list[int
 
 def season_bracket_and_standings(session: Session, season: Season) -> tuple[PlayoffView, list[StandingsRow]]:
     """The season read and scored once for both."""
-    scored = season_scores(session, season.id)
-    return load_bracket(session, season, scored), db_standings(session, season.id, scored)
+    scored = season_scores(session, saved(season.id))
+    return load_bracket(session, season, scored), db_standings(session, saved(season.id), scored)
 
 
 def season_summaries(session: Session) -> list[SeasonSummary]:
@@ -80,7 +81,7 @@ def season_summaries(session: Session) -> list[SeasonSummary]:
         names = bracket.names
         result.append(
             SeasonSummary(
-                season.id,
+                saved(season.id),
                 season.name,
                 status_text(season),
                 season.is_current,
@@ -124,7 +125,11 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
             select(Hanchan.match_id).where(col(Hanchan.match_id).in_(ids), col(Hanchan.superseded_by_id).is_(None))
         ).all()
     )
-    booked = set(session.exec(select(Booking.match_id).where(col(Booking.match_id).in_(ids), Booking.active)).all())
+    booked = {
+        match_id
+        for match_id in session.exec(select(Booking.match_id).where(col(Booking.match_id).in_(ids), Booking.active))
+        if match_id is not None
+    }
     result = []
     for match, round_, stage in rows:
         title = match_title(stage.kind, round_.code, match.table)
@@ -132,7 +137,7 @@ def season_matches(session: Session, season_id: int) -> list[dict[str, str]]:
             {
                 "id": str(match.id),
                 "title": title,
-                "players": ", ".join(names.get(p, "?") for p in seats.get(match.id, [])),
+                "players": ", ".join(names.get(p, "?") for p in seats.get(saved(match.id), [])),
                 "status": _match_state(match, played, booked),
             }
         )
