@@ -38,7 +38,8 @@ from services.league.disqualifications import disqualified_on
 from services.league.ruleset import Ruleset, of_season
 from services.playoff.stage import advance_playoff
 from services.results import scoring
-from services.results.entry import Entry, ResultsError
+from services.results.entry import Entry as Entry  # re-exported: the importers enter hanchans with it
+from services.results.entry import ResultsError as ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
 from services.results.entry import parse_entry as parse_entry
 from services.results.repo import seated_player_ids, user_player_in_match
