@@ -95,6 +95,14 @@ def write(session: Session, statement: sa.Executable, params: Params | list[Para
     session.connection().execute(statement, params or {})
 
 
+def sqlite_write_lock(connection: sa.Connection) -> None:
+    """SQLite: take the database's write lock now (BEGIN IMMEDIATE), unless this transaction already began."""
+    raw = connection.connection.driver_connection
+    assert isinstance(raw, SqliteConnection)  # the sqlite dialect's driver is the standard library's
+    if not raw.in_transaction:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
 def lock_row(session: Session, table: type[Match | Season | Stage], row_id: int) -> None:
     """Serialises a read-decide-write on one row: SQLite takes the database write lock before the first read
     (BEGIN IMMEDIATE), PostgreSQL locks the row (SELECT … FOR UPDATE). A second caller waits, then reads what
@@ -103,10 +111,7 @@ def lock_row(session: Session, table: type[Match | Season | Stage], row_id: int)
     holder) are not blocked by it, so two matches' transactions telling each other cannot deadlock."""
     connection = session.connection()
     if connection.dialect.name == "sqlite":
-        raw = connection.connection.driver_connection
-        assert isinstance(raw, SqliteConnection)  # the sqlite dialect's driver is the standard library's
-        if not raw.in_transaction:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        sqlite_write_lock(connection)
         return
     session.exec(select(col(table.id)).where(col(table.id) == row_id).with_for_update(key_share=True)).first()
 

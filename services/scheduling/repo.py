@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
-from sqlite3 import Connection as SqliteConnection
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services.core.db import lock_row
+from services.core.db import lock_row, sqlite_write_lock
 from services.core.errors import LeagueError
 from services.core.models import (
     AvailabilityAnswer,
@@ -82,10 +81,7 @@ def lock_for_write(session: Session) -> None:
     connection = session.connection()
     if connection.dialect.name != "sqlite":
         return
-    raw = connection.connection.driver_connection
-    assert isinstance(raw, SqliteConnection)  # the sqlite dialect's driver is the standard library's
-    if not raw.in_transaction:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    sqlite_write_lock(connection)
 
 
 def lock_match(session: Session, match_id: int) -> None:
