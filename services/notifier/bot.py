@@ -13,12 +13,14 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from telegram import Update
+from telegram import User as TelegramUser
 from telegram.constants import ChatType, ParseMode
 from telegram.error import NetworkError
-from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes
+from telegram.ext import Application, ApplicationBuilder, CommandHandler, ContextTypes, ExtBot, JobQueue
 
 from services.core.config import Settings
 from services.core.db import session_scope, use_database
@@ -67,6 +69,17 @@ def config_from_settings(settings: Settings) -> BotConfig:
     )
 
 
+# The application as `ApplicationBuilder().build()` makes it (python-telegram-bot's default context types)
+BotApplication = Application[
+    ExtBot[None],
+    ContextTypes.DEFAULT_TYPE,
+    dict[Any, Any],
+    dict[Any, Any],
+    dict[Any, Any],
+    JobQueue[ContextTypes.DEFAULT_TYPE],
+]
+
+
 @dataclass
 class PollState:
     """Backoff between passes while Telegram is down; the gateway already retried within the pass."""
@@ -76,11 +89,14 @@ class PollState:
 
 
 def _notifier(context: ContextTypes.DEFAULT_TYPE) -> Notifier:
-    return context.application.bot_data["notifier"]
+    notifier: Notifier = context.application.bot_data["notifier"]  # set by build_application
+    return notifier
 
 
 async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
-    state: PollState = context.job.data
+    assert context.job is not None  # a job's callback
+    state = context.job.data
+    assert isinstance(state, PollState)  # given by build_application
     if monotonic_time.monotonic() < state.resume_at:
         return
     notifier = _notifier(context)
@@ -95,13 +111,13 @@ async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
     notifier.heartbeat(connected=True)
 
 
-async def _queue_due_reminder(application: Application) -> None:
+async def _queue_due_reminder(bot_data: dict[Any, Any]) -> None:
     # Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании».
     # Asked at start and every minute, not only at 19:00 on Sunday: a bot that was down on Sunday catches up (a late
     # reminder, while the windows it is about are open), and the site or `discard reminders` may have written it
     # first (services/notifier/reminders.py). The outbox poll delivers it and retries it when Telegram fails.
-    notifier: Notifier = application.bot_data["notifier"]
-    reminder_time = application.bot_data["config"].reminder_time
+    notifier: Notifier = bot_data["notifier"]
+    reminder_time = bot_data["config"].reminder_time
     # The database read computes the pending matches' common options: off the event loop.
     if await asyncio.to_thread(notifier.queue_reminder, reminder_time):
         log.info("Sunday reminder queued")
@@ -114,7 +130,7 @@ async def _queue_due_reminder(application: Application) -> None:
 
 
 async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
-    await _queue_due_reminder(context.application)
+    await _queue_due_reminder(context.application.bot_data)
 
 
 async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -124,7 +140,15 @@ async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _reply(update: Update, text: str) -> None:
-    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
+    message = update.effective_message
+    assert message is not None  # a command's update, or one the error handler checked
+    await message.reply_text(text, parse_mode=ParseMode.HTML)
+
+
+def _sender(update: Update) -> TelegramUser:
+    account = update.effective_user
+    assert account is not None  # a command in a private chat has its sender
+    return account
 
 
 def _private(update: Update) -> bool:
@@ -138,7 +162,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not context.args:
         await _reply(update, cards.START_HELP)
         return
-    notifier, account = _notifier(context), update.effective_user
+    notifier, account = _notifier(context), _sender(update)
     with session_scope(notifier.bind) as session:
         user = telegram_link.redeem_link_code(
             session,
@@ -156,7 +180,7 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _reply(update, cards.PRIVATE_ONLY)
         return
     with session_scope(_notifier(context).bind) as session:
-        user = telegram_link.unlink_telegram(session, update.effective_user.id)
+        user = telegram_link.unlink_telegram(session, _sender(update).id)
     await _reply(update, cards.UNLINKED if user else cards.NOT_LINKED)
 
 
@@ -165,7 +189,7 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
         await _reply(update, cards.PRIVATE_ONLY)
         return
     with session_scope(_notifier(context).bind) as session:
-        user, snaps = user_match_snapshots(session, update.effective_user.id)
+        user, snaps = user_match_snapshots(session, _sender(update).id)
     await _reply(update, cards.matches_text(snaps) if user else cards.NOT_LINKED)
 
 
@@ -207,15 +231,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             log.warning("could not tell %s about the error: %s", where, _without_token(str(reply_error), token))
 
 
-async def _post_init(application: Application) -> None:
+async def _post_init(application: BotApplication) -> None:
     username = application.bot.username  # initialize() called getMe
     application.bot_data["notifier"].heartbeat(connected=True, bot_username=username)
     log.info("connected to Telegram as @%s", username)
     # At start, before the first poll: a Sunday missed while the bot was down is sent now (late), not in a minute.
-    await _queue_due_reminder(application)
+    await _queue_due_reminder(application.bot_data)
 
 
-async def _post_shutdown(application: Application) -> None:
+async def _post_shutdown(application: BotApplication) -> None:
     notifier: Notifier = application.bot_data["notifier"]
     with session_scope(notifier.bind) as session:
         bot_status.record_stopped(session, now=notifier.clock())
@@ -226,8 +250,8 @@ def build_application(
     *,
     bind: sa.Engine | None = None,
     clock: Callable[[], datetime] = utc_now,
-    gateway_options: dict | None = None,
-) -> Application:
+    gateway_options: dict[str, Any] | None = None,
+) -> BotApplication:
     builder = ApplicationBuilder().token(config.token).post_init(_post_init).post_shutdown(_post_shutdown)
     if config.api_url:
         builder = builder.base_url(config.api_url)
@@ -241,6 +265,7 @@ def build_application(
     application.add_handler(CommandHandler("matches", matches_command))
     application.add_error_handler(on_error)
     jobs = application.job_queue
+    assert jobs is not None  # python-telegram-bot[job-queue] is a dependency
     jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
     jobs.run_repeating(sunday_reminder, interval=config.reminder_check_seconds, first=1, name=REMINDER_JOB)
     if config.pantheon_sync_minutes:

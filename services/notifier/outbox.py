@@ -34,7 +34,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from functools import partial
-from typing import Protocol
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -50,6 +50,7 @@ from services.core.models import (
     TelegramSend,
     UnblockHint,
     User,
+    saved,
     utc_now,
 )
 from services.notifier import cards
@@ -134,7 +135,7 @@ def _mark(bind: sa.Engine | None, ids: list[int], *, now: datetime, error: str |
             bot_status.record_delivery(session, now=now)
 
 
-def _key(pending: TelegramPending) -> tuple:
+def _key(pending: TelegramPending) -> tuple[object, ...]:
     return (pending.kind, pending.event_id, pending.part, pending.match_id)
 
 
@@ -149,6 +150,7 @@ def _record(session: Session, pending: TelegramPending, message_id: int, *, now:
     """What Telegram accepted: the event's message (TelegramSend) or the match's card (MatchCard); a hint is also
     the match's last hint to that chat (UnblockHint), in the same commit."""
     if pending.kind == "card":
+        assert pending.match_id is not None  # a card is a match's
         row = session.get(MatchCard, pending.match_id) or MatchCard(
             match_id=pending.match_id, chat_id=pending.chat_id, message_id=0
         )
@@ -161,11 +163,13 @@ def _record(session: Session, pending: TelegramPending, message_id: int, *, now:
         session.add(row)
         return
     if pending.kind == "hint":
+        assert pending.match_id is not None  # a hint is a match's
         hint = session.get(UnblockHint, (pending.match_id, pending.chat_id)) or UnblockHint(
             match_id=pending.match_id, chat_id=pending.chat_id, text_hash=""
         )
         hint.text_hash, hint.sent_at = text_hash(pending.text), now
         session.add(hint)
+    assert pending.event_id is not None  # any other send is an event's
     done = session.exec(
         select(TelegramSend.id).where(
             TelegramSend.event_id == pending.event_id,
@@ -228,7 +232,7 @@ class Notifier:
         work = [(evs, partial(self._deliver_match, mid, evs)) for mid, evs in by_match.items()]
         work += [([ev], partial(self._deliver_other, ev)) for ev in others]
         for index, (group, deliver) in enumerate(work):
-            ids = [e.id for e in group]
+            ids = [saved(e.id) for e in group]
             self._holding = ids
             try:
                 self._hold()
@@ -240,7 +244,7 @@ class Notifier:
                 # Telegram is unreachable: keep this and every later event for the next pass.
                 self._fail(ids, str(error), connected=False)
                 for later, _ in work[index + 1 :]:  # released: any process may retry
-                    renew_claims(self.bind, [e.id for e in later], self.owner, until=self.clock())
+                    renew_claims(self.bind, [saved(e.id) for e in later], self.owner, until=self.clock())
                 result.failed += len(ids)
                 result.error, result.stopped = str(error), True
                 return result
@@ -266,7 +270,7 @@ class Notifier:
         if snap is None:
             return
         await self.update_card(snap, card)
-        await self._private_messages(snap, {e.kind: e.id for e in events})
+        await self._private_messages(snap, {e.kind: saved(e.id) for e in events})
 
     async def update_card(self, snap: MatchSnapshot, card: MatchCard | None) -> None:
         text = cards.card_text(snap)
@@ -304,7 +308,7 @@ class Notifier:
         part: int = 0,
         thread_id: int | None = None,
         hint_of: int | None = None,
-    ):
+    ) -> None:
         """Sends one message of an event unless it was sent before; records its id before returning. `hint_of`: the
         match whose unblock hint this is (recorded as the last hint to this chat in the same commit)."""
         with session_scope(self.bind) as session:
@@ -470,30 +474,26 @@ class Notifier:
         """Only what is still true now: a proposal since booked sends no «waiting for you». `last`: kind → the
         newest event of that kind in this delivery, which the message is recorded under."""
         messages: list[tuple[int, int, str, int | None]] = []  # event, chat, text, the match of a hint
-        wanting = [s for s in snap.seats if s.private_messages and s.telegram_user_id is not None]
+        wanting = [(s, s.telegram_user_id) for s in snap.seats if s.private_messages and s.telegram_user_id is not None]
         proposal = snap.proposal
         if kinds.PROPOSED in last and proposal is not None:
             answered = proposal.confirmed | proposal.declined
             text = cards.proposal_waiting_text(snap)
-            messages += [
-                (last[kinds.PROPOSED], s.telegram_user_id, text, None) for s in wanting if s.player_id not in answered
-            ]
+            messages += [(last[kinds.PROPOSED], chat, text, None) for s, chat in wanting if s.player_id not in answered]
         # Регламент §3: a day before its start, to those who still have not answered (not with its first message).
         soon = kinds.PROPOSAL_SOON in last and kinds.PROPOSED not in last
         if soon and proposal is not None and proposal.start > self.clock():
             answered = proposal.confirmed | proposal.declined
             text = cards.proposal_soon_text(snap)
             messages += [
-                (last[kinds.PROPOSAL_SOON], s.telegram_user_id, text, None)
-                for s in wanting
-                if s.player_id not in answered
+                (last[kinds.PROPOSAL_SOON], chat, text, None) for s, chat in wanting if s.player_id not in answered
             ]
         booked = [last[k] for k in (kinds.BOOKED, kinds.MOVED) if k in last]
         if snap.bookings and booked:
             text = cards.booked_text(snap, moved=kinds.MOVED in last and kinds.BOOKED not in last)
-            messages += [(max(booked), s.telegram_user_id, text, None) for s in wanting]
+            messages += [(max(booked), chat, text, None) for _, chat in wanting]
         if kinds.RELEASED in last:
-            messages += [(last[kinds.RELEASED], s.telegram_user_id, cards.released_text(snap), None) for s in wanting]
+            messages += [(last[kinds.RELEASED], chat, cards.released_text(snap), None) for _, chat in wanting]
         # The one who blocks is told privately, once per hint: another player's repaint that leaves the hint as it
         # was sends nothing again; a changed hint (other times) is sent once (the last one is kept in UnblockHint).
         changed = [last[k] for k in (kinds.ANSWERED, kinds.OPTIONS_LOST, kinds.OPTIONS_CHANGED) if k in last]
@@ -503,10 +503,10 @@ class Notifier:
                     h.chat_id: h.text_hash
                     for h in session.exec(select(UnblockHint).where(UnblockHint.match_id == snap.match_id))
                 }
-            for s in wanting:
-                text = cards.unblock_private_text(snap, s.player_id)
-                if text is not None and told.get(s.telegram_user_id) != text_hash(text):
-                    messages.append((max(changed), s.telegram_user_id, text, snap.match_id))
+            for s, chat in wanting:
+                hint = cards.unblock_private_text(snap, s.player_id)
+                if hint is not None and told.get(chat) != text_hash(hint):
+                    messages.append((max(changed), chat, hint, snap.match_id))
         for event_id, chat_id, text, hint_of in messages:
             try:
                 await self.send_once(event_id, chat_id, text, hint_of=hint_of)
@@ -515,28 +515,29 @@ class Notifier:
 
     async def _deliver_other(self, event: OutboxEvent) -> None:
         payload = json.loads(event.payload or "{}")
+        event_id = saved(event.id)
         if event.kind == kinds.DRAW_APPROVED:
             windows = [(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in payload.get("windows", [])]
             text = cards.draw_approved_text(str(payload.get("season", "")), int(payload.get("matches", 0)), windows)
-            await self._announce(event.id, text)
+            await self._announce(event_id, text)
         elif event.kind == kinds.ANNOUNCEMENT:
             with session_scope(self.bind) as session:
                 announcement = session.get(Announcement, payload.get("announcement_id") or 0)
             if announcement is not None:
-                await self._announce(event.id, cards.announcement_text(announcement.text))
+                await self._announce(event_id, cards.announcement_text(announcement.text))
         elif event.kind == kinds.REMINDER:
-            await self._remind(event.id, datetime.fromisoformat(payload["at"]), late=bool(payload.get("late")))
+            await self._remind(event_id, datetime.fromisoformat(payload["at"]), late=bool(payload.get("late")))
         elif event.kind == kinds.JUDGE_CALLED:
-            await self._judge_called(event.id, payload)
+            await self._judge_called(event_id, payload)
         elif event.kind == kinds.JUDGE_CALL_UNANSWERED:
-            await self._judge_call_unanswered(event.id, payload)
+            await self._judge_call_unanswered(event_id, payload)
         else:
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
 
     async def _announce(self, event_id: int, text: str) -> None:
         await self.send_once(event_id, self.target.chat_id, text, thread_id=self.target.announcements_thread_id)
 
-    async def _judge_called(self, event_id: int, payload: dict) -> None:
+    async def _judge_called(self, event_id: int, payload: dict[str, Any]) -> None:
         """Регламент §6.2: the judge's private message, when their Telegram is linked."""
         with session_scope(self.bind) as session:
             judge = session.get(User, payload.get("judge_user_id") or 0)
@@ -544,7 +545,7 @@ class Notifier:
         if chat_id is not None:
             await self.send_once(event_id, chat_id, cards.judge_call_text(payload))
 
-    async def _judge_call_unanswered(self, event_id: int, payload: dict) -> None:
+    async def _judge_call_unanswered(self, event_id: int, payload: dict[str, Any]) -> None:
         """Регламент §6.2 «при невозможности связаться — к организатору»: each organizer with a linked Telegram."""
         with session_scope(self.bind) as session:
             chats = session.exec(

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Match, MatchStatus, Player, Round, Seat, User
+from services.core.models import Match, MatchStatus, Player, Round, Seat, User, saved
 from services.core.wording import place
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.rules import NO_COMMON_TIME, NOBODY_ANSWERED, OPTIONS, PROPOSED, WAITING
@@ -94,7 +94,9 @@ def snapshots(session: Session, match_ids: list[int], *, now: datetime | None) -
         return []
     board = load_board(session, now=now, match_ids=match_ids)
     user_ids = {s.user_id for item in board.matches for s in item.info.seats}
-    users = {u.id: u for u in session.exec(select(User).where(col(User.id).in_(user_ids))).all()} if user_ids else {}
+    users = (
+        {saved(u.id): u for u in session.exec(select(User).where(col(User.id).in_(user_ids))).all()} if user_ids else {}
+    )
     by_id = {item.match.id: item for item in board.matches}
     return [_snapshot(board, by_id[i], users) for i in match_ids if i in by_id]
 
@@ -120,7 +122,7 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
     # Personal intervals are read only to intersect them; nothing but the intersection leaves here.
     options = [OptionView(o.start, o.end, o.hanchans_fit, o.if_needed) for o in board.options(item)]
     return MatchSnapshot(
-        match_id=match.id,
+        match_id=saved(match.id),
         stage_kind=info.stage_kind,
         round_code=info.round.code,
         table=match.table,
@@ -154,13 +156,13 @@ def _proposal(board: Board, item: MatchBoard) -> ProposalView | None:
     best: ProposalView | None = None
     for p in item.live:
         view = ProposalView(
-            id=p.id,
+            id=saved(p.id),
             start=p.start_at,
             end=p.end_at,
             hanchans=p.hanchans,
             room=board.rooms.get(p.room_id, ""),
-            confirmed=frozenset(item.confirmed.get(p.id, ())),
-            declined=frozenset(item.declined.get(p.id, ())),
+            confirmed=frozenset(item.confirmed.get(saved(p.id), ())),
+            declined=frozenset(item.declined.get(saved(p.id), ())),
         )
         if best is None or len(view.confirmed) >= len(best.confirmed):
             best = view
@@ -184,8 +186,11 @@ def window_matches(session: Session, now: datetime) -> list[MatchSnapshot]:
     # The snapshot's window, not the round's: a moved match is reminded of in its new window.
     return [
         snap
-        for snap in snapshots(session, list(ids), now=now)
-        if snap.window_start and snap.window_start <= now < snap.window_end and snap.state in REMINDED
+        for snap in snapshots(session, [saved(i) for i in ids], now=now)
+        if snap.window_start
+        and snap.window_end
+        and snap.window_start <= now < snap.window_end
+        and snap.state in REMINDED
     ]
 
 
@@ -204,4 +209,4 @@ def user_match_snapshots(
         .where(Player.user_id == user.id, Match.status != MatchStatus.DRAFT)
         .order_by(col(Round.id), col(Match.table))
     ).all()
-    return user, snapshots(session, list(ids), now=now)
+    return user, snapshots(session, [saved(i) for i in ids], now=now)
