@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
+from reflex.event import EventHandler
 
 from discard_app import texts
 from discard_app.components.form import action_form
@@ -14,7 +17,7 @@ from services.core.text_limits import limit_for
 from services.league.desk import ANSWER_CALL, CLOSE_CALL, FALLBACK, NEXT_WINDOW, RESOLVE_DISPUTE, WINDOW_FALLBACK
 
 
-def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
+def _item_form(item: dict[str, Any], handler: EventHandler, *fields: rx.Component) -> rx.Component:
     """The item's action as its own small form: the item and its row as hidden fields, the one-time key, the busy
     button; a refused submit keeps what was typed (components/form.py)."""
     return action_form(
@@ -31,7 +34,7 @@ def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # n
     )
 
 
-def _text(item: dict, name: str, label: str) -> rx.Component:
+def _text(item: dict[str, Any], name: str, label: str) -> rx.Component:
     return rx.input(
         name=name,
         placeholder=label,
@@ -41,7 +44,7 @@ def _text(item: dict, name: str, label: str) -> rx.Component:
     )
 
 
-def _ruling_form(item: dict) -> rx.Component:
+def _ruling_form(item: dict[str, Any]) -> rx.Component:
     """Регламент §6.2: the ruling that closes a call — the sequence of actions, the disagreement, the decision."""
     return _item_form(
         item,
@@ -52,7 +55,7 @@ def _ruling_form(item: dict) -> rx.Component:
     )
 
 
-def _choice(name: str, label: str, options: rx.Var, empty: str) -> rx.Component:
+def _choice(name: str, label: str, options: rx.Var[Any], empty: str) -> rx.Component:
     return rx.el.label(
         rx.text(label, size="1", color_scheme="gray"),
         rx.el.select(
@@ -103,7 +106,7 @@ def _assign_judge_form() -> rx.Component:
     )
 
 
-def _action(item: dict) -> rx.Component:
+def _action(item: dict[str, Any]) -> rx.Component:
     return rx.match(
         item["action"],
         (FALLBACK, _item_form(item, DeskState.apply_fallback)),
@@ -116,7 +119,7 @@ def _action(item: dict) -> rx.Component:
     )
 
 
-def _item(item: dict) -> rx.Component:
+def _item(item: dict[str, Any]) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.text(item["title"], weight="bold"),
@@ -143,7 +146,7 @@ def _item(item: dict) -> rx.Component:
     )
 
 
-def _group(group: dict) -> rx.Component:
+def _group(group: dict[str, Any]) -> rx.Component:
     return rx.vstack(
         rx.heading(group["title"], " · ", group["count"], size="4", as_="h2"),
         rx.foreach(DeskState.items, lambda item: rx.cond(item["group"] == group["key"], _item(item))),
