@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 
 import reflex as rx
-from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.http_guard import DEVICE_HEADER, client_key
@@ -45,7 +44,7 @@ class LoginState(AuthState):
     busy: bool = False
 
     @rx.event
-    async def load(self) -> EventSpec | None:
+    async def load(self) -> rx.event.EventSpec | None:
         self.busy = False  # a tab's events take turns: no login of this tab is running now
         if self._current_user() is not None:
             self.error = ""
