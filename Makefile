@@ -81,7 +81,7 @@ test: setup chromium
 	@echo "==> Стиль кода: ruff format --check, ruff check"
 	@$(VENV)/bin/ruff format --check --quiet . && $(VENV)/bin/ruff check --quiet . \
 		|| { echo "!! ruff: исправьте стиль (make fmt)"; exit 1; }
-	@echo "==> Типы: mypy services/ (настройки и исключения — в pyproject.toml)"
+	@echo "==> Типы: mypy --strict services/ и discard_app/ (настройки и исключения — в pyproject.toml)"
 	@$(VENV)/bin/mypy || { echo "!! mypy: исправьте типы"; exit 1; }
 	@echo "==> Тесты: unit, база данных, бот, браузер (процессов pytest-xdist: $(TEST_WORKERS))"
 	@$(VENV)/bin/pytest tests -n $(TEST_WORKERS)

@@ -34,7 +34,8 @@ from discard_app.pages.results.standings_state import LiveStandingsState
 from discard_app.pages.results.standings_ties import TieState
 from discard_app.pages.scheduling.club_calendar import ClubCalendarState, club_calendar_page
 from discard_app.pages.scheduling.match_schedule import MatchScheduleState, match_schedule_page
-from discard_app.pages.scheduling.schedule_overview import ScheduleOverviewState, schedule_overview_page
+from discard_app.pages.scheduling.schedule_overview import schedule_overview_page
+from discard_app.pages.scheduling.schedule_overview_state import ScheduleOverviewState
 from discard_app.session_cookie import OTHER_TABS_SCRIPT
 from discard_app.session_purge import session_purge_loop
 from discard_app.state.desk import DeskState

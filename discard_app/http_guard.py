@@ -72,7 +72,8 @@ def content_security_policy(host: str) -> str:
 def _header(scope: Scope, name: bytes) -> str:
     for key, value in scope.get("headers", []):
         if key.lower() == name:
-            return value.decode("latin-1")
+            text: str = value.decode("latin-1")
+            return text
     return ""
 
 

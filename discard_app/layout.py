@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from discard_app import routes, texts
@@ -17,12 +19,12 @@ def _desk_badge() -> rx.Component:
     )
 
 
-def _nav_link(label: str | rx.Var, href: str) -> rx.Component:
+def _nav_link(label: str | rx.Var[Any], href: str) -> rx.Component:
     badge = _desk_badge() if href == routes.DESK else rx.fragment()
     return rx.link(label, badge, href=href, size="3", weight="medium", white_space="nowrap")
 
 
-def _nav_items() -> list[tuple[str | rx.Var, str, bool | str]]:
+def _nav_items() -> list[tuple[str | rx.Var[Any], str, bool | str]]:
     """(label, href, organizer only): one list for the desktop row and the phone menu."""
     return [
         (texts.NAV_HOME, routes.HOME, False),
@@ -120,7 +122,7 @@ def navbar() -> rx.Component:
     )
 
 
-def page(title: str | rx.Var, *children: rx.Component) -> rx.Component:
+def page(title: str | rx.Var[Any], *children: rx.Component) -> rx.Component:
     """A logged-in page: navigation on top, content in a column that fits a phone."""
     return rx.box(
         navbar(),
@@ -139,7 +141,7 @@ def page(title: str | rx.Var, *children: rx.Component) -> rx.Component:
 
 
 def notice(
-    title: str, text: str | rx.Var, *, icon: str = "info", color: str = "blue", role: str = "status"
+    title: str, text: str | rx.Var[Any], *, icon: str = "info", color: str = "blue", role: str = "status"
 ) -> rx.Component:
     """A callout with a bold title line, then the explanation."""
     return rx.callout.root(

@@ -21,12 +21,12 @@ import dataclasses
 import logging
 import time
 from collections.abc import Callable, Hashable
-from typing import TYPE_CHECKING, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import reflex as rx
 
 from services.core import announce
-from services.core.changes import LEAGUE, change_stamp, touched_since, watched_stamp
+from services.core.changes import LEAGUE, Watch, change_stamp, touched_since, watched_stamp
 from services.core.config import settings
 from services.core.db import session_scope
 
@@ -44,6 +44,7 @@ MINUTE_SECONDS = 60.0  # pages that also follow the clock (windows and meetings 
 ROUND_GAP = 0.05
 
 
+@runtime_checkable
 class Pushed(Protocol):
     async def _live_push(self, stamp: str) -> None: ...
 
@@ -51,7 +52,7 @@ class Pushed(Protocol):
 @dataclasses.dataclass
 class Tab:
     cls: type[rx.State]
-    watch: tuple
+    watch: Watch
     page: str  # the page the tab showed when it registered: once it shows another, the registration lapses
     stamp: str
     socket: str  # the connection it registered on: a new one (a reconnect, a closed tab's token reused) re-registers
@@ -66,7 +67,7 @@ _wake: asyncio.Event | None = None
 stats = {"reads": 0, "pushes": 0}  # for the benchmark and the tests
 # What the pages pushed in one round share: one match's board for its four open pages (`shared`). Only within
 # `push_changes` (a context variable: an event handled meanwhile reads its own), and gone when the round ends.
-_round: contextvars.ContextVar[dict | None] = contextvars.ContextVar("live_push_round", default=None)
+_round: contextvars.ContextVar[dict[Hashable, Any] | None] = contextvars.ContextVar("live_push_round", default=None)
 T = TypeVar("T")
 
 
@@ -77,7 +78,7 @@ def install(app: App) -> None:
     app.register_lifespan_task(watcher)
 
 
-def watch(state: rx.State, watch: tuple, stamp: str, *, page: str = "", minutely: bool = False) -> None:
+def watch(state: rx.State, watch: Watch, stamp: str, *, page: str = "", minutely: bool = False) -> None:
     """Registers the calling tab's page (`state`) as watching `watch`, whose stamp it has just read."""
     token, socket = state.router.session.client_token, state.router.session.session_id
     if not token or not socket:
@@ -115,12 +116,14 @@ _loop: asyncio.AbstractEventLoop | None = None
 
 def _connected(app: App) -> dict[str, str]:
     """The tokens whose socket is on this worker now, with that socket's id."""
-    manager = app.event_namespace._token_manager  # noqa: SLF001 — Reflex's own map of this worker's sockets
+    namespace = app.event_namespace
+    assert namespace is not None  # the app serves its events' websocket
+    manager = namespace._token_manager  # noqa: SLF001 — Reflex's own map of this worker's sockets
     mine = manager.instance_id
     return {token: record.sid for token, record in manager.token_to_socket.items() if record.instance_id == mine}
 
 
-def _read_stamps(watches: set[tuple], since: str | None) -> dict[tuple, str]:
+def _read_stamps(watches: set[Watch], since: str | None) -> dict[Watch, str]:
     """The stamps of the watches that can have moved since the league's stamp `since` (all of them without it):
     a change of one match reads that match's pages' stamps and its four people's, not every open page's."""
     with session_scope() as session:
@@ -148,7 +151,8 @@ async def _push(app: App, token: str, name: str, tab: Tab, stamp: str) -> None:
         if tab.page and auth._page != tab.page:  # noqa: SLF001 — the tab shows another page now
             _tabs.get(token, {}).pop(name, None)
             return
-        state: Pushed = await root.get_state(tab.cls)
+        state = await root.get_state(tab.cls)
+        assert isinstance(state, Pushed)  # a LivePage registered it
         await state._live_push(stamp)  # noqa: SLF001
     stats["pushes"] += 1
 
@@ -162,7 +166,8 @@ def shared(key: Hashable, read: Callable[[], T]) -> T:
         return read()
     if key not in memo:
         memo[key] = read()
-    return memo[key]
+    found: T = memo[key]
+    return found
 
 
 async def push_changes(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import reflex as rx
 
@@ -45,7 +46,9 @@ LEGEND = texts.GRID_LEGEND
 WEEK_NAMES = texts.GRID_WEEK_TITLES
 
 
-def _cell(state: rx.Var, slot: rx.Var, day: rx.Var, label: rx.Var, marks: rx.Var, past: rx.Var) -> rx.Component:
+def _cell(
+    state: rx.Var[Any], slot: rx.Var[Any], day: rx.Var[Any], label: rx.Var[Any], marks: rx.Var[Any], past: rx.Var[Any]
+) -> rx.Component:
     begun = day * 48 + slot < past  # the cells run in time order: the first `past` have begun
     return rx.el.div(
         role="checkbox",
@@ -61,7 +64,7 @@ def _cell(state: rx.Var, slot: rx.Var, day: rx.Var, label: rx.Var, marks: rx.Var
     )
 
 
-def _fill_button(text: str, fill: rx.Var | str, label: rx.Var | str) -> rx.Component:
+def _fill_button(text: str, fill: rx.Var[Any] | str, label: rx.Var[Any] | str) -> rx.Component:
     return rx.el.button(
         text,
         type="button",
@@ -79,7 +82,7 @@ def _fill_button(text: str, fill: rx.Var | str, label: rx.Var | str) -> rx.Compo
     )
 
 
-def _day(row: rx.Var, day: rx.Var, days: rx.Var, marks: rx.Var, past: rx.Var) -> rx.Component:
+def _day(row: rx.Var[Any], day: rx.Var[Any], days: rx.Var[Any], marks: rx.Var[Any], past: rx.Var[Any]) -> rx.Component:
     label = days[day]
     return rx.el.div(
         # A week must fit a 390px phone, so a narrow column wraps its date under the weekday and stacks
@@ -112,7 +115,7 @@ def _day(row: rx.Var, day: rx.Var, days: rx.Var, marks: rx.Var, past: rx.Var) ->
     )
 
 
-def _week_switch(days: rx.Var) -> rx.Component:
+def _week_switch(days: rx.Var[Any]) -> rx.Component:
     """A window longer than a week shows one week at a time: an explicit switch, not a hidden sideways scroll."""
     return rx.cond(
         days.length() > 7,
@@ -136,7 +139,7 @@ def _week_switch(days: rx.Var) -> rx.Component:
     )
 
 
-def _week_shown(weeks: rx.Var) -> rx.Component:
+def _week_shown(weeks: rx.Var[Any]) -> rx.Component:
     """Which week is on screen (its days named): the week switch shows the caption of its own week."""
     return rx.foreach(
         weeks,
@@ -145,7 +148,11 @@ def _week_shown(weeks: rx.Var) -> rx.Component:
 
 
 def availability_grid(
-    days: rx.Var, cells: rx.Var, marks: rx.Var, past: rx.Var | int = 0, weeks: rx.Var | None = None
+    days: rx.Var[Any],
+    cells: rx.Var[Any],
+    marks: rx.Var[Any],
+    past: rx.Var[Any] | int = 0,
+    weeks: rx.Var[Any] | None = None,
 ) -> rx.Component:
     """`cells[d][s]`: "1" free, "2" «могу, если нужно», "0" busy, "x" outside the game window; only the player's
     own grid is ever passed.

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import texts
 from discard_app.components.wide_table import wide_table
@@ -36,7 +37,9 @@ class TableView(TypedDict):
     can_draw: bool
 
 
-def table_view(round_: str, table: Table | None, view: playoff.PlayoffView, drawn: dict, mine: set[int]) -> TableView:
+def table_view(
+    round_: str, table: Table | None, view: playoff.PlayoffView, drawn: dict[int, tuple[int, ...]], mine: set[int]
+) -> TableView:
     """One table card; `mine`: the match ids where this user may draw the winds."""
     title = ROUND_NAMES[round_][0].upper() + ROUND_NAMES[round_][1:]
     if table is None:
@@ -81,7 +84,7 @@ def table_view(round_: str, table: Table | None, view: playoff.PlayoffView, draw
     )
 
 
-def table_card(table: TableView, on_draw: Callable[[rx.Var], rx.event.EventSpec] | None = None) -> rx.Component:
+def table_card(table: TableView, on_draw: Callable[[rx.Var[Any]], EventSpec] | None = None) -> rx.Component:
     """A table of the bracket: players, totals, average place and where each goes; the wind draw button where
     winds can be drawn (`on_draw`; none on a season's read-only record)."""
     rows = rx.foreach(

@@ -14,7 +14,7 @@ def confirm_dialog(
     confirm: str,
     on_confirm: Any,
     cancel: str,
-    is_open: rx.Var,
+    is_open: rx.Var[Any],
     on_cancel: Any = None,
     on_open_change: Any = None,
     danger: bool = False,

@@ -3,12 +3,14 @@ calendar app in one tap, and a copy button. The address comes from the tab's mem
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from discard_app import texts
 
 
-def feed_links(feeds: rx.Var, webcals: rx.Var, *, show_address: bool = True) -> rx.Component:
+def feed_links(feeds: rx.Var[Any], webcals: rx.Var[Any], *, show_address: bool = True) -> rx.Component:
     """`feeds` and `webcals`: one-item lists (or empty) of the same feed as https:// and as webcal://."""
     return rx.vstack(
         rx.foreach(feeds, lambda feed: rx.code(feed, word_break="break-all")) if show_address else rx.fragment(),

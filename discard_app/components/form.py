@@ -28,7 +28,7 @@ FORMS_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "forms.js").rea
 LEAVES = {"data-leaves": "1"}  # a button that leaves the page (the phone menu's items, logout): asked first
 
 
-def labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Component:
+def labelled(label: str | rx.Var[Any], control: rx.Component, **props: Any) -> rx.Component:
     """A visible label above its control: placeholders vanish once typed into and get cut off on a phone."""
     return rx.el.label(
         rx.text(label, size="2", weight="medium"),
@@ -40,7 +40,7 @@ def labelled(label: str | rx.Var, control: rx.Component, **props: Any) -> rx.Com
     )
 
 
-def field(name: str, label: str | rx.Var, **props: Any) -> rx.Component:
+def field(name: str, label: str | rx.Var[Any], **props: Any) -> rx.Component:
     """A one-line field; a free-text one says how long it may be (its input stops there)."""
     free_text = name in FIELD_LIMITS
     control = rx.input(name=name, aria_label=label, width="100%", max_length=limit_for(name), **props)
@@ -54,7 +54,7 @@ def area(name: str, label: str) -> rx.Component:
     return labelled(label, rx.fragment(control, limit_hint(name)), width="100%")
 
 
-def submit(text: str | rx.Var, busy: rx.Var | bool = False, **props: Any) -> rx.Component:
+def submit(text: str | rx.Var[Any], busy: rx.Var[Any] | bool = False, **props: Any) -> rx.Component:
     """Disabled and spinning while the form's event runs: a second tap has nothing to send."""
     return rx.button(text, type="submit", loading=busy, disabled=busy, **props)
 
@@ -73,9 +73,9 @@ def action_form(
     state: Any,
     *children: rx.Component,
     on_submit: Any,
-    submit_text: str | rx.Var,
-    title: str | rx.Var | None = None,
-    busy: rx.Var | None = None,
+    submit_text: str | rx.Var[Any],
+    title: str | rx.Var[Any] | None = None,
+    busy: rx.Var[Any] | None = None,
     message: rx.Component | None = None,
     form_id: str | None = None,
     submit_props: dict[str, Any] | None = None,

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Awaitable
+from typing import TYPE_CHECKING
 
 import reflex as rx
 
 from discard_app import live_push
-from services.core.changes import LEAGUE, match_watch, person_watch, watched_stamp
+from services.core.changes import LEAGUE, Watch, match_watch, person_watch, watched_stamp
 from services.core.db import session_scope
+from services.core.models import User
 
 
 def current_stamp(match_id: int | None = None, user_id: int | None = None) -> str:
@@ -24,7 +26,7 @@ def current_stamp(match_id: int | None = None, user_id: int | None = None) -> st
         return watched_stamp(session, watch_of(match_id, user_id))
 
 
-def watch_of(match_id: int | None = None, user_id: int | None = None) -> tuple:
+def watch_of(match_id: int | None = None, user_id: int | None = None) -> Watch:
     if match_id is not None:
         return match_watch(match_id, user_id)
     return person_watch(user_id) if user_id is not None else LEAGUE
@@ -40,7 +42,14 @@ class LivePage(rx.State, mixin=True):
 
     _stamp: str = ""
 
-    def _live_watch(self) -> tuple:
+    if TYPE_CHECKING:  # given by the page's AuthState and by the page itself
+        _page: str
+
+        def _viewer(self) -> User | None: ...
+
+        def _refresh(self, user: User) -> Awaitable[None] | None: ...
+
+    def _live_watch(self) -> Watch:
         """What the page watches: the league unless the page narrows it (a match, a person)."""
         return LEAGUE
 
@@ -55,7 +64,7 @@ class LivePage(rx.State, mixin=True):
         """Not loaded yet (no stamp), or a page's own work in flight: no reload now."""
         return not self._stamp
 
-    def _live_reload(self, user, before: str, now: str) -> Awaitable[None] | None:  # noqa: ANN001, ARG002
+    def _live_reload(self, user: User, before: str, now: str) -> Awaitable[None] | None:  # noqa: ARG002
         """The reload when the stamp moved from `before` to `now`; by default the page's whole `_refresh`."""
         return self._refresh(user)
 

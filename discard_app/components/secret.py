@@ -8,6 +8,7 @@ import json
 from datetime import datetime
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from services.core.config import settings
 from services.core.urls import site_address
@@ -41,13 +42,13 @@ def secret_box(box_id: str) -> rx.Component:
     return rx.el.div(id=box_id, role="status", hidden=True, style=_BOX_STYLE)
 
 
-def show_secret(box_id: str, lines: list[str]) -> rx.event.EventSpec:
+def show_secret(box_id: str, lines: list[str]) -> EventSpec:
     """Writes `lines` into the page's `secret_box` (no lines: empties and hides it); the text travels once, as the
     script's argument, and nothing of it stays on the server."""
     return rx.call_script(_SHOW % (json.dumps(box_id), json.dumps(lines, ensure_ascii=False)))
 
 
-def password_sheet(rows: list[issued_passwords.IssuedPassword], *, origin: str, season_name: str) -> rx.event.EventSpec:
+def password_sheet(rows: list[issued_passwords.IssuedPassword], *, origin: str, season_name: str) -> EventSpec:
     """The issued passwords as a printable sheet, downloaded once: the file travels inside this one event (as a
     data: URL) and is written nowhere on the server, in no state var (issue 25, item 5)."""
     sheet = issued_passwords.sheet_html(

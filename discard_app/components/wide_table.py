@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from discard_app import texts
@@ -28,7 +30,7 @@ KEYS_CSS = """
 
 def wide_table(
     table: rx.Component,
-    rows: rx.Var,
+    rows: rx.Var[Any],
     *,
     sticky_column: int = 1,
     keys: tuple[int, ...] = (),

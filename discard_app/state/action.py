@@ -30,15 +30,16 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import texts
 from services.core import action_keys
 from services.core.db import session_scope
 from services.core.errors import LeagueError
-from services.core.models import Role, User
+from services.core.models import Role, User, saved
 
 log = logging.getLogger(__name__)
 
@@ -76,9 +77,10 @@ def refusing(error: LeagueError) -> Callable[[Any, User], Any]:
     return run
 
 
-def roles_of(handler: Callable) -> tuple[Role | Anyone, ...] | None:
+def roles_of(handler: object) -> tuple[Role | Anyone, ...] | None:
     """The roles a guarded handler needs (or its one `Anyone`); None for a handler that is not guarded."""
-    return getattr(handler, ROLES_ATTRIBUTE, None)
+    roles: tuple[Role | Anyone, ...] | None = getattr(handler, ROLES_ATTRIBUTE, None)
+    return roles
 
 
 def _idle(state: Any) -> None:
@@ -95,26 +97,26 @@ class Anyone(StrEnum):
     OWN_ACCOUNT = "anyone, on their own account"  # the profile: what it changes is the caller's own
 
 
-def guarded(*roles: Role | Anyone) -> Callable[[Callable], Callable]:
+def guarded(*roles: Role | Anyone) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A mutating handler: refused on the server, before its body, to a visitor without one of `roles` (an
     `Anyone`: to a logged-out visitor only)."""
     return _door(roles, ROLES_ATTRIBUTE)
 
 
-def reading(*roles: Role) -> Callable[[Callable], Callable]:
+def reading(*roles: Role) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """A handler that changes nothing but shows what only `roles` may see on a page others see too (the
     organizer's preview of a rule change, a hanchan's scores to correct): refused as `guarded` refuses."""
     return _door(roles, READS_ATTRIBUTE)
 
 
-def _door(roles: tuple[Role | Anyone, ...], mark: str) -> Callable[[Callable], Callable]:
+def _door(roles: tuple[Role | Anyone, ...], mark: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     if not roles or (any(isinstance(r, Anyone) for r in roles) and len(roles) > 1):
         raise TypeError("a handler names its roles, or one Anyone")
     needed = () if isinstance(roles[0], Anyone) else roles
 
-    def wrap(fn: Callable) -> Callable:
+    def wrap(fn: Callable[..., Any]) -> Callable[..., Any]:
         def admit(self: Any) -> User | None:
-            user = self._require_user(*needed)
+            user: User | None = self._require_user(*needed)
             if user is None:
                 self._refused()
                 _idle(self)
@@ -173,6 +175,14 @@ class GuardedActions(rx.State, mixin=True):
     action_key: str = ""  # rendered into the page's forms; a new one after each performed action
     busy: bool = False  # a form's event runs: its submit button is disabled and spins (components/form.py)
 
+    if TYPE_CHECKING:  # given by AuthState, mixed in after
+
+        def _current_user(self) -> User | None: ...
+
+        def _viewer(self) -> User | None: ...
+
+        def _redirect_to_login(self) -> EventSpec: ...
+
     @rx.event
     def start_busy(self, _form: dict[str, Any] | None = None) -> None:
         """Sent by the form component just before the form's own event (components/form.py): the button is
@@ -190,7 +200,7 @@ class GuardedActions(rx.State, mixin=True):
         """An action's answer where the page shows it: the page's `error` (its problems) or `notice`. A page that
         answers beside each form (`where`), or lists the problems one by one, overrides this."""
         problems = "; ".join(outcome.problems)
-        self.error, self.notice = ("", outcome.message) if outcome.ok else (problems, "")  # type: ignore[attr-defined]
+        self.error, self.notice = ("", outcome.message) if outcome.ok else (problems, "")
 
     def _check(self, run: Callable[[Any, User], Any], where: str = "") -> bool:
         """`run` tried and rolled back (a question asked before a grave action: would it go through?); a refusal
@@ -214,7 +224,7 @@ class GuardedActions(rx.State, mixin=True):
     def _renew_key(self) -> None:
         self.action_key = new_key()
 
-    def _load_page(self, refresh: Callable[[], None]) -> rx.event.EventSpec | None:
+    def _load_page(self, refresh: Callable[[], None]) -> EventSpec | None:
         """A page's on-load: a fresh key for its forms, the login page for a logged-out tab, and `refresh()` once
         the page's `_viewer` admits the visitor. It reads only, and leaves the page's answers: a page change has
         emptied them already (`SessionBinding`), and a load on the same page may come right behind an action whose
@@ -261,7 +271,7 @@ def outcome_of(
         return value, done(value) if callable(done) else done
 
     try:
-        performed = action_keys.perform_once(key, user_id=user.id, action=action, run=once)
+        performed = action_keys.perform_once(key, user_id=saved(user.id), action=action, run=once)
     except LeagueError as error:
         return Outcome(ok=False, problems=error.lines(), error=error)
     except Exception as error:  # a defect: logged, and the person reads what to do

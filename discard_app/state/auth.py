@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import reflex as rx
+from reflex.event import EventSpec
+from reflex.state import BaseState
 
 from discard_app import routes, texts
 from discard_app.session_cookie import forget_script
@@ -66,7 +68,7 @@ class AuthState(rx.State):
     def _not_shown(self) -> None:  # noqa: B027 — pages whose view is private override it
         """A visitor the page is not for: a page whose view is private forgets it (`OrganizerPage`, the desk)."""
 
-    def _redirect_to_login(self) -> rx.event.EventSpec:
+    def _redirect_to_login(self) -> EventSpec:
         return rx.redirect(routes.login_url(self.router.url.path))
 
     async def _forget_pages(self, *, keep: type[rx.State] | None = None) -> None:
@@ -92,7 +94,7 @@ class AuthState(rx.State):
         return texts.HEADER_ROLE.format(name=self.user_name, role=self.role_name) if self.user_name else ""
 
     @rx.event
-    async def logout(self) -> list[rx.event.EventSpec]:
+    async def logout(self) -> list[EventSpec]:
         if self._session_digest:
             with session_scope() as session:
                 accounts.logout_digest(session, self._session_digest)
@@ -111,6 +113,10 @@ class OrganizerPage(rx.State, mixin=True):
     VIEWERS: ClassVar[tuple[Role, ...]] = (Role.ORGANIZER,)
     allowed: bool = False
 
+    if TYPE_CHECKING:  # given by AuthState, mixed in after
+
+        def _require_user(self, *roles: Role) -> User | None: ...
+
     def _viewer(self) -> User | None:
         user = self._require_user(*self.VIEWERS)
         if user is None:
@@ -120,8 +126,8 @@ class OrganizerPage(rx.State, mixin=True):
         return user
 
 
-def _descendants(cls: type[rx.State]) -> list[type[rx.State]]:
-    found: list[type[rx.State]] = []
+def _descendants(cls: type[BaseState]) -> list[type[BaseState]]:
+    found: list[type[BaseState]] = []
     for sub in cls.get_substates():
         found += [sub, *_descendants(sub)]
     return found

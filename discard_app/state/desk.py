@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, ClassVar
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import live_push, routes, texts
 from discard_app.components.live import current_stamp
@@ -16,7 +17,7 @@ from services.core.changes import LEAGUE
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.errors import LeagueError
-from services.core.models import Role, User, utc_now
+from services.core.models import Role, User, saved, utc_now
 from services.league import login_guard
 from services.results.hanchans import resolve_dispute
 from services.results.judge_calls import answer_call, assign_judge, close_call
@@ -58,7 +59,7 @@ class DeskState(GuardedActions, AuthState):
     judges: list[dict[str, str]] = []
     rounds: list[dict[str, str]] = []
     matches: list[dict[str, str]] = []
-    _version: tuple = ()
+    _version: tuple[Any, ...] = ()
 
     def _viewer(self) -> User | None:
         """The organizer or the judge (`VIEWERS`); anyone else keeps nothing of the desk (the actions' roles:
@@ -87,7 +88,7 @@ class DeskState(GuardedActions, AuthState):
         self.count = desk.count
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self.working = ""
         self.busy = False
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
@@ -168,7 +169,9 @@ class DeskState(GuardedActions, AuthState):
         self.overrule_key = self.overrule_text = ""
         async for update in self._change(
             form,
-            lambda s, u: scheduling_admin.apply_fallback(s, match_id=match_id, actor_user_id=u.id, now=utc_now()),
+            lambda s, u: scheduling_admin.apply_fallback(
+                s, match_id=match_id, actor_user_id=saved(u.id), now=utc_now()
+            ),
             self._done(form),
         ):
             yield update
@@ -181,7 +184,7 @@ class DeskState(GuardedActions, AuthState):
         async for update in self._change(
             form,
             lambda s, u: scheduling_admin.apply_window_fallback(
-                s, round_id=round_id, actor_user_id=u.id, now=utc_now()
+                s, round_id=round_id, actor_user_id=saved(u.id), now=utc_now()
             ),
             lambda result: f"{title}: {result.summary}",
         ):
@@ -195,7 +198,7 @@ class DeskState(GuardedActions, AuthState):
         async for update in self._change(
             form,
             lambda s, u: scheduling_admin.move_to_next_window(
-                s, match_id=match_id, reason=reason, actor_user_id=u.id, now=utc_now()
+                s, match_id=match_id, reason=reason, actor_user_id=saved(u.id), now=utc_now()
             ),
             self._done(form),
         ):
@@ -218,7 +221,7 @@ class DeskState(GuardedActions, AuthState):
         login_name = str(form.get("target") or "")[:120]
         async for update in self._change(
             form,
-            lambda s, u: login_guard.lift(s, login_name=login_name, actor_user_id=u.id, now=utc_now()),
+            lambda s, u: login_guard.lift(s, login_name=login_name, actor_user_id=saved(u.id), now=utc_now()),
             texts.DESK_LOCK_LIFTED.format(title=str(form.get("title") or "")[:120]),
         ):
             yield update

@@ -14,7 +14,7 @@ import time
 from typing import TYPE_CHECKING
 
 import reflex as rx
-from reflex.middleware import Middleware
+from reflex.middleware.middleware import Middleware
 from reflex.state import BaseState, StateUpdate
 from reflex_base import constants
 from reflex_base.event import Event

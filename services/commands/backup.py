@@ -18,7 +18,7 @@ def _uploads() -> Path:
     return configured if configured.is_absolute() else ROOT / configured
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     save = subparsers.add_parser(
         "backup",
         help="копия базы и фото решений судьи в один архив с датой",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("bot", help="запустить Telegram-бота (карточки матчей, напоминания, объявления)")
     parser.set_defaults(func=run)
 

@@ -7,7 +7,7 @@ import argparse
 from services.core.db import database_url, migrate
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("migrate", help="применить миграции базы данных")
     parser.set_defaults(func=run)
 

@@ -13,7 +13,7 @@ from services.core.db import session_scope
 LOGINS_FILE = ROOT / "data" / "demo-logins.txt"
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("demo", help="заполнить пустую базу демо-лигой")
     parser.add_argument("--if-empty", action="store_true", help="молча ничего не делать, если база не пуста")
     parser.add_argument("--logins-file", type=Path, default=LOGINS_FILE)

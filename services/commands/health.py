@@ -15,7 +15,7 @@ from services.core.models import utc_now
 TIMEOUT_SECONDS = 5
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser("health", help="проверить сайт (база, Redis) и бота")
     parser.add_argument("--url", default="http://127.0.0.1:3000", help="адрес сайта (по умолчанию %(default)s)")
     parser.add_argument("--bot", action="store_true", help="проверить и Telegram-бота (его отметку в базе)")

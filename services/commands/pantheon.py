@@ -14,7 +14,7 @@ from services.pantheon.sync import SyncError, SyncSummary, run_sync
 from services.results.repo import current_season_id
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     pantheon = subparsers.add_parser("pantheon", help="импорт результатов из Pantheon").add_subparsers(
         dest="pantheon_command", required=True
     )

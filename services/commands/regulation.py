@@ -16,7 +16,7 @@ from services.core.models import Role, User
 from services.league.regulation import RegulationError, publish
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     regulation = subparsers.add_parser("regulation", help="регламент лиги на сайте").add_subparsers(
         dest="regulation_command", required=True
     )

@@ -22,7 +22,7 @@ SOON_QUEUED = (
 NOT_DUE = "Напоминание не нужно: оно уже в очереди, его время ещё не пришло или согласовывать нечего."
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
         "reminders", help="поставить в очередь бота воскресное напоминание, когда пора (для таймера; бот не нужен)"
     )

@@ -33,7 +33,7 @@ def _day(text: str) -> date:
         raise argparse.ArgumentTypeError(f"дата в виде ГГГГ-ММ-ДД, а не «{text}»") from error
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     season = subparsers.add_parser("season", help="сезоны: новый, состав, завершение").add_subparsers(
         dest="season_command", required=True
     )
@@ -78,10 +78,11 @@ def run_new(args: argparse.Namespace) -> int:
                 actor_user_id=organizer.id if args.organizer else None,
                 now=utc_now(),
             )
-            copied = None
+            copied, source_name = None, ""
             source = previous_season(session, season)
             if args.copy_roster and source is not None:
                 copied = copy_roster(session, season, source, today=_today(), actor_user_id=None)
+                source_name = source.name
     except (SeasonError, AccountError) as error:
         print(error, file=sys.stderr)
         return 2
@@ -89,7 +90,7 @@ def run_new(args: argparse.Namespace) -> int:
     if password:
         print(f"{args.organizer}: организатор, пароль {password} (показан один раз)")
     if copied is not None:
-        print(f"Из сезона «{source.name}» перенесено игроков: {len(copied.added)}.")
+        print(f"Из сезона «{source_name}» перенесено игроков: {len(copied.added)}.")
         for reason in copied.refused:
             print(f"- не перенесён: {reason}")
     return 0
@@ -113,7 +114,7 @@ def run_import(args: argparse.Namespace) -> int:
                 raise SeasonError("Сезона ещё нет: начните его командой discard season new.")
             if args.preview:
                 lines = preview_roster_csv(session, season, text, today=_today())
-                passwords: tuple = ()
+                passwords: tuple[tuple[str, str], ...] = ()
             else:
                 result = import_roster_csv(session, season, text, today=_today(), actor_user_id=None)
                 lines, passwords = list(result.lines), result.passwords

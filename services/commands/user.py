@@ -11,7 +11,7 @@ from services.league.accounts import AccountError, create_user, find_user, new_p
 from services.league.roster import add_player, current_season
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     user = subparsers.add_parser("user", help="учётные записи").add_subparsers(dest="user_command", required=True)
     add = user.add_parser("add", help="создать пользователя и напечатать его пароль один раз")
     add.add_argument("name")

@@ -34,20 +34,29 @@ def on_commit(listener: Callable[[], None]) -> Callable[[], None]:
 
 
 @sa.event.listens_for(sa.Engine, "before_cursor_execute")
-def _mark_write(conn, cursor, statement: str, parameters, context, executemany) -> None:  # noqa: ANN001, ARG001
+def _mark_write(
+    conn: sa.Connection,
+    cursor: object,
+    statement: str,
+    parameters: object,
+    context: object,
+    executemany: bool,
+) -> None:  # noqa: ARG001
     if statement.lstrip()[:7].lower().startswith(WRITES):
         conn.info[_WROTE] = True
 
 
 @sa.event.listens_for(sa.Engine, "commit")
-def _notify(conn) -> None:  # noqa: ANN001
+def _notify(conn: sa.Connection) -> None:
     """Just before the database commits a transaction that wrote: the NOTIFY rides in that transaction."""
     if not conn.info.pop(_WROTE, False):
         return
     _committed.wrote = True
     if conn.dialect.name == "postgresql":
         # The raw cursor: a statement through SQLAlchemy here would re-enter these events.
-        cursor = conn.connection.dbapi_connection.cursor()
+        dbapi_connection = conn.connection.dbapi_connection
+        assert dbapi_connection is not None  # None only once the connection is closed, never inside a commit
+        cursor = dbapi_connection.cursor()
         try:
             cursor.execute(f"NOTIFY {CHANNEL}")
         finally:
@@ -55,7 +64,7 @@ def _notify(conn) -> None:  # noqa: ANN001
 
 
 @sa.event.listens_for(sa.Engine, "rollback")
-def _forget(conn) -> None:  # noqa: ANN001
+def _forget(conn: sa.Connection) -> None:
     conn.info.pop(_WROTE, None)
 
 

@@ -20,6 +20,7 @@ import tempfile
 import zlib
 from datetime import datetime
 from pathlib import Path
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import SQLModel
@@ -152,7 +153,7 @@ def _unpack(archive: Path, into: Path) -> None:
         raise BackupError(f"Архив {archive} не прочитан: {error}") from error
 
 
-def _manifest(archive: Path) -> dict:
+def _manifest(archive: Path) -> dict[str, Any]:
     """The archive's first member, read alone: what the copy is, before the database is checked or anything
     unpacked."""
     try:

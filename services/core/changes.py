@@ -16,6 +16,9 @@ reload without their grids, which only the club's rooms and the viewer's own ans
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any, Literal
+
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
@@ -28,7 +31,7 @@ ROOM_EVENTS = (outbox.BOOKED, outbox.RELEASED, outbox.MOVED, outbox.MATCH_MOVED)
 MATCH_ENTITY = "match"
 
 
-def _newest(model, *where) -> sa.ScalarSelect:  # noqa: ANN001
+def _newest(model: type[OutboxEvent | AuditRecord], *where: sa.ColumnElement[bool] | bool) -> sa.ScalarSelect[Any]:
     """The table's newest id (matching `where`) as a scalar subquery: each is its own index read, never a join."""
     return select(sa.func.max(model.id)).where(*where).scalar_subquery()
 
@@ -39,12 +42,12 @@ def change_stamp(session: Session) -> str:
     return f"{events or 0}:{audit or 0}"
 
 
-def _club() -> list[sa.ScalarSelect]:
+def _club() -> list[sa.ScalarSelect[Any]]:
     """What every match's pages depend on: events without a match (announcements, the draw), the club's room events
     and audit rows about anything but one match (windows, rooms, players, seasons)."""
     return [
-        _newest(OutboxEvent, OutboxEvent.match_id.is_(None)),
-        _newest(OutboxEvent, OutboxEvent.kind.in_(ROOM_EVENTS)),
+        _newest(OutboxEvent, col(OutboxEvent.match_id).is_(None)),
+        _newest(OutboxEvent, col(OutboxEvent.kind).in_(ROOM_EVENTS)),
         _newest(AuditRecord, AuditRecord.entity < MATCH_ENTITY),
         _newest(AuditRecord, AuditRecord.entity > MATCH_ENTITY),
     ]
@@ -53,19 +56,20 @@ def _club() -> list[sa.ScalarSelect]:
 _CLUB_PARTS = len(_club())
 
 
-def _joined(parts: tuple) -> str:
+def _joined(parts: Sequence[object]) -> str:
     return ":".join(str(part or 0) for part in parts)
 
 
-def _match_stamp_statement() -> sa.Select:
-    match_id, user_id = sa.bindparam("match_id"), sa.bindparam("user_id")
+def _match_stamp_statement() -> sa.Select[Any]:
+    match_id: sa.BindParameter[int] = sa.bindparam("match_id")
+    user_id: sa.BindParameter[int] = sa.bindparam("user_id")
     own_answer = (
         select(sa.func.max(AvailabilityAnswer.answered_at))
         .join(Player, col(Player.id) == AvailabilityAnswer.player_id)
         .where(AvailabilityAnswer.match_id == match_id, Player.user_id == user_id)
         .scalar_subquery()
     )
-    return select(
+    return sa.select(
         _newest(OutboxEvent, OutboxEvent.match_id == match_id),
         _newest(AuditRecord, AuditRecord.entity == MATCH_ENTITY, AuditRecord.entity_id == match_id),
         *_club(),
@@ -121,18 +125,21 @@ def shared_part(stamp: str) -> str:
 
 
 # What an open page watches (`discard_app/live_push.py`): the league, one match (with the viewer), or one person.
-LEAGUE = ("league",)
+MatchWatch = tuple[Literal["match"], int, int | None]
+PersonWatch = tuple[Literal["person"], int]
+Watch = MatchWatch | PersonWatch | tuple[Literal["league"]]
+LEAGUE: Watch = ("league",)
 
 
-def match_watch(match_id: int, user_id: int | None = None) -> tuple:
+def match_watch(match_id: int, user_id: int | None = None) -> Watch:
     return ("match", match_id, user_id)
 
 
-def person_watch(user_id: int | None) -> tuple:
+def person_watch(user_id: int | None) -> Watch:
     return ("person", user_id) if user_id is not None else LEAGUE
 
 
-def watched_stamp(session: Session, watch: tuple) -> str:
+def watched_stamp(session: Session, watch: Watch) -> str:
     """The stamp of what a page watches: `match_stamp`, `player_stamp` or `change_stamp`."""
     if watch[0] == "match":
         return match_stamp(session, watch[1], watch[2])
@@ -150,16 +157,17 @@ def touched_since(session: Session, since: str) -> tuple[set[int], set[int]] | N
     if not events_after.isdigit() or not audit_after.isdigit():
         return None
     events = session.exec(
-        select(OutboxEvent.match_id, OutboxEvent.kind).where(OutboxEvent.id > int(events_after))
+        select(OutboxEvent.match_id, OutboxEvent.kind).where(col(OutboxEvent.id) > int(events_after))
     ).all()
     audit = session.exec(
-        select(AuditRecord.entity, AuditRecord.entity_id).where(AuditRecord.id > int(audit_after))
+        select(AuditRecord.entity, AuditRecord.entity_id).where(col(AuditRecord.id) > int(audit_after))
     ).all()
     if any(match_id is None or kind in ROOM_EVENTS for match_id, kind in events):
         return None
     if any(entity != MATCH_ENTITY or entity_id is None for entity, entity_id in audit):
         return None
-    matches = {match_id for match_id, _ in events} | {entity_id for _, entity_id in audit}
+    matches = {match_id for match_id, _ in events if match_id is not None}
+    matches |= {entity_id for _, entity_id in audit if entity_id is not None}
     if not matches:
         return set(), set()
     seated = (col(Player.id) == Seat.player_id) | (col(Player.id) == Seat.substitute_for_player_id)

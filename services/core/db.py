@@ -6,12 +6,19 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
+from sqlite3 import Connection as SqliteConnection
+from typing import TYPE_CHECKING, Any
 
 import sqlalchemy as sa
-from sqlmodel import Session, create_engine
+from sqlmodel import Session, col, create_engine, select
 
 from services.core import announce  # noqa: F401  (every commit that wrote is announced: services/core/announce.py)
 from services.core.config import ROOT
+
+if TYPE_CHECKING:
+    from services.core.models import Match, Season, Stage
+
+Params = dict[str, Any]
 
 
 def make_engine(url: str) -> sa.Engine:
@@ -22,7 +29,7 @@ def make_engine(url: str) -> sa.Engine:
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
 
         @sa.event.listens_for(engine, "connect")
-        def _sqlite_pragmas(dbapi_connection, _record) -> None:  # noqa: ANN001
+        def _sqlite_pragmas(dbapi_connection: SqliteConnection, _record: object) -> None:
             cursor = dbapi_connection.cursor()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA journal_mode=WAL")
@@ -69,7 +76,9 @@ def session_scope(bind: sa.Engine | None = None) -> Iterator[Session]:
             raise
 
 
-def rows(session: Session, statement: sa.Executable, params: dict | None = None) -> Sequence[sa.Row]:
+def rows(
+    session: Session, statement: sa.Executable, params: Params | None = None
+) -> Sequence[sa.Row[*tuple[Any, ...]]]:
     """A statement built once (bind parameters for what varies) read as plain rows through the session's own
     connection and transaction: neither built, keyed nor run through the ORM's per-statement work again, which cost
     more than the read itself on the hot paths (issue 26, the save's cost). For column reads only: ORM objects
@@ -78,7 +87,7 @@ def rows(session: Session, statement: sa.Executable, params: dict | None = None)
     return session.connection().execute(statement, params or {}).all()
 
 
-def write(session: Session, statement: sa.Executable, params: dict | list[dict] | None = None) -> None:
+def write(session: Session, statement: sa.Executable, params: Params | list[Params] | None = None) -> None:
     """A plain INSERT, UPDATE or DELETE (one row's values, or a list of them) through the session's own connection
     and transaction, without the ORM's bulk machinery (for tables whose rows this transaction holds no objects of:
     nothing in the session is kept in step). What the session holds unflushed is flushed first, in order."""
@@ -86,7 +95,15 @@ def write(session: Session, statement: sa.Executable, params: dict | list[dict] 
     session.connection().execute(statement, params or {})
 
 
-def lock_row(session: Session, table: type, row_id: int) -> None:
+def sqlite_write_lock(connection: sa.Connection) -> None:
+    """SQLite: take the database's write lock now (BEGIN IMMEDIATE), unless this transaction already began."""
+    raw = connection.connection.driver_connection
+    assert isinstance(raw, SqliteConnection)  # the sqlite dialect's driver is the standard library's
+    if not raw.in_transaction:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def lock_row(session: Session, table: type[Match | Season | Stage], row_id: int) -> None:
     """Serialises a read-decide-write on one row: SQLite takes the database write lock before the first read
     (BEGIN IMMEDIATE), PostgreSQL locks the row (SELECT … FOR UPDATE). A second caller waits, then reads what
     the first committed. Call it before reading what the decision depends on. FOR NO KEY UPDATE, not FOR UPDATE:
@@ -94,10 +111,9 @@ def lock_row(session: Session, table: type, row_id: int) -> None:
     holder) are not blocked by it, so two matches' transactions telling each other cannot deadlock."""
     connection = session.connection()
     if connection.dialect.name == "sqlite":
-        if not connection.connection.dbapi_connection.in_transaction:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        sqlite_write_lock(connection)
         return
-    session.exec(sa.select(table.id).where(table.id == row_id).with_for_update(key_share=True)).first()
+    session.exec(select(col(table.id)).where(col(table.id) == row_id).with_for_update(key_share=True)).first()
 
 
 def migrate(url: str) -> None:

@@ -17,7 +17,7 @@ from sqlmodel import Field, SQLModel
 from services.core.ruleset import DEFAULT as RULES
 
 
-class UtcDateTime(sa.types.TypeDecorator):
+class UtcDateTime(sa.types.TypeDecorator[datetime]):
     """An aware UTC instant on every backend (SQLite keeps no offset by itself)."""
 
     impl = sa.DateTime(timezone=True)

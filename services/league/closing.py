@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
-from services.core.models import Player, RosterStatus, Season, User
+from services.core.models import Player, RosterStatus, Season, User, saved
 from services.core.ruleset import multiple_of, of_season
 from services.core.wording import plural
 from services.league.draw import MIN_PLAYERS
@@ -94,13 +94,13 @@ def _entrants(session: Session, season_id: int, status: RosterStatus) -> list[En
         .where(Player.season_id == season_id, Player.status == status)
         .order_by(col(Player.registration_order))
     ).all()
-    return [Entrant(p.id, u.display_name, p.registration_order) for p, u in rows]
+    return [Entrant(saved(p.id), u.display_name, p.registration_order) for p, u in rows]
 
 
 def season_closing_preview(session: Session, season: Season) -> ClosingPreview:
     return preview_closing(
-        _entrants(session, season.id, RosterStatus.MAIN),
-        _entrants(session, season.id, RosterStatus.RESERVE),
+        _entrants(session, saved(season.id), RosterStatus.MAIN),
+        _entrants(session, saved(season.id), RosterStatus.RESERVE),
         of_season(season).roster_multiple,
     )
 
@@ -134,7 +134,7 @@ def close_registration(
         raise ClosingError(option.error)
     new_status = RosterStatus.MAIN if option.method == ClosingMethod.FROM_RESERVE else RosterStatus.RESERVE
     for entrant in option.moves:
-        player = session.get(Player, entrant.player_id)
+        player = session.get_one(Player, entrant.player_id)
         player.status = new_status
         session.add(player)
     season.registration_closed = True
@@ -159,7 +159,7 @@ def close_registration(
 
 def main_after(session: Session, season: Season, option: ClosingOption) -> list[str]:
     """The main roster's names, in registration order, as `option` would leave it: what the question names."""
-    main = _entrants(session, season.id, RosterStatus.MAIN)
+    main = _entrants(session, saved(season.id), RosterStatus.MAIN)
     moved = {e.player_id for e in option.moves}
     if option.method == ClosingMethod.FROM_RESERVE:
         after = main + [e for e in option.moves]

@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import DrawDraft, Match, MatchStatus, Player, RosterStatus, Season, Seat, User, utc_now
+from services.core.models import DrawDraft, Match, MatchStatus, Player, RosterStatus, Season, Seat, User, saved, utc_now
 from services.core.ruleset import of_season
 from services.league.draw import DrawError, Tours, draw_tours, repeats_report, swap_players, validate_draw
 from services.league.draw import max_meetings as count_max
@@ -72,7 +72,7 @@ def main_roster(session: Session, season: Season) -> list[_Named]:
         .where(Player.season_id == season.id, Player.status == RosterStatus.MAIN)
         .order_by(col(Player.registration_order))
     ).all()
-    return [_Named(pid, name) for pid, name in rows]
+    return [_Named(saved(pid), name) for pid, name in rows]
 
 
 def _names(session: Session, season: Season) -> dict[int, str]:
@@ -81,7 +81,7 @@ def _names(session: Session, season: Season) -> dict[int, str]:
         .join(User, col(User.id) == Player.user_id)
         .where(Player.season_id == season.id)
     ).all()
-    return {pid: name for pid, name in rows}
+    return {saved(pid): name for pid, name in rows}
 
 
 def _labelled(tours: Tours, names: dict[int, str]) -> Tours:
@@ -105,6 +105,13 @@ def load_draft(session: Session, season: Season) -> DrawView | None:
     return DrawView(seed=draft.seed, tours=tours, names=_names(session, season))
 
 
+def _stored_draft(session: Session, season: Season) -> DrawView:
+    """The draft this transaction has just stored."""
+    view = load_draft(session, season)
+    assert view is not None  # stored by the caller a moment ago
+    return view
+
+
 def approved_draw(session: Session, season: Season) -> DrawView | None:
     """The approved draw as stored in matches and seats (tables in number order)."""
     if season.draw_approved_at is None:
@@ -125,7 +132,7 @@ def approved_draw(session: Session, season: Season) -> DrawView | None:
 def _store(  # noqa: PLR0913
     session: Session, season: Season, seed: int, tours: Tours, actor_user_id: int | None, now: datetime | None
 ) -> None:
-    draft = session.get(DrawDraft, season.id) or DrawDraft(season_id=season.id, seed=seed, tours="[]")
+    draft = session.get(DrawDraft, saved(season.id)) or DrawDraft(season_id=saved(season.id), seed=seed, tours="[]")
     draft.seed = seed
     draft.tours = json.dumps(_plain(tours))
     draft.created_by_user_id = actor_user_id
@@ -154,7 +161,7 @@ def make_draft(
     rules = of_season(season)
     draw = draw_tours(main_roster(session, season), tours=rules.tours, seed=seed, multiple=rules.roster_multiple)
     _store(session, season, seed, draw.tours, actor_user_id, now)
-    view = load_draft(session, season)
+    view = _stored_draft(session, season)
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -186,8 +193,9 @@ def swap_in_draft(
     tours = swap_players(
         _labelled(view.tours, names), tour_number - 1, _Named(a, names.get(a, str(a))), _Named(b, names.get(b, str(b)))
     )
+    assert view.seed is not None  # a draft is stored with its seed
     _store(session, season, view.seed, tours, actor_user_id, now)
-    after = load_draft(session, season)
+    after = _stored_draft(session, season)
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -211,8 +219,9 @@ def approve_draw(
     rules = of_season(season)
     # Регламент §2, §1: каждый игрок основного состава ровно один раз в каждом туре, столы по четыре
     validate_draw(_labelled(view.tours, view.names), main_roster(session, season), tours_count=rules.tours)
-    windows = current_windows(session, season)
-    missing = [n for n, w in enumerate(windows, start=1) if w is None]
+    by_tour = current_windows(session, season)
+    windows = [w for w in by_tour if w is not None]
+    missing = [n for n, w in enumerate(by_tour, start=1) if w is None]
     if missing:
         tours = ", ".join(str(n) for n in missing)
         raise DrawError(f"Задайте игровые окна туров ({tours}) перед утверждением жеребьёвки.")
@@ -222,7 +231,7 @@ def approve_draw(
     for round_, tour in zip(rounds, view.tours, strict=True):
         for table_number, table in enumerate(tour, start=1):
             match = Match(
-                round_id=round_.id,
+                round_id=saved(round_.id),
                 table=str(table_number),
                 planned_hanchans=rules.hanchans_per_match,  # Регламент §2: обычный матч — правило сезона
                 status=MatchStatus.SCHEDULING,
@@ -230,12 +239,12 @@ def approve_draw(
             session.add(match)
             session.flush()
             for position, player_id in enumerate(table, start=1):
-                session.add(Seat(match_id=match.id, player_id=player_id, seed=position))
+                session.add(Seat(match_id=saved(match.id), player_id=player_id, seed=position))
     season.draw_seed = view.seed
     now = now or utc_now()
     season.draw_approved_at = now
     session.add(season)
-    session.delete(session.get(DrawDraft, season.id))
+    session.delete(session.get_one(DrawDraft, season.id))
     # Регламент §2: the approved draw is what players and the bot see; the bot announces it (same transaction).
     outbox.emit(
         session,

@@ -9,7 +9,7 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
-from services.core.models import Player, Registration
+from services.core.models import Player, Registration, saved
 
 ACTIONS = {"paid": "оплачен", "refunded": "возвращён", "unpaid": "не оплачен"}
 
@@ -28,7 +28,7 @@ def fee_label(row: Registration | None) -> str:
 
 def fee_labels(session: Session, season_id: int) -> dict[int, str]:
     """Player id → what the roster shows in the fee column."""
-    players = session.exec(select(Player.id).where(Player.season_id == season_id)).all()
+    players = [saved(pid) for pid in session.exec(select(Player.id).where(Player.season_id == season_id)).all()]
     rows = {r.player_id: r for r in session.exec(select(Registration).where(col(Registration.player_id).in_(players)))}
     return {p: fee_label(rows.get(p)) for p in players}
 
@@ -37,7 +37,7 @@ def record_fee(session: Session, player: Player, action: str, on: date, *, actor
     """Records a payment or a refund on `on` (or clears a mistaken payment); returns the new label."""
     if action not in ACTIONS:
         raise FeeError("Выберите: оплачен, возвращён или не оплачен.")
-    row = session.get(Registration, player.id) or Registration(player_id=player.id)
+    row = session.get(Registration, saved(player.id)) or Registration(player_id=saved(player.id))
     before = fee_label(row)
     if action == "paid":
         row.fee_paid_on, row.fee_refunded_on = on, None

@@ -13,7 +13,7 @@ import secrets
 import time
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import cast
+from typing import Any, cast
 
 import sqlalchemy as sa
 from limits import parse
@@ -130,7 +130,7 @@ def count_guess(session: Session, *, login_name: str, now: datetime) -> None:
         .where(col(LoginLock.login_name) == login_name)
         .values(locked_at=now, until=until, reason=reason)
     )
-    if not cast(CursorResult, locked).rowcount:
+    if not cast("CursorResult[Any]", locked).rowcount:
         try:
             with session.begin_nested():
                 session.add(LoginLock(login_name=login_name, locked_at=now, until=until, reason=reason))

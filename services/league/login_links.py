@@ -47,7 +47,7 @@ def open_login_link(session: Session, code: str, *, now: datetime, session_days:
         return None
     user_id, match_id, expires_at = link.user_id, link.match_id, link.expires_at
     # Used up by exactly one opening: a second one at the same moment deletes nothing and gets nothing.
-    taken = session.exec(sa.delete(LoginLink).where(col(LoginLink.code_hash) == digest)).rowcount  # type: ignore[attr-defined]
+    taken = session.exec(sa.delete(LoginLink).where(col(LoginLink.code_hash) == digest)).rowcount
     session.expunge(link)
     user = session.get(User, user_id)
     if taken != 1 or user is None or expires_at <= now:

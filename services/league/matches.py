@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Match, MatchStatus, Player, Round, Seat, User
+from services.core.models import Match, MatchStatus, Player, Round, Seat, User, saved
 
 
 def seated_names(session: Session, match_id: int, *, except_user_id: int | None = None) -> list[str]:
@@ -24,8 +24,9 @@ def seated_names(session: Session, match_id: int, *, except_user_id: int | None 
 def my_match_ids(session: Session, user_id: int) -> list[int]:
     """The user's matches in every season once the draw is approved (drafts stay hidden: Регламент §2), in the
     order of stages, tours and tables."""
-    return list(
-        session.exec(
+    return [
+        saved(match_id)
+        for match_id in session.exec(
             select(Match.id)
             .join(Seat, col(Seat.match_id) == Match.id)
             .join(Player, col(Player.id) == Seat.player_id)
@@ -33,4 +34,4 @@ def my_match_ids(session: Session, user_id: int) -> list[int]:
             .where(Player.user_id == user_id, Match.status != MatchStatus.DRAFT)
             .order_by(col(Round.stage_id), col(Round.code), col(Match.table))
         ).all()
-    )
+    ]

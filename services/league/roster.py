@@ -21,6 +21,7 @@ from services.core.models import (
     Season,
     Seat,
     User,
+    saved,
 )
 from services.league.accounts import AccountError, create_user
 
@@ -55,7 +56,9 @@ def list_roster(session: Session, season_id: int) -> list[RosterRow]:
         .order_by(col(Player.registration_order))
     ).all()
     return [
-        RosterRow(p.id, u.id, u.display_name, p.status, p.registration_order, u.telegram_user_id is not None)
+        RosterRow(
+            saved(p.id), saved(u.id), u.display_name, p.status, p.registration_order, u.telegram_user_id is not None
+        )
         for p, u in rows
     ]
 
@@ -95,7 +98,9 @@ def enroll(
 ) -> Player:
     """The person's roster line, next in registration order (Регламент §1: the order is kept), recorded in the audit."""
     last = session.exec(select(func.max(Player.registration_order)).where(Player.season_id == season.id)).one()
-    player = Player(season_id=season.id, user_id=user.id, status=status, registration_order=(last or 0) + 1)
+    player = Player(
+        season_id=saved(season.id), user_id=saved(user.id), status=status, registration_order=(last or 0) + 1
+    )
     session.add(player)
     session.flush()
     record_audit(

@@ -28,10 +28,12 @@ from services.core.models import (
     Penalty,
     Player,
     Role,
+    RosterStatus,
     Round,
     Seat,
     Stage,
     User,
+    saved,
 )
 from services.core.models import Season as SeasonRow
 from services.core.ruleset import of_season
@@ -122,7 +124,7 @@ def check_import(session: Session, season: Season) -> list[str]:
         existing = _find_match(session, season_id, m)
         if existing is None:
             continue
-        seats = set(seated_player_ids(session, existing.id))
+        seats = set(seated_player_ids(session, saved(existing.id)))
         wanted = [roster.get(_key(by_file_id[pid].name)) for pid in _players_of(m)]
         wanted_ids = {p.id for p in wanted if p is not None}
         if seats and wanted and (None in wanted or wanted_ids != seats):
@@ -131,7 +133,9 @@ def check_import(session: Session, season: Season) -> list[str]:
 
 
 def _organizer(session: Session) -> User:
-    return session.exec(select(User).where(User.role == Role.ORGANIZER).order_by(col(User.id))).first()
+    organizer = session.exec(select(User).where(User.role == Role.ORGANIZER).order_by(col(User.id))).first()
+    assert organizer is not None  # the league is made with its organizer (`discard user`)
+    return organizer
 
 
 def _stage_round(session: Session, season_id: int, m: scoring.Match) -> Round:
@@ -142,7 +146,7 @@ def _stage_round(session: Session, season_id: int, m: scoring.Match) -> Round:
         session.flush()
     round_ = session.exec(select(Round).where(Round.stage_id == stage.id, Round.code == str(m.round))).first()
     if round_ is None:
-        round_ = Round(stage_id=stage.id, code=str(m.round))
+        round_ = Round(stage_id=saved(stage.id), code=str(m.round))
         session.add(round_)
         session.flush()
     return round_
@@ -157,18 +161,18 @@ def _add_hanchan(
     session.add(row)
     session.flush()
     for r in h.results:
-        session.add(HanchanResult(hanchan_id=row.id, player_id=ids[r.player], points=r.points, chombo=r.chombo))
+        session.add(HanchanResult(hanchan_id=saved(row.id), player_id=ids[r.player], points=r.points, chombo=r.chombo))
     return row
 
 
 def _apply_players(session: Session, season_row: SeasonRow, season: Season, actor: int) -> tuple[dict[Any, int], int]:
-    roster = _roster(session, season_row.id)
+    roster = _roster(session, saved(season_row.id))
     ids: dict[Any, int] = {}
     added = 0
     for p in season.players:
         player = roster.get(_key(p.name))
         if player is None:
-            player, _ = add_player(session, season_row, p.name, status=p.status, actor_user_id=actor)
+            player, _ = add_player(session, season_row, p.name, status=RosterStatus(p.status), actor_user_id=actor)
             added += 1
         elif player.status != p.status:
             record_audit(
@@ -183,7 +187,7 @@ def _apply_players(session: Session, season_row: SeasonRow, season: Season, acto
             )
             player.status = p.status
             session.add(player)
-        ids[p.id] = player.id
+        ids[p.id] = saved(player.id)
     return ids, added
 
 
@@ -196,10 +200,10 @@ def import_season(session: Session, data: Any) -> ImportSummary:
     problems = check_import(session, season)
     if problems:
         raise SeasonFileError(problems)
-    season_row = session.get(SeasonRow, current_season_id(session))
+    season_row = session.get_one(SeasonRow, current_season_id(session))
     if isinstance(data, dict) and "rules" in data and season.rules != of_season(season_row):
         # The file's rules come with it; after the season's first result only as an amendment (Регламент §6.3).
-        if has_results(session, season_row.id):
+        if has_results(session, saved(season_row.id)):
             raise SeasonFileError(
                 [
                     "правила в файле отличаются от правил сезона, а в сезоне уже есть результаты: "
@@ -208,22 +212,24 @@ def import_season(session: Session, data: Any) -> ImportSummary:
             )
         adopt_rules(session, season_row, season.rules)
     rules = of_season(season_row)  # the file's own once adopted
-    actor = _organizer(session).id
+    actor = saved(_organizer(session).id)
     ids, players_added = _apply_players(session, season_row, season, actor)
-    counts = Counter()
+    counts: Counter[str] = Counter()
     for m in season.matches:
-        match = _find_match(session, season_row.id, m)
+        match = _find_match(session, saved(season_row.id), m)
         if match is None:
-            round_ = _stage_round(session, season_row.id, m)
+            round_ = _stage_round(session, saved(season_row.id), m)
             required = m.hanchans_required
-            match = Match(round_id=round_.id, table=str(m.table), planned_hanchans=required, status=MatchStatus.PLAYING)
+            match = Match(
+                round_id=saved(round_.id), table=str(m.table), planned_hanchans=required, status=MatchStatus.PLAYING
+            )
             session.add(match)
             session.flush()
             counts["matches"] += 1
-        if not seated_player_ids(session, match.id):
+        if not seated_player_ids(session, saved(match.id)):
             for seed, pid in enumerate(sorted(_players_of(m), key=str), start=1):
-                session.add(Seat(match_id=match.id, player_id=ids[pid], seed=seed))
-        current = {h.number: h for h in effective_hanchans(session, [match.id]).get(match.id, [])}
+                session.add(Seat(match_id=saved(match.id), player_id=ids[pid], seed=seed))
+        current = {h.number: h for h in effective_hanchans(session, [saved(match.id)]).get(saved(match.id), [])}
         for h in m.hanchans:
             mapped = scoring.Hanchan(
                 h.number,
@@ -243,7 +249,7 @@ def import_season(session: Session, data: Any) -> ImportSummary:
                     )
                 ).one()
             revision = old_row.revision + 1 if old_row is not None else 0
-            new = _add_hanchan(session, match.id, h, ids, actor, revision)
+            new = _add_hanchan(session, saved(match.id), h, ids, actor, revision)
             action = "hanchan.enter"
             if old_row is not None:
                 old_row.superseded_by_id = new.id
@@ -276,7 +282,7 @@ def import_season(session: Session, data: Any) -> ImportSummary:
             # Регламент §5: a penalty of the season's no-show size, named a no-show, is one
             no_show = p.points == -rules.no_show_penalty and "неявк" in p.reason.lower()
             penalty = Penalty(
-                match_id=match.id,
+                match_id=saved(match.id),
                 player_id=ids[p.player],
                 points=p.points,
                 kind="no_show" if no_show else "other",

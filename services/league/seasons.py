@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from services.core.audit import record_audit
 from services.core.db import lock_row
 from services.core.errors import LeagueError
-from services.core.models import Player, Registration, Role, RosterStatus, Season, Stage, StageKind, User
+from services.core.models import Player, Registration, Role, RosterStatus, Season, Stage, StageKind, User, saved
 from services.core.text_limits import SEASON_NAME_MAX, person_name_problem
 from services.league import roster
 from services.league.accounts import AccountError, find_user
@@ -66,7 +66,7 @@ def create_season(
         session.flush()
     except sa.exc.IntegrityError as error:  # another organizer started a season at the same moment
         raise SeasonError("Другой сезон только что стал текущим: обновите страницу.") from error
-    session.add(Stage(season_id=season.id, kind=StageKind.REGULAR))
+    session.add(Stage(season_id=saved(season.id), kind=StageKind.REGULAR))
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -104,7 +104,7 @@ def enroll_user(
     now: datetime | None = None,
 ) -> Player:
     """An existing person joins the season; refused with the reason when disqualified (Регламент §5)."""
-    dq = active_disqualification(session, user.id, today)
+    dq = active_disqualification(session, saved(user.id), today)
     if dq is not None:
         raise SeasonError(refusal_text(user.display_name, dq))
     if user.role != Role.PLAYER:
@@ -113,7 +113,7 @@ def enroll_user(
     if exists is not None:
         raise SeasonError(f"«{user.display_name}» уже есть в составе.")
     player = roster.enroll(session, season, user, status=status, actor_user_id=actor_user_id, now=now)
-    session.add(Registration(player_id=player.id, contact=contact, fee_paid_on=fee_paid_on))
+    session.add(Registration(player_id=saved(player.id), contact=contact, fee_paid_on=fee_paid_on))
     return player
 
 
@@ -151,7 +151,7 @@ def add_person(
         player, password = roster.add_player(session, season, name, status=status, actor_user_id=actor_user_id)
     except AccountError as error:
         raise SeasonError(str(error)) from error
-    session.add(Registration(player_id=player.id, contact=contact, fee_paid_on=fee_paid_on))
+    session.add(Registration(player_id=saved(player.id), contact=contact, fee_paid_on=fee_paid_on))
     return player, password
 
 
@@ -218,7 +218,7 @@ def preview_roster_csv(session: Session, season: Season, text: str, *, today: da
         if user is None and (problem := person_name_problem(item.name)) is not None:
             outcome, accepted = f"Строка {item.line} отклонена: {problem}", False
         elif user is not None:
-            dq = active_disqualification(session, user.id, today)
+            dq = active_disqualification(session, saved(user.id), today)
             if dq is not None:
                 outcome, accepted = f"Строка {item.line} отклонена: {refusal_text(user.display_name, dq)}", False
             elif user.role != Role.PLAYER:
@@ -286,7 +286,7 @@ def finish_preview(session: Session, season: Season) -> FinishPreview:
 
 def finish_season(session: Session, season: Season, *, now: datetime, actor_user_id: int | None) -> None:
     """Closes the season once its final is played (Регламент §2, §4); it stays current and readable."""
-    lock_row(session, Season, season.id)  # two organizers finishing at once: the second is told it is finished
+    lock_row(session, Season, saved(season.id))  # two organizers finishing at once: the second is told it is finished
     session.refresh(season, ["finished_at"])  # what the lock's previous holder committed
     if refusal := finish_preview(session, season).refusal:
         raise SeasonError(refusal)

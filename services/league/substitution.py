@@ -13,12 +13,25 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Hanchan, Match, MatchStatus, Player, RosterStatus, Round, Season, Seat, Stage, User
+from services.core.models import (
+    Hanchan,
+    Match,
+    MatchStatus,
+    Player,
+    RosterStatus,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    User,
+    saved,
+)
 from services.core.text_limits import person_name_problem
 from services.league.accounts import AccountError, normalize_login
 from services.league.roster import add_player
 from services.league.roster_csv import has_invisible
-from services.results.hanchans import ResultsError, get_match, require_organizer
+from services.results.entry import ResultsError
+from services.results.hanchans import get_match, require_organizer
 
 
 def _season_id(session: Session, match: Match) -> int:
@@ -70,7 +83,7 @@ def substitute_candidates(session: Session, match_id: int) -> list[tuple[int, st
     ).all()
     ordered = sorted(rows, key=lambda row: CANDIDATES.index(RosterStatus(row[2])))  # stable: registration order kept
     return [
-        (pid, name + (RESERVE_MARK if status == RosterStatus.RESERVE else ""))
+        (saved(pid), name + (RESERVE_MARK if status == RosterStatus.RESERVE else ""))
         for pid, name, status in ordered
         if pid not in seated
     ]
@@ -151,7 +164,7 @@ def seat_substitute(
         try:
             substitute, _ = add_player(
                 session,
-                session.get(Season, season_id),
+                session.get_one(Season, season_id),
                 name,
                 status=RosterStatus.SUBSTITUTE,
                 actor_user_id=user.id,
@@ -163,7 +176,7 @@ def seat_substitute(
     replaced = seat.player_id
     # A substitute replaced in turn: the seat still stands for the original participant.
     original = seat.substitute_for_player_id or replaced
-    seat.player_id = substitute.id
+    seat.player_id = saved(substitute.id)
     seat.substitute_for_player_id = original
     session.add(seat)
     session.flush()
@@ -178,7 +191,7 @@ def seat_substitute(
         reason=reason.strip(),
         now=now,
     )
-    names = dict(_named(session, [replaced, substitute.id]))
+    names = dict(_named(session, [replaced, saved(substitute.id)]))
     outbox.emit(
         session,
         outbox.SUBSTITUTE_SEATED,
@@ -187,6 +200,6 @@ def seat_substitute(
         replaced_player_id=replaced,
         replaced=names[replaced],
         substitute_player_id=substitute.id,
-        substitute=names[substitute.id],
+        substitute=names[saved(substitute.id)],
     )
     return seat

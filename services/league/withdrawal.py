@@ -20,12 +20,14 @@ from services.core.models import (
     Seat,
     Stage,
     User,
+    saved,
 )
 from services.core.wording import match_title
 from services.league.accounts import AccountError
 from services.league.matches import seated_names
 from services.league.roster import set_status
-from services.results.hanchans import ResultsError, replay_match
+from services.results.entry import ResultsError
+from services.results.hanchans import replay_match
 
 # A match counts as played, fully or in part, once it is being played, complete, or has a hanchan entered.
 PLAYED = (MatchStatus.PLAYING, MatchStatus.COMPLETE)
@@ -57,9 +59,9 @@ def affected_played_matches(session: Session, player: Player) -> list[AffectedMa
     ).all()
     result = []
     for match, round_, stage in rows:
-        names = seated_names(session, match.id)
+        names = seated_names(session, saved(match.id))
         title = match_title(stage.kind, round_.code, match.table)
-        result.append(AffectedMatch(match.id, title, tuple(names), match.status))
+        result.append(AffectedMatch(saved(match.id), title, tuple(names), match.status))
     return result
 
 
@@ -92,7 +94,7 @@ def mark_for_replay(
     if actor is None or actor.role != Role.ORGANIZER:
         raise WithdrawalError("Переигровку назначает только организатор.")
     allowed = {m.match_id: m for m in affected_played_matches(session, player)}
-    name = session.get(User, player.user_id).display_name
+    name = session.get_one(User, player.user_id).display_name
     replays = []
     for match_id in match_ids:
         if match_id not in allowed:

@@ -13,12 +13,22 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from telegram import Update
+from telegram import User as TelegramUser
 from telegram.constants import ChatType, ParseMode
 from telegram.error import BadRequest, NetworkError
-from telegram.ext import Application, ApplicationBuilder, CallbackQueryHandler, CommandHandler, ContextTypes
+from telegram.ext import (
+    Application,
+    ApplicationBuilder,
+    CallbackQueryHandler,
+    CommandHandler,
+    ContextTypes,
+    ExtBot,
+    JobQueue,
+)
 
 from services.core import bot_status
 from services.core.config import Settings
@@ -68,6 +78,17 @@ def config_from_settings(settings: Settings) -> BotConfig:
     )
 
 
+# The application as `ApplicationBuilder().build()` makes it (python-telegram-bot's default context types)
+BotApplication = Application[
+    ExtBot[None],
+    ContextTypes.DEFAULT_TYPE,
+    dict[Any, Any],
+    dict[Any, Any],
+    dict[Any, Any],
+    JobQueue[ContextTypes.DEFAULT_TYPE],
+]
+
+
 @dataclass
 class PollState:
     """Backoff between passes while Telegram is down; the gateway already retried within the pass."""
@@ -77,11 +98,14 @@ class PollState:
 
 
 def _notifier(context: ContextTypes.DEFAULT_TYPE) -> Notifier:
-    return context.application.bot_data["notifier"]
+    notifier: Notifier = context.application.bot_data["notifier"]  # set by build_application
+    return notifier
 
 
 async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
-    state: PollState = context.job.data
+    assert context.job is not None  # a job's callback
+    state = context.job.data
+    assert isinstance(state, PollState)  # given by build_application
     if monotonic_time.monotonic() < state.resume_at:
         return
     notifier = _notifier(context)
@@ -96,13 +120,13 @@ async def poll_outbox(context: ContextTypes.DEFAULT_TYPE) -> None:
     notifier.heartbeat(connected=True)
 
 
-async def _queue_due_reminder(application: Application) -> None:
+async def _queue_due_reminder(bot_data: dict[Any, Any]) -> None:
     # Регламент §3: «В воскресенье вечером бот напоминает о незавершённом согласовании».
     # Asked at start and every minute, not only at 19:00 on Sunday: a bot that was down on Sunday catches up (a late
     # reminder, while the windows it is about are open), and the site or `discard reminders` may have written it
     # first (services/notifier/reminders.py). The outbox poll delivers it and retries it when Telegram fails.
-    notifier: Notifier = application.bot_data["notifier"]
-    reminder_time = application.bot_data["config"].reminder_time
+    notifier: Notifier = bot_data["notifier"]
+    reminder_time = bot_data["config"].reminder_time
     # The database read computes the pending matches' common options: off the event loop.
     if await asyncio.to_thread(notifier.queue_reminder, reminder_time):
         log.info("Sunday reminder queued")
@@ -118,7 +142,7 @@ async def _queue_due_reminder(application: Application) -> None:
 
 
 async def sunday_reminder(context: ContextTypes.DEFAULT_TYPE) -> None:
-    await _queue_due_reminder(context.application)
+    await _queue_due_reminder(context.application.bot_data)
 
 
 async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -128,7 +152,15 @@ async def pantheon_sync(context: ContextTypes.DEFAULT_TYPE) -> None:
 
 
 async def _reply(update: Update, text: str) -> None:
-    await update.effective_message.reply_text(text, parse_mode=ParseMode.HTML)
+    message = update.effective_message
+    assert message is not None  # a command's update, or one the error handler checked
+    await message.reply_text(text, parse_mode=ParseMode.HTML)
+
+
+def _sender(update: Update) -> TelegramUser:
+    account = update.effective_user
+    assert account is not None  # a command in a private chat has its sender
+    return account
 
 
 def _private(update: Update) -> bool:
@@ -142,7 +174,7 @@ async def start_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> N
     if not context.args:
         await _reply(update, cards.START_HELP)
         return
-    notifier, account = _notifier(context), update.effective_user
+    notifier, account = _notifier(context), _sender(update)
     with session_scope(notifier.bind) as session:
         user = telegram_link.redeem_link_code(
             session,
@@ -160,7 +192,7 @@ async def stop_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> No
         await _reply(update, cards.PRIVATE_ONLY)
         return
     with session_scope(_notifier(context).bind) as session:
-        user = telegram_link.unlink_telegram(session, update.effective_user.id)
+        user = telegram_link.unlink_telegram(session, _sender(update).id)
     await _reply(update, cards.UNLINKED if user else cards.NOT_LINKED)
 
 
@@ -171,19 +203,20 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     notifier = _notifier(context)
     # Issue 44: one message per current match with the buttons that apply; the board is read off the event loop.
     found = await asyncio.to_thread(
-        remote.matches, notifier.bind, update.effective_user.id, now=notifier.clock(), site_url=notifier.site_url
+        remote.matches, notifier.bind, _sender(update).id, now=notifier.clock(), site_url=notifier.site_url
     )
     if found is None:
         await _reply(update, cards.NOT_LINKED)
         return
     for text, buttons in found:
-        await notifier.gateway.send(update.effective_chat.id, text, buttons=buttons)
+        await notifier.gateway.send(_sender(update).id, text, buttons=buttons)  # a private chat's id is its person's
 
 
 async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     """A tap on a private message's button (issue 44, Регламент §3): decided now, by the services the page uses,
     answered in Russian, and its message then says what happened. Only the owner's own message is edited."""
     query = update.callback_query
+    assert query is not None  # the handler is registered for callback queries only
     notifier = _notifier(context)
     # The answer locks the match and may book (the whole board): off the event loop.
     pressed = await asyncio.to_thread(
@@ -245,15 +278,15 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             log.warning("could not tell %s about the error: %s", where, _without_token(str(reply_error), token))
 
 
-async def _post_init(application: Application) -> None:
+async def _post_init(application: BotApplication) -> None:
     username = application.bot.username  # initialize() called getMe
     application.bot_data["notifier"].heartbeat(connected=True, bot_username=username)
     log.info("connected to Telegram as @%s", username)
     # At start, before the first poll: a Sunday missed while the bot was down is sent now (late), not in a minute.
-    await _queue_due_reminder(application)
+    await _queue_due_reminder(application.bot_data)
 
 
-async def _post_shutdown(application: Application) -> None:
+async def _post_shutdown(application: BotApplication) -> None:
     notifier: Notifier = application.bot_data["notifier"]
     with session_scope(notifier.bind) as session:
         bot_status.record_stopped(session, now=notifier.clock())
@@ -264,8 +297,8 @@ def build_application(
     *,
     bind: sa.Engine | None = None,
     clock: Callable[[], datetime] = utc_now,
-    gateway_options: dict | None = None,
-) -> Application:
+    gateway_options: dict[str, Any] | None = None,
+) -> BotApplication:
     builder = ApplicationBuilder().token(config.token).post_init(_post_init).post_shutdown(_post_shutdown)
     if config.api_url:
         builder = builder.base_url(config.api_url)
@@ -282,6 +315,7 @@ def build_application(
     application.add_handler(CallbackQueryHandler(button_pressed))
     application.add_error_handler(on_error)
     jobs = application.job_queue
+    assert jobs is not None  # python-telegram-bot[job-queue] is a dependency
     jobs.run_repeating(poll_outbox, interval=config.poll_seconds, first=1, name=OUTBOX_JOB, data=PollState())
     jobs.run_repeating(sunday_reminder, interval=config.reminder_check_seconds, first=1, name=REMINDER_JOB)
     if config.pantheon_sync_minutes:

@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services.core.db import session_scope
+from services.core.db import session_scope, sqlite_write_lock
 from services.core.models import OutboxEvent
 
 BATCH = 500
@@ -28,8 +28,7 @@ def _serialise_claims(session: Session) -> bool:
     """SQLite: the write lock (BEGIN IMMEDIATE); PostgreSQL: an advisory lock till commit. True on PostgreSQL."""
     connection = session.connection()
     if connection.dialect.name == "sqlite":
-        if not connection.connection.dbapi_connection.in_transaction:
-            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        sqlite_write_lock(connection)
         return False
     session.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _CLAIM_LOCK})
     return True
@@ -43,7 +42,7 @@ def claim_events(bind: sa.Engine | None, owner: str, *, now: datetime, lease: ti
         free = sa.or_(
             col(OutboxEvent.claimed_until).is_(None),
             col(OutboxEvent.claimed_until) <= now,
-            OutboxEvent.claimed_by == owner,
+            col(OutboxEvent.claimed_by) == owner,
         )
         busy = set(
             session.exec(
@@ -73,9 +72,10 @@ def renew_claims(bind: sa.Engine | None, ids: list[int], owner: str, *, until: d
     with session_scope(bind) as session:
         renewed = session.execute(
             sa.update(OutboxEvent)
-            .where(col(OutboxEvent.id).in_(ids), OutboxEvent.claimed_by == owner)
+            .where(col(OutboxEvent.id).in_(ids), col(OutboxEvent.claimed_by) == owner)
             .values(claimed_until=until)
         )
+        assert isinstance(renewed, sa.CursorResult)  # an UPDATE's result counts its rows
         if renewed.rowcount != len(set(ids)):
             session.rollback()
             return False

@@ -42,7 +42,7 @@ def redeem_link_code(
     for other in session.exec(select(User).where(User.telegram_user_id == telegram_user_id, User.id != row.user_id)):
         other.telegram_user_id = other.telegram_username = None
         other.telegram_private_messages = False
-    user = session.get(User, row.user_id)
+    user = session.get_one(User, row.user_id)
     user.telegram_user_id = telegram_user_id
     user.telegram_username = telegram_username
     session.flush()

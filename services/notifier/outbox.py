@@ -33,7 +33,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 from functools import partial
-from typing import Protocol
+from typing import Any, Protocol
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
@@ -149,7 +149,7 @@ def _mark(bind: sa.Engine | None, ids: list[int], *, now: datetime, error: str |
             bot_status.record_delivery(session, now=now)
 
 
-def _key(pending: TelegramPending) -> tuple:
+def _key(pending: TelegramPending) -> tuple[object, ...]:
     return (pending.kind, pending.event_id, pending.part, pending.match_id)
 
 
@@ -164,6 +164,7 @@ def _record(session: Session, pending: TelegramPending, message_id: int, *, now:
     """What Telegram accepted: the event's message (TelegramSend) or the match's card (MatchCard); a hint is also
     the match's last hint to that chat (UnblockHint), in the same commit."""
     if pending.kind == "card":
+        assert pending.match_id is not None  # a card is a match's
         row = session.get(MatchCard, pending.match_id) or MatchCard(
             match_id=pending.match_id, chat_id=pending.chat_id, message_id=0
         )
@@ -176,11 +177,13 @@ def _record(session: Session, pending: TelegramPending, message_id: int, *, now:
         session.add(row)
         return
     if pending.kind == "hint":
+        assert pending.match_id is not None  # a hint is a match's
         hint = session.get(UnblockHint, (pending.match_id, pending.chat_id)) or UnblockHint(
             match_id=pending.match_id, chat_id=pending.chat_id, text_hash=""
         )
         hint.text_hash, hint.sent_at = text_hash(pending.text), now
         session.add(hint)
+    assert pending.event_id is not None  # any other send is an event's
     done = session.exec(
         select(TelegramSend.id).where(
             TelegramSend.event_id == pending.event_id,
@@ -246,7 +249,7 @@ class Notifier:
         work = [(evs, partial(self._deliver_match, mid, evs)) for mid, evs in by_match.items()]
         work += [([ev], partial(self._deliver_other, ev)) for ev in others]
         for index, (group, deliver) in enumerate(work):
-            ids = [e.id for e in group]
+            ids = [saved(e.id) for e in group]
             self._holding = ids
             try:
                 self._hold()
@@ -258,7 +261,7 @@ class Notifier:
                 # Telegram is unreachable: keep this and every later event for the next pass.
                 self._fail(ids, str(error), connected=False)
                 for later, _ in work[index + 1 :]:  # released: any process may retry
-                    renew_claims(self.bind, [e.id for e in later], self.owner, until=self.clock())
+                    renew_claims(self.bind, [saved(e.id) for e in later], self.owner, until=self.clock())
                 result.failed += len(ids)
                 result.error, result.stopped = str(error), True
                 return result
@@ -284,7 +287,7 @@ class Notifier:
         if snap is None:
             return
         await self.update_card(snap, card)
-        await self._private_messages(snap, {e.kind: e.id for e in events})
+        await self._private_messages(snap, {e.kind: saved(e.id) for e in events})
 
     async def update_card(self, snap: MatchSnapshot, card: MatchCard | None) -> None:
         text = cards.card_text(snap)
@@ -323,7 +326,7 @@ class Notifier:
         thread_id: int | None = None,
         hint_of: int | None = None,
         buttons: Keyboard = (),
-    ):
+    ) -> None:
         """Sends one message of an event unless it was sent before; records its id before returning. `hint_of`: the
         match whose unblock hint this is (recorded as the last hint to this chat in the same commit); `buttons`: the
         private message's buttons (services/notifier/remote.py)."""
@@ -543,11 +546,13 @@ class Notifier:
                     for h in session.exec(select(UnblockHint).where(UnblockHint.match_id == snap.match_id))
                 }
             for s in wanting:
-                text = cards.unblock_private_text(snap, s.player_id)
-                if text is not None and told.get(s.telegram_user_id) != text_hash(text):
+                hint = cards.unblock_private_text(snap, s.player_id)
+                chat = s.telegram_user_id
+                assert chat is not None  # `wanting` holds linked seats only
+                if hint is not None and told.get(chat) != text_hash(hint):
                     with session_scope(self.bind) as session:  # «Добавить …» (issue 44): stored before the send
                         keyboard = hint_keyboard(session, snap, s, now=self.clock())
-                    messages.append((max(changed), s, text, snap.match_id, keyboard))
+                    messages.append((max(changed), s, hint, snap.match_id, keyboard))
         if self.site_url and messages:  # every private message about the match: «Открыть на сайте» (issue 44)
             with session_scope(self.bind) as session:
                 messages = [
@@ -578,28 +583,29 @@ class Notifier:
 
     async def _deliver_other(self, event: OutboxEvent) -> None:
         payload = json.loads(event.payload or "{}")
+        event_id = saved(event.id)
         if event.kind == kinds.DRAW_APPROVED:
             windows = [(datetime.fromisoformat(s), datetime.fromisoformat(e)) for s, e in payload.get("windows", [])]
             text = cards.draw_approved_text(str(payload.get("season", "")), int(payload.get("matches", 0)), windows)
-            await self._announce(event.id, text)
+            await self._announce(event_id, text)
         elif event.kind == kinds.ANNOUNCEMENT:
             with session_scope(self.bind) as session:
                 announcement = session.get(Announcement, payload.get("announcement_id") or 0)
             if announcement is not None:
-                await self._announce(event.id, cards.announcement_text(announcement.text))
+                await self._announce(event_id, cards.announcement_text(announcement.text))
         elif event.kind == kinds.REMINDER:
-            await self._remind(event.id, datetime.fromisoformat(payload["at"]), late=bool(payload.get("late")))
+            await self._remind(event_id, datetime.fromisoformat(payload["at"]), late=bool(payload.get("late")))
         elif event.kind == kinds.JUDGE_CALLED:
-            await self._judge_called(event.id, payload)
+            await self._judge_called(event_id, payload)
         elif event.kind == kinds.JUDGE_CALL_UNANSWERED:
-            await self._judge_call_unanswered(event.id, payload)
+            await self._judge_call_unanswered(event_id, payload)
         else:
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
 
     async def _announce(self, event_id: int, text: str) -> None:
         await self.send_once(event_id, self.target.chat_id, text, thread_id=self.target.announcements_thread_id)
 
-    async def _judge_called(self, event_id: int, payload: dict) -> None:
+    async def _judge_called(self, event_id: int, payload: dict[str, Any]) -> None:
         """Регламент §6.2: the judge's private message, when their Telegram is linked."""
         with session_scope(self.bind) as session:
             judge = session.get(User, payload.get("judge_user_id") or 0)
@@ -607,7 +613,7 @@ class Notifier:
         if chat_id is not None:
             await self.send_once(event_id, chat_id, cards.judge_call_text(payload))
 
-    async def _judge_call_unanswered(self, event_id: int, payload: dict) -> None:
+    async def _judge_call_unanswered(self, event_id: int, payload: dict[str, Any]) -> None:
         """Регламент §6.2 «при невозможности связаться — к организатору»: each organizer with a linked Telegram."""
         with session_scope(self.bind) as session:
             chats = session.exec(

@@ -98,7 +98,9 @@ def snapshots(session: Session, match_ids: list[int], *, now: datetime | None) -
         return []
     board = load_board(session, now=now, match_ids=match_ids)
     user_ids = {s.user_id for item in board.matches for s in item.info.seats}
-    users = {u.id: u for u in session.exec(select(User).where(col(User.id).in_(user_ids))).all()} if user_ids else {}
+    users = (
+        {saved(u.id): u for u in session.exec(select(User).where(col(User.id).in_(user_ids))).all()} if user_ids else {}
+    )
     by_id = {item.match.id: item for item in board.matches}
     return [_snapshot(board, by_id[i], users) for i in match_ids if i in by_id]
 
@@ -124,7 +126,7 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
     # Personal intervals are read only to intersect them; nothing but the intersection leaves here.
     options = [OptionView(o.start, o.end, o.hanchans_fit, o.if_needed) for o in board.options(item)]
     return MatchSnapshot(
-        match_id=match.id,
+        match_id=saved(match.id),
         stage_kind=info.stage_kind,
         round_code=info.round.code,
         table=match.table,
@@ -161,13 +163,13 @@ def _proposal(board: Board, item: MatchBoard) -> ProposalView | None:
     if p is None:
         return None
     return ProposalView(
-        id=p.id,
+        id=saved(p.id),
         start=p.start_at,
         end=p.end_at,
         hanchans=p.hanchans,
         room=place(board.rooms.get(p.room_id, ""), board.tables.get(p.room_id, 1), p.table_no),
-        confirmed=frozenset(item.confirmed.get(p.id, ())),
-        declined=frozenset(item.declined.get(p.id, ())),
+        confirmed=frozenset(item.confirmed.get(saved(p.id), ())),
+        declined=frozenset(item.declined.get(saved(p.id), ())),
     )
 
 
@@ -193,7 +195,7 @@ def window_matches(session: Session, now: datetime, *, open_at: datetime | None 
         )
         .order_by(col(Match.round_id), col(Match.table))
     ).all()
-    return [snap for snap in snapshots(session, list(ids), now=now) if snap.state in REMINDED]
+    return [snap for snap in snapshots(session, [saved(i) for i in ids], now=now) if snap.state in REMINDED]
 
 
 def user_match_snapshots(
@@ -211,4 +213,4 @@ def user_match_snapshots(
         .where(Player.user_id == user.id, Match.status != MatchStatus.DRAFT)
         .order_by(col(Round.id), col(Match.table))
     ).all()
-    return user, snapshots(session, list(ids), now=now)
+    return user, snapshots(session, [saved(i) for i in ids], now=now)

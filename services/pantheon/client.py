@@ -10,7 +10,8 @@ keeps the detail for the operator, never the admin token and at most the start o
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
@@ -25,6 +26,7 @@ PREFIX = "/v2/common.Mimir/"
 TIMEOUT = httpx.Timeout(20.0, connect=10.0)
 
 
+Parsed = TypeVar("Parsed")
 NOT_PANTHEON = "Pantheon не ответил как Pantheon: проверьте адрес"
 
 
@@ -97,7 +99,9 @@ class PantheonClient:
     def has_admin(self) -> bool:
         return bool(self._admin_token and self._admin_person_id)
 
-    def _parsed(self, method: str, payload: dict[str, Any], parse: Any, *, admin: bool = False) -> Any:
+    def _parsed(
+        self, method: str, payload: dict[str, Any], parse: Callable[[Any], Parsed], *, admin: bool = False
+    ) -> Parsed:
         raw = self.call(method, payload, admin=admin)
         try:
             return parse(raw)

@@ -5,13 +5,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 from urllib.parse import urlparse
 
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
-from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User
+from services.core.models import PantheonGame, PantheonPlayer, PantheonSettings, Player, Role, User, saved
 from services.league.matches import seated_names
 from services.pantheon import placement
 from services.pantheon.games import PlayerInfo
@@ -180,7 +181,7 @@ def decision_rows(session: Session, season_id: int, *, include_decided: bool = T
             if table is None
             else ", ".join(f"{titles.get(s.person_id) or s.person_id}: {s.points}" for s in table.seats)
         )
-        rows.append(DecisionRow(g.id, g.session_hash, g.ended_at, g.status, g.reason, seats))
+        rows.append(DecisionRow(saved(g.id), g.session_hash, g.ended_at, g.status, g.reason, seats))
     return rows
 
 
@@ -245,7 +246,7 @@ def ignore_game(session: Session, user: User, season_id: int, game_id: int, note
     )
 
 
-def last_summary(settings: PantheonSettings | None) -> dict | None:
+def last_summary(settings: PantheonSettings | None) -> dict[str, Any] | None:
     return json.loads(settings.last_summary) if settings and settings.last_summary else None
 
 
@@ -262,6 +263,6 @@ def match_options(session: Session, season_id: int) -> list[tuple[int, str]]:
     ).all()
     out = []
     for match, round_ in rows:
-        names = seated_names(session, match.id)
-        out.append((match.id, f"№ {match.id}: тур {round_.code}, стол {match.table} — {', '.join(names)}"))
+        names = seated_names(session, saved(match.id))
+        out.append((saved(match.id), f"№ {match.id}: тур {round_.code}, стол {match.table} — {', '.join(names)}"))
     return out

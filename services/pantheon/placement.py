@@ -13,7 +13,18 @@ from typing import Any
 from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
-from services.core.models import Hanchan, HanchanResult, Match, MatchStatus, PantheonGame, Round, Seat, Stage, User
+from services.core.models import (
+    Hanchan,
+    HanchanResult,
+    Match,
+    MatchStatus,
+    PantheonGame,
+    Round,
+    Seat,
+    Stage,
+    User,
+    saved,
+)
 from services.pantheon.reconstruct import Seat as GameSeat
 from services.pantheon.reconstruct import TableGame
 from services.results import hanchans as results
@@ -123,14 +134,14 @@ def enter(
 ) -> str | None:
     """Store the game as the match's next hanchan; the reason it cannot be stored otherwise (nothing is written)."""
     entry = entry_for(game, mapping)
-    done = results.effective(session, match.id)
+    done = results.effective(session, saved(match.id))
     # The same hanchan typed in by hand before the import: link it instead of counting it twice.
     twin = next((h for h in done if h.pantheon_hash is None and _same_result(session, h, entry)), None)
     if twin is None and len(done) >= match.planned_hanchans:
         return f"В матче {match.id} уже внесено {len(done)} из {match.planned_hanchans} ханчанов: лишний ханчан"
     if twin is None:
         try:
-            twin = results.enter_hanchan(session, actor, match.id, entry, now=now)
+            twin = results.enter_hanchan(session, actor, saved(match.id), entry, now=now)
         except results.ResultsError as e:
             return str(e)
     _mark(twin, game, mapping)
@@ -138,17 +149,17 @@ def enter(
     row.match_id, row.hanchan_id, row.reason, row.status = match.id, twin.id, "", status
     session.add(row)
     session.flush()
-    renumber(session, match.id, actor, now=now)
+    renumber(session, saved(match.id), actor, now=now)
     return None
 
 
 def current_hanchan(session: Session, hanchan_id: int) -> Hanchan:
     """The row now standing for a hanchan: corrections (by hand or from Pantheon) are followed to the newest."""
-    hanchan = session.get(Hanchan, hanchan_id)
+    hanchan = session.get_one(Hanchan, hanchan_id)
     seen = set()
     while hanchan.superseded_by_id is not None and hanchan.id not in seen:
         seen.add(hanchan.id)
-        hanchan = session.get(Hanchan, hanchan.superseded_by_id)
+        hanchan = session.get_one(Hanchan, hanchan.superseded_by_id)
     return hanchan
 
 
@@ -156,6 +167,7 @@ def replace(
     session: Session, row: PantheonGame, game: TableGame, mapping: dict[int, int], actor: User, *, now: datetime
 ) -> str | None:
     """A placed game changed in Pantheon: correct its hanchan (the original stays, Регламент §6.2), or say why not."""
+    assert row.match_id is not None and row.hanchan_id is not None  # a placed game: its match and hanchan
     unknown = unknown_players(game, mapping, {})
     seats = set(session.exec(select(Seat.player_id).where(Seat.match_id == row.match_id)).all())
     if unknown or {mapping[s.person_id] for s in game.seats} != seats:
@@ -169,7 +181,7 @@ def replace(
             new = results.correct_hanchan(
                 session,
                 actor,
-                old.id,
+                saved(old.id),
                 entry,
                 reason=CHANGED_REASON,
                 decision=f"Импорт новой версии игры Pantheon {game.session_hash}",
@@ -191,7 +203,7 @@ def renumber(session: Session, match_id: int, actor: User, *, now: datetime) -> 
     Only when every hanchan standing in the match came from Pantheon: hand-entered numbers are left as they are.
     """
     rows = list(session.exec(select(Hanchan).where(Hanchan.match_id == match_id)).all())
-    final = {h.id: current_hanchan(session, h.id).id for h in rows}
+    final = {saved(h.id): saved(current_hanchan(session, saved(h.id)).id) for h in rows}
     ended: dict[int, datetime] = {}
     for g in session.exec(
         select(PantheonGame).where(PantheonGame.match_id == match_id, col(PantheonGame.status).in_(PLACED))
@@ -201,16 +213,16 @@ def renumber(session: Session, match_id: int, actor: User, *, now: datetime) -> 
     standing = [h for h in rows if h.superseded_by_id is None]
     if not standing or any(h.id not in ended for h in standing):
         return
-    order = sorted(standing, key=lambda h: (ended[h.id], h.number))
+    order = sorted(standing, key=lambda h: (ended[saved(h.id)], h.number))
     moves = {h.id: n for n, h in enumerate(order, start=1) if h.number != n}
     if not moves:
         return
     before = {h.id: h.number for h in standing}
-    moved = [h for h in rows if final[h.id] in moves]
+    moved = [h for h in rows if final[saved(h.id)] in moves]
     # Through negative numbers: a hanchan's (number, revision) is unique in its match at every statement.
     for sign in (-1, 1):
         for h in moved:
-            h.number = sign * moves[final[h.id]]
+            h.number = sign * moves[final[saved(h.id)]]
             session.add(h)
         session.flush()
     record_audit(

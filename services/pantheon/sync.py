@@ -193,15 +193,16 @@ def run_sync(
 def _take_lease(season_id: int, owner: str, bind: sa.Engine | None, *, now: datetime) -> None:
     """One conditional UPDATE: the database lets exactly one of two simultaneous imports have it."""
     with session_scope(bind) as session:
-        taken = session.execute(
+        result = session.execute(
             sa.update(PantheonSettings)
             .where(
-                PantheonSettings.season_id == season_id,
+                col(PantheonSettings.season_id) == season_id,
                 sa.or_(col(PantheonSettings.sync_until).is_(None), col(PantheonSettings.sync_until) < now),
             )
             .values(sync_owner=owner, sync_until=now + LEASE)
-        ).rowcount
-        if taken:
+        )
+        assert isinstance(result, sa.CursorResult)  # an UPDATE's result counts its rows
+        if result.rowcount:
             return
         settings = session.get(PantheonSettings, season_id)
     if settings is None:
@@ -214,7 +215,7 @@ def _lease(season_id: int, owner: str, bind: sa.Engine | None, *, now: datetime,
     with session_scope(bind) as session:
         session.execute(
             sa.update(PantheonSettings)
-            .where(PantheonSettings.season_id == season_id, PantheonSettings.sync_owner == owner)
+            .where(col(PantheonSettings.season_id) == season_id, col(PantheonSettings.sync_owner) == owner)
             .values(sync_owner=None if release else owner, sync_until=None if release else now + LEASE)
         )
 
@@ -273,7 +274,7 @@ def _sync(
     if client.has_admin:  # the admin credentials are optional: without them penalties are entered by hand
         import_penalties(season_id, settings.event_id, actor, client, summary, bind, clock=clock)
     with session_scope(bind) as session:
-        row = session.get(PantheonSettings, season_id)
+        row = session.get_one(PantheonSettings, season_id)
         if complete and newest is not None:
             row.synced_through = max(filter(None, (row.synced_through, newest)))
         summary.pending = session.exec(
@@ -303,8 +304,9 @@ def retry_pending(
     for game_id in ids:
         with session_scope(bind) as session:
             mapping, titles = _mapping(session, season_id)
-            row = session.get(PantheonGame, game_id)
+            row = session.get_one(PantheonGame, game_id)
             table = placement.table_from_json(row.data)
+            assert table is not None  # read among the games with data
             outcome = place(session, season_id, row, table, mapping, titles, actor, now=clock())
         if outcome == IMPORTED:
             summary.imported += 1

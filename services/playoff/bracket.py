@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from services.core.ruleset import Ruleset
-from services.results.scoring import PLAYOFF, PLAYOFF_ROUNDS, Match, MatchId, PlayerId, score_match
+from services.results.scoring import PLAYOFF, PLAYOFF_ROUNDS, Hanchan, Match, MatchId, Penalty, PlayerId, score_match
 from services.results.standings import StandingsRow
 
 UPPER, LOWER, FINAL, ROUND3, OUT = "upper", "lower", "final", "round3", "out"
@@ -263,7 +263,12 @@ def build_bracket(
 
 
 def playoff_match(
-    match_id: MatchId, round_: str, hanchans: Sequence = (), penalties: Sequence = (), *, rules: Ruleset
+    match_id: MatchId,
+    round_: str,
+    hanchans: Sequence[Hanchan] = (),
+    penalties: Sequence[Penalty] = (),
+    *,
+    rules: Ruleset,
 ) -> Match:
     """A scoring Match for a playoff round (the final's hanchans by its round and the season's ruleset)."""
     return Match(match_id, PLAYOFF, round_, 1, tuple(hanchans), tuple(penalties), rules=rules)

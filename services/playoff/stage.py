@@ -16,7 +16,19 @@ from sqlmodel import Session
 
 from services.core.audit import record_audit
 from services.core.db import lock_row
-from services.core.models import Match, MatchStatus, Role, Round, Season, Seat, Stage, StageKind, TieDecision, User
+from services.core.models import (
+    Match,
+    MatchStatus,
+    Role,
+    Round,
+    Season,
+    Seat,
+    Stage,
+    StageKind,
+    TieDecision,
+    User,
+    saved,
+)
 from services.core.ruleset import Ruleset, of_season
 from services.playoff.bracket import Bracket, Table, build_bracket
 from services.playoff.repo import (
@@ -62,11 +74,11 @@ def _create_table(session: Session, round_row: Round, table: Table, actor_user_i
     code, letter = TABLE_OF[table.round]
     # Регламент §2: финал — пять ханчанов за одну встречу; остальные матчи плей-офф — три (правила сезона).
     hanchans = rules.hanchans(final=table.round == scoring.FINAL_ROUND)
-    match = Match(round_id=round_row.id, table=letter, planned_hanchans=hanchans, status=MatchStatus.SCHEDULING)
+    match = Match(round_id=saved(round_row.id), table=letter, planned_hanchans=hanchans, status=MatchStatus.SCHEDULING)
     session.add(match)
     session.flush()
     for position, player in enumerate(table.due, start=1):
-        session.add(Seat(match_id=match.id, player_id=int(player), seed=position))
+        session.add(Seat(match_id=saved(match.id), player_id=int(player), seed=position))
     record_audit(
         session,
         actor_user_id=actor_user_id,
@@ -108,18 +120,18 @@ def close_regular_stage(
     included) waits for the organizer's decision.
     """
     _require_organizer(actor)
-    lock_row(session, Season, season.id)  # two organizers closing at once: the second is told it is closed
-    if playoff_stage(session, season.id) is not None:
+    lock_row(session, Season, saved(season.id))  # two organizers closing at once: the second is told it is closed
+    if playoff_stage(session, saved(season.id)) is not None:
         raise PlayoffError("Регулярный этап уже закрыт: плей-офф идёт.")
     seeds, problems = regular_preview(session, season)
     if problems:
         raise PlayoffError("Нельзя закрыть регулярный этап: " + "; ".join(problems) + ".")
-    stage = Stage(season_id=season.id, kind=StageKind.PLAYOFF)
+    stage = Stage(season_id=saved(season.id), kind=StageKind.PLAYOFF)
     session.add(stage)
     session.flush()
     rounds = {}
     for code in ROUND_CODES:
-        rounds[code] = Round(stage_id=stage.id, code=code)
+        rounds[code] = Round(stage_id=saved(stage.id), code=code)
         session.add(rounds[code])
     session.flush()
     if round_one_window is not None:
@@ -146,7 +158,7 @@ def set_round_window(
 ) -> None:
     """The organizer sets a playoff round's game window; rounds follow each other without overlapping."""
     _require_organizer(actor)
-    stage = playoff_stage(session, season.id)
+    stage = playoff_stage(session, saved(season.id))
     if stage is None:
         raise PlayoffError("Плей-офф ещё не начался: сначала закройте регулярный этап.")
     round_row = _rounds(session, stage).get(code)
@@ -181,17 +193,17 @@ def advance_playoff(
     stage's lock before reading: two tables finished at once each wait for the other and the second creates the
     next round (without the lock each would see the other's table unfinished, and neither would).
     """
-    stage = playoff_stage(session, season.id)
+    stage = playoff_stage(session, saved(season.id))
     if stage is None:
         return []
     if after_change:
-        lock_row(session, Stage, stage.id)
+        lock_row(session, Stage, saved(stage.id))
         session.flush()
         session.expire_all()  # decide on what the lock's previous holder committed
     view = load_bracket(session, season)
     created = []
     if any(table.due for table in view.bracket.to_create):
-        lock_row(session, Stage, stage.id)
+        lock_row(session, Stage, saved(stage.id))
         session.flush()
         session.expire_all()  # decide again on what the lock's previous holder committed
         view = load_bracket(session, season)
@@ -228,11 +240,11 @@ def decide_match_tie(
         raise PlayoffError("Порядок должен назвать ровно всех участников одного неразрешённого равенства в матче.")
     session.add(
         TieDecision(
-            season_id=season.id,
+            season_id=saved(season.id),
             match_id=match_id,
             ordered_player_ids=",".join(map(str, ordered)),
             reason=reason.strip(),
-            decided_by_user_id=actor.id,
+            decided_by_user_id=saved(actor.id),
             decided_at=now,
         )
     )

@@ -12,7 +12,7 @@ from sqlmodel import Session, col, select
 
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
-from services.core.models import Disqualification, Match, Role, User
+from services.core.models import Disqualification, Match, Role, User, saved
 from services.core.wording import agreed
 
 TERMS = {"year": "на год", "permanent": "пожизненно"}
@@ -82,7 +82,7 @@ def record_disqualification(
     if match_id is not None and session.get(Match, match_id) is None:
         raise DisqualificationError(f"Матча №{match_id} нет: укажите протокол, из которого следует решение.")
     row = Disqualification(
-        user_id=user.id,
+        user_id=saved(user.id),
         reason=reason.strip(),
         match_id=match_id,
         starts_on=starts_on,
@@ -109,4 +109,4 @@ def register(session: Session) -> list[RegisterRow]:
         .join(User, col(User.id) == Disqualification.user_id)
         .order_by(col(Disqualification.starts_on).desc(), col(Disqualification.id).desc())
     ).all()
-    return [RegisterRow(d.id, u.display_name, d.reason, d.match_id, d.starts_on, d.ends_on) for d, u in rows]
+    return [RegisterRow(saved(d.id), u.display_name, d.reason, d.match_id, d.starts_on, d.ends_on) for d, u in rows]

@@ -31,13 +31,15 @@ from services.core.models import (
     Stage,
     StageKind,
     User,
+    saved,
 )
 from services.core.ruleset import Ruleset, of_season
 from services.core.wording import counted
 from services.playoff.stage import advance_playoff
 from services.results import scoring
 from services.results.disqualifications import disqualified_on
-from services.results.entry import Entry, ResultsError
+from services.results.entry import Entry as Entry  # re-exported: the importers enter hanchans with it
+from services.results.entry import ResultsError as ResultsError
 from services.results.entry import _int as _int  # re-exported: the pages parse numbers the same way
 from services.results.entry import parse_entry as parse_entry
 from services.results.repo import seated_player_ids, user_player_in_match
@@ -52,7 +54,7 @@ def is_staff(user: User) -> bool:
 
 def can_enter(session: Session, user: User, match_id: int) -> bool:
     """Регламент §6.2: a participant of the match, the judge or the organizer."""
-    return is_staff(user) or user_player_in_match(session, user.id, match_id) is not None
+    return is_staff(user) or user_player_in_match(session, saved(user.id), match_id) is not None
 
 
 def require_organizer(user: User) -> None:
@@ -114,7 +116,7 @@ def seated_out_of_season(session: Session, match_id: int, *, on: date) -> list[t
     ).all()
     disqualified = disqualified_on(session, [user_id for _, user_id, _, _ in rows], on)
     return [
-        (pid, name)
+        (saved(pid), name)
         for pid, user_id, status, name in rows
         if status == RosterStatus.WITHDRAWN or user_id in disqualified
     ]
@@ -127,7 +129,7 @@ def _require_full_table(session: Session, user: User, match: Match, now: datetim
     case («определяет организатор отдельно для конкретной ситуации»), e.g. hanchans played before the withdrawal."""
     if user.role == Role.ORGANIZER:
         return
-    out = seated_out_of_season(session, match.id, on=kirov_date(now))
+    out = seated_out_of_season(session, saved(match.id), on=kirov_date(now))
     if out:
         names = ", ".join(f"«{name}»" for _, name in out)
         raise ResultsError(
@@ -137,7 +139,7 @@ def _require_full_table(session: Session, user: User, match: Match, now: datetim
 
 
 def _check(session: Session, match: Match, entry: Entry) -> None:
-    seats = set(seated_player_ids(session, match.id))
+    seats = set(seated_player_ids(session, saved(match.id)))
     if not seats:
         raise ResultsError("В матче нет рассадки: результат вносить некуда.")
     problems = scoring.hanchan_problems(entry.results, entry.riichi_left, of_season(season_of(session, match)))
@@ -154,7 +156,7 @@ def _store(
     """The database refuses a second row of one (match, number, revision): the loser of a race that slipped
     past the lock is told what a later caller would be told."""
     hanchan = Hanchan(
-        match_id=match.id,
+        match_id=saved(match.id),
         number=number,
         revision=revision,
         riichi_left=entry.riichi_left,
@@ -168,12 +170,13 @@ def _store(
     except IntegrityError as error:
         raise ResultsError(f"Ханчан {number} этого матча уже внесён или исправлен: обновите страницу.") from error
     for r in entry.results:
-        session.add(HanchanResult(hanchan_id=hanchan.id, player_id=r.player, points=r.points, chombo=r.chombo))
+        assert isinstance(r.player, int)  # an entry names the seated players by their stored ids
+        session.add(HanchanResult(hanchan_id=saved(hanchan.id), player_id=r.player, points=r.points, chombo=r.chombo))
     return hanchan
 
 
 def _hanchan_json(
-    hanchan_id: int | None, number: int, riichi_left: int, results: Sequence[tuple[int, int, int]]
+    hanchan_id: int | None, number: int, riichi_left: int, results: Sequence[tuple[scoring.PlayerId, int, int]]
 ) -> dict[str, Any]:
     # One shape for the audit's "before" (stored rows) and "after" (the entry), so the protocol compares them.
     return {
@@ -230,7 +233,7 @@ def enter_hanchan(
     stored `entered_at` all use it."""
     lock_row(session, Match, match_id)
     match = get_match(session, match_id)
-    if not can_enter(session, user, match.id):
+    if not can_enter(session, user, saved(match.id)):
         raise ResultsError("Вносить результат могут только участники матча, судья и организатор.")
     if match.status == MatchStatus.REPLAY:
         raise ResultsError("Этот матч заменён переигровкой: результат вносится в матч-переигровку.")
@@ -238,7 +241,7 @@ def enter_hanchan(
         raise ResultsError(
             f"Игровое окно этого матча начнётся {format_kirov(opens)}: результат вносится после сыгранного ханчана."
         )
-    done = effective(session, match.id)
+    done = effective(session, saved(match.id))
     if len(done) >= match.planned_hanchans:
         raise ResultsError(
             (
@@ -256,7 +259,7 @@ def enter_hanchan(
     hanchan = _store(session, match, number, entry, user, now=now)
     # Регламент §4 «Выбор начальных ветров»: the hanchan takes the winds drawn for it, as it is entered (a page
     # that shows it reads only).
-    attach_winds(session, match.id)
+    attach_winds(session, saved(match.id))
     record_audit(
         session,
         actor_user_id=user.id,
@@ -292,7 +295,7 @@ def _next_playoff_round(session: Session, match: Match, user: User) -> None:
         select(Stage).join(Round, col(Round.stage_id) == Stage.id).where(Round.id == match.round_id)
     ).one()
     if stage.kind == StageKind.PLAYOFF:
-        advance_playoff(session, session.get(Season, stage.season_id), actor_user_id=user.id, after_change=True)
+        advance_playoff(session, session.get_one(Season, stage.season_id), actor_user_id=user.id, after_change=True)
 
 
 def chosen_hanchan(hanchan_id: int | None) -> int:
@@ -363,7 +366,7 @@ def _set_disputed(
 def dispute_hanchan(session: Session, user: User, hanchan_id: int, note: str, *, now: datetime) -> None:
     """A participant flags a result for the organizer (Регламент §6.2); the note says what is wrong."""
     hanchan, match = _hanchan_of_match(session, hanchan_id)
-    if user_player_in_match(session, user.id, match.id) is None:
+    if user_player_in_match(session, saved(user.id), saved(match.id)) is None:
         raise ResultsError("Оспорить результат может только участник этого матча.")
     if not note.strip():
         raise ResultsError("Опишите, что не так с результатом.")
@@ -457,7 +460,7 @@ def replay_match(session: Session, user: User, match_id: int, *, reason: str, de
     for seat in session.exec(select(Seat).where(Seat.match_id == original.id)).all():
         session.add(
             Seat(
-                match_id=new.id,
+                match_id=saved(new.id),
                 player_id=seat.player_id,
                 seed=seat.seed,
                 substitute_for_player_id=seat.substitute_for_player_id,

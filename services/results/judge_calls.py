@@ -25,9 +25,11 @@ from services.core.models import (
     Round,
     Stage,
     User,
+    saved,
 )
 from services.core.text_limits import limit_for
-from services.results.hanchans import ResultsError, get_match, require_organizer
+from services.results.entry import ResultsError
+from services.results.hanchans import get_match, require_organizer
 from services.results.penalties import add_ruling
 from services.results.repo import current_season_id, user_player_in_match
 from services.scheduling.intervals import kirov_date
@@ -41,8 +43,8 @@ DESCRIPTION_LIMIT = limit_for("description")
 
 
 def _season_of(session: Session, match: Match) -> int:
-    round_ = session.get(Round, match.round_id)
-    return session.get(Stage, round_.stage_id).season_id
+    round_ = session.get_one(Round, match.round_id)
+    return session.get_one(Stage, round_.stage_id).season_id
 
 
 def assign_judge(
@@ -68,20 +70,23 @@ def assign_judge(
         round_ = session.get(Round, round_id)
         if round_ is None:
             raise ResultsError("Выберите тур.")
-        season_id = session.get(Stage, round_.stage_id).season_id
+        season_id = session.get_one(Stage, round_.stage_id).season_id
     else:
         try:
             datetime.strptime(day or "", "%Y-%m-%d")
         except ValueError:
             raise ResultsError("День указывается как ГГГГ-ММ-ДД.") from None
-        season_id = current_season_id(session)
+        current = current_season_id(session)
+        if current is None:
+            raise ResultsError("Сезон ещё не создан.")
+        season_id = current
     row = JudgeAssignment(
         season_id=season_id,
-        judge_user_id=judge.id,
+        judge_user_id=saved(judge.id),
         match_id=match_id or None,
         round_id=round_id or None,
         day=day or None,
-        assigned_by_user_id=user.id,
+        assigned_by_user_id=saved(user.id),
         assigned_at=now,
     )
     session.add(row)
@@ -122,7 +127,7 @@ def call_judge(
 ) -> JudgeCall:
     """Регламент §6.2: a seated player, during a booked meeting of the match, with a short description."""
     match = get_match(session, match_id)
-    if user_player_in_match(session, user.id, match.id) is None:
+    if user_player_in_match(session, saved(user.id), saved(match.id)) is None:
         raise ResultsError("Позвать судью может только игрок за этим столом.")
     meeting = session.exec(
         select(Booking).where(
@@ -140,10 +145,10 @@ def call_judge(
         raise ResultsError(f"Номер ханчана — от 1 до {match.planned_hanchans}.")
     judge = judge_for(session, match, now)
     call = JudgeCall(
-        match_id=match.id,
+        match_id=saved(match.id),
         hanchan_number=hanchan_number,
         description=description,
-        called_by_user_id=user.id,
+        called_by_user_id=saved(user.id),
         judge_user_id=judge.id if judge else None,
         called_at=now,
     )
@@ -168,7 +173,7 @@ def call_judge(
             now=now,
             judge_user_id=judge.id,
             call_match_id=match.id,
-            match=match_info(session, match.id).title,
+            match=match_info(session, saved(match.id)).title,
             hanchan=hanchan_number,
             description=description,
             caller=user.display_name,

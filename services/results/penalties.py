@@ -23,8 +23,10 @@ from services.core.models import (
     Seat,
     TieDecision,
     User,
+    saved,
 )
-from services.results.hanchans import ResultsError, get_match, match_rules, require_organizer
+from services.results.entry import ResultsError
+from services.results.hanchans import get_match, match_rules, require_organizer
 from services.results.repo import db_standings
 from services.results.scoring import MAX_PENALTY, format_points
 from services.scheduling.rules import format_kirov
@@ -136,15 +138,15 @@ def add_no_show(
     if exists is not None:
         raise ResultsError("Штраф за неявку в этом матче уже назначен.")
     _require_meeting_begun(session, match, now)
-    rules = match_rules(session, match.id)
+    rules = match_rules(session, saved(match.id))
     penalty = Penalty(
-        match_id=match.id,
-        player_id=player.id,
+        match_id=saved(match.id),
+        player_id=saved(player.id),
         points=-rules.no_show_penalty,  # Регламент §5, §6.3: штраф за первую неявку — правило сезона
         kind=NO_SHOW,
         warning=True,
         reason=reason.strip() or NO_SHOW_REASON,
-        decided_by_user_id=user.id,
+        decided_by_user_id=saved(user.id),
         decided_at=now,
     )
     session.add(penalty)
@@ -214,16 +216,16 @@ def add_conduct_penalty(
         problems.append("опишите нарушение")
     if not basis.strip():
         problems.append("укажите основание (пункт RRC 2.0 или регламента, или решение организатора)")
-    if problems:
+    if problems or amount is None:
         raise ResultsError(problems)
     penalty = Penalty(
-        match_id=match.id,
-        player_id=player.id,
+        match_id=saved(match.id),
+        player_id=saved(player.id),
         points=-amount,
         kind=CONDUCT,
         warning=amount == 0,
         reason=f"{violation.strip()}. Основание: {basis.strip()}",
-        decided_by_user_id=user.id,
+        decided_by_user_id=saved(user.id),
         decided_at=now,
     )
     session.add(penalty)
@@ -260,13 +262,13 @@ def add_ruling(
     if problems:
         raise ResultsError(problems)
     ruling = JudgeRuling(
-        match_id=match.id,
+        match_id=saved(match.id),
         hanchan_number=hanchan_number,
         actions=actions.strip(),
         disagreement=disagreement.strip(),
         decision=decision.strip(),
         photos="\n".join(photos),  # paths inside the upload directory (services.results.ruling_photos)
-        judge_user_id=user.id,
+        judge_user_id=saved(user.id),
         at=now,
     )
     session.add(ruling)
@@ -311,7 +313,7 @@ def decide_tie(
         season_id=season_id,
         ordered_player_ids=",".join(map(str, ordered)),
         reason=reason.strip(),
-        decided_by_user_id=user.id,
+        decided_by_user_id=saved(user.id),
         decided_at=now,
     )
     session.add(decision)

@@ -21,6 +21,7 @@ from services.core.models import (
     Stage,
     TieDecision,
     User,
+    saved,
 )
 from services.core.models import Season as SeasonRow
 from services.core.ruleset import Ruleset, of_season
@@ -42,7 +43,7 @@ def season_players(session: Session, season_id: int) -> list[standings.Player]:
         .where(Player.season_id == season_id)
         .order_by(col(Player.registration_order))
     ).all()
-    return [standings.Player(pid, name, str(status)) for pid, name, status in rows]
+    return [standings.Player(saved(pid), name, str(status)) for pid, name, status in rows]
 
 
 def table_number(table: str) -> int:
@@ -69,7 +70,7 @@ def season_match_rows(session: Session, season_id: int) -> list[tuple[Match, Rou
 
 def replacement_of(rows: list[tuple[Match, Round, Stage]]) -> dict[int, int]:
     """Original match id → the match that finally replaces it (a replay of a replay follows the chain)."""
-    direct = {m.replay_of_match_id: m.id for m, _, _ in rows if m.replay_of_match_id is not None}
+    direct = {m.replay_of_match_id: saved(m.id) for m, _, _ in rows if m.replay_of_match_id is not None}
     final: dict[int, int] = {}
     for original in direct:
         target = direct[original]
@@ -97,7 +98,7 @@ def effective_hanchans(session: Session, match_ids: list[int]) -> dict[int, list
             results[r.hanchan_id].append(scoring.TableResult(r.player_id, r.points, r.chombo))
     out: dict[int, list[scoring.Hanchan]] = defaultdict(list)
     for h in sorted(hanchans, key=lambda h: (h.match_id, h.number)):
-        out[h.match_id].append(scoring.Hanchan(h.number, h.riichi_left, tuple(results[h.id])))
+        out[h.match_id].append(scoring.Hanchan(h.number, h.riichi_left, tuple(results[saved(h.id)])))
     return out
 
 
@@ -144,7 +145,7 @@ def load_season(session: Session, season_id: int) -> Season:
     replaced_by = replacement_of(rows)
     effective = [(m, r, s) for m, r, s in rows if m.id not in replaced_by and m.status != MatchStatus.REPLAY]
     ids = [m.id for m, _, _ in rows]
-    hanchans = effective_hanchans(session, [m.id for m, _, _ in effective])
+    hanchans = effective_hanchans(session, [saved(m.id) for m, _, _ in effective])
     penalties: dict[int, list[scoring.Penalty]] = defaultdict(list)
     if ids:
         for p in session.exec(
@@ -155,12 +156,12 @@ def load_season(session: Session, season_id: int) -> Season:
     rules = season_rules(session, season_id)
     matches = tuple(
         scoring.Match(
-            m.id,
+            saved(m.id),
             s.kind,
             round_value(s.kind, r.code),
             table_number(m.table),
-            tuple(hanchans.get(m.id, ())),
-            tuple(penalties.get(m.id, ())),
+            tuple(hanchans.get(saved(m.id), ())),
+            tuple(penalties.get(saved(m.id), ())),
             rules=rules,
         )
         for m, r, s in effective
@@ -200,7 +201,7 @@ def db_standings(session: Session, season_id: int, scored: Scored | None = None)
         .join(Stage, col(Stage.id) == Round.stage_id)
         .where(Stage.season_id == season_id, Match.status != MatchStatus.DRAFT)
     ).all():
-        seated.update((player_id, replaced_id))
+        seated.update(pid for pid in (player_id, replaced_id) if pid is not None)
     players = [p for p in season.players if p.id in seated]
     return standings.compute_standings(players, scores, tie_decisions(session, season_id))
 

@@ -17,7 +17,7 @@ from pathlib import Path
 import pillow_heif
 from PIL import Image, ImageOps
 
-from services.results.hanchans import ResultsError
+from services.results.entry import ResultsError
 
 pillow_heif.register_heif_opener()  # phones' HEIC: decoded, then stored as JPEG (most browsers show no HEIC)
 

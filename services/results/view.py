@@ -125,16 +125,16 @@ class MatchView:
     needs_substitute: str = ""
 
 
-def _names(session: Session, player_ids: set[int]) -> dict[int, str]:
+def _names(session: Session, player_ids: set[int]) -> dict[scoring.PlayerId, str]:
     rows = session.exec(
         select(Player.id, User.display_name)
         .join(User, col(User.id) == Player.user_id)
         .where(col(Player.id).in_(list(player_ids)))
     ).all()
-    return dict(rows)
+    return {saved(pid): name for pid, name in rows}
 
 
-def _kirov(instant: Any) -> str:
+def _kirov(instant: datetime) -> str:
     return instant.astimezone(KIROV).strftime("%d.%m.%Y %H:%M")
 
 
@@ -153,7 +153,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         | {s.substitute_for_player_id or 0 for s in seats}
         | {p.player_id for p in penalties},
     )
-    hanchans = effective_hanchans(session, [match.id]).get(match.id, [])
+    hanchans = effective_hanchans(session, [saved(match.id)]).get(saved(match.id), [])
 
     rows = {
         h.number: h
@@ -186,7 +186,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         )
     kind = stage.kind
     smatch = scoring.Match(
-        match.id,
+        saved(match.id),
         kind,
         round_.code,
         1,
@@ -234,12 +234,14 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
     ]
     season = season_of(session, match)
     read_only = season is not None and archived(session, season)
-    allowed = can_enter(session, user, match.id) and not read_only
+    allowed = can_enter(session, user, saved(match.id)) and not read_only
     opens = entry_opens(session, user, match, now or utc_now())
     done = len(hanchans)
     # the same players enter_hanchan refuses a participant's result for (Регламент §6.1)
     withdrawn = (
-        [pid for pid, _ in seated_out_of_season(session, match.id, on=kirov_date(now or utc_now()))] if not done else []
+        [pid for pid, _ in seated_out_of_season(session, saved(match.id), on=kirov_date(now or utc_now()))]
+        if not done
+        else []
     )
     return MatchView(
         title=match_heading(saved(match.id), kind, round_.code, match.table),
@@ -273,7 +275,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         rulings=rulings,
         can_enter=allowed,
         entry_opens=format_kirov(opens) if opens is not None else "",
-        participant=not read_only and user_player_in_match(session, user.id, match.id) is not None,
+        participant=not read_only and user_player_in_match(session, saved(user.id), saved(match.id)) is not None,
         staff=not read_only and is_staff(user),
         organizer=not read_only and user.role == "organizer",
         next_number=done + 1 if done < match.planned_hanchans and match.status != "replay" else None,
@@ -285,7 +287,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
     )
 
 
-def _detail(a: AuditRecord, names: dict[int, str]) -> str:
+def _detail(a: AuditRecord, names: dict[scoring.PlayerId, str]) -> str:
     data = json.loads(a.after) if a.after else {}
     parts = []
     if "number" in data:
@@ -296,7 +298,7 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
         )
     before = json.loads(a.before) if a.before else {}
     if a.action == "penalty.cancel":  # what was cancelled: whose, how much; the reason has its own column
-        who, kind = names.get(before.get("player"), "?"), KINDS.get(before.get("kind"), "")
+        who, kind = names.get(before.get("player", 0), "?"), KINDS.get(before.get("kind", ""), "")
         return f"{who} {signed(before.get('points', 0))}, {kind}"
     if "results" in data and "results" in before:  # a correction: which hanchan, from what to what (Регламент §6.2)
         return "; ".join([*parts, _changes(before, data, names), *_decision(data)])
@@ -325,7 +327,7 @@ def _detail(a: AuditRecord, names: dict[int, str]) -> str:
     return "; ".join(parts)
 
 
-def _changes(before: dict[str, Any], after: dict[str, Any], names: dict[int, str]) -> str:
+def _changes(before: dict[str, Any], after: dict[str, Any], names: dict[scoring.PlayerId, str]) -> str:
     """«Игрок 05: 45 000 → 50 000», one per changed player (chombo and sticks too); nothing changed is said so."""
     old = {r["player"]: r for r in before["results"]}
     changed = []
@@ -358,10 +360,10 @@ def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str,
     season, scores = season_scores(session, player.season_id)
     names = {p.id: p.name for p in season.players}
     matches = []
-    by_tour: dict[Any, dict[int, int]] = defaultdict(dict)
+    by_tour: dict[scoring.PlayerId, dict[int, int]] = defaultdict(dict)
     for ms in scores:
         for line in ms.lines:
-            if ms.match.stage == scoring.REGULAR:
+            if ms.match.stage == scoring.REGULAR and isinstance(ms.match.round, int):  # a tour's number
                 tours = by_tour[line.player]
                 tours[ms.match.round] = tours.get(ms.match.round, 0) + line.total
             if line.player == player_id:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from sqlalchemy import bindparam, insert, update
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, delete, select
 
 from services.core import outbox
@@ -18,6 +19,7 @@ from services.core.models import (
     Booking,
     MeetingProposal,
     ProposalConfirmation,
+    saved,
 )
 from services.core.wording import agreed
 from services.scheduling import booking, decide
@@ -166,24 +168,25 @@ def _confirmed(session: Session, item: MatchBoard, player_id: int) -> list[decid
 
 # Built once (issue 26, the save's cost): every save reads them, as plain rows
 _CONFIRMED = (
-    select(
-        MeetingProposal.id, MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.replaces_booking_id,
-        MeetingProposal.status, Booking.id,
+    sa_select(
+        col(MeetingProposal.id), col(MeetingProposal.start_at), col(MeetingProposal.end_at),
+        col(MeetingProposal.replaces_booking_id), col(MeetingProposal.status), col(Booking.id),
     )
-    .join(ProposalConfirmation, ProposalConfirmation.proposal_id == MeetingProposal.id)
-    .outerjoin(Booking, (Booking.proposal_id == MeetingProposal.id) & Booking.active)
+    .join(ProposalConfirmation, col(ProposalConfirmation.proposal_id) == MeetingProposal.id)
+    .outerjoin(Booking, (col(Booking.proposal_id) == MeetingProposal.id) & col(Booking.active))
     .where(
-        MeetingProposal.match_id == bindparam("match_id"),
-        MeetingProposal.status.in_([LIVE_PROPOSAL, "booked"]),
-        ProposalConfirmation.player_id == bindparam("player_id"),
-        ProposalConfirmation.confirmed,
+        col(MeetingProposal.match_id) == bindparam("match_id"),
+        col(MeetingProposal.status).in_([LIVE_PROPOSAL, "booked"]),
+        col(ProposalConfirmation.player_id) == bindparam("player_id"),
+        col(ProposalConfirmation.confirmed),
     )
-    .order_by(MeetingProposal.id)
+    .order_by(col(MeetingProposal.id))
 )  # fmt: skip
 _NEW_SPANS = insert(AvailabilityInterval)
 _NEW_ANSWER = insert(AvailabilityAnswer)
 _CLEAR_OWN = delete(AvailabilityInterval).where(
-    AvailabilityInterval.match_id == bindparam("match_id"), AvailabilityInterval.player_id == bindparam("player_id")
+    col(AvailabilityInterval.match_id) == bindparam("match_id"),
+    col(AvailabilityInterval.player_id) == bindparam("player_id"),
 )
 _ANSWERED_AGAIN = (
     update(AvailabilityAnswer)
@@ -203,7 +206,7 @@ def _carry_out(
     for c in [*outcome.withdrawn, *outcome.released]:
         session.exec(
             delete(ProposalConfirmation).where(
-                ProposalConfirmation.proposal_id == c.proposal_id, ProposalConfirmation.player_id == player_id
+                col(ProposalConfirmation.proposal_id) == c.proposal_id, col(ProposalConfirmation.player_id) == player_id
             )
         )
     for c in outcome.withdrawn:
@@ -218,7 +221,7 @@ def _carry_out(
             now=now,
         )
     for c in outcome.released:
-        booking = session.get(Booking, c.booking_id)
+        booking = session.get_one(Booking, c.booking_id)
         release_booking(
             session, booking, info, reason=f"{name} {agreed(name, 'изменил', 'изменила')} доступность", now=now
         )
@@ -227,7 +230,7 @@ def _carry_out(
         *((p, "withdrawn") for p in outcome.retired),
         *((p, LIVE_PROPOSAL) for p in outcome.reopened),
     ]:
-        proposal = session.get(MeetingProposal, proposal_id)
+        proposal = session.get_one(MeetingProposal, proposal_id)
         proposal.status = status
         session.add(proposal)
         session.flush()
@@ -258,15 +261,19 @@ def previous_tour_availability(
         .where(AvailabilityInterval.player_id == seat.player_id, AvailabilityInterval.match_id != match_id)
         .distinct()
     ).all()
-    earlier = [o for o in (match_info(session, m) for m in others) if o.window and o.window.start < window.start]
+    earlier = [
+        (o.window.start, o)
+        for o in (match_info(session, m) for m in others)
+        if o.window and o.window.start < window.start
+    ]
     if not earlier:
         return None
-    source = max(earlier, key=lambda o: o.window.start)
-    shift = timedelta(weeks=round((window.start - source.window.start) / timedelta(weeks=1)))
+    source_start, source = max(earlier, key=lambda pair: pair[0])
+    shift = timedelta(weeks=round((window.start - source_start) / timedelta(weeks=1)))
     if if_needed_only:
-        own = own_if_needed(session, match_id=source.match.id, user_id=user_id)
+        own = own_if_needed(session, match_id=saved(source.match.id), user_id=user_id)
     else:
-        own = availabilities(session, source.match.id).get(seat.player_id, [])
+        own = availabilities(session, saved(source.match.id)).get(seat.player_id, [])
     return source.title, clip([Interval(iv.start + shift, iv.end + shift) for iv in own], window)
 
 

@@ -13,9 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from functools import cache
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import Select
 
 from services.core.db import rows as rows_of
 from services.core.models import (
@@ -35,6 +37,7 @@ from services.core.models import (
     Seat,
     Stage,
     User,
+    saved,
 )
 from services.scheduling.decide import (
     hint_from,
@@ -69,12 +72,11 @@ from services.scheduling.rules import (
     STEP_WAIT,
     WAITING,
     Option,
+    Place,
     fallback_meeting,
     hanchans_word,
     scheduling_state,
 )
-
-Place = tuple[int, int]  # (room id, table number): one match meeting sits at one table of a room
 
 
 @dataclass(frozen=True)
@@ -173,7 +175,7 @@ class MatchBoard:
     def movable(self) -> list[Booking]:
         """The bookings the organizer may still move or release: none of their hanchans recorded (a meeting that
         began without results — a no-show — is the organizer's to release or move, Регламент §5, §6.1)."""
-        played = played_meetings([(b.id, b.hanchans or 0) for b in self.bookings], self.hanchans)
+        played = played_meetings([(saved(b.id), b.hanchans or 0) for b in self.bookings], self.hanchans)
         return [b for b in self.bookings if b.id not in played]
 
     @property
@@ -430,7 +432,7 @@ class Board:
         return scheduling_state(
             answered,
             options_count=options,
-            proposal_confirmations=len(item.confirmed.get(shown.id, ())) if shown is not None else None,
+            proposal_confirmations=len(item.confirmed.get(saved(shown.id), ())) if shown is not None else None,
             tables_short=not options and all(answered) and self.tables_short(item),
         )
 
@@ -447,7 +449,7 @@ class Board:
             return STEP_ORGANIZER  # Регламент §6.1: after the window the organizer decides what is left
         seated = player_id is not None and player_id in item.seat_ids
         if (shown := self.shown_proposal(item)) is not None:
-            return STEP_CONFIRM if seated and player_id not in item.confirmed.get(shown.id, ()) else STEP_WAIT
+            return STEP_CONFIRM if seated and player_id not in item.confirmed.get(saved(shown.id), ()) else STEP_WAIT
         if seated and player_id not in item.answered:
             return STEP_PAINT
         state = self.state(item)
@@ -488,7 +490,7 @@ class Board:
         the newest."""
         best: MeetingProposal | None = None
         for p in item.live:  # oldest first
-            if best is None or len(item.confirmed.get(p.id, ())) >= len(item.confirmed.get(best.id, ())):
+            if best is None or len(item.confirmed.get(saved(p.id), ())) >= len(item.confirmed.get(saved(best.id), ())):
                 best = p
         return best
 
@@ -509,11 +511,11 @@ class Board:
 # The board's statements are built once, with bind parameters for what varies (issue 26, the save's cost: building
 # and keying a dozen selects afresh for every save and every pushed page cost more than running them). Column reads
 # go as plain rows (`db.rows`); the match, its bookings and its proposals are ORM objects the actions change.
-_IDS = sa.bindparam("ids", expanding=True)
+_IDS: sa.BindParameter[list[int]] = sa.bindparam("ids", expanding=True)
 
 
 @cache
-def _matches_statement(by_season: bool, by_ids: bool) -> sa.Select:
+def _matches_statement(by_season: bool, by_ids: bool) -> Select[Match, Round, str, Season]:
     stmt = (
         select(Match, Round, Stage.kind, Season)  # the stage's kind, not an object: the board needs no more of it
         .join(Round, col(Round.id) == Match.round_id)
@@ -538,30 +540,38 @@ _SEATS = (
 )
 _ROOMS = select(Room.id, Room.name, Room.tables).order_by(col(Room.id))
 _ACTIVE_BOOKINGS = (
-    select(Booking.id, Booking.room_id, Booking.table_no, Booking.match_id, Booking.start_at, Booking.end_at)
-    .where(Booking.active)
+    sa.select(
+        col(Booking.id),
+        col(Booking.room_id),
+        col(Booking.table_no),
+        col(Booking.match_id),
+        col(Booking.start_at),
+        col(Booking.end_at),
+    )  # fmt: skip
+    .where(col(Booking.active))
     .order_by(col(Booking.start_at))
 )
-_HOLDS = select(
-    MeetingProposal.id, MeetingProposal.match_id, MeetingProposal.room_id, MeetingProposal.table_no,
-    MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.hold_until,
-).where(MeetingProposal.status == LIVE_PROPOSAL, col(MeetingProposal.hold_until).is_not(None))  # fmt: skip
+_HOLDS = sa.select(
+    col(MeetingProposal.id), col(MeetingProposal.match_id), col(MeetingProposal.room_id),
+    col(MeetingProposal.table_no), col(MeetingProposal.start_at), col(MeetingProposal.end_at),
+    col(MeetingProposal.hold_until),
+).where(col(MeetingProposal.status) == LIVE_PROPOSAL, col(MeetingProposal.hold_until).is_not(None))  # fmt: skip
 _HOLDS_AT = _HOLDS.where(
-    MeetingProposal.hold_until > sa.bindparam("now"), MeetingProposal.start_at > sa.bindparam("now")
+    col(MeetingProposal.hold_until) > sa.bindparam("now"), col(MeetingProposal.start_at) > sa.bindparam("now")
 )
 _PLAYER_MEETINGS = (
-    select(Seat.player_id, Booking.id, Booking.match_id, Booking.start_at, Booking.end_at)
+    sa.select(col(Seat.player_id), col(Booking.id), col(Booking.match_id), col(Booking.start_at), col(Booking.end_at))
     .join(Seat, col(Seat.match_id) == Booking.match_id)
-    .where(Booking.active, col(Seat.player_id).in_(_IDS))
+    .where(col(Booking.active), col(Seat.player_id).in_(_IDS))
     .order_by(col(Booking.start_at))
 )
 _ANSWERS = select(AvailabilityAnswer.match_id, AvailabilityAnswer.player_id).where(
     col(AvailabilityAnswer.match_id).in_(_IDS)
 )
 # The biggest read (every painted span of the season): plain rows, not ORM objects.
-_SPANS = select(
-    AvailabilityInterval.match_id, AvailabilityInterval.player_id, AvailabilityInterval.start_at,
-    AvailabilityInterval.end_at, AvailabilityInterval.level,
+_SPANS = sa.select(
+    col(AvailabilityInterval.match_id), col(AvailabilityInterval.player_id), col(AvailabilityInterval.start_at),
+    col(AvailabilityInterval.end_at), col(AvailabilityInterval.level),
 ).where(col(AvailabilityInterval.match_id).in_(_IDS))  # fmt: skip
 _BOOKINGS = (
     select(Booking)
@@ -602,7 +612,7 @@ def load_board(
     rounds = {r.id: r for _, r, _, _ in rows}
     if moved := {m.window_round_id for m, _, _, _ in rows if m.window_round_id} - set(rounds):
         rounds |= {r.id: r for r in session.exec(_ROUNDS, params={"ids": list(moved)}).all()}
-    ids = [m.id for m, _, _, _ in rows]
+    ids = [saved(m.id) for m, _, _, _ in rows]
     seats: dict[int, list[SeatInfo]] = {}
     seat_rows = rows_of(session, _SEATS, {"ids": ids})
     for match_id, player_id, user_id, name in seat_rows:
@@ -611,7 +621,7 @@ def load_board(
     for match, round_, stage_kind, season in rows:
         window_round = rounds.get(match.window_round_id) if match.window_round_id else round_
         info = MatchInfo(match, round_, window_round or round_, stage_kind, season, ())
-        items[match.id] = MatchBoard(info=_with_seats(info, seats.get(match.id, [])))
+        items[saved(match.id)] = MatchBoard(info=_with_seats(info, seats.get(saved(match.id), [])))
     _fill(session, items, ids, now)
     room_rows = rows_of(session, _ROOMS)
     rooms = {room_id: name for room_id, name, _ in room_rows}
@@ -636,21 +646,20 @@ def _holds(session: Session, now: datetime | None) -> list[Hold]:
 def neighbour_ids(session: Session, span: Interval, match_id: int | None) -> list[int]:
     """The matches still being scheduled, other than `match_id`, whose game window crosses `span`."""
     window_round = sa.func.coalesce(Match.window_round_id, Match.round_id)
-    return list(
-        session.exec(
-            select(Match.id)
-            .join(Round, col(Round.id) == window_round)
-            .where(
-                Match.status == MatchStatus.SCHEDULING,
-                Match.id != (match_id or -1),
-                Round.window_start < span.end,
-                Round.window_end > span.start,
-            )
-        ).all()
-    )
+    found = session.exec(
+        select(Match.id)
+        .join(Round, col(Round.id) == window_round)
+        .where(
+            Match.status == MatchStatus.SCHEDULING,
+            Match.id != (match_id or -1),
+            col(Round.window_start) < span.end,
+            col(Round.window_end) > span.start,
+        )
+    ).all()
+    return [saved(found_id) for found_id in found]
 
 
-def _player_meetings(session: Session, seat_rows: Sequence) -> dict[int, list[Meeting]]:
+def _player_meetings(session: Session, seat_rows: Sequence[Sequence[Any]]) -> dict[int, list[Meeting]]:
     """Every active meeting of every match the loaded players sit in (one statement)."""
     players = sorted({row[1] for row in seat_rows})
     out: dict[int, list[Meeting]] = {}
@@ -675,6 +684,7 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int], now: d
             items[match_id].if_needed.setdefault(player_id, []).append(span)
     last_booking: dict[int, datetime] = {}
     for b in session.exec(_BOOKINGS, params={"ids": ids}).all():
+        assert b.match_id is not None  # read by their matches' ids
         items[b.match_id].bookings.append(b)
         last_booking[b.match_id] = max(last_booking.get(b.match_id, b.created_at), b.created_at)
     open_: dict[int, MatchBoard] = {}
@@ -682,10 +692,10 @@ def _fill(session: Session, items: dict[int, MatchBoard], ids: list[int], now: d
     for p in session.exec(_OPEN_PROPOSALS, params={"ids": ids}).all():
         item = items[p.match_id]
         if p.status == LIVE_PROPOSAL:
-            open_[p.id] = item
+            open_[saved(p.id)] = item
             (item.expired if now is not None and p.start_at < now else item.live).append(p)
         elif p.status == "declined":
-            declined[p.id] = p
+            declined[saved(p.id)] = p
         elif p.match_id not in last_booking or p.created_at > last_booking[p.match_id]:
             item.failed.append(p)
     for proposal_id, player_id, yes in rows_of(session, _ANSWERS_TO, {"ids": [*open_, *declined]}):

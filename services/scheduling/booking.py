@@ -6,13 +6,14 @@ import logging
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core import outbox
-from services.core.models import AvailabilityInterval, Booking, MeetingProposal, ProposalConfirmation
-from services.core.ruleset import of_season
+from services.core.models import AvailabilityInterval, Booking, MeetingProposal, ProposalConfirmation, saved
+from services.core.ruleset import SEATS, of_season
 from services.scheduling import decide, holds
 from services.scheduling.board import Board, Hold, MatchBoard, load_board, match_board, neighbour_ids
 from services.scheduling.intervals import Interval
@@ -20,6 +21,7 @@ from services.scheduling.repo import (
     LIVE_PROPOSAL,
     MatchInfo,
     SchedulingError,
+    SeatInfo,
     clashing_booking,
     describe_booking,
     describe_hold,
@@ -29,7 +31,7 @@ from services.scheduling.repo import (
     open_proposal_for,
     place_taken,
 )
-from services.scheduling.rules import SEATS, format_kirov, validate_proposal
+from services.scheduling.rules import format_kirov, validate_proposal
 
 log = logging.getLogger(__name__)
 OPEN_PROPOSAL_EXISTS = (
@@ -40,7 +42,9 @@ TABLE_JUST_TAKEN = "Стол в это время только что занял
 _RACE_SQLSTATES = {"23P01", "40P01"}
 
 
-def _meeting_payload(info: MatchInfo, start: datetime, end: datetime, hanchans: int, **extra: object) -> dict:
+def _meeting_payload(
+    info: MatchInfo, start: datetime, end: datetime, hanchans: int, **extra: object
+) -> dict[str, object]:
     return {
         "match": info.title,
         "start": start.isoformat(),
@@ -75,7 +79,7 @@ def store_booking(
     now: datetime,
     exclude_match: int | None = None,
     overrule: Iterable[int] = (),
-    **changes: object,
+    **changes: Any,  # the booking's columns, set by name
 ) -> Booking | MeetingProposal | None:
     """Applies `changes` and the meeting's times inside a savepoint; returns what takes the table instead: a
     booking, or a live hold of another match than `exclude_match` (Регламент §3: a hold is a promise; only the
@@ -105,8 +109,8 @@ def store_booking(
             booking.start_at, booking.end_at, booking.active = meeting.start, meeting.end, True
             session.add(booking)
             session.flush()
-    except _Taken as taken:
-        return taken.clash
+    except _Taken as lost:
+        return lost.clash
     except (sa.exc.IntegrityError, sa.exc.OperationalError, sa.exc.InternalError) as error:
         if is_missing_table(error):
             raise SchedulingError(f"В помещении нет стола {table_no}: обновите страницу.") from error
@@ -126,7 +130,7 @@ def store_at_first_free(  # noqa: PLR0913
     *,
     now: datetime,
     exclude_match: int | None = None,
-    **changes: object,
+    **changes: Any,  # the booking's columns, set by name
 ) -> Booking | MeetingProposal | None:
     """`store_booking` at the first of `places` (room, table) that takes it: a table another writer took or held a
     moment ago gives way to the next free one. Returns the last clash when none takes it."""
@@ -162,7 +166,7 @@ def _claim_table(
     raise SchedulingError(TABLE_JUST_TAKEN)
 
 
-def _seat(info: MatchInfo, user_id: int):  # noqa: ANN202
+def _seat(info: MatchInfo, user_id: int) -> SeatInfo:
     seat = info.seat_of(user_id)
     if seat is None:
         raise SchedulingError("Это могут делать только игроки этого матча.")
@@ -286,9 +290,9 @@ def _answer(  # noqa: PLR0913
 ) -> dict[int, bool]:
     """Stores one player's answer; returns every answer to the proposal (player id -> confirmed), this one included.
     `rows`: the proposal's answers, when already read under the match lock."""
-    rows = _answers(session, proposal.id) if rows is None else rows
+    rows = _answers(session, saved(proposal.id)) if rows is None else rows
     row = next((r for r in rows if r.player_id == player_id), None)
-    row = row or ProposalConfirmation(proposal_id=proposal.id, player_id=player_id, confirmed=confirmed)
+    row = row or ProposalConfirmation(proposal_id=saved(proposal.id), player_id=player_id, confirmed=confirmed)
     row.confirmed, row.at = confirmed, now
     session.add(row)
     session.flush()
@@ -308,7 +312,7 @@ def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirme
     """A seated player confirms or declines a live proposal (§3). The fourth confirmation books the room at once,
     in this transaction; a refusal ends the proposal. A time that has begun is not confirmed into a booking."""
     proposal = _locked_proposal(session, proposal_id)
-    rows = _answers(session, proposal.id)
+    rows = _answers(session, proposal_id)
     # Under the lock only what an answer needs: the match and its seats, the player's own time. The whole board
     # (the club's rooms, bookings, holds, every seated player's meetings) is read only when this answer can be the
     # fourth confirmation, which books (issue 26: 9 statements instead of 20 for the others).
@@ -326,7 +330,9 @@ def answer_meeting(session: Session, *, proposal_id: int, user_id: int, confirme
             else "Это предложение уже не действует: обновите страницу."
         )
     meeting = Interval(proposal.start_at, proposal.end_at)
-    own_free = read[1].free.get(seat.player_id, []) if read else _own_time(session, info.match.id, seat.player_id)
+    own_free = (
+        read[1].free.get(seat.player_id, []) if read else _own_time(session, saved(info.match.id), seat.player_id)
+    )
     refusal = decide.answer_refusal(meeting, now=now, own_free=own_free, confirmed=confirmed)
     if refusal is not None:
         raise SchedulingError(refusal)
@@ -402,7 +408,7 @@ def book_proposal(
     seats = board.seating(meeting, proposal.replaces_booking_id, info.match.id, preferred=held)
     places = [place for place, _ in seats] or [held]
     old_proposal_id = booking.proposal_id if booking else None
-    changes = {
+    changes: dict[str, Any] = {
         "match_id": info.match.id,
         "proposal_id": proposal.id,
         "hanchans": proposal.hanchans,
@@ -422,7 +428,7 @@ def book_proposal(
     proposal.status = "booked"
     session.add(proposal)
     if moving and old_proposal_id and old_proposal_id != proposal.id:
-        old = session.get(MeetingProposal, old_proposal_id)
+        old = session.get_one(MeetingProposal, old_proposal_id)
         old.status = "withdrawn"
         session.add(old)
     kind = outbox.MOVED if moving else outbox.BOOKED
@@ -501,7 +507,7 @@ def tell_hold_neighbours(session: Session, proposal: MeetingProposal, *, now: da
         return
     board = load_board(session, now=now, match_ids=ids)
     others = [h for h in board.holds if h.proposal_id != proposal.id]
-    hold = Hold(proposal.id, proposal.match_id, (proposal.room_id, proposal.table_no), span, proposal.hold_until)
+    hold = Hold(saved(proposal.id), proposal.match_id, (proposal.room_id, proposal.table_no), span, proposal.hold_until)
     held, free = board.with_holds([*others, hold]), board.with_holds(others)
     for item in board.matches:
         if item.remaining < 1 or not item.seat_ids <= item.answered or _shown(held, item) == _shown(free, item):
@@ -511,6 +517,6 @@ def tell_hold_neighbours(session: Session, proposal: MeetingProposal, *, now: da
         outbox.emit(session, kind, item.match.id, match=item.info.title, options=len(after), now=now)
 
 
-def _shown(board: Board, item: MatchBoard) -> tuple:
+def _shown(board: Board, item: MatchBoard) -> tuple[str, list[tuple[Interval, int, int]]]:
     """What the match's views show of its options: its state and each option's time, hanchans and «если нужно»."""
     return board.state(item), [(o.interval, o.hanchans_fit, o.if_needed) for o in board.options(item)]

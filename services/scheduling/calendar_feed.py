@@ -9,7 +9,7 @@ from datetime import date, timedelta
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Booking, Player, Room, Seat, User
+from services.core.models import Booking, Player, Room, Seat, User, saved
 from services.core.urls import match_url
 from services.core.wording import place
 from services.scheduling.ics import IcsEvent, calendar_ics
@@ -29,7 +29,7 @@ def place_text(booking: Booking, rooms: dict[int, tuple[str, int]], tables_taken
 def _one_per_activity(rows: list[Booking]) -> list[tuple[Booking, list[int]]]:
     """Each booking with the tables it stands for: a club activity's rows (one per table it takes, stored so the
     tables' bookings stay one rule) are one entry, a match's booking its own."""
-    grouped: dict[tuple, tuple[Booking, list[int]]] = {}
+    grouped: dict[tuple[object, ...], tuple[Booking, list[int]]] = {}
     for b in rows:
         key = (b.id,) if b.match_id is not None else (b.kind, b.title, b.room_id, b.start_at, b.end_at, b.active)
         grouped.setdefault(key, (b, []))[1].append(b.table_no)
@@ -94,7 +94,7 @@ def _event(
 
 
 def _rooms(session: Session) -> dict[int, tuple[str, int]]:
-    return {r.id: (r.name, r.tables) for r in session.exec(select(Room)).all()}
+    return {saved(r.id): (r.name, r.tables) for r in session.exec(select(Room)).all()}
 
 
 def club_ics(session: Session, *, site_url: str = "") -> str:
@@ -174,7 +174,7 @@ def week_entries(session: Session, monday: date) -> list[CalendarEntry]:
     ).all()
     return [
         CalendarEntry(
-            booking_id=b.id,
+            booking_id=saved(b.id),
             day=kirov_date(max(b.start_at, start)),
             start=f"{to_kirov(b.start_at):%H:%M}",
             end=f"{to_kirov(b.end_at):%H:%M}",

@@ -57,7 +57,9 @@ class Capacity:
 
     @property
     def text(self) -> str:
-        hours = lambda d: f"{d / _HOUR:.0f} ч"  # noqa: E731 — display only
+        def hours(d: timedelta) -> str:  # display only
+            return f"{d / _HOUR:.0f} ч"
+
         head = (
             f"Тур {self.tour}: часов за столами в окне {hours(self.table_time)}"
             + (f" (за вычетом занятий {hours(self.activities)})" if self.activities else "")

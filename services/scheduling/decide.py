@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import combinations
 
+from services.core.ruleset import SEATS
 from services.scheduling.intervals import (
     GRID_MINUTES,
     Interval,
@@ -23,7 +24,11 @@ from services.scheduling.intervals import (
     subtract,
     union,
 )
-from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, SEATS, Option, common_options_multi, format_kirov
+from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, Option, Place, common_options_multi, format_kirov
+
+# How an unblocking time ranks (Регламент §3): short of the hanchans, the addition asked, the gap to one's own
+# time, longest, earliest.
+Rank = tuple[bool, timedelta, timedelta, timedelta, datetime]
 
 
 def remaining_hanchans(planned: int, booked: int, recorded: int) -> int:
@@ -51,7 +56,7 @@ def bookable_from(now: datetime) -> datetime:
 def need_options(
     window: Interval,
     availabilities: Sequence[Sequence[Interval]],
-    busy_by_room: Mapping[int, Sequence[Interval]],
+    busy_by_room: Mapping[Place, Sequence[Interval]],
     meetings: Iterable[Interval],
     *,
     now: datetime | None,
@@ -165,7 +170,7 @@ def unblock_times(
         found = [o for o in found if o.hanchans_fit >= at_least]
         own = list(free.get(player, []))
 
-        def rank(o: Option, own: list[Interval] = own) -> tuple:
+        def rank(o: Option, own: list[Interval] = own) -> Rank:
             length = min(need, o.hanchans_fit) * hanchan
             added = addition_needed(o.interval, own, length, timedelta(minutes=GRID_MINUTES))
             return (o.hanchans_fit < need, added, gap_to(o.interval, own), -o.interval.duration, o.start)
@@ -196,7 +201,7 @@ def pair_unblock_times(
     `MAX_UNBLOCK_TIMES` per player."""
     hanchan, step = timedelta(minutes=hanchan_minutes), timedelta(minutes=GRID_MINUTES)
     skip = set(asked)
-    ranked: dict[int, list[tuple[tuple, Option]]] = {}
+    ranked: dict[int, list[tuple[Rank, Option]]] = {}
     for pair in combinations([p for p in seat_ids if p not in skip], 2):
         found = options(
             [
@@ -267,7 +272,7 @@ def busy_refusal(meeting: Interval, meetings_by_name: Mapping[str, Iterable[Inte
 
 
 def free_tables(
-    meeting: Interval, busy_by_place: Mapping[tuple[int, int], Sequence[Interval]], preferred: tuple | None = None
+    meeting: Interval, busy_by_place: Mapping[tuple[int, int], Sequence[Interval]], preferred: Place | None = None
 ) -> list[tuple[int, int]]:
     """Every (room, table) free for the whole meeting, the preferred one first, then by room and table: a meeting
     takes the lowest free table, and the next ones if a concurrent writer took it first."""
@@ -280,7 +285,7 @@ def seating(
     busy_by_place: Mapping[tuple[int, int], Sequence[Interval]],
     held: Mapping[tuple[int, int], Sequence[int]],
     *,
-    preferred: tuple | None = None,
+    preferred: Place | None = None,
     overrule: bool = False,
 ) -> list[tuple[tuple[int, int], tuple[int, ...]]]:
     """Where a meeting may sit, in the order to try: each (room, table) free of bookings for the whole meeting with

@@ -9,10 +9,11 @@ are told plainly that they do not fit, so nobody promises them the date.
 
 from __future__ import annotations
 
-from services.scheduling.board import Board, MatchBoard, Place
+from services.scheduling.board import Board, MatchBoard
 from services.scheduling.decide import busy_players, free_tables
 from services.scheduling.intervals import Interval, merge
-from services.scheduling.rules import format_kirov
+from services.scheduling.repo import SeatInfo
+from services.scheduling.rules import Place, format_kirov
 
 NO_TABLE = "столов не хватит: назначьте другое время или помещение, или перенесите матч на следующий тур"
 
@@ -53,7 +54,7 @@ def plan_fallback(board: Board, items: list[MatchBoard]) -> dict[int, Place | No
     return out
 
 
-def _meetings(board: Board, item: MatchBoard) -> list:
+def _meetings(board: Board, item: MatchBoard) -> list[tuple[SeatInfo, list[Interval]]]:
     by_name = board.meetings_of(item)
     return [(s, by_name.get(s.name, [])) for s in item.info.seats]
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 
 import icalendar
 
-from services.scheduling.intervals import KIROV, UTC, require_aware
+from services.scheduling.intervals import KIROV, require_aware
 
 PRODID = "-//Discard League//Club calendar//RU"
 TZID = "Europe/Kirov"
@@ -85,4 +85,5 @@ def calendar_ics(events: Sequence[IcsEvent], *, name: str, refresh_minutes: int 
     first = min((e.start.astimezone(KIROV).date() for e in events), default=ZONE_FROM)
     zone = icalendar.Timezone.from_tzid(TZID, first_date=min(first, ZONE_FROM), last_date=ZONE_UNTIL)
     calendar.subcomponents.insert(0, zone)  # clients read the zone before the events that use it
-    return calendar.to_ical().decode("utf-8")
+    text: bytes = calendar.to_ical()
+    return text.decode("utf-8")

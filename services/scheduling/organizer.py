@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round, Season
+from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round, Season, saved
 from services.core.wording import counted, place
 from services.scheduling import decide
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
@@ -122,19 +123,19 @@ def _store_or_refuse(  # noqa: PLR0913
     *,
     now: datetime,
     exclude_match: int | None = None,
-    **changes: object,
+    **changes: Any,  # the booking's columns, set by name
 ) -> list[str]:
     """Store the booking at `meeting` (at the first seat of `plan` that takes it, when given, else where it is); a
     taken table is refused naming the clash, then `refused`. A seat held by other matches' proposals ends them
     (`_overrule`); returns those matches and times, for the audit. A hold placed since
     the board was read (found under the table's lock) sends the plan round once more, on a fresh board
     (`plan(True)`), as a sequential call would have seen it."""
+    clash: Booking | MeetingProposal | None = None
     if plan is None:
         clash = store_booking(session, booking, meeting, now=now, exclude_match=exclude_match, **changes)
         if clash is not None:
             raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
         return []
-    clash: Booking | MeetingProposal | None = None
     for fresh in (False, True):
         seats = plan(fresh)
         _lock_holders(session, [pid for _, ids in seats for pid in ids])
@@ -147,6 +148,7 @@ def _store_or_refuse(  # noqa: PLR0913
                 return _overrule(session, holding, booking, now=now)
         if not isinstance(clash, MeetingProposal):
             break
+    assert clash is not None  # a plan names at least one seat, and none took the booking
     raise SchedulingError(f"Помещение занято: {clash_text(session, clash)}. {refused}")
 
 
@@ -448,7 +450,9 @@ def _fallback(item: MatchBoard) -> Interval:
         fallback_meeting(item.info.window, item.remaining, item.info.hanchan_minutes)
     except ValueError as error:
         raise SchedulingError(str(error)) from error
-    return item.fallback()  # the read model's: after the match's own meeting that evening, if it has one
+    meeting = item.fallback()  # the read model's: after the match's own meeting that evening, if it has one
+    assert meeting is not None  # its window, the hanchans left and the Sunday are checked above
+    return meeting
 
 
 NO_TABLE_HINT = (
@@ -507,22 +511,25 @@ def apply_window_fallback(session: Session, *, round_id: int, actor_user_id: int
     lock_for_write(session)
     board = load_board(session, now=now)
     todo = [
-        m
+        (meeting.start, saved(m.match.id), m)
         for m in board.matches
-        if m.info.window_round.id == round_id and not m.complete and m.remaining > 0 and m.fallback() is not None
+        if m.info.window_round.id == round_id
+        and not m.complete
+        and m.remaining > 0
+        and (meeting := m.fallback()) is not None
     ]
     if not todo:
         raise SchedulingError("В этом туре нет матчей, которым нужна запасная дата.")
-    todo.sort(key=lambda m: (m.fallback().start, m.match.id))
+    todo.sort(key=lambda t: t[:2])
     placed, unplaced = [], []
-    for item in todo:
+    for _, match_id, item in todo:
         try:
             with session.begin_nested():
-                b = apply_fallback(session, match_id=item.match.id, actor_user_id=actor_user_id, now=now)
+                b = apply_fallback(session, match_id=match_id, actor_user_id=actor_user_id, now=now)
         except SchedulingError as error:
             unplaced.append((item.info.title, str(error)))
             continue
-        room = session.get(Room, b.room_id)
+        room = session.get_one(Room, b.room_id)
         placed.append((item.info.title, f"{place(room.name, room.tables, b.table_no)}, {format_kirov(b.start_at)}"))
     return WindowFallback(tuple(placed), tuple(unplaced))
 
@@ -541,10 +548,10 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
             "В матче уже сыграны ханчаны, остальные забронированы: на следующий тур его не переносят."
         )
     rounds = session.exec(select(Round).where(Round.stage_id == info.round.stage_id).order_by(col(Round.id))).all()
-    later = [r for r in rounds if r.id > info.window_round.id]
-    if not later or later[0].window_start is None or later[0].window_end is None:
+    later = [r for r in rounds if saved(r.id) > saved(info.window_round.id)]
+    target = later[0] if later else None
+    if target is None or target.window_start is None or target.window_end is None:
         raise SchedulingError("У следующего тура нет игрового окна: сначала задайте его.")
-    target = later[0]
     for booking in item.movable:
         release_booking(session, booking, info, reason="матч перенесён на следующий тур", now=now, by_organizer=True)
         _retire(session, booking.proposal_id, now)
@@ -735,12 +742,12 @@ def book_activity(
         raise SchedulingError(f"В помещении «{room.name}» столов: {room.tables}; укажите от 1 до {room.tables}.")
     numbers = list(range(1, room.tables + 1))
     if tables is not None:
-        free = [t for t in numbers if place_taken(session, room.id, t, meeting, now=now) is None]
+        free = [t for t in numbers if place_taken(session, saved(room.id), t, meeting, now=now) is None]
         numbers = (free if len(free) >= tables else numbers)[:tables]  # too few free: the store names the clash
     rows = []
     for table_no in numbers:
         booking = Booking(
-            room_id=room.id,
+            room_id=saved(room.id),
             table_no=table_no,
             kind=ACTIVITY,
             title=title,

@@ -9,7 +9,7 @@ from datetime import datetime
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services.core.db import lock_row
+from services.core.db import lock_row, sqlite_write_lock
 from services.core.errors import LeagueError
 from services.core.models import (
     AvailabilityAnswer,
@@ -81,8 +81,7 @@ def lock_for_write(session: Session) -> None:
     connection = session.connection()
     if connection.dialect.name != "sqlite":
         return
-    if not connection.connection.dbapi_connection.in_transaction:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    sqlite_write_lock(connection)
 
 
 def lock_match(session: Session, match_id: int) -> None:
@@ -207,14 +206,14 @@ def clashing_booking(
 
 
 def describe_booking(session: Session, booking: Booking) -> str:
-    room = session.get(Room, booking.room_id)
+    room = session.get_one(Room, booking.room_id)
     where = place(room.name, room.tables, booking.table_no)
     return f"«{booking.title}», {format_kirov(booking.start_at)}–{format_kirov(booking.end_at)[-5:]}, {where}"
 
 
 def describe_hold(session: Session, proposal: MeetingProposal) -> str:
     """Another match's live proposal holding a table, for a refusal: «стол удерживает предложение матча «…», …»."""
-    room = session.get(Room, proposal.room_id)
+    room = session.get_one(Room, proposal.room_id)
     where = place(room.name, room.tables, proposal.table_no)
     title = match_info(session, proposal.match_id).title
     span = f"{format_kirov(proposal.start_at)}–{format_kirov(proposal.end_at)[-5:]}"

@@ -25,15 +25,16 @@ DEFAULT_HANCHAN_MINUTES = 90  # planning length of one hanchan; configurable per
 FALLBACK_HOUR = 18  # Регламент §6.1: последнее воскресенье окна, 18:00 по Кирову
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 _EPS = timedelta(microseconds=1)
+Place = tuple[int, int]  # (room id, table number): one match meeting sits at one table of a room
 
 
 @dataclass(frozen=True, slots=True)
 class Option:
-    """A common free interval; `rooms` lists the rooms free for all of it."""
+    """A common free interval; `rooms` lists the places (room, table) free for all of it."""
 
     interval: Interval
     hanchans_fit: int
-    rooms: tuple[int, ...] = ()
+    rooms: tuple[Place, ...] = ()
     if_needed: int = 0  # how many of the four it needs «могу, если нужно» from (never whose)
     shared: bool = False  # a hinted time that one more player of the four is asked to add too (never who)
 
@@ -82,7 +83,7 @@ def _check_lengths(hanchan_minutes: int, min_hanchans: int) -> timedelta:
 def common_options_multi(
     window: Interval,
     availabilities: Sequence[Sequence[Interval]],
-    busy_by_room: Mapping[int, Sequence[Interval]],
+    busy_by_room: Mapping[Place, Sequence[Interval]],
     *,
     hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
     min_hanchans: int = 1,
@@ -93,7 +94,7 @@ def common_options_multi(
     option strictly inside another is dropped (the bigger one's rooms host any meeting in it)."""
     hanchan = _check_lengths(hanchan_minutes, min_hanchans)
     free = players_free(window, availabilities)
-    rooms_of: dict[Interval, list[int]] = {}
+    rooms_of: dict[Interval, list[Place]] = {}
     for room in sorted(busy_by_room):
         room_free = subtract(free, _within(busy_by_room[room], window))
         for opt in _to_options(room_free, hanchan, min_hanchans, grid_minutes):

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from services.core import outbox
 from services.core.audit import record_audit
 from services.core.errors import LeagueError
-from services.core.models import Match, MatchStatus, Round, Season, Stage, StageKind
+from services.core.models import Match, MatchStatus, Round, Season, Stage, StageKind, saved
 from services.core.ruleset import of_season
 from services.scheduling.intervals import KIROV
 from services.scheduling.rules import format_kirov
@@ -61,7 +61,7 @@ def regular_stage(session: Session, season: Season, *, create: bool = False) -> 
         select(Stage).where(Stage.season_id == season.id, Stage.kind == StageKind.REGULAR).order_by(col(Stage.id))
     ).first()
     if stage is None and create:
-        stage = Stage(season_id=season.id, kind=StageKind.REGULAR)
+        stage = Stage(season_id=saved(season.id), kind=StageKind.REGULAR)
         session.add(stage)
         session.flush()
     return stage
@@ -77,7 +77,7 @@ def tour_rounds(session: Session, season: Season, *, create: bool = False) -> li
     for number in range(1, of_season(season).tours + 1):  # Регламент §2: туры регулярного этапа — правило сезона
         round_ = existing.get(str(number))
         if round_ is None and create:
-            round_ = Round(stage_id=stage.id, code=str(number))
+            round_ = Round(stage_id=saved(stage.id), code=str(number))
             session.add(round_)
             session.flush()
         if round_ is not None:
@@ -91,8 +91,7 @@ def current_windows(session: Session, season: Season) -> list[Window | None]:
     result: list[Window | None] = []
     for number in range(1, of_season(season).tours + 1):
         r = by_code.get(str(number))
-        ok = r is not None and r.window_start is not None and r.window_end is not None
-        result.append((r.window_start, r.window_end) if ok else None)
+        result.append((r.window_start, r.window_end) if r and r.window_start and r.window_end else None)
     return result
 
 
@@ -131,6 +130,8 @@ def set_windows(
 def tell_window_changed(session: Session, round_: Round, *, now: datetime | None = None) -> None:
     """Every match playing in the round's window (moved ones included) gets an event: its card and open pages show
     the new window and what it changes (Регламент §2: every meeting falls inside it). Drafts have no card yet."""
+    start, end = round_.window_start, round_.window_end
+    assert start is not None and end is not None  # told once the window is set
     window_round = sa.func.coalesce(Match.window_round_id, Match.round_id)
     ids = session.exec(select(Match.id).where(window_round == round_.id, Match.status != MatchStatus.DRAFT)).all()
     for match_id in ids:
@@ -138,7 +139,7 @@ def tell_window_changed(session: Session, round_: Round, *, now: datetime | None
             session,
             outbox.WINDOW_CHANGED,
             match_id,
-            start=round_.window_start.isoformat(),
-            end=round_.window_end.isoformat(),
+            start=start.isoformat(),
+            end=end.isoformat(),
             now=now,
         )

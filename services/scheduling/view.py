@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime, time, timedelta
+from datetime import date, datetime, time, timedelta
+from typing import Any
 
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.db import rows
-from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, Role, Room, User
+from services.core.models import Booking, MeetingProposal, OutboxEvent, ProposalConfirmation, Role, Room, User, saved
 from services.core.wording import agreed, round_title
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
 from services.scheduling.calendar_feed import place_text
@@ -55,6 +57,8 @@ PROPOSAL_LABELS = {
 BEGUN_LABEL = "время прошло, не забронировано"
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 
+Row = dict[str, Any]  # a row a page renders: its words, flags and lists
+
 
 def span_text(start: datetime, end: datetime) -> str:
     """A free span in Kirov time; whole days read as days («весь день вт 01.12»), never as «00:00 — 00:00»."""
@@ -72,7 +76,7 @@ def span_text(start: datetime, end: datetime) -> str:
     return f"{format_kirov(start)} — {format_kirov(end)}"
 
 
-def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) -> list[list[str]]:
+def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: Sequence[date]) -> list[list[str]]:
     """Per cell: "m" my meeting of another match, "r" every table of every room already taken by others, "" otherwise.
     Only the viewer's own meetings and the club's room occupancy: nothing of another player's availability."""
     match_id = item.match.id
@@ -96,7 +100,7 @@ def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: list) 
     ]
 
 
-def kirov_value(instant) -> str:  # noqa: ANN001
+def kirov_value(instant: datetime) -> str:
     """The value of a datetime-local field (Kirov wall time)."""
     return f"{to_kirov(instant):%Y-%m-%dT%H:%M}"
 
@@ -116,9 +120,9 @@ class MatchPage:
     # how many of the grid's first cells (day by day, half hour by half hour) have begun: greyed, never painted
     past: int = 0
     seats: list[tuple[str, bool]] = field(default_factory=list)
-    options: list[dict] = field(default_factory=list)
-    proposals: list[dict] = field(default_factory=list)
-    bookings: list[dict] = field(default_factory=list)
+    options: list[dict[str, str]] = field(default_factory=list)
+    proposals: list[Row] = field(default_factory=list)
+    bookings: list[Row] = field(default_factory=list)
     everyone: list[tuple[str, str]] = field(default_factory=list)  # organizer only: name -> intervals text
     window_over: bool = False  # the players' grid is read-only from then on (Регламент §6.1: the organizer decides)
     booking_news: str = ""  # the room taken away or moved since the last booking, and why (`booking_news`)
@@ -133,12 +137,12 @@ class MatchPage:
 # What `meetings` reads, built once: every proposal of the match (its history too) and every answer to them,
 # as plain rows (issue 26, the save's cost: a page's reload runs them after every save of its match).
 _MATCH_PROPOSALS = (
-    select(
-        MeetingProposal.id, MeetingProposal.start_at, MeetingProposal.end_at, MeetingProposal.hanchans,
-        MeetingProposal.status, MeetingProposal.replaces_booking_id, MeetingProposal.failure_reason,
-        MeetingProposal.hold_until,
+    sa.select(
+        col(MeetingProposal.id), col(MeetingProposal.start_at), col(MeetingProposal.end_at),
+        col(MeetingProposal.hanchans), col(MeetingProposal.status), col(MeetingProposal.replaces_booking_id),
+        col(MeetingProposal.failure_reason), col(MeetingProposal.hold_until),
     )
-    .where(MeetingProposal.match_id == sa.bindparam("match_id"))
+    .where(col(MeetingProposal.match_id) == sa.bindparam("match_id"))
     .order_by(col(MeetingProposal.id))
 )  # fmt: skip
 _MATCH_ANSWERS = (
@@ -156,11 +160,11 @@ def meetings(
     booked: list[Booking] | None = None,
     *,
     now: datetime | None = None,
-) -> tuple[list[dict], list[dict]]:
+) -> tuple[list[Row], list[Row]]:
     """The match's proposals (newest first, with who confirmed) and its active bookings, as the page shows them:
     all that a proposal, a confirmation or a booking changes. `booked`: the active bookings, when already read. A
     proposal whose time has begun is no longer answered (Регламент §3: no booking in the past)."""
-    booked = active_bookings(session, info.match.id) if booked is None else booked
+    booked = active_bookings(session, saved(info.match.id)) if booked is None else booked
     names = {s.player_id: s.name for s in info.seats}
     answers_by_proposal: dict[int, dict[int, bool]] = {}
     for proposal_id, player_id, confirmed in rows(session, _MATCH_ANSWERS, {"match_id": info.match.id}):
@@ -244,7 +248,7 @@ def match_page(
     board as this transaction already holds it (after a save: `availability.save_and_read`), not read again."""
     board, item = read or match_board(session, match_id, now=now)
     info = item.info
-    seat = info.seat_of(user.id)
+    seat = info.seat_of(saved(user.id))
     organizer = user.role == Role.ORGANIZER
     if seat is None and not organizer:
         raise SchedulingError("Согласование матча доступно только его игрокам и организатору.")
@@ -305,8 +309,8 @@ def match_page(
     page.proposals, page.bookings = meetings(session, info, seat.player_id if seat else None, item.bookings, now=now)
     if organizer:  # Регламент §6.4: the organizer alone sees everyone's times
         for s in info.seats:
-            spans, maybe = sorted(free.get(s.player_id, [])), set(item.if_needed.get(s.player_id, []))
-            text = "; ".join(span_text(iv.start, iv.end) + (" (если нужно)" if iv in maybe else "") for iv in spans)
+            spans, loose = sorted(free.get(s.player_id, [])), set(item.if_needed.get(s.player_id, []))
+            text = "; ".join(span_text(iv.start, iv.end) + (" (если нужно)" if iv in loose else "") for iv in spans)
             page.everyone.append(
                 (
                     s.name,
@@ -331,7 +335,7 @@ def window_text(window: Interval | None) -> str:
     return f"{start:%d.%m %H:%M} — {end:%d.%m %H:%M}"
 
 
-def overview(session: Session, *, now: datetime) -> list[dict]:
+def overview(session: Session, *, now: datetime) -> list[Row]:
     """Every match that is being scheduled, with its state (Регламент §3) and the §6.1 fallback date for its
     remaining hanchans; rendered from the read model (`load_board`), in a fixed number of statements."""
     board = load_board(session, now=now)
@@ -380,7 +384,7 @@ def match_bookings(session: Session, match_id: int) -> list[dict[str, str]]:
     ]
 
 
-def room_rows(session: Session) -> list[dict]:
+def room_rows(session: Session) -> list[dict[str, str]]:
     return [
         {"id": str(r.id), "name": r.name, "tables": str(r.tables), "label": f"{r.name}: столов {r.tables}"}
         for r in session.exec(select(Room).order_by(col(Room.id))).all()

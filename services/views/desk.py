@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import exists
 from sqlmodel import Session, col, func, select
@@ -33,6 +34,7 @@ from services.core.models import (
     Seat,
     Stage,
     User,
+    saved,
 )
 from services.core.ruleset import Ruleset, of_season
 from services.core.urls import match_schedule_url, match_url
@@ -135,7 +137,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     f"Окно закончилось {format_kirov(window.end)}; "
                     f"{'забронировано не всё' if m.bookings else 'встреча не назначена'}. "
                     "Перенесите матч на следующий тур (уважительная причина) или запишите неявку на странице матча.",
-                    match_url(m.match.id),
+                    match_url(saved(m.match.id)),
                     "Открыть матч",
                     NEXT_WINDOW,
                     str(m.match.id),
@@ -157,7 +159,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     "soon",
                     title,
                     " ".join(parts),
-                    match_schedule_url(m.match.id),
+                    match_schedule_url(saved(m.match.id)),
                     "Согласование матча",
                     **(fallback_action if can_fallback else {}),
                 )
@@ -178,7 +180,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     state,
                     title,
                     detail,
-                    match_schedule_url(m.match.id),
+                    match_schedule_url(saved(m.match.id)),
                     "Время игроков",
                     **(fallback_action if can_fallback else {}),
                 )
@@ -192,7 +194,7 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     title,
                     f"Встреча {format_kirov(last.start_at)} не забронирована: "
                     f"{last.failure_reason or 'причина не указана'}",
-                    match_schedule_url(m.match.id),
+                    match_schedule_url(saved(m.match.id)),
                     "Согласование матча",
                 )
             )
@@ -211,7 +213,7 @@ def _unrecorded(board: Board, m: MatchBoard) -> list[DeskItem]:
             m.info.title,
             f"Встреча {format_kirov(held[-1].start_at)} прошла, записано {hanchans_word(m.hanchans)} "
             f"из {hanchans_word(sum(b.hanchans or 0 for b in held))}: внесите результат или неявку.",
-            match_url(m.match.id),
+            match_url(saved(m.match.id)),
             "Открыть матч",
         )
     ]
@@ -226,18 +228,18 @@ def _dispute_items(session: Session, season_id: int) -> list[DeskItem]:
         .where(Hanchan.disputed, col(Hanchan.superseded_by_id).is_(None), Stage.season_id == season_id)
         .order_by(col(Hanchan.id))
     ).all()
-    notes = _dispute_notes(session, [m.id for _, m, _, _ in rows])
+    notes = _dispute_notes(session, [saved(m.id) for _, m, _, _ in rows])
     items = []
     for hanchan, match, round_, stage in rows:
         where = match_title(stage.kind, round_.code, match.table)
-        note = notes.get(hanchan.id, "")
+        note = notes.get(saved(hanchan.id), "")
         items.append(
             DeskItem(
                 f"dispute-{hanchan.id}",
                 "disputes",
                 f"{where}, ханчан {hanchan.number}",
                 f"Оспорен: {note}" if note else "Результат оспорен участником.",
-                match_url(match.id),
+                match_url(saved(match.id)),
                 "Исправить на странице матча",
                 RESOLVE_DISPUTE,
                 str(hanchan.id),
@@ -391,8 +393,9 @@ def _substitute_items(session: Session, season_id: int, draw_approved: bool, now
         col(Disqualification.starts_on) <= on,
         col(Disqualification.ends_on).is_(None) | (col(Disqualification.ends_on) > on),
     )
+    # sqlmodel types select() up to four columns; this one reads six
     rows = session.exec(
-        select(Match, Round, Stage, Player.id, Player.status, User.display_name)
+        select(Match, Round, Stage, Player.id, Player.status, User.display_name)  # type: ignore[call-overload]
         .join(Round, col(Round.id) == Match.round_id)
         .join(Stage, col(Stage.id) == Round.stage_id)
         .join(Seat, col(Seat.match_id) == Match.id)
@@ -400,7 +403,7 @@ def _substitute_items(session: Session, season_id: int, draw_approved: bool, now
         .join(User, col(User.id) == Player.user_id)
         .where(
             Stage.season_id == season_id,
-            (Player.status == RosterStatus.WITHDRAWN) | col(Player.user_id).in_(disqualified),
+            (col(Player.status) == RosterStatus.WITHDRAWN) | col(Player.user_id).in_(disqualified),
             col(Match.status).in_([MatchStatus.SCHEDULING, MatchStatus.PLAYING]),
             ~exists().where(col(Hanchan.match_id) == Match.id, col(Hanchan.superseded_by_id).is_(None)),
         )
@@ -518,20 +521,20 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
         return Desk(_call_items(session, user, now) + _lock_items(session, now))
     board = load_board(session, now=now, season_id=season.id)
     items = _call_items(session, user, now)
-    items += _dispute_items(session, season.id)
+    items += _dispute_items(session, saved(season.id))
     items += _lock_items(session, now)
     items += _scheduling_items(board, now)
     items += _capacity_items(season, board, now)
-    items += _tie_items(session, season.id, of_season(season))
-    items += _pantheon_items(session, season.id)
-    items += _substitute_items(session, season.id, season.draw_approved_at is not None, now)
+    items += _tie_items(session, saved(season.id), of_season(season))
+    items += _pantheon_items(session, saved(season.id))
+    items += _substitute_items(session, saved(season.id), season.draw_approved_at is not None, now)
     items += _bot_items(session, bot_configured)
-    items += _roster_items(session, season.id, season.draw_approved_at is not None, of_season(season))
+    items += _roster_items(session, saved(season.id), season.draw_approved_at is not None, of_season(season))
     order = {key: n for n, (key, _) in enumerate(GROUPS)}
     return Desk(sorted(items, key=lambda i: order[i.group]))
 
 
-def desk_version(session: Session, *, now: datetime) -> tuple:
+def desk_version(session: Session, *, now: datetime) -> tuple[Any, ...]:
     """One cheap statement that changes whenever anything the desk shows may have changed (and each minute, for
     the windows and meetings that end): the page recomputes the desk only then."""
     newest = [
@@ -573,6 +576,6 @@ def judge_choices(session: Session) -> tuple[list[dict[str, str]], list[dict[str
     rounds: dict[int, str] = {}
     matches = []
     for match, round_, stage in rows:
-        rounds.setdefault(round_.id, round_title(stage.kind, round_.code))
+        rounds.setdefault(saved(round_.id), round_title(stage.kind, round_.code))
         matches.append({"id": str(match.id), "name": match_title(stage.kind, round_.code, match.table)})
     return judges, [{"id": str(k), "name": v} for k, v in rounds.items()], matches

@@ -17,6 +17,7 @@ from services.core.models import (
     Stage,
     StageKind,
     User,
+    saved,
 )
 from services.core.ruleset import CLUB_ZONE, of_season
 from services.core.wording import match_title
@@ -61,8 +62,8 @@ def final_order(bracket: PlayoffView, standings: list[StandingsRow]) -> list[int
 
 def season_bracket_and_standings(session: Session, season: Season) -> tuple[PlayoffView, list[StandingsRow]]:
     """The season read and scored once for both."""
-    scored = season_scores(session, season.id)
-    return load_bracket(session, season, scored), db_standings(session, season.id, scored)
+    scored = season_scores(session, saved(season.id))
+    return load_bracket(session, season, scored), db_standings(session, saved(season.id), scored)
 
 
 def season_summaries(session: Session) -> list[SeasonSummary]:
@@ -74,7 +75,7 @@ def season_summaries(session: Session) -> list[SeasonSummary]:
         names = bracket.names
         result.append(
             SeasonSummary(
-                season.id,
+                saved(season.id),
                 season.name,
                 status_text(season),
                 season.is_current,
@@ -119,7 +120,7 @@ def season_matches(session: Session, season_id: int, *, now: datetime) -> list[d
         {
             "id": str(match.id),
             "title": match_title(stage.kind, round_.code, match.table),
-            "players": ", ".join(names.get(p, "?") for p in seats.get(match.id, [])),
+            "players": ", ".join(names.get(p, "?") for p in seats.get(saved(match.id), [])),
             "status": states.get(match.id, DRAFT_STATE),  # Регламент §2: a draft's match is not scheduled yet
         }
         for match, round_, stage in rows

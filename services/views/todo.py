@@ -11,7 +11,7 @@ from datetime import datetime, time, timedelta
 
 from sqlmodel import Session, select
 
-from services.core.models import MatchStatus, Player, RosterStatus, User
+from services.core.models import MatchStatus, Player, RosterStatus, User, saved
 from services.core.ruleset import of_season
 from services.league.matches import my_match_ids
 from services.results.repo import match_scores
@@ -81,7 +81,7 @@ def _card(board: Board, item: MatchBoard, user: User, score: MatchScore | None) 
     """(state, action, mine, when) of one match for `user`, in words: the read model's state and the user's step."""
     info, match = item.info, item.match
     when = window_text(info.window)
-    me = info.seat_of(user.id)
+    me = info.seat_of(saved(user.id))
     step = board.step(item, me.player_id if me else None)
     state = board.state(item)
     if state == REPLACED:
@@ -115,7 +115,7 @@ def _agreeing(board: Board, item: MatchBoard, step: str, me: SeatInfo | None) ->
     """(state, action) while the four agree on a time: the shown proposal, answers, common options."""
     seats = {s.player_id: s.name for s in item.info.seats}
     if (proposal := board.shown_proposal(item)) is not None:
-        confirmed = item.confirmed.get(proposal.id, set())
+        confirmed = item.confirmed.get(saved(proposal.id), set())
         waiting = [name for pid, name in seats.items() if pid not in confirmed]
         meeting = f"{format_kirov(proposal.start_at)}, {hanchans_word(proposal.hanchans)}"
         state = f"предложено время {meeting}: подтвердили {len(seats) - len(waiting)} из {len(seats)}"
@@ -156,9 +156,9 @@ def _later(item: MatchBoard, current: datetime | None, now: datetime) -> bool:
 def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
     """The user's matches, the current ones first; played and replaced ones marked past.
     Read in a fixed number of statements however many matches the person has (`load_board`)."""
-    ids = my_match_ids(session, user.id)
+    ids = my_match_ids(session, saved(user.id))
     board = load_board(session, now=now, match_ids=ids)
-    items = {item.match.id: item for item in board.matches}
+    items = {saved(item.match.id): item for item in board.matches}
     played = {
         i: (it.info.stage_kind, it.info.round.code)
         for i, it in items.items()
@@ -166,8 +166,8 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
     }
     scores: dict[int, MatchScore] = {}
     for season in {items[i].info.season.id: items[i].info.season for i in played}.values():
-        mine = {i: where for i, where in played.items() if items[i].info.season.id == season.id}
-        scores |= match_scores(session, mine, of_season(season))
+        of_this = {i: where for i, where in played.items() if items[i].info.season.id == season.id}
+        scores |= match_scores(session, of_this, of_season(season))
     cards = []
     current = _current_start(board, now)
     withdrawn = set(
@@ -177,15 +177,15 @@ def home_cards(session: Session, user: User, now: datetime) -> list[HomeCard]:
         item = items[match_id]
         info = item.info
         state, action, mine, when = _card(board, item, user, scores.get(match_id))
-        me = info.seat_of(user.id)
+        me = info.seat_of(saved(user.id))
         if me is not None and me.player_id in withdrawn and info.match.status not in FINISHED:
             # Регламент §6.1: a withdrawn player's matches are finished by a technical substitute, not by them.
             action, mine = WITHDRAWN_ACTION, False
         # A later tour folds while nothing has begun there; a proposal or a meeting the four made early is followed.
         begun = bool(item.live or item.bookings)
         later = _later(item, current, now) and info.match.status == MatchStatus.SCHEDULING and not begun
-        if later and item.remaining > 0:  # asks nothing until its window opens; painting early stays possible
-            window = info.window
+        if later and item.remaining > 0 and (window := info.window) is not None:  # asks nothing until it opens;
+            # painting early stays possible
             action, mine = f"ждёт своего игрового окна (откроется {window.start.astimezone(KIROV):%d.%m})", False
         ahead = item.fallback_ahead(now)
         # Folded: what is settled. A match whose window ended unplayed stays in view: the organizer will decide.

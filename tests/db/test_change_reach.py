@@ -6,6 +6,7 @@ producer."""
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 
@@ -132,5 +133,6 @@ def test_the_worker_reads_the_stamps_of_the_pages_a_change_reaches(named: sa.Eng
     assert read[LEAGUE] == since(db)
     assert set(_read_stamps(watches, None)) == watches  # the worker's first look reads all of them
     after_save = since(db)
-    act(db, scheduling_admin.add_room, name="Зал для проверки", actor_user_id=league.organizer.id)
+    # a name of its own: on PostgreSQL one database serves the run (test_change_stamps adds its own room)
+    act(db, scheduling_admin.add_room, name=f"Зал {uuid.uuid4().hex[:6]}", actor_user_id=league.organizer.id)
     assert set(_read_stamps(watches, after_save)) == watches

@@ -116,3 +116,13 @@ def test_an_unanswered_call_reaches_the_organizer_once_through_the_bot(db: sa.En
         assert [e.once_key for e in events] == keys[:1]
         assert '"waited_minutes": 15' in events[0].payload and "Тур 1" in events[0].payload
         assert second_id != first_id
+
+
+def test_a_judge_for_a_day_before_any_season_is_refused_in_words(db: sa.Engine) -> None:
+    """Regression (found by the type check): with no season yet, a day's assignment had no season to belong to and
+    failed on the database (season_id NOT NULL) instead of answering why."""
+    with session_scope(db) as session:
+        organizer = f.user(session, name="Организатор Лиги", role=Role.ORGANIZER)
+        judge = f.user(session, name="Судья Дня", role=Role.JUDGE)
+        with pytest.raises(ResultsError, match="Сезон ещё не создан"):
+            assign_judge(session, organizer, judge_user_id=judge.id, day="2026-11-20", now=NOW)

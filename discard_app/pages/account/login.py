@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import AsyncIterator
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.http_guard import DEVICE_HEADER, client_key
@@ -44,7 +46,7 @@ class LoginState(AuthState):
     busy: bool = False
 
     @rx.event
-    async def load(self) -> rx.event.EventSpec | None:
+    async def load(self) -> EventSpec | None:
         self.busy = False  # a tab's events take turns: no login of this tab is running now
         if self._current_user() is not None:
             self.error = ""
@@ -60,7 +62,7 @@ class LoginState(AuthState):
         return client_key(device, self.router.session.client_ip)
 
     @rx.event
-    async def submit(self, form: dict[str, str]):  # noqa: ANN201  (a generator: shows progress first)
+    async def submit(self, form: dict[str, str]) -> AsyncIterator[EventSpec | None]:  # shows progress first
         name = (form.get("name") or "").strip()
         password = form.get("password") or ""
         if not name or not password:
@@ -76,7 +78,7 @@ class LoginState(AuthState):
             self.error = refusal
             return
         self.busy = True
-        yield
+        yield None
         try:
             result = await password_pool.run(_attempt, name, password, client, address)
         except PoolBusy:

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import functools
+from collections.abc import AsyncIterator
 from typing import Any
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.feed_link import feed_links
@@ -18,7 +20,7 @@ from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome,
 from discard_app.state.auth import AuthState
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import User, utc_now
+from services.core.models import User, saved, utc_now
 from services.core.password_pool import PoolBusy, password_pool
 from services.core.urls import site_address, webcal_url
 from services.league import accounts, login_guard
@@ -85,7 +87,7 @@ class ProfileState(GuardedActions, AuthState):
         self.private_messages = bool(user.telegram_private_messages)
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         tab_memory.remember(self.router.session.client_token, NEW_FEED, "")
         self._renew_key()
         user = self._viewer()
@@ -100,7 +102,7 @@ class ProfileState(GuardedActions, AuthState):
     def new_code(self) -> None:
         """A new code replaces the last one: a second press answers with the newer code, which works."""
         outcome = self._perform(
-            lambda session, user: telegram_link.create_link_code(session, user.id, now=utc_now()).code,
+            lambda session, user: telegram_link.create_link_code(session, saved(user.id), now=utc_now()).code,
             action="profile.code",
         )
         if outcome.ok:
@@ -132,7 +134,7 @@ class ProfileState(GuardedActions, AuthState):
 
     def _viewer_row(self) -> User:
         with session_scope() as session:
-            row = session.get(User, self._admitted_user().id)
+            row = session.get_one(User, self._admitted_user().id)
             session.expunge(row)
         return row
 
@@ -152,12 +154,12 @@ class ProfileState(GuardedActions, AuthState):
 
     @rx.event
     @guarded(Anyone.OWN_ACCOUNT)
-    async def change_password(self, form: dict[str, str]):  # noqa: ANN201  (an async generator of events)
+    async def change_password(self, form: dict[str, str]) -> AsyncIterator[EventSpec | None]:
         """The fields stay as typed when something is wrong; they are emptied once the password is changed. A
         second send of the same form (a double tap) answers «Пароль изменён» again and changes nothing."""
         user, key = self._admitted_user(), str(form.get(KEY_FIELD) or "")
         self.busy, self.password_error, self.password_notice = True, "", ""
-        yield
+        yield None
         current, new, repeat = (str(form.get(name) or "") for name in ("current", "new", "repeat"))
         digest = self._session_digest
 
@@ -167,7 +169,7 @@ class ProfileState(GuardedActions, AuthState):
                 raise accounts.AccountError(texts.FORBIDDEN_TITLE)
             accounts.change_password(session, row, current, new, repeat, keep_session_digest=digest)
 
-        if refusal := await asyncio.to_thread(login_guard.admit_password_change, user.id):
+        if refusal := await asyncio.to_thread(login_guard.admit_password_change, saved(user.id)):
             outcome = Outcome(ok=False, problems=[refusal])  # before the pool: the logins' turn is not taken
         else:
             try:

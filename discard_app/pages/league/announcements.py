@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
+from sqlmodel import Session
 
 from discard_app import texts
 from discard_app.components.form import action_form
@@ -15,7 +17,7 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.bot_status import BotStatusView, bot_status
 from services.core.db import session_scope
-from services.core.models import Role, User, utc_now
+from services.core.models import Role, User, saved, utc_now
 from services.core.text_limits import limit_for
 from services.league import roster
 from services.league.accounts import AccountError
@@ -43,33 +45,34 @@ class AnnouncementsState(GuardedActions, LivePage, AuthState):
         self.can_write = user.role == Role.ORGANIZER
         with session_scope() as session:
             season = roster.current_season(session)
-            rows = list_announcements(session, season.id) if season else []
+            rows = list_announcements(session, saved(season.id)) if season else []
             status = bot_status(session, now=utc_now()) if self.can_write else None
-        self.items = [AnnouncementView(id=a.id, text=a.text, at=format_kirov(a.created_at)) for a in rows]
+        self.items = [AnnouncementView(id=saved(a.id), text=a.text, at=format_kirov(a.created_at)) for a in rows]
         self.bot_lines = _bot_lines(status) if status else []
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self._renew_key()
         user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return self._start_live()
+        self._start_live()
+        return None
 
     def _show_refusal(self, message: str) -> None:
         self.error, self.notice = texts.FORBIDDEN_ORGANIZER, ""
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def publish(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+    def publish(self, form: dict[str, str]) -> EventSpec | None:
         """Once per form: a double click publishes (and sends through the bot) one announcement."""
 
-        def publish(session: object, user: User) -> None:
+        def publish(session: Session, user: User) -> None:
             season = roster.current_season(session)
             if season is None:
                 raise AccountError(texts.NO_SEASON)
-            publish_announcement(session, season, form.get("text", ""), author_user_id=user.id, now=utc_now())
+            publish_announcement(session, season, form.get("text", ""), author_user_id=saved(user.id), now=utc_now())
 
         outcome = self._perform(
             publish, key=form.get(KEY_FIELD), done=texts.ANNOUNCEMENT_PUBLISHED, action="announcement"
@@ -88,7 +91,7 @@ def _bot_lines(status: BotStatusView) -> list[str]:
         texts.BOT_LAST_DELIVERY.format(at=format_kirov(status.last_delivery_at) if status.last_delivery_at else never),
         texts.BOT_WAITING.format(count=status.waiting),
     ]
-    if status.last_error:
+    if status.last_error and status.last_error_at:
         lines.append(texts.BOT_LAST_ERROR.format(at=format_kirov(status.last_error_at), error=status.last_error))
     return lines
 

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
+from reflex.event import EventHandler
 
 from discard_app import texts
 from discard_app.components.form import action_form
@@ -22,7 +25,7 @@ from services.views.desk import (
 )
 
 
-def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
+def _item_form(item: dict[str, Any], handler: EventHandler, *fields: rx.Component) -> rx.Component:
     """The item's action as its own small form: the item and its row as hidden fields, the one-time key, the busy
     button; a refused submit keeps what was typed (components/form.py)."""
     return action_form(
@@ -39,7 +42,7 @@ def _item_form(item: dict, handler, *fields: rx.Component) -> rx.Component:  # n
     )
 
 
-def _overrule(item: dict) -> rx.Component:
+def _overrule(item: dict[str, Any]) -> rx.Component:
     """The question before a fallback that would end another match's hold, and its tick (Регламент §3, §6.3)."""
     return rx.cond(
         DeskState.overrule_key == item["key"],
@@ -51,7 +54,7 @@ def _overrule(item: dict) -> rx.Component:
     )
 
 
-def _text(item: dict, name: str, label: str) -> rx.Component:
+def _text(item: dict[str, Any], name: str, label: str) -> rx.Component:
     return rx.input(
         name=name,
         placeholder=label,
@@ -61,7 +64,7 @@ def _text(item: dict, name: str, label: str) -> rx.Component:
     )
 
 
-def _ruling_form(item: dict) -> rx.Component:
+def _ruling_form(item: dict[str, Any]) -> rx.Component:
     """Регламент §6.2: the ruling that closes a call — the sequence of actions, the disagreement, the decision."""
     return _item_form(
         item,
@@ -72,7 +75,7 @@ def _ruling_form(item: dict) -> rx.Component:
     )
 
 
-def _choice(name: str, label: str, options: rx.Var, empty: str) -> rx.Component:
+def _choice(name: str, label: str, options: rx.Var[Any], empty: str) -> rx.Component:
     return rx.el.label(
         rx.text(label, size="1", color_scheme="gray"),
         rx.el.select(
@@ -123,7 +126,7 @@ def _assign_judge_form() -> rx.Component:
     )
 
 
-def _action(item: dict) -> rx.Component:
+def _action(item: dict[str, Any]) -> rx.Component:
     return rx.match(
         item["action"],
         (FALLBACK, _item_form(item, DeskState.apply_fallback, _overrule(item))),
@@ -137,7 +140,7 @@ def _action(item: dict) -> rx.Component:
     )
 
 
-def _item(item: dict) -> rx.Component:
+def _item(item: dict[str, Any]) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.text(item["title"], weight="bold"),
@@ -164,7 +167,7 @@ def _item(item: dict) -> rx.Component:
     )
 
 
-def _group(group: dict) -> rx.Component:
+def _group(group: dict[str, Any]) -> rx.Component:
     return rx.vstack(
         rx.heading(group["title"], " · ", group["count"], size="4", as_="h2"),
         rx.foreach(DeskState.items, lambda item: rx.cond(item["group"] == group["key"], _item(item))),

@@ -6,6 +6,7 @@ from datetime import date, datetime
 from typing import Any, ClassVar, TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 from sqlmodel import col, select
 
 from discard_app import routes, texts
@@ -74,7 +75,7 @@ class DisqualificationsState(GuardedActions, AuthState):
         self.people = [Person(id=str(u.id), name=u.display_name) for u in users]
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         return self._load_page(self._refresh)
 
     def _show_refusal(self, message: str) -> None:
@@ -82,7 +83,7 @@ class DisqualificationsState(GuardedActions, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def record(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+    def record(self, form: dict[str, str]) -> EventSpec | None:
         """Once per form: a double click records one disqualification."""
 
         def record(session: Any, user: User) -> str:

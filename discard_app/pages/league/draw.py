@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
 
 from discard_app import texts
@@ -131,7 +133,7 @@ def _tours() -> rx.Component:
     )
 
 
-def _native_select(name: str, label: str, choices: rx.Var) -> rx.Component:
+def _native_select(name: str, label: str, choices: rx.Var[Any]) -> rx.Component:
     # a native select: the phone's own picker, and a plain form field
     return rx.flex(
         rx.el.label(label, html_for=f"draw-{name}"),
@@ -168,7 +170,7 @@ def _swap_form() -> rx.Component:
 
 
 def _window_row(row: WindowRow) -> rx.Component:
-    def field(kind: str, value: rx.Var, label: rx.Var) -> rx.Component:
+    def field(kind: str, value: rx.Var[Any], label: rx.Var[Any]) -> rx.Component:
         field_id = "window-" + kind + "-" + row["number"]
         return rx.flex(
             rx.el.label(label, html_for=field_id),

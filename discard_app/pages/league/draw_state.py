@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 from sqlmodel import Session
 
 from discard_app import texts
@@ -155,7 +156,9 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             self.options = [_option_view(o, preview.main, multiple) for o in preview.options]
         self.approved = approved is not None
         self.approved_note = (
-            texts.DRAW_APPROVED.format(at=format_kirov(approved.approved_at), seed=approved.seed) if approved else ""
+            texts.DRAW_APPROVED.format(at=format_kirov(approved.approved_at), seed=approved.seed)
+            if approved and approved.approved_at
+            else ""
         )
         shown = approved or draft
         self.has_draft = draft is not None
@@ -182,7 +185,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
             for n, w in enumerate(windows, start=1)
         ]
 
-    def _done(self) -> rx.event.EventSpec:
+    def _done(self) -> EventSpec:
         """Fresh data, and the message in view: on a phone the button pressed is far below it."""
         self._refresh()
         return rx.scroll_to(MESSAGES_ID)
@@ -191,7 +194,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
         self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self.closing_method = self.closing_question = self.closing_text = ""
         self._renew_key()
         if self._current_user() is None:
@@ -239,7 +242,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def close_registration(self, method: str, key: str = "") -> rx.event.EventSpec:
+    def close_registration(self, method: str, key: str = "") -> EventSpec:
         """The question's answer: closes the way it named, once per key (Регламент §1)."""
         self.closing_method = self.closing_question = self.closing_text = ""
         self._perform(
@@ -254,7 +257,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def make_draft(self, key: str = "") -> rx.event.EventSpec:
+    def make_draft(self, key: str = "") -> EventSpec:
         self._perform(
             lambda session, user: draw_season.make_draft(
                 session, _season(session), actor_user_id=user.id, now=utc_now()
@@ -267,7 +270,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def swap(self, form: dict[str, str]) -> rx.event.EventSpec:
+    def swap(self, form: dict[str, str]) -> EventSpec:
         values = [form.get(k) or "" for k in ("tour", "first", "second")]
 
         def run(session: Session, user: User) -> str:
@@ -284,7 +287,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def save_windows(self, form: dict[str, str]) -> rx.event.EventSpec:
+    def save_windows(self, form: dict[str, str]) -> EventSpec:
         count = len(self.windows)
 
         def run(session: Session, user: User) -> None:
@@ -307,7 +310,7 @@ class DrawState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def approve(self, key: str = "") -> rx.event.EventSpec:
+    def approve(self, key: str = "") -> EventSpec:
         self._perform(
             lambda session, user: draw_season.approve_draw(
                 session, _season(session), actor_user_id=user.id, now=utc_now()

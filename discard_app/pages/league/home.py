@@ -5,11 +5,13 @@ from __future__ import annotations
 from typing import TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.live import LivePage, watch_of
 from discard_app.layout import notice, page
 from discard_app.state.auth import AuthState
+from services.core.changes import Watch
 from services.core.db import session_scope
 from services.core.models import Role, User, utc_now
 from services.core.wording import ROLE_NAMES
@@ -46,7 +48,7 @@ class HomeState(LivePage, AuthState):
     staff_note: str = ""
     is_staff: bool = False
 
-    def _live_watch(self) -> tuple:
+    def _live_watch(self) -> Watch:
         return watch_of(user_id=self._user_id)  # the person's own matches: another table's news is not theirs
 
     def _refresh(self, user: User) -> None:
@@ -83,12 +85,13 @@ class HomeState(LivePage, AuthState):
         self.is_staff = user.role != Role.PLAYER
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | list | None:
+    def load(self) -> EventSpec | list[EventSpec] | None:
         user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return self._start_live()
+        self._start_live()
+        return None
 
 
 def _note(row: NoteRow) -> rx.Component:

@@ -7,6 +7,7 @@ from datetime import date, datetime, time, timedelta
 from typing import TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import texts
 from discard_app.components.form import action_form
@@ -72,7 +73,7 @@ class RegulationState(GuardedActions, LivePage, AuthState):
         self._show(self._shown_at())
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self._renew_key()
         user = self._viewer()
         if user is None:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from typing import TypedDict
 
 import reflex as rx
+from sqlmodel import Session
 
 from discard_app import texts
 from discard_app.components.form import action_form
 from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded, reading
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role, User, utc_now
+from services.core.models import Role, User, saved, utc_now
 from services.core.ruleset import CLUB_ZONE, FIELDS, PLAYOFF_FORMAT_NAMES, ZONE_FIELD, of_season
 from services.league import season_rules
 from services.league.roster import current_season
@@ -57,8 +58,8 @@ class RulesState(GuardedActions, AuthState):
                 RuleRow(name=r.name, label=r.label, value=r.value, shown=r.shown)
                 for r in season_rules.rule_lines(of_season(season))
             ]
-            self.amendment = season is not None and season_rules.has_results(session, season.id)
-            changes = season_rules.rule_changes(session, season.id) if season is not None else []
+            self.amendment = season is not None and season_rules.has_results(session, saved(season.id))
+            changes = season_rules.rule_changes(session, saved(season.id)) if season is not None else []
             zone = CLUB_ZONE
             self.rules_history = [
                 RulesChangeRow(
@@ -115,7 +116,7 @@ class RulesState(GuardedActions, AuthState):
         """The preview's form carries the values it showed (hidden fields): what was previewed is what is applied."""
         values = {name: str(form[name]) for name in FORM_FIELDS if name in form}
 
-        def run(session: object, user: User) -> season_rules.RulesChange:
+        def run(session: Session, user: User) -> season_rules.RulesChange:
             if not values:
                 raise season_rules.RulesError(texts.RULES_PREVIEW_FIRST)
             season = current_season(session)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from datetime import date, datetime
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
+from sqlmodel import Session
 
 from discard_app import routes, texts
 from discard_app.components.confirm import confirm_dialog
@@ -16,7 +18,7 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Player, Role, RosterStatus, User, utc_now
+from services.core.models import Player, Role, RosterStatus, User, saved, utc_now
 from services.core.ruleset import multiple_of, of_season
 from services.core.wording import gender
 from services.league import fees, issued_passwords, roster, seasons, withdrawal
@@ -67,8 +69,8 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     def _refresh(self) -> None:
         with session_scope() as session:
             season = roster.current_season(session)
-            rows = roster.list_roster(session, season.id) if season else []
-            fee_of = fees.fee_labels(session, season.id) if season else {}
+            rows = roster.list_roster(session, saved(season.id)) if season else []
+            fee_of = fees.fee_labels(session, saved(season.id)) if season else {}
             deletable = roster.deletable_player_ids(session, season) if season else set()
         self.rows = [
             RosterRowView(
@@ -105,18 +107,18 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             for r in rows:
                 if r.status != RosterStatus.WITHDRAWN:
                     continue
-                for m in withdrawal.affected_played_matches(session, session.get(Player, r.player_id)):
+                for m in withdrawal.affected_played_matches(session, session.get_one(Player, r.player_id)):
                     label = f"{r.name} — {m.title} ({', '.join(m.players)})"
                     choices.append(ReplayChoice(value=f"{r.player_id}:{m.match_id}", label=label))
         return choices
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def order_replay(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+    def order_replay(self, form: dict[str, str]) -> EventSpec | None:
         player_id, _, match_id = (form.get("replay") or "").partition(":")
         title = next((c["label"] for c in self.replay_choices if c["value"] == form.get("replay")), "")
 
-        def run(session: object, user: User) -> None:
+        def run(session: Session, user: User) -> None:
             player = session.get(Player, int(player_id)) if player_id.isdigit() and match_id.isdigit() else None
             if player is None:
                 raise withdrawal.WithdrawalError(texts.ROSTER_PICK_PLAYER)
@@ -135,7 +137,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         )
         return self._after(outcome, REPLAY_FORM_ID)
 
-    def _after(self, outcome: Outcome, form_id: str = "") -> rx.event.EventSpec | None:
+    def _after(self, outcome: Outcome, form_id: str = "") -> EventSpec | None:
         """A form that acted is emptied (a refused one keeps what was chosen), the roster read again."""
         if not outcome.ok:
             return None
@@ -143,7 +145,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         return rx.call_script(f"document.getElementById('{form_id}')?.reset()") if form_id else None
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         return self._load_page(self._refresh)
 
     def _show_refusal(self, message: str) -> None:
@@ -151,10 +153,10 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def add_player(self, form: dict[str, str]) -> list[rx.event.EventSpec] | rx.event.EventSpec | None:
+    def add_player(self, form: dict[str, str]) -> list[EventSpec] | EventSpec | None:
         status = form.get("status") or ""
 
-        def add(session: object, user: User) -> tuple[str, str | None, str]:
+        def add(session: Session, user: User) -> tuple[str, str | None, str]:
             season = roster.current_season(session)
             if season is None:
                 raise AccountError(texts.NO_SEASON)
@@ -170,7 +172,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 status=RosterStatus(chosen),
                 actor_user_id=user.id,
             )
-            return session.get(User, player.user_id).display_name, password, season.name
+            return session.get_one(User, player.user_id).display_name, password, season.name
 
         outcome = self._perform(add, key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED, action="roster.add")
         if not outcome.ok:
@@ -192,10 +194,10 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def record_fee(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+    def record_fee(self, form: dict[str, str]) -> EventSpec | None:
         player_id = form.get("player_id") or ""
 
-        def run(session: object, user: User) -> str:
+        def run(session: Session, user: User) -> str:
             player = session.get(Player, int(player_id)) if player_id.isdigit() else None
             if player is None:
                 raise fees.FeeError(texts.ROSTER_PICK_PLAYER)
@@ -204,7 +206,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             except ValueError:  # a date the browser did not send as YYYY-MM-DD
                 raise fees.FeeError(texts.SEASON_BAD_DATE.format(value=form.get("on", ""))) from None
             label = fees.record_fee(session, player, form.get("action", ""), on, actor_user_id=user.id)
-            return texts.FEE_SAVED.format(name=session.get(User, player.user_id).display_name, label=label)
+            return texts.FEE_SAVED.format(name=session.get_one(User, player.user_id).display_name, label=label)
 
         outcome = self._perform(run, key=form.get(KEY_FIELD), done=lambda message: message, action="roster.fee")
         return self._after(outcome, FEE_FORM_ID)
@@ -223,11 +225,11 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def confirm_reset(self, player_id: str, key: str = "") -> rx.event.EventSpec | list[rx.event.EventSpec] | None:
+    def confirm_reset(self, player_id: str, key: str = "") -> EventSpec | list[EventSpec] | None:
         """The question's answer: the person it named gets a new password, once per key."""
         self.confirm_id = self.confirm_name = ""
 
-        def run(session: object, user: User) -> issued_passwords.IssuedPassword:
+        def run(session: Session, user: User) -> issued_passwords.IssuedPassword:
             player = session.get(Player, int(player_id)) if str(player_id).isdigit() else None
             target = session.get(User, player.user_id) if player else None
             if target is None:
@@ -265,7 +267,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         """A line entered by mistake; the service refuses it once the player has a seat (issue 25 item 4)."""
         self.delete_id = self.delete_question = ""
 
-        def run(session: object, user: User) -> str:
+        def run(session: Session, user: User) -> str:
             player = session.get(Player, int(player_id)) if str(player_id).isdigit() else None
             if player is None:
                 raise AccountError(texts.ROSTER_PICK_PLAYER)
@@ -277,7 +279,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         self._after(outcome)
 
     @staticmethod
-    def _status_change(session: object, user: User, form: dict[str, str]) -> None:
+    def _status_change(session: Session, user: User, form: dict[str, str]) -> None:
         player_id = form.get("player_id") or ""
         player = session.get(Player, int(player_id)) if player_id.isdigit() else None
         if player is None:
@@ -301,7 +303,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def change_status(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+    def change_status(self, form: dict[str, str]) -> EventSpec | None:
         """The fields stay as chosen when something is wrong (a missing reason); emptied once it is done."""
         self.error = self.notice = ""
         if form.get("status") == RosterStatus.WITHDRAWN:
@@ -333,7 +335,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             self._pending_withdrawal, self.withdraw_question = {}, ""
 
 
-def _status_select(name: str, placeholder: str | rx.Var = texts.ROSTER_STATUS) -> rx.Component:
+def _status_select(name: str, placeholder: str | rx.Var[Any] = texts.ROSTER_STATUS) -> rx.Component:
     return rx.select.root(
         rx.select.trigger(placeholder=placeholder, aria_label=texts.ROSTER_STATUS, max_width="100%"),
         rx.select.content(

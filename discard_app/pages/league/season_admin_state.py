@@ -11,6 +11,7 @@ from datetime import date, datetime
 from typing import Any, TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import texts
 from discard_app.components.secret import password_sheet, show_secret
@@ -18,7 +19,7 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, guarded, refusin
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.config import settings
 from services.core.db import session_scope
-from services.core.models import Role, Season, User, utc_now
+from services.core.models import Role, Season, User, saved, utc_now
 from services.core.wording import counted
 from services.league import issued_passwords, roster, seasons
 from services.league.seasons import SeasonError
@@ -128,14 +129,14 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
         self.can_finish = bool(season and season.draw_approved_at and not season.finished_at)
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self.details, self.preview, self._previewed = [], [], ""
         self.finish_question = self.reissue_question = self.reissue_text = ""
         return self._load_page(self._refresh)
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def create(self, form: dict[str, str]) -> rx.event.EventSpec | None:
+    def create(self, form: dict[str, str]) -> EventSpec | None:
         self._clear()
 
         def create(session: Any, user: User) -> Season:
@@ -198,7 +199,7 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
     @guarded(Role.ORGANIZER)
     async def import_csv(
         self, files: list[rx.UploadFile], form: dict[str, str] | None = None
-    ) -> list[rx.event.EventSpec] | None:
+    ) -> list[EventSpec] | None:
         """The selected file once more (nothing of it was kept), imported if it is the one that was checked; the
         new players' passwords are shown once and offered as a printable sheet made now and never stored."""
         self._clear()
@@ -237,18 +238,18 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
         ]
         return events + ([self._sheet(rows, season_name)] if rows else [])
 
-    def _sheet(self, rows: list[issued_passwords.IssuedPassword], season_name: str) -> rx.event.EventSpec:
+    def _sheet(self, rows: list[issued_passwords.IssuedPassword], season_name: str) -> EventSpec:
         return password_sheet(rows, origin=self.router.url.origin, season_name=season_name)
 
     @rx.event
-    def ask_reissue(self) -> rx.event.EventSpec | None:
+    def ask_reissue(self) -> EventSpec | None:
         """«Выдать заново» first asks, naming how many passwords it will replace (the old ones stop working)."""
         if self._viewer() is None:
             return None
         self._clear()
         with session_scope() as session:
             season = roster.current_season(session)
-            count = len(issued_passwords.not_yet_used(session, season.id)) if season else 0
+            count = len(issued_passwords.not_yet_used(session, saved(season.id))) if season else 0
         if season is None:
             self.error = texts.NO_SEASON
             return None
@@ -270,7 +271,7 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    async def reissue_unused(self, form: dict[str, str]) -> list[rx.event.EventSpec] | None:
+    async def reissue_unused(self, form: dict[str, str]) -> list[EventSpec] | None:
         """Every password not yet used (the sheet was lost): new ones, the old ones stop working."""
         self._clear()
         self.reissue_question = self.reissue_text = ""
@@ -279,9 +280,9 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
             season = roster.current_season(session)
             if season is None:
                 raise SeasonError(texts.NO_SEASON)
-            return issued_passwords.reissue_unused(session, season.id, actor_user_id=user.id), season.name
+            return issued_passwords.reissue_unused(session, saved(season.id), actor_user_id=saved(user.id)), season.name
 
-        def done(value: tuple[list, str]) -> str:
+        def done(value: tuple[list[Any], str]) -> str:
             return texts.SEASON_REISSUE_DONE.format(count=len(value[0])) if value[0] else texts.SEASON_REISSUE_NONE
 
         outcome = await asyncio.to_thread(

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.bracket import TableView, table_card, table_view
@@ -13,7 +14,7 @@ from discard_app.pages.results.standings import standings_table
 from discard_app.pages.results.standings_state import StandingsRowView
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Season, utc_now
+from services.core.models import Season, saved, utc_now
 from services.playoff.repo import load_bracket
 from services.results.hanchans import archived
 from services.views import history
@@ -39,7 +40,7 @@ class SeasonsState(AuthState):
     cards: list[SeasonCard] = []
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         if self._current_user() is None:
             return self._redirect_to_login()
         with session_scope() as session:
@@ -68,7 +69,7 @@ class SeasonRecordState(AuthState):
     archived: bool = False  # a past season: read-only, its table final
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         if self._current_user() is None:
             return self._redirect_to_login()
         raw = str(self.router.page.params.get("season_id", ""))
@@ -80,7 +81,8 @@ class SeasonRecordState(AuthState):
                 return None
             self.name, self.status = season.name, history.status_text(season)
             self.archived = archived(session, season)
-            self.standings = history.season_standings_rows(session, season.id)  # type: ignore[assignment]
+            # ignore: the service's rows are plain dicts; the TypedDict names their keys for the page
+            self.standings = history.season_standings_rows(session, saved(season.id))  # type: ignore[assignment]
             view = load_bracket(session, season)
             self.tables = [table_view(t.round, t, view, {}, set()) for t in view.bracket.tables] if view.started else []
             self.matches = history.season_matches(session, season.id, now=utc_now())  # type: ignore[assignment]

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import texts
 from discard_app.components.form import action_form, field, labelled
@@ -48,7 +49,7 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
         ]
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         return self._load_page(self._refresh)
 
     def _show_refusal(self, message: str) -> None:
@@ -56,7 +57,7 @@ class StaffState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def add(self, form: dict[str, str]) -> list[rx.event.EventSpec] | rx.event.EventSpec | None:
+    def add(self, form: dict[str, str]) -> list[EventSpec] | EventSpec | None:
         """Once per form: a double click makes one account, whose password is shown once."""
 
         def add(session: Any, user: User) -> tuple[str, str]:

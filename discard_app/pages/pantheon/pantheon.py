@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import reflex as rx
 
 from discard_app import texts
@@ -19,7 +22,7 @@ def _messages() -> rx.Component:
     )
 
 
-def _field(name: str, label: str, value: rx.Var | str = "", kind: str = "text") -> rx.Component:
+def _field(name: str, label: str, value: rx.Var[Any] | str = "", kind: str = "text") -> rx.Component:
     return rx.el.label(
         rx.text(label, size="2"),
         rx.input(name=name, default_value=value, type=kind, min_width="14em"),
@@ -137,7 +140,7 @@ def _decision_row(row: DecisionView) -> rx.Component:
     )
 
 
-def _table(headers: list[str], rows: rx.Var, render) -> rx.Component:  # noqa: ANN001
+def _table(headers: list[str], rows: rx.Var[Any], render: Callable[[Any], rx.Component]) -> rx.Component:
     return rx.box(
         rx.table.root(
             rx.table.header(rx.table.row(*[rx.table.column_header_cell(h) for h in headers])),

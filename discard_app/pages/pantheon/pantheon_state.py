@@ -9,13 +9,14 @@ import asyncio
 from typing import Any, TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import texts
 from discard_app.pages.pantheon import import_runs
 from discard_app.state.action import KEY_FIELD, GuardedActions, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
-from services.core.models import Role, User, utc_now
+from services.core.models import Role, User, saved, utc_now
 from services.pantheon import event
 from services.pantheon.client import PantheonClient, PantheonError
 from services.pantheon.games import PlayerInfo
@@ -111,7 +112,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
                 self.error = texts.NO_SEASON
                 return
             settings = event.get_settings(session, self._season_id)
-            players = [(p.id, p.name) for p in season_players(session, self._season_id)]
+            players = [(p.id, p.name) for p in season_players(session, self._season_id) if isinstance(p.id, int)]
             names = dict(players)
             registered = [PlayerInfo(i, t) for i, t in self._registered]
             rows = event.mapping_rows(session, self._season_id, registered, players)
@@ -152,7 +153,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         ]
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self._renew_key()  # this tab's forms carry their own one-time key
         if self._current_user() is None:
             return self._redirect_to_login()
@@ -173,7 +174,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def save_settings(self, form: dict[str, Any]) -> rx.event.EventSpec | None:
+    def save_settings(self, form: dict[str, Any]) -> EventSpec | None:
         had_token = self.token_set
         fields = {name: str(form.get(name) or "") for name in ("api_url", "event_id", "admin_person_id", "admin_token")}
         if not self._change(
@@ -233,7 +234,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
 
     @rx.event
     @guarded(Role.ORGANIZER)
-    def import_now(self, key: str = "") -> rx.event.EventSpec | None:
+    def import_now(self, key: str = "") -> EventSpec | None:
         """Starts the import once per key; a thread does the work (blocking HTTP), `follow_import` shows it."""
         if self.running:
             return None
@@ -242,7 +243,7 @@ class PantheonState(GuardedActions, OrganizerPage, AuthState):
         if not outcome.ok or outcome.repeated:  # refused, or a second send of the click whose import runs
             return None
 
-        self._import_run = import_runs.start(outcome.value, self._admitted_user().id)
+        self._import_run = import_runs.start(outcome.value, saved(self._admitted_user().id))
         self.running, self.progress = True, texts.PANTHEON_RUNNING.format(read=0)
         return PantheonState.follow_import
 

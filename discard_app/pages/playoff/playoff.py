@@ -7,6 +7,8 @@ from collections.abc import Callable
 from typing import Any
 
 import reflex as rx
+from reflex.event import EventSpec
+from sqlmodel import Session
 
 from discard_app import texts
 from discard_app.components.bracket import TableView, table_card, table_view
@@ -17,7 +19,7 @@ from discard_app.layout import page
 from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import Role, Season, User, utc_now
+from services.core.models import Role, Season, User, saved, utc_now
 from services.league import roster
 from services.playoff import stage as playoff
 from services.playoff.bracket import PRIZES, ROUND_NAMES
@@ -57,7 +59,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     close_start: str = ""  # the checked window the question is about: the confirmation sends it back
     close_end: str = ""
 
-    def _season(self, session) -> Season | None:  # noqa: ANN001
+    def _season(self, session: Session) -> Season | None:
         return session.get(Season, self._season_id) if self._season_id is not None else None
 
     def _refresh(self, user: User) -> None:
@@ -82,7 +84,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
             mine = {
                 mid
                 for mid in view.match_ids.values()
-                if staff or results_repo.user_player_in_match(session, user.id, mid) is not None
+                if staff or results_repo.user_player_in_match(session, saved(user.id), mid) is not None
             }
             drawn = {mid: winds.drawn_winds(session, mid) for mid in view.match_ids.values()}
             tables = {t.round: t for t in view.bracket.tables}
@@ -105,7 +107,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
         ]
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self._renew_key()
         user = self._current_user()
         if user is None:
@@ -116,15 +118,22 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
             season = season or roster.current_season(session)
             self._season_id = season.id if season else None
         self._refresh(user)
-        return self._start_live()
+        self._start_live()
+        return None
 
     def _show_refusal(self, message: str) -> None:
         self.notice, self.error = "", texts.FORBIDDEN_ORGANIZER
 
-    def _change(self, action, form: dict[str, str], done: str | Callable[[Any], str], name: str) -> None:  # noqa: ANN001
+    def _change(
+        self,
+        action: Callable[[Session, Season, User], Any],
+        form: dict[str, str],
+        done: str | Callable[[Any], str],
+        name: str,
+    ) -> None:
         """`action(session, season, user)` once per the form's key, then the bracket as it now stands."""
 
-        def run(session, user: User) -> Any:  # noqa: ANN001
+        def run(session: Session, user: User) -> Any:
             season = self._season(session)
             if season is None:
                 raise playoff.PlayoffError(texts.NO_SEASON)
@@ -154,7 +163,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
         """The confirmed question: the window it named (checked again) and the form's key."""
         self.close_question = self.close_start = self.close_end = ""
 
-        def action(session, season, user) -> None:  # noqa: ANN001
+        def action(session: Session, season: Season, user: User) -> None:
             playoff.close_regular_stage(session, season, actor=user, round_one_window=_close_window(form))
 
         self._change(action, form, texts.PLAYOFF_CLOSED, "playoff.close")
@@ -167,7 +176,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     def save_window(self, form: dict[str, str]) -> None:
-        def action(session, season, user) -> None:  # noqa: ANN001
+        def action(session: Session, season: Season, user: User) -> None:
             start = parse_kirov(form.get("start", ""), texts.PLAYOFF_WINDOW_START)
             end = parse_kirov(form.get("end", ""), texts.PLAYOFF_WINDOW_END)
             playoff.set_round_window(session, season, form.get("code", ""), start, end, actor=user)
@@ -177,12 +186,13 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     def decide_tie(self, form: dict[str, str]) -> None:
-        def action(session, season, user) -> None:  # noqa: ANN001
+        def action(session: Session, season: Season, user: User) -> None:
             view = playoff.load_bracket(session, season)
             match_id = view.match_ids.get(form.get("round", ""))
-            by_name = {name.casefold(): pid for pid, name in view.names.items()}
-            order = [by_name.get(part.strip().casefold()) for part in form.get("order", "").split(",") if part.strip()]
-            if match_id is None or None in order:
+            by_name = {name.casefold(): pid for pid, name in view.names.items() if isinstance(pid, int)}
+            named = [by_name.get(part.strip().casefold()) for part in form.get("order", "").split(",") if part.strip()]
+            order = [pid for pid in named if pid is not None]
+            if match_id is None or len(order) != len(named):
                 raise playoff.PlayoffError(texts.PLAYOFF_TIE_FORM_INCOMPLETE)
             playoff.decide_match_tie(
                 session, season, match_id, order, reason=form.get("reason", ""), actor=user, now=utc_now()
@@ -193,7 +203,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)  # seated, the judge, the organizer: the service checks (Регламент §4)
     def shuffle_winds(self, match_id: str, key: str = "") -> None:
-        def action(session, season, user) -> int:  # noqa: ANN001
+        def action(session: Session, season: Season, user: User) -> int:
             if not match_id.isdigit():
                 raise winds.WindsError(texts.MATCH_NOT_FOUND)
             number = len(results.effective(session, int(match_id))) + 1
@@ -235,7 +245,7 @@ def _window_inputs() -> list[rx.Component]:
     ]
 
 
-def _close_window(form: dict[str, str]) -> tuple:
+def _close_window(form: dict[str, str]) -> tuple[Any, ...]:
     return (
         parse_kirov(form.get("start", ""), texts.PLAYOFF_WINDOW_START),
         parse_kirov(form.get("end", ""), texts.PLAYOFF_WINDOW_END),

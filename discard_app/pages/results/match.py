@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any, TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.live import LivePage, watch_of
@@ -18,8 +19,9 @@ from discard_app.pages.results.match_forms import ENTER_FORM_ID, PHOTOS_ID, orga
 from discard_app.pages.results.standings_state import publish_standings
 from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome, guarded, reading, refusing
 from discard_app.state.auth import AuthState
+from services.core.changes import Watch
 from services.core.db import session_scope
-from services.core.models import Role, User, utc_now
+from services.core.models import Role, User, saved, utc_now
 from services.results import hanchans as results
 from services.results import judge_calls, penalties, ruling_photos
 from services.results.repo import seated_player_ids
@@ -84,7 +86,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     def _id(self) -> int | None:
         return routes.id_in_path(self.router.url.path, r"/match/(\d+)")
 
-    def _live_watch(self) -> tuple:
+    def _live_watch(self) -> Watch:
         return watch_of(self._id())  # hanchans, disputes and the protocol entered anywhere
 
     def _live_paused(self) -> bool:
@@ -95,16 +97,18 @@ class MatchState(GuardedActions, LivePage, AuthState):
         self._stamp = self._live_stamp()
         with session_scope() as session:
             view = match_view(session, user, match_id) if match_id else None
-            hints, others = [], ([], [])
-            if view and view.organizer:
+            hints: list[str] = []
+            others: tuple[list[Any], list[Any]] = ([], [])
+            if view and view.organizer and match_id:
                 others = admin.lists(session, match_id)
                 for pid in seated_player_ids(session, match_id):
                     name = next((p["name"] for p in view.form_players if p["id"] == str(pid)), "?")
                     hints.append(_ema_hint(name, penalties.conduct_offences(session, pid)))
         self.found = view is not None
-        if view is None:
+        if view is None or not match_id:  # a view is read only for a match
             return
-        self.title, self.seats, self.hanchans = view.title, view.seats, view.hanchans
+        # ignore: the service's rows are plain dicts; the TypedDict names their keys for the page
+        self.title, self.seats, self.hanchans = view.title, view.seats, view.hanchans  # type: ignore[assignment]
         self.schedule_url = routes.match_schedule_url(match_id)
         self.lines, self.penalties, self.protocol, self.rulings = (
             view.lines,
@@ -122,7 +126,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         self.suggestions, (self.penalty_players, self.substitute_options) = hints, others
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self.saving = self.repeat_asked = False
         self.correct_number, self.correct_values = "", {}
         self._renew_key()  # this tab's forms carry their own one-time key (discard_app/state/action.py)
@@ -130,7 +134,8 @@ class MatchState(GuardedActions, LivePage, AuthState):
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return self._start_live()
+        self._start_live()
+        return None
 
     @rx.event
     def dismiss(self) -> None:
@@ -161,7 +166,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)
-    async def enter(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
+    async def enter(self, form: dict[str, Any]) -> AsyncIterator[EventSpec | None]:
         repeat_ok = str(form.get("repeat", "")).lower() in ("on", "true", "1")
         if self.saving or str(form.get("form_rev")) != str(self.form_rev):
             return  # a second send of a form that was already saved (a double tap): its answer is on screen
@@ -170,7 +175,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         ):
             return  # a second tap on the form the save has just emptied: the save's answer stays on screen
         self.saving = True
-        yield  # the button shows it is busy before the save starts
+        yield None  # the button shows it is busy before the save starts
         match_id = self._id() or 0
         try:
             await self._change(
@@ -259,7 +264,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             lambda s, u: results.correct_hanchan(
                 s,
                 u,
-                results.current_hanchan(s, match_id, number).id,
+                saved(results.current_hanchan(s, match_id, number).id),
                 results.parse_entry(form, self._players(), results.match_rules(s, self._id() or 0)),
                 reason=str(form.get("reason", "")),
                 decision=str(form.get("decision", "")),
@@ -295,7 +300,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     @guarded(Role.JUDGE, Role.ORGANIZER)
-    async def ruling(self, files: list[rx.UploadFile], form: dict[str, Any]) -> rx.event.EventSpec | None:
+    async def ruling(self, files: list[rx.UploadFile], form: dict[str, Any]) -> EventSpec | None:
         # Регламент §6.2: the judge or the organizer — checked (by `guarded`) before a byte of the photos is read.
         try:
             # Decoded and encoded afresh without their EXIF (location, device): slow, so off the event loop.
@@ -345,7 +350,7 @@ def _ema_hint(name: str, previous: int) -> str:
     return texts.MATCH_EMA_HINT.format(name=name, previous=previous, step=penalties.ema_step(previous))
 
 
-def _cell(value: rx.Var | str, kind: str = "") -> rx.Component:
+def _cell(value: rx.Var[Any] | str, kind: str = "") -> rx.Component:
     """kind "n": a number or short value that must not break ("35 600" at its thousands space); "w": a long text."""
     if kind == "n":
         return rx.table.cell(value, white_space="nowrap")
@@ -354,13 +359,13 @@ def _cell(value: rx.Var | str, kind: str = "") -> rx.Component:
     return rx.table.cell(value)
 
 
-def _cells(values: list[rx.Var | str], kinds: str = "") -> rx.Component:
+def _cells(values: list[rx.Var[Any] | str], kinds: str = "") -> rx.Component:
     return rx.table.row(*[_cell(v, kinds[i] if i < len(kinds) else "") for i, v in enumerate(values)])
 
 
 def _table(
     headers: list[str],
-    rows: rx.Var,
+    rows: rx.Var[Any],
     render: Callable[[Any], rx.Component],
     min_width: str,
     keys: tuple[int, ...] = (),

@@ -100,7 +100,7 @@ def substitute(match_id: int, form: dict[str, Any]) -> Action:
     )
 
 
-def _select(name: str, label: str, options: rx.Var) -> rx.Component:
+def _select(name: str, label: str, options: rx.Var[Any]) -> rx.Component:
     return _labelled(
         label,
         rx.select.root(

@@ -25,7 +25,7 @@ _labelled, _field, _area = labelled, field, area  # the site's one form (compone
 
 
 def _number(
-    name: rx.Var | str, label: str, aria_label: rx.Var | str, width: str, mode: str = "numeric"
+    name: rx.Var[Any] | str, label: str, aria_label: rx.Var[Any] | str, width: str, mode: str = "numeric"
 ) -> rx.Component:
     return _labelled(label, rx.input(name=name, aria_label=aria_label, input_mode=mode, width=width))
 
@@ -80,7 +80,7 @@ def _player_select(state: Any) -> rx.Component:
 
 
 def _section(
-    title: str | rx.Var,
+    title: str | rx.Var[Any],
     *children: rx.Component,
     state: Any,
     submit_text: str,
@@ -221,7 +221,7 @@ def _correction_select(state: Any) -> rx.Component:
     )
 
 
-def _prefilled(name: rx.Var, label: str, aria_label: rx.Var | str, width: str, state: Any) -> rx.Component:
+def _prefilled(name: rx.Var[Any], label: str, aria_label: rx.Var[Any] | str, width: str, state: Any) -> rx.Component:
     key = state.correct_number + "-" + state.correct_rev.to_string() + "-" + name
     control = rx.input(name=name, aria_label=aria_label, default_value=state.correct_values[name], key=key, width=width)
     return _labelled(label, control)
@@ -346,11 +346,11 @@ def organizer_forms(state: Any) -> rx.Component:
     )
 
 
-def photos_cell(paths: rx.Var) -> rx.Component:
+def photos_cell(paths: rx.Var[Any]) -> rx.Component:
     """A ruling's photos in the protocol: thumbnails linking to the file; HEIC, which most browsers cannot draw,
     as a link only. `paths` is the newline-separated column as stored."""
 
-    def one(path: rx.Var) -> rx.Component:
+    def one(path: rx.Var[Any]) -> rx.Component:
         url = rx.get_upload_url(path)
         return rx.link(
             rx.cond(

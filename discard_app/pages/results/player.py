@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.live import LivePage
@@ -31,12 +32,13 @@ class PlayerState(LivePage, AuthState):
     # (connect_nulls stays off), instead of a flat copy of an earlier total.
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
-        return self._start_live()
+        self._start_live()
+        return None
 
     def _refresh(self, user: User) -> None:  # noqa: ARG002 - every player's page is public to the league
         self._stamp = self._live_stamp()  # a result entered anywhere moves the totals and the chart

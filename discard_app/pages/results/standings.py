@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import texts
 from discard_app.components.live import LivePage
@@ -12,7 +15,7 @@ from discard_app.pages.results.standings_state import LiveStandingsState, Standi
 from discard_app.pages.results.standings_ties import tie_forms
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
-from services.core.models import User
+from services.core.models import User, saved
 from services.core.wording import counted
 from services.results.repo import current_player_id, current_season_id, season_rules
 
@@ -24,17 +27,18 @@ class StandingsViewerState(LivePage, AuthState):
     hint: str = ""  # quotes the season's playoff size (the line under the last place that goes on)
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         user = self._viewer()
         if user is None:
             return None  # LiveStandingsState.join sends the visitor to the login page
         self._stamp = self._live_stamp()
         with session_scope() as session:
-            player_id = current_player_id(session, user.id)
+            player_id = current_player_id(session, saved(user.id))
             top = season_rules(session, current_season_id(session)).playoff_size
         self.my_player_id = str(player_id) if player_id else ""
         self.hint = texts.STANDINGS_HINT.format(places=counted(top, *texts.STANDINGS_PLACE_FORMS))
-        return self._start_live()
+        self._start_live()
+        return None
 
     async def _live_reload(self, user: User, before: str, now: str) -> None:  # noqa: ARG002
         """A result entered by the bot, the command line or the Pantheon import: recompute the shared standings."""
@@ -59,7 +63,7 @@ def _row(row: StandingsRowView) -> rx.Component:
     )
 
 
-def standings_table(rows: rx.Var) -> rx.Component:
+def standings_table(rows: rx.Var[Any]) -> rx.Component:
     # On a phone the table scrolls sideways under the player's name, which stays in view.
     return wide_table(
         rx.table.root(

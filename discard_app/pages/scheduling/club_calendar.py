@@ -6,6 +6,7 @@ from datetime import date, timedelta
 from typing import TypedDict
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.feed_link import feed_links
@@ -92,13 +93,14 @@ class ClubCalendarState(LivePage, AuthState):
         tab_memory.remember(self.router.session.client_token, MY_FEED, origin + routes.personal_ics_url(token))
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         user = self._viewer()
         if user is None:
             return self._redirect_to_login()
         self._feeds(user)
         self._show(week_start(kirov_date(utc_now())))
-        return self._start_live()
+        self._start_live()
+        return None
 
     @rx.event
     def shift(self, weeks: int) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
+from reflex.event import EventHandler
 
 from discard_app import texts
 from discard_app.components.availability_grid import availability_grid
@@ -75,7 +78,7 @@ def _release_dialog() -> rx.Component:
     )
 
 
-def _option(o: dict) -> rx.Component:
+def _option(o: dict[str, Any]) -> rx.Component:
     return rx.hstack(
         rx.text(o["text"], weight="medium"),
         rx.badge(o["length"]),
@@ -95,7 +98,7 @@ def _option(o: dict) -> rx.Component:
     )
 
 
-def _time_input(label: str, name: str, value: rx.Var, on_change: rx.event.EventHandler) -> rx.Component:
+def _time_input(label: str, name: str, value: rx.Var[Any], on_change: EventHandler) -> rx.Component:
     # Half-hour steps: the availability grid and the room bookings are in 30-minute slots.
     return rx.el.label(label, rx.input(type="datetime-local", name=name, step=1800, value=value, on_change=on_change))
 
@@ -142,7 +145,7 @@ def _propose_section() -> rx.Component:
     )
 
 
-def _proposal(p: dict) -> rx.Component:
+def _proposal(p: dict[str, Any]) -> rx.Component:
     return rx.card(
         rx.vstack(
             rx.text(p["text"], weight="bold"),
@@ -173,7 +176,7 @@ def _proposal(p: dict) -> rx.Component:
     )
 
 
-def _booking(b: dict) -> rx.Component:
+def _booking(b: dict[str, Any]) -> rx.Component:
     return rx.flex(
         rx.text(texts.SCHED_BOOKED_PREFIX, b["text"], ", ", b["room"]),
         rx.cond(

@@ -7,6 +7,7 @@ from datetime import date, datetime
 from typing import Any
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import live_push, routes, texts
 from discard_app.components.availability_grid import GRID_SCRIPT
@@ -14,9 +15,9 @@ from discard_app.components.live import LivePage
 from discard_app.state import tab_memory
 from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState
-from services.core.changes import club_moved, grid_moved, match_stamp, match_watch, shared_part
+from services.core.changes import Watch, club_moved, grid_moved, match_stamp, match_watch, shared_part
 from services.core.db import session_scope
-from services.core.models import User, utc_now
+from services.core.models import User, saved, utc_now
 from services.core.wording import agreed
 from services.scheduling import availability, booking
 from services.scheduling.board import match_board
@@ -171,10 +172,12 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 setattr(self, name, value)
 
     def _grid(self) -> MatchGridState:
-        return self.get_substate([MatchGridState.get_name()])
+        grid = self.get_substate([MatchGridState.get_name()])
+        assert isinstance(grid, MatchGridState)
+        return grid
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self.prop_start = self.prop_end = ""
         self.msg_at = "top"
         user = self._viewer()
@@ -186,7 +189,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self._start_live()
         return rx.call_script(GRID_SCRIPT + ";window.discardGrid.saved()")
 
-    def _live_watch(self) -> tuple:
+    def _live_watch(self) -> Watch:
         return match_watch(int(self.match_id), self._user_id)  # this match, the club's rooms, my other tabs
 
     def _live_paused(self) -> bool:
@@ -216,7 +219,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)
-    async def save_grid(self, form: dict[str, Any]) -> AsyncIterator[rx.event.EventSpec | None]:
+    async def save_grid(self, form: dict[str, Any]) -> AsyncIterator[EventSpec | None]:
         """The grid's form: the painted grid (`grid`, filled by assets/availability_grid.js as it is sent) and the
         one-time key. A second send of the same key changes nothing and answers as the first did. One delta: the
         button's busy state was set by the form's own `start_busy` just before (components/form.py)."""
@@ -229,7 +232,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)
-    def confirm_release(self, form: dict[str, Any]) -> rx.event.EventSpec | None:
+    def confirm_release(self, form: dict[str, Any]) -> EventSpec | None:
         """The player read what a save releases and agreed: the grid asked about, with the same key."""
         self.pending_grid = self.drop_warning = ""
         painted = str(form.get("grid") or "")
@@ -239,7 +242,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     def cancel_release(self) -> None:
         self.pending_grid = self.drop_warning = ""
 
-    def _save(self, painted: str, *, key: Any, release_ok: bool) -> rx.event.EventSpec | None:
+    def _save(self, painted: str, *, key: Any, release_ok: bool) -> EventSpec | None:
         if (match_id := self._match_id()) is None:
             return None
         window, seen = _span(self._window_span), self._stamp
@@ -251,10 +254,10 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             now = utc_now()
             # Регламент §6.1: a save that would release a booking is asked about first (`ReleaseFirst`, raised
             # before any write); rolled back with the key's claim, the key stays usable
-            saved = availability.save_and_read(
+            stored = availability.save_and_read(
                 session,
                 match_id=match_id,
-                user_id=user.id,
+                user_id=saved(user.id),
                 intervals=intervals,
                 if_needed=if_needed,
                 now=now,
@@ -264,8 +267,8 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             # Its stamp includes the save's own news; if the club's part moved since this tab last read the page,
             # the tab's older stamp stands, so the push that follows reloads the page (one stamp read, not two).
             after = match_stamp(session, match_id, user.id)
-            view = match_page(session, match_id=match_id, user=user, now=now, read=(saved.board, saved.item))
-            return saved.notices, seen if club_moved(seen, after) else after, view
+            view = match_page(session, match_id=match_id, user=user, now=now, read=(stored.board, stored.item))
+            return stored.notices, seen if club_moved(seen, after) else after, view
 
         outcome = self._perform(
             run,
@@ -290,7 +293,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
 
     @rx.event
     @guarded(Anyone.AT_THE_MATCH)
-    def copy_previous(self) -> rx.event.EventSpec | None:
+    def copy_previous(self) -> EventSpec | None:
         """Fills the grid with my free time from the previous tour, for review: nothing is saved until «Сохранить».
         Reads only (the caller's own intervals), so no action key: guarded because it reveals them."""
         user = self._admitted_user()
@@ -299,9 +302,9 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         self.error = self.notice = ""
         self.msg_at = "grid"
         with session_scope() as session:
-            found = availability.previous_tour_availability(session, match_id=match_id, user_id=user.id)
+            found = availability.previous_tour_availability(session, match_id=match_id, user_id=saved(user.id))
             maybe = availability.previous_tour_availability(
-                session, match_id=match_id, user_id=user.id, if_needed_only=True
+                session, match_id=match_id, user_id=saved(user.id), if_needed_only=True
             )
             window = match_info(session, match_id).window
         if found is None or window is None:
@@ -343,7 +346,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             return
         self._perform(
             lambda session, user: availability.cannot_come(
-                session, booking_id=int(booking_id), user_id=user.id, now=utc_now(), take_time_out=take_time_out
+                session, booking_id=int(booking_id), user_id=saved(user.id), now=utc_now(), take_time_out=take_time_out
             ),
             key=form.get(KEY_FIELD),
             done=texts.SCHED_CANNOT_DONE_FREED if take_time_out else texts.SCHED_CANNOT_DONE,
@@ -382,7 +385,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             return booking.propose_meeting(
                 session,
                 match_id=match_id,
-                user_id=user.id,
+                user_id=saved(user.id),
                 start=parse_kirov(str(form.get("start") or ""), texts.SCHED_START),
                 end=parse_kirov(str(form.get("end") or ""), texts.SCHED_END),
                 hanchans=int(hanchans) if hanchans.isdigit() else 0,
@@ -443,7 +446,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
 
         outcome = self._perform(
             lambda session, user: booking.answer_meeting(
-                session, proposal_id=int(proposal_id), user_id=user.id, confirmed=confirmed, now=now
+                session, proposal_id=int(proposal_id), user_id=saved(user.id), confirmed=confirmed, now=now
             ),
             key=key,
             done=done,

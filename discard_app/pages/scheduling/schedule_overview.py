@@ -3,7 +3,10 @@ each opening a dialog that names the match; rooms and club activities below."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import reflex as rx
+from reflex.event import EventHandler
 
 from discard_app import routes, texts
 from discard_app.components.form import action_form, field
@@ -53,8 +56,8 @@ def _filters() -> rx.Component:
     )
 
 
-def _action_buttons(r: dict) -> rx.Component:
-    def button(kind: str, label: str, allowed: rx.Var) -> rx.Component:
+def _action_buttons(r: dict[str, Any]) -> rx.Component:
+    def button(kind: str, label: str, allowed: rx.Var[Any]) -> rx.Component:
         return rx.cond(
             allowed != "",
             rx.button(
@@ -77,11 +80,11 @@ def _action_buttons(r: dict) -> rx.Component:
     )
 
 
-def _match_link(r: dict) -> rx.Component:
+def _match_link(r: dict[str, Any]) -> rx.Component:
     return rx.link(r["title"], href="/match/" + r["id"] + "/schedule")
 
 
-def _row(r: dict) -> rx.Component:
+def _row(r: dict[str, Any]) -> rx.Component:
     return rx.table.row(
         rx.table.row_header_cell(_match_link(r), white_space="nowrap"),
         rx.table.cell(r["players"]),
@@ -93,7 +96,7 @@ def _row(r: dict) -> rx.Component:
     )
 
 
-def _card(r: dict) -> rx.Component:
+def _card(r: dict[str, Any]) -> rx.Component:
     """The phone's view of a row: everything the table shows, one line each, and the same buttons."""
     return rx.card(
         rx.vstack(
@@ -263,7 +266,7 @@ def _when(name: str, label: str) -> rx.Component:
     )
 
 
-def _form(key: str, title: str, submit: str, handler, *fields: rx.Component) -> rx.Component:  # noqa: ANN001
+def _form(key: str, title: str, submit: str, handler: EventHandler, *fields: rx.Component) -> rx.Component:
     """One form below the table (components/form.py): a refused submit keeps what was typed, its message beside."""
     return action_form(
         S,

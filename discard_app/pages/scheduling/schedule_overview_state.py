@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import reflex as rx
+from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.live import LivePage
@@ -15,7 +16,7 @@ from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.errors import LeagueError
-from services.core.models import Role, Round, User, utc_now
+from services.core.models import Role, Round, User, saved, utc_now
 from services.league.roster import current_season
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
@@ -45,7 +46,8 @@ DIALOG_TITLES = {
 def _outcome(result: object) -> str:
     """What the dialog did, after the match's title: the meeting's time, or the tour a match moved to."""
     if isinstance(result, Round):
-        window = f" ({window_text(Interval(result.window_start, result.window_end))})" if result.window_start else ""
+        start, end = result.window_start, result.window_end
+        window = f" ({window_text(Interval(start, end))})" if start and end else ""
         return texts.SCHEDULE_MOVED_TO_TOUR.format(code=result.code, window=window)
     when = getattr(result, "start_at", None)
     return f": {format_kirov(when)}." if when and getattr(result, "active", True) else "."
@@ -104,18 +106,18 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
     def dialog_heading(self) -> str:
         return f"{DIALOG_TITLES.get(self.dialog, '')}: {self.dialog_title}" if self.dialog else ""
 
-    def _refresh(self) -> None:
+    def _refresh(self) -> None:  # type: ignore[override]  # reloads for every viewer alike: `_live_reload` below
         self._stamp = self._live_stamp()  # every match's state, booked anywhere, shows at once (live_push)
         with session_scope() as session:
             self.rows, self.rooms = overview(session, now=utc_now()), room_rows(session)
             season = current_season(session)
             self.hold_hours = str(season.proposal_hold_hours) if season is not None else ""
 
-    def _live_reload(self, user: object, before: str, now: str) -> None:  # noqa: ARG002 — its viewer checked
+    def _live_reload(self, user: User, before: str, now: str) -> None:  # noqa: ARG002 — its viewer checked
         self._refresh()
 
     @rx.event
-    def load(self) -> rx.event.EventSpec | None:
+    def load(self) -> EventSpec | None:
         self.dialog = ""
         self._renew_key()  # this tab's forms carry their own one-time key
         if self._current_user() is None:
@@ -194,7 +196,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
         self.notice = outcome.message if outcome.ok else ""
         self.error, self.error_form = ("", "") if outcome.ok else (problems, where)
 
-    def _dialog_call(self) -> tuple:
+    def _dialog_call(self) -> tuple[Any, ...]:
         """The service and its arguments for the open dialog; a `LeagueError` names a bad field."""
         if self.dialog not in DIALOG_TITLES or not self.dialog_match_id.isdigit():
             raise SchedulingError(texts.SCHEDULE_DIALOG_GONE)
@@ -286,7 +288,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             if not tables.isdigit():
                 raise SchedulingError(texts.SCHEDULE_TABLES_WHOLE.format(most=scheduling_admin.MAX_TABLES))
             return scheduling_admin.add_room(
-                session, name=name, tables=int(tables), actor_user_id=user.id, now=utc_now()
+                session, name=name, tables=int(tables), actor_user_id=saved(user.id), now=utc_now()
             )
 
         self._run("room", form, act)
@@ -303,7 +305,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
                 session,
                 room_id=int(room) if room.isdigit() else 0,
                 tables=int(tables),
-                actor_user_id=user.id,
+                actor_user_id=saved(user.id),
                 now=utc_now(),
             )
 
@@ -320,7 +322,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             if season is None or season.id is None:
                 raise SchedulingError(texts.HOLD_HOURS_NO_SEASON)
             return scheduling_admin.set_proposal_hold_hours(
-                session, season_id=season.id, hours=hours, actor_user_id=user.id, now=utc_now()
+                session, season_id=saved(season.id), hours=hours, actor_user_id=saved(user.id), now=utc_now()
             )
 
         self._run("hold", form, act)
@@ -338,7 +340,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
                 end=parse_kirov(str(form.get("end") or ""), texts.SCHEDULE_ACTIVITY_END_FIELD),
                 room_id=int(room) if room.isdigit() else None,
                 tables=int(tables) if tables.isdigit() else None,
-                actor_user_id=user.id,
+                actor_user_id=saved(user.id),
                 now=utc_now(),
             )
 

@@ -7,7 +7,7 @@ from datetime import datetime
 
 from sqlmodel import Session, col, select
 
-from services.core.models import Match, Round, Season, Stage, StageKind, User
+from services.core.models import Match, Round, Season, Stage, StageKind, User, saved
 from services.results.hanchans import Entry, enter_hanchan
 from services.results.repo import seated_player_ids
 from services.results.scoring import TableResult
@@ -36,8 +36,8 @@ def seed_demo_results(session: Session, season: Season, organizer: User, *, now:
     ).all()
     rows = iter(DEMO_HANCHANS)
     for match, count in zip(matches, PLAN, strict=False):
-        seats = seated_player_ids(session, match.id)
+        seats = seated_player_ids(session, saved(match.id))
         for _ in range(count):
             points, sticks = next(rows)
             results = tuple(TableResult(p, x) for p, x in zip(seats, points, strict=True))
-            enter_hanchan(session, organizer, match.id, Entry(results, sticks), now=now)
+            enter_hanchan(session, organizer, saved(match.id), Entry(results, sticks), now=now)
