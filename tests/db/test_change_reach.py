@@ -65,7 +65,9 @@ def test_a_seat_a_substitute_took_still_counts_as_the_replaced_persons(
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session, players=4)
         organizer = session.get(type(league.organizer), league.organizer.id)
-        seat_substitute(session, organizer, league.match.id, league.players[0].id, new_name="Запасной Игрок",
+        # a name of its own (letters): on PostgreSQL one database serves the run, and test_clock seats «Запасной Игрок»
+        name = f"Запасной {uuid.uuid4().hex[:6].translate(f.LETTERS)}"
+        seat_substitute(session, organizer, league.match.id, league.players[0].id, new_name=name,
                         reason="переезд", now=PLAYED)  # fmt: skip
         session.commit()
     replaced = league.users[0].id
