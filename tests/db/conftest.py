@@ -4,15 +4,9 @@ tests/db/test_results.py (a season with players, a judge and an organizer)."""
 from __future__ import annotations
 
 import pytest
-import sqlalchemy as sa
 from sqlmodel import Session
 
 from tests.db.test_results import League
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
 
 
 @pytest.fixture
