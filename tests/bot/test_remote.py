@@ -16,6 +16,7 @@ from telegram.ext import Application
 from services.core import outbox as kinds
 from services.core.models import (
     Booking,
+    LoginLink,
     MeetingProposal,
     OutboxEvent,
     ProposalConfirmation,
@@ -418,12 +419,33 @@ async def test_open_on_the_site_sends_a_one_time_login_link_to_the_owner_only(
         link_id, link = fake_api.last_message(PRIVATE[1])
         assert "действует 5 минут и только один раз" in link["text"]
         ((label, url),) = fake_api.buttons(PRIVATE[1], link_id)
-        assert label == "Открыть на сайте" and url.startswith(f"{SITE}/auth/telegram/")
-        code = url.rsplit("/", 1)[1]
+        # The code rides in the fragment, which no browser sends: no access log or proxy sees it.
+        assert label == "Открыть на сайте" and url.startswith(f"{SITE}/auth/telegram#")
+        code = url.split("#", 1)[1]
+        assert "/" not in code and len(code) >= 30
+
+        # A double tap, and the same button on another message, while that link is live: no second code.
+        sent = len(fake_api.accepted("sendMessage"))
+        again = await _tap(app, fake_api, PRIVATE[1], message_id, open_token, by=PRIVATE[1])
+        assert again["text"] == "Ссылка для входа уже отправлена отдельным сообщением выше и действует до 12:05."
+        await app.process_update(_command(app, "/matches", user_id=PRIVATE[1]))
+        listed_id, _ = fake_api.last_message(PRIVATE[1])
+        sent += 1  # /matches' own message
+        other = dict(fake_api.buttons(PRIVATE[1], listed_id))["Открыть на сайте"]
+        assert (await _tap(app, fake_api, PRIVATE[1], listed_id, other, by=PRIVATE[1]))["text"] == again["text"]
+        assert len(fake_api.accepted("sendMessage")) == sent
+        assert len(session.exec(select(LoginLink).where(LoginLink.user_id == league.user_ids[1])).all()) == 1
+
         opened = login_links.open_login_link(session, code, now=clock.now, session_days=30)
         assert opened is not None and opened.match_id == league.match_id
         assert accounts.user_for_token(session, opened.token, now=clock.now).id == league.user_ids[1]
         assert login_links.open_login_link(session, code, now=clock.now, session_days=30) is None  # once
+        session.commit()
+        # Used up: the next tap sends a fresh link.
+        answered = await _tap(app, fake_api, PRIVATE[1], message_id, open_token, by=PRIVATE[1])
+        assert answered["text"] == "Ссылка для входа отправлена отдельным сообщением."
+        ((_, fresh),) = fake_api.buttons(PRIVATE[1], fake_api.last_message(PRIVATE[1])[0])
+        assert fresh != url
     finally:
         await app.shutdown()
 
