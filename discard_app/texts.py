@@ -756,7 +756,21 @@ SCHEDULE_OVERRULE_ASK = (
     "Других свободных столов в это время нет. Стол удерживает предложение: {holds}. Если назначить, это предложение "
     "будет снято, а его игроки узнают причину."
 )
+SCHEDULE_OVERRULE_ASK_MANY = (
+    "Других свободных столов в это время нет. Столы удерживают предложения: {holds}. Если назначить, эти "
+    "предложения будут сняты, а их игроки узнают причину."
+)
 SCHEDULE_OVERRULE_CONFIRM = "Снять удержание и назначить"
+
+
+def overrule_question(held: list[str]) -> str:
+    """The question before an action that would end other matches' holds (none: no question)."""
+    if not held:
+        return ""
+    ask = SCHEDULE_OVERRULE_ASK if len(held) == 1 else SCHEDULE_OVERRULE_ASK_MANY
+    return ask.format(holds="; ".join(held))
+
+
 PANTHEON_PICK_MATCH = "Выберите матч."
 # --- full-season: /seasons/manage and /playoff guarded; finishing and re-issuing ask first (issue 25) ---
 SEASON_FINISH_CONFIRM_TITLE = "Завершить сезон?"
