@@ -210,6 +210,44 @@ async def test_a_double_tap_is_answered_as_the_first_and_books_once(
     assert len(booked) == 1 and len(confirmed) == 3  # the two on the site and the one tap
 
 
+async def test_a_person_tapping_fast_gets_the_replies_at_the_chats_pace(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    """Telegram allows about one message a second in a chat, edits included: the replies to fast taps (and
+    /matches' messages) wait for the pace the delivery pass keeps, and count in it — never a burst into one chat.
+    The pace's clock is the test's: nothing waits for real."""
+    clock, waits = [1000.0], []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(round(seconds, 3))
+        clock[0] += seconds
+
+    notifier = app.bot_data["notifier"]
+    notifier.sleep, notifier.monotonic = sleep, lambda: clock[0]
+    calls = []
+    real_edit, real_send = notifier.gateway.edit, notifier.gateway.send
+
+    async def edit(chat_id: int, *args: object, **kwargs: object) -> None:
+        calls.append((chat_id, clock[0]))
+        await real_edit(chat_id, *args, **kwargs)
+
+    async def send(chat_id: int, *args: object, **kwargs: object) -> int:
+        calls.append((chat_id, clock[0]))
+        return await real_send(chat_id, *args, **kwargs)
+
+    notifier.gateway.edit, notifier.gateway.send = edit, send
+    propose(session, league, kirov(14, 13))
+    await _deliver(app)
+    message_id, confirm = _button(fake_api, PRIVATE[1], "Подтверждаю")
+    for _ in range(3):  # three taps as fast as a thumb goes: the first is answered, the others as the first
+        await _tap(app, fake_api, PRIVATE[1], message_id, confirm, by=PRIVATE[1])
+    await app.process_update(_command(app, "/matches", user_id=PRIVATE[1]))
+    mine = [at for chat, at in calls if chat == PRIVATE[1]]
+    assert len(mine) == 1 + 3 + 1  # the proposal's message, three edits, /matches' one message
+    assert all(later - earlier >= 1.0 for earlier, later in zip(mine, mine[1:], strict=False))
+    assert waits  # the replies waited for the pace (none is sent faster than one a second)
+
+
 async def test_a_tap_after_the_proposal_ended_changes_nothing_and_says_why(
     app: Application, fake_api: FakeBotApi, session: Session, league: League
 ) -> None:
