@@ -10,6 +10,7 @@ import reflex as rx
 from reflex.event import EventSpec
 
 from discard_app import routes, texts
+from discard_app.components.confirm import confirm_dialog
 from discard_app.components.live import LivePage, watch_of
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
@@ -67,6 +68,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
     hanchan_numbers: list[str] = []  # 1 … the match's planned hanchans, for the forms that name one
     enter_hint: str = ""  # quotes the season's table total (its ruleset)
     no_show_title: str = ""  # quotes the season's no-show penalty
+    no_show_question: str = ""  # «Назначить неявку …?»: the penalty is asked about first, naming the player
+    no_show_text: str = ""  # what it does, in words, with the season's amount
+    _pending_no_show: dict[str, str] = {}  # the checked form the question is about
     participant: bool = False
     staff: bool = False
     organizer: bool = False
@@ -278,9 +282,31 @@ class MatchState(GuardedActions, LivePage, AuthState):
             self.pick_correction(self.correct_number)
 
     @rx.event
+    @reading(Role.ORGANIZER)
+    def ask_no_show(self, form: dict[str, Any]) -> None:
+        """Регламент §5: checked, not done — a warning and the season's penalty in one click are asked about first."""
+        self.no_show_question = ""
+        action = admin.no_show(self._id() or 0, form)
+        if not self._check(action):
+            return
+        self._pending_no_show = {key: str(form.get(key) or "") for key in ("player_id", KEY_FIELD)}
+        name = next((p["name"] for p in self.penalty_players if p["id"] == form.get("player_id")), "")
+        with session_scope() as session:
+            penalty = results.match_rules(session, self._id() or 0).no_show_penalty
+        self.no_show_question = texts.NO_SHOW_CONFIRM_TITLE.format(name=name)
+        self.no_show_text = texts.NO_SHOW_CONFIRM_TEXT.format(penalty=format_points(penalty))
+
+    @rx.event
     @guarded(Role.ORGANIZER)
-    async def no_show(self, form: dict[str, Any]) -> None:
-        await self._change(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
+    async def no_show(self) -> None:
+        form, self._pending_no_show, self.no_show_question = self._pending_no_show, {}, ""
+        if form:
+            await self._change(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
+
+    @rx.event
+    def cancel_no_show(self, is_open: bool = False) -> None:
+        if not is_open:
+            self._pending_no_show, self.no_show_question = {}, ""
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -451,6 +477,19 @@ def _messages() -> rx.Component:
     )
 
 
+def _confirm_no_show() -> rx.Component:
+    return confirm_dialog(
+        MatchState.no_show_question,
+        MatchState.no_show_text,
+        confirm=texts.NO_SHOW_CONFIRM,
+        on_confirm=MatchState.no_show,
+        cancel=texts.NO_SHOW_CANCEL,
+        is_open=MatchState.no_show_question != "",
+        on_open_change=MatchState.cancel_no_show,
+        danger=True,
+    )
+
+
 def _body() -> rx.Component:
     return rx.vstack(
         rx.cond(MatchState.read_only, rx.callout(texts.MATCH_ARCHIVED, icon="archive", color_scheme="gray")),
@@ -511,7 +550,10 @@ def _body() -> rx.Component:
         ),
         result_forms(MatchState),
         rx.cond(MatchState.participant, judge_call_form(MatchState)),
-        rx.cond(MatchState.organizer, rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState))),
+        rx.cond(
+            MatchState.organizer,
+            rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState), _confirm_no_show()),
+        ),
         rx.heading(texts.MATCH_PROTOCOL, size="4", as_="h2"),
         _table(
             list(texts.MATCH_PROTOCOL_COLUMNS),
