@@ -168,11 +168,27 @@ def _item(item: dict[str, Any]) -> rx.Component:
 
 
 def _group(group: dict[str, Any]) -> rx.Component:
-    return rx.vstack(
-        rx.heading(group["title"], " · ", group["count"], size="4", as_="h2"),
-        rx.foreach(DeskState.items, lambda item: rx.cond(item["group"] == group["key"], _item(item))),
-        spacing="2",
-        width="100%",
+    def heading(**props: Any) -> rx.Component:
+        return rx.heading(group["title"], " · ", group["count"], size="4", as_="h2", **props)
+
+    def items() -> rx.Component:
+        return rx.vstack(
+            rx.foreach(DeskState.items, lambda item: rx.cond(item["group"] == group["key"], _item(item))),
+            spacing="2",
+            width="100%",
+        )
+
+    # A folded group (services/views/desk.py FOLDED) is one line with its count; a tap opens its items.
+    return rx.cond(
+        group["folded"] == "1",
+        rx.el.details(
+            rx.el.summary(
+                heading(display="inline"), rx.text(texts.DESK_FOLDED_OPEN, size="2", color_scheme="gray", as_="span")
+            ),
+            items(),
+            style={"width": "100%"},
+        ),
+        rx.vstack(heading(), items(), spacing="2", width="100%"),
     )
 
 
