@@ -128,15 +128,22 @@ def test_on_a_phone_a_swipe_scrolls_and_two_taps_paint_a_range(phones: list[Brow
     expect(page.get_by_text("Начало отмечено")).to_be_visible()
     page.get_by_label(f"{label} 21:00", exact=True).tap()
     assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "19:00", "19:30", "20:00", "20:30", "21:00"]
-    # Tapping a free cell starts a range «могу, если нужно»; tapping such a cell starts a clearing range.
+    # Issue 45 item 8: the kind is chosen once, then a range of two taps paints it — «если нужно», then «стереть».
+    expect(page.get_by_text("Сначала выберите, что отмечать: «Свободен», «Если нужно» или «Стереть»")).to_be_visible()
+    page.get_by_role("button", name="Если нужно", exact=True).tap()
+    expect(page.get_by_role("button", name="Если нужно", exact=True)).to_have_attribute("aria-pressed", "true")
     page.get_by_label(f"{label} 19:00", exact=True).tap()
     page.get_by_label(f"{label} 19:30", exact=True).tap()
     assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "20:00", "20:30", "21:00"]
     assert _checked(page, label, HALF_HOURS, "mixed") == ["19:00", "19:30"]
-    page.get_by_label(f"{label} 19:00", exact=True).tap()
+    page.get_by_label(f"{label} 18:00", exact=True).tap()  # the same kind again: free cells become «если нужно»
+    page.get_by_label(f"{label} 18:30", exact=True).tap()
+    assert _checked(page, label, HALF_HOURS, "mixed") == ["18:00", "18:30", "19:00", "19:30"]
+    page.get_by_role("button", name="Стереть", exact=True).tap()
+    page.get_by_label(f"{label} 18:00", exact=True).tap()
     page.get_by_label(f"{label} 19:30", exact=True).tap()
     assert _checked(page, label, HALF_HOURS, "mixed") == []
-    assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "20:00", "20:30", "21:00"]
+    assert _checked(page, label, HALF_HOURS) == ["20:00", "20:30", "21:00"]
 
 
 def test_a_fast_mouse_drag_paints_every_crossed_cell(page: Page, app: App) -> None:
