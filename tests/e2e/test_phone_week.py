@@ -214,6 +214,37 @@ def test_four_phones_schedule_one_match_and_each_sees_the_others_live(phones: li
     expect(card).to_contain_text(f"ждём подтверждения: {names[1]}", timeout=LIVE)  # the home card, live too
 
 
+def test_the_proposers_answer_follows_the_proposal_once_the_others_confirm(
+    phones: list[BrowserContext], app: App
+) -> None:
+    """Issue 45 item 7: a proposal for part of the match («ждём остальных») stayed so after all four confirmed; the
+    answer now says what the read model says — booked — while the page still offers the rest of the match."""
+    names = list(PLAYERS[4:8])
+    day = kirov_date(utc_now()) + timedelta(days=320)  # an evening no other test books in the club's room
+    evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match = factories.match_for_names(session, names, Interval(at_kirov(day), at_kirov(day + timedelta(2))))
+        match_id, title = match.id, f"Тур {session.get(Round, match.round_id).code}, стол {match.table}"
+        users = [session.exec(select(User).where(User.display_name == n)).one().id for n in names]
+    for user_id in users:
+        with session_scope(engine) as session:
+            save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening], now=utc_now())
+    page = phones[0].new_page()
+    _schedule(page, app, names[0], title)
+    page.get_by_label(texts.SCHED_HANCHANS).select_option("2")  # part of the match: the rest stays to propose
+    page.get_by_role("button", name="Предложить встречу").tap()
+    expect(page.get_by_role("status")).to_contain_text("ждём остальных")
+    with session_scope(engine) as session:
+        proposal_id = session.exec(select(MeetingProposal.id).where(MeetingProposal.match_id == match_id)).one()
+    for user_id in users[1:]:
+        with session_scope(engine) as session:
+            answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=True, now=utc_now())
+    engine.dispose()
+    expect(page.get_by_role("status")).to_have_text("Ваше предложение: забронировано.", timeout=LIVE)
+    expect(page.get_by_role("button", name="Предложить встречу")).to_be_visible()  # one hanchan still to propose
+
+
 def _playing_match(app: App, names: list[str]) -> int:
     """A match of these four, being played, in a regular stage of its own (no other test's tour sees it)."""
     engine = app.engine()

@@ -8,6 +8,7 @@ import reflex as rx
 from reflex.event import EventHandler
 
 from discard_app import texts
+from discard_app.components.fade import FADES, fade_style
 from discard_app.components.form import action_form
 from discard_app.components.season_checklist import season_checklist_card
 from discard_app.layout import forbidden, notice, page
@@ -200,9 +201,17 @@ def desk_page() -> rx.Component:
             rx.vstack(
                 rx.text(texts.DESK_INTRO, color_scheme="gray", size="2"),
                 season_checklist_card(),  # the organizer's only (its state checks the role)
+                fade_style(),
                 rx.cond(
                     (DeskState.notice != "") & (DeskState.notice_key != ASSIGN),  # beside the button that caused it
-                    rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
+                    rx.callout(
+                        DeskState.notice,
+                        color_scheme="green",
+                        role="status",
+                        width="100%",
+                        class_name=FADES,  # an old «Готово» does not stand above the next call (issue 45 item 7)
+                        key=DeskState.answer_no.to_string(),
+                    ),
                 ),
                 rx.cond(
                     (DeskState.error != "") & (DeskState.error_key == REFUSED),

@@ -11,6 +11,7 @@ from reflex.event import EventSpec
 
 from discard_app import routes, texts
 from discard_app.components.confirm import confirm_dialog
+from discard_app.components.fade import FADES, fade_style
 from discard_app.components.live import LivePage, watch_of
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
@@ -434,14 +435,6 @@ def _hanchan(h: HanchanView) -> rx.Component:
     )
 
 
-# What was done fades after a few seconds and lets taps through (issue 45 item 7: on a phone it covered «Позвать
-# судью» until closed); what is wrong stays until closed or the next answer.
-FADE_CSS = """
-@keyframes answer-done{to{opacity:0;visibility:hidden}}
-.answer-done{animation:answer-done .4s ease 5s forwards}
-"""
-
-
 def _messages() -> rx.Component:
     """Pinned to the bottom of the viewport: the answer to a form is where the eye is, not 1000 px above the button
     (a success that scrolled out of sight invited a second tap)."""
@@ -471,7 +464,7 @@ def _messages() -> rx.Component:
             border_radius="var(--radius-3)",
             box_shadow="var(--shadow-5)",
             padding="0.5em",
-            class_name=rx.cond(failed, "", "answer-done"),
+            class_name=rx.cond(failed, "", FADES),
             key=MatchState.answer_no.to_string(),
         ),
     )
@@ -505,7 +498,7 @@ def _body() -> rx.Component:
             spacing="2",
             wrap="wrap",
         ),
-        rx.el.style(FADE_CSS),
+        fade_style(),
         _messages(),
         rx.heading(texts.MATCH_HANCHANS, size="4", as_="h2"),
         rx.cond(
