@@ -1,14 +1,14 @@
 // Availability grid: painted in the browser, saved once with the Save button.
-// Mouse and pen: press and drag; every cell between two samples is painted, however fast the drag.
+// What is painted is chosen first: «Свободен» ("1"), «Если нужно» ("2") or «Стереть» ("0") — the buttons with
+// data-paint-kind (components/availability_grid.py); «Свободен» until another is chosen.
+// Mouse and pen: press and drag; every cell between two samples takes the chosen kind, however fast the drag.
 // Touch: a swipe only scrolls (touch-action in the CSS); painting is deliberate — tap the first cell of a range,
-// then its last cell: every cell between them (the days between, the hours between) takes the first cell's new
-// state. Tapping the first cell again keeps just that one cell.
-// A cell cycles empty ("0") → free ("1") → «могу, если нужно» ("2") → empty: a drag or a tapped range takes the
-// first cell's next state.
+// then its last cell: every cell between them (the days between, the hours between) takes the chosen kind.
+// Tapping the first cell again keeps just that one cell.
 (function () {
   if (window.discardGrid) return;
   let painting = false;
-  let value = "1";
+  let kind = "1"; // what a drag or a tapped range paints: the pressed data-paint-kind button
   let dirty = false;
   let last = null; // [day, slot] of the previous mouse sample
   let anchor = null; // the first tapped cell of a touch range
@@ -25,9 +25,7 @@
     if (note) note.dataset.dirty = dirty ? "1" : "0";
   };
   const QUESTION = "Доступность не сохранена. Уйти со страницы?";
-  const NEXT = { "0": "1", "1": "2", "2": "0" };
   const ARIA = { "0": "false", "1": "true", "2": "mixed" };
-  const nextOf = (cell) => NEXT[cell.dataset.state] || "1";
   const set = (cell, on) => {
     if (!cell || cell.dataset.state === "x" || cell.dataset.past === "1") return; // a begun half hour stays
     const next = on === true ? "1" : on === false ? "0" : on;
@@ -68,9 +66,8 @@
     const cell = ev.target.closest ? ev.target.closest("[data-cell]") : null;
     if (!cell || cell.dataset.state === "x" || cell.dataset.past === "1") return;
     painting = true;
-    value = nextOf(cell);
     last = pos(cell);
-    set(cell, value);
+    set(cell, kind);
     ev.preventDefault();
   });
   document.addEventListener("pointermove", (ev) => {
@@ -80,7 +77,7 @@
       const cell = cellAt(sample.clientX, sample.clientY);
       if (!cell) continue;
       const here = pos(cell);
-      line(last || here, here, value);
+      line(last || here, here, kind);
       last = here;
     }
   });
@@ -94,6 +91,14 @@
       if (grid) grid.dataset.showWeek = week.dataset.weekSwitch;
       document.querySelectorAll("[data-week-switch]").forEach((b) => {
         b.setAttribute("aria-pressed", b === week ? "true" : "false");
+      });
+      return;
+    }
+    const chosen = ev.target.closest ? ev.target.closest("[data-paint-kind]") : null;
+    if (chosen) {
+      kind = chosen.dataset.paintKind;
+      document.querySelectorAll("[data-paint-kind]").forEach((b) => {
+        b.setAttribute("aria-pressed", b === chosen ? "true" : "false");
       });
       return;
     }
@@ -114,11 +119,10 @@
     if (cell && pointerType === "touch") {
       if (cell.dataset.state === "x" || cell.dataset.past === "1") return;
       if (anchor === null) {
-        value = nextOf(cell);
-        set(cell, value);
+        set(cell, kind);
         setAnchor(cell);
       } else {
-        if (cell !== anchor) rectangle(pos(anchor), pos(cell), value);
+        if (cell !== anchor) rectangle(pos(anchor), pos(cell), kind);
         setAnchor(null);
       }
       return;

@@ -31,6 +31,7 @@ CSS = """
 [data-cell][data-past="1"]{background:var(--gray-a6);cursor:not-allowed}
 .grid-head{position:sticky;top:0;z-index:2;background:var(--color-panel-solid)}
 [data-week-switch][aria-pressed="true"]{outline:2px solid var(--accent-9)}
+[data-paint-kind][aria-pressed="true"]{outline:2px solid var(--accent-9);font-weight:bold}
 [data-cell][data-anchor="1"]{outline:2px solid var(--amber-9);outline-offset:-2px}
 [data-cell]:nth-child(odd){border-bottom-color:var(--gray-a7)}
 .grid-touch{touch-action:manipulation}
@@ -115,6 +116,33 @@ def _day(row: rx.Var[Any], day: rx.Var[Any], days: rx.Var[Any], marks: rx.Var[An
     )
 
 
+def _kind_choice() -> rx.Component:
+    """What a drag or a range of two taps paints, chosen first (issue 45 item 8: a cycle per tap took guessing)."""
+    return rx.flex(
+        rx.text(texts.GRID_KIND_LABEL, size="2"),
+        *[
+            rx.button(
+                name,
+                type="button",
+                size="2",
+                variant="soft",
+                color_scheme=color,
+                custom_attrs={"data-paint-kind": kind, "aria-pressed": "true" if kind == "1" else "false"},
+            )
+            for kind, name, color in (
+                ("1", texts.GRID_KIND_FREE, "jade"),
+                ("2", texts.GRID_KIND_IF_NEEDED, "amber"),
+                ("0", texts.GRID_KIND_ERASE, "gray"),
+            )
+        ],
+        spacing="2",
+        wrap="wrap",
+        align="center",
+        role="group",
+        aria_label=texts.GRID_KIND_LABEL,
+    )
+
+
 def _week_switch(days: rx.Var[Any]) -> rx.Component:
     """A window longer than a week shows one week at a time: an explicit switch, not a hidden sideways scroll."""
     return rx.cond(
@@ -177,6 +205,7 @@ def availability_grid(
             _fill_button(texts.GRID_FILL_WINDOW, "-1,0,48", texts.GRID_FILL_WINDOW),
             spacing="3",
         ),
+        _kind_choice(),
         rx.text(
             texts.GRID_ANCHOR_HINT,
             id="grid-anchor",

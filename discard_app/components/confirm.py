@@ -38,6 +38,7 @@ def confirm_dialog(
                 wrap="wrap",
                 margin_top="1em",
             ),
+            overflow_wrap="anywhere",  # a long name without spaces stays inside a phone's width
         ),
         open=is_open,
         **({"on_open_change": on_open_change} if on_open_change is not None else {}),

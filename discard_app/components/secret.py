@@ -37,9 +37,13 @@ _SHOW = """(() => {
 })()"""
 
 
-def secret_box(box_id: str) -> rx.Component:
-    """Where `show_secret` writes; empty and hidden until then, and again once the page is left."""
-    return rx.el.div(id=box_id, role="status", hidden=True, style=_BOX_STYLE)
+def secret_box(box_id: str, shown: rx.Var[bool] | None = None) -> rx.Component:
+    """Where `show_secret` writes; empty and hidden until then, and again once the page is left. `shown`, when
+    given, hides it as well once the page's next answer replaces the one it came with."""
+    style = (
+        _BOX_STYLE if shown is None else {**_BOX_STYLE, "display": rx.cond(shown, "", "none")}
+    )  # "": the `hidden` attribute decides
+    return rx.el.div(id=box_id, role="status", hidden=True, style=style)
 
 
 def show_secret(box_id: str, lines: list[str]) -> EventSpec:

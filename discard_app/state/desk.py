@@ -52,6 +52,7 @@ class DeskState(GuardedActions, AuthState):
     error: str = ""
     error_key: str = ""
     notice: str = ""
+    answer_no: int = 0  # a new answer remounts the top notice, so its fading starts again
     notice_key: str = ""  # the action the notice answers: "assign" is shown under its form, the rest at the top
     working: str = ""  # the item whose action runs: its button spins (components/form.py)
     # The item whose fallback would end another match's hold, and the question naming it (Регламент §3, §6.3)
@@ -134,6 +135,7 @@ class DeskState(GuardedActions, AuthState):
         problems = "; ".join(outcome.problems)
         self.error, self.error_key = ("", "") if outcome.ok else (problems, where)
         self.notice, self.notice_key = (outcome.message, where) if outcome.ok else ("", "")
+        self.answer_no += 1
 
     async def _change(
         self, form: dict[str, str], run: Callable[[Any, User], Any], done: str | Callable[[Any], str]

@@ -81,6 +81,35 @@ def create_season(
     return season
 
 
+def set_registration_dates(
+    session: Session, season: Season, opens: date | None, closes: date | None, *, actor_user_id: int, now: datetime
+) -> Season:
+    """Регламент §1: registration runs until a date — the current season's dates set on the site, audited."""
+    if opens is None or closes is None:
+        raise SeasonError("Укажите обе даты регистрации: когда она открывается и когда закрывается.")
+    if closes < opens:
+        raise SeasonError("Регистрация не может закрыться раньше, чем откроется.")
+    before = {"opens": _iso(season.registration_opens_on), "closes": _iso(season.registration_closes_on)}
+    season.registration_opens_on, season.registration_closes_on = opens, closes
+    session.add(season)
+    record_audit(
+        session,
+        actor_user_id=actor_user_id,
+        action="season.registration_dates",
+        entity="season",
+        entity_id=season.id,
+        before=before,
+        after={"opens": opens.isoformat(), "closes": closes.isoformat()},
+        now=now,
+    )
+    session.flush()
+    return season
+
+
+def _iso(day: date | None) -> str | None:
+    return day.isoformat() if day else None
+
+
 def previous_season(session: Session, season: Season) -> Season | None:
     return session.exec(select(Season).where(col(Season.id) < season.id).order_by(col(Season.id).desc())).first()
 

@@ -39,13 +39,7 @@ def season_checklist(session: Session, season: Season, *, now: datetime) -> list
         *_staff(session),
         _registration(season),
         _fees(session, season),
-        CheckLine(  # Регламент §1: the main roster strictly a multiple of four
-            "multiple",
-            f"Основной состав кратен {multiple_of(rules.roster_multiple)}",
-            main > 0 and main % rules.roster_multiple == 0,
-            f"в основном составе {counted(main, 'игрок', 'игрока', 'игроков')}",
-            "roster",
-        ),
+        _multiple(season, main, rules.roster_multiple),
         CheckLine("closed", "Регистрация закрыта", season.registration_closed, "", "draw"),
         _windows(session, season),
         CheckLine(  # Регламент §2: the draw of all tours at once, approved by the organizer
@@ -54,6 +48,17 @@ def season_checklist(session: Session, season: Season, *, now: datetime) -> list
         _playoff_windows(session, season),
         _bot(session, now),
     ]
+
+
+def _multiple(season: Season, main: int, multiple: int) -> CheckLine:
+    """Регламент §1: the main roster strictly a multiple of four — at registration. Once the draw is approved a
+    withdrawal leaves the roster short, and the tables are made up by technical substitutes (§6.1): the line stays
+    done and says so."""
+    title, players = f"Основной состав кратен {multiple_of(multiple)}", counted(main, "игрок", "игрока", "игроков")
+    if season.draw_approved_at is not None:
+        detail = f"в основном составе {players}; после жеребьёвки столы добирают технические замены (Регламент §6.1)"
+        return CheckLine("multiple", title, True, detail, "roster")
+    return CheckLine("multiple", title, main > 0 and main % multiple == 0, f"в основном составе {players}", "roster")
 
 
 def _rooms(session: Session) -> CheckLine:

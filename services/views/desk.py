@@ -71,6 +71,10 @@ GROUPS: tuple[tuple[str, str], ...] = (
     ("roster", "Состав"),
 )
 
+# Groups whose items come several at once and are read later, not acted on first: shown as one line with their
+# count that opens (issue 45 item 10: right after the draw four tours' long capacity cards stood above everything).
+FOLDED = frozenset({"capacity"})
+
 # The actions the desk performs itself; anything else is a link to the page where it is settled.
 FALLBACK = "fallback"
 WINDOW_FALLBACK = "window_fallback"
@@ -106,11 +110,16 @@ class Desk:
         return len(self.items)
 
     def groups(self) -> list[dict[str, str]]:
-        """The groups that have items: key, title and count (for the headings)."""
+        """The groups that have items: key, title, count (for the headings) and whether they are folded ("1": a
+        group of `FOLDED` with more than one item)."""
         counts: dict[str, int] = {}
         for item in self.items:
             counts[item.group] = counts.get(item.group, 0) + 1
-        return [{"key": k, "title": t, "count": str(counts[k])} for k, t in GROUPS if k in counts]
+        return [
+            {"key": k, "title": t, "count": str(counts[k]), "folded": "1" if k in FOLDED and counts[k] > 1 else ""}
+            for k, t in GROUPS
+            if k in counts
+        ]
 
 
 def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:

@@ -25,6 +25,7 @@ from services.league.seasons import (
     finish_season,
     import_roster_csv,
     preview_roster_csv,
+    set_registration_dates,
 )
 from services.results.disqualifications import record_disqualification
 from services.results.entry import ResultsError
@@ -274,3 +275,20 @@ def test_a_new_person_s_name_is_letters_spaces_hyphens_and_apostrophes_only(sess
     names = session.exec(select(User.display_name).join(Player, col(Player.user_id) == User.id).where(
         Player.season_id == new.id)).all()  # fmt: skip
     assert list(names) == ["Анна-Мария д'Арк"]
+
+
+def test_the_current_seasons_registration_dates_are_set_checked_and_audited(session: Session, league: League) -> None:
+    """Issue 45 item 10: the checklist's «Даты регистрации» could be set only when a season was made; Регламент §1."""
+    season = create_season(session, "Лига 2028", actor_user_id=None, now=PLAYED)
+    with pytest.raises(SeasonError, match="Укажите обе даты регистрации"):
+        set_registration_dates(session, season, TODAY, None, actor_user_id=league.organizer.id, now=PLAYED)
+    with pytest.raises(SeasonError, match="не может закрыться раньше"):
+        set_registration_dates(session, season, TODAY, TODAY - timedelta(days=1), actor_user_id=1, now=PLAYED)
+    assert (season.registration_opens_on, season.registration_closes_on) == (None, None)
+    set_registration_dates(session, season, TODAY, date(2027, 2, 1), actor_user_id=league.organizer.id, now=PLAYED)
+    session.commit()
+    season = session.get(Season, season.id)
+    assert (season.registration_opens_on, season.registration_closes_on) == (TODAY, date(2027, 2, 1))
+    audit = session.exec(select(AuditRecord).where(AuditRecord.action == "season.registration_dates")).one()
+    assert (audit.actor_user_id, audit.entity_id, audit.at) == (league.organizer.id, season.id, PLAYED)
+    assert '"2027-02-01"' in str(audit.after) or "2027-02-01" in str(audit.after)

@@ -6,14 +6,16 @@ from __future__ import annotations
 import pytest
 from sqlmodel import Session, select
 
-from services.core.models import AuditRecord, Role, Room, User
+from services.core.models import AuditRecord, Player, Role, Room, User
 from services.league import staff
+from services.league.draw_season import approve_draw, make_draft
 from services.league.fees import record_fee
 from services.league.seasons import create_season
+from services.league.withdrawal import withdraw_player
 from services.scheduling.tour_windows import set_windows
 from services.views.checklist import season_checklist
 from tests import factories as f
-from tests.db.test_draw_season import WINDOWS
+from tests.db.test_draw_season import WINDOWS, _league
 from tests.factories import NOW
 
 
@@ -88,3 +90,19 @@ def test_a_running_seasons_roster_counts_toward_its_lines(session: Session) -> N
     assert lines["fees"][:2] == (False, "оплатили 0 из 8")  # a player the roster has no registration row for owes
     record_fee(session, league.players[0], "paid", NOW.date(), actor_user_id=None)
     assert _lines(session, league.season)["fees"][:2] == (False, "оплатили 1 из 8")
+
+
+def test_after_the_draw_a_withdrawal_is_answered_by_substitutes_not_an_unticked_multiple(session: Session) -> None:
+    """Issue 45 item 10: Регламент §1's multiple of four is the registration's; after the draw a withdrawal leaves 15
+    main players, and the tables are made up by technical substitutes (§6.1) — the line stays ticked and says so."""
+    season = _league(session)
+    make_draft(session, season, seed=11, actor_user_id=None)
+    set_windows(session, season, WINDOWS, actor_user_id=None)
+    approve_draw(session, season, actor_user_id=None, now=NOW)
+    player = session.exec(select(Player).where(Player.season_id == season.id, Player.status == "main")).first()
+    withdraw_player(session, player, reason="переезд", actor_user_id=None, now=NOW)
+    session.commit()
+    assert _lines(session, season)["multiple"][:2] == (
+        True,
+        "в основном составе 15 игроков; после жеребьёвки столы добирают технические замены (Регламент §6.1)",
+    )

@@ -81,6 +81,8 @@ READ_ONLY = {
     "cancel_release", "photos_rejected", "fetch_registered", "show_on", "load_file", "logout", "submit",
     "follow_import", "start_busy",
     "ask_reissue", "cancel_reissue", "ask_finish", "cancel_finish",
+    "ask_no_show", "cancel_no_show",  # the no-show's question: `ask_no_show` checks (its role too) and asks only
+    "cancel_add",
     "preview_rules",  # computes the change and the standings after it in the tab; the role is still checked
 }  # fmt: skip
 
@@ -912,7 +914,7 @@ SCENARIOS: dict[str, Scenario] = {
         ORGANIZER, _on_match(lambda m: {"penalty_id": str(m.penalty_id), "reason": "Ошибка"}, with_penalty=True)
     ),
     "MatchState.no_show": Scenario(
-        ORGANIZER, _on_match(lambda m: {"player_id": str(m.player_ids[2])}, with_meeting=True)
+        ORGANIZER, _on_match(lambda m: {"player_id": str(m.player_ids[2])}, with_meeting=True), first="ask_no_show"
     ),
     "MatchState.conduct": Scenario(
         ORGANIZER,
@@ -1170,6 +1172,12 @@ def _withdrawal_asked(app: App) -> tuple[str, dict[str, Any]]:
     return "/roster", {"form": {**form, KEY_FIELD: new_key()}}
 
 
+def _one_word_asked(app: App) -> tuple[str, dict[str, Any]]:
+    """Issue 45 item 10: a new person's first name alone; `add_player` asks, the answer makes the account."""
+    form = {"name": f"Новичок{uuid.uuid4().hex[:6].translate(LETTERS).lower()}", "status": "reserve"}
+    return "/roster", {"form": {**form, KEY_FIELD: new_key()}}
+
+
 LEFTOVER_SCENARIOS: dict[str, Scenario] = {
     "MatchState.resolve": Scenario(ORGANIZER, _resolve_dispute),
     "MatchState.substitute": Scenario(ORGANIZER, _on_match(_substitute)),
@@ -1177,6 +1185,7 @@ LEFTOVER_SCENARIOS: dict[str, Scenario] = {
     "ProfileState.unlink": Scenario("", _linked_player({})),
     "ProfileState.set_private_messages": Scenario("", _linked_player({"enabled": True})),
     "RosterState.confirm_withdrawal": Scenario(ORGANIZER, _withdrawal_asked, first="change_status"),
+    "RosterState.confirm_add": Scenario(ORGANIZER, _one_word_asked, first="add_player"),
 }
 SCENARIOS.update(LEFTOVER_SCENARIOS)
 

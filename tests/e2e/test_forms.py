@@ -80,5 +80,26 @@ def test_a_refused_status_change_keeps_the_chosen_player_and_status(page: Page, 
     page.get_by_role("option", name="снят").click()
     page.get_by_role("button", name="Изменить статус").click()
     expect(page.get_by_role("alert")).to_contain_text("укажите причину")
+    # Issue 45 item 7: the new answer replaces the old one, the issued password's line with it
+    expect(page.locator("#roster-issued-password")).to_be_hidden()
     expect(page.get_by_role("combobox", name="Игрок")).to_have_text(name)  # still chosen
     expect(page.get_by_role("combobox", name="Статус").nth(1)).to_have_text("снят")
+
+
+def test_a_first_name_alone_is_asked_about_before_an_account_is_made(page: Page, app: App) -> None:
+    """Issue 45 item 10: a one-word name for a new person asks «Только имя, без фамилии?»; «Дописать фамилию»
+    makes nothing, «Создать без фамилии» makes the account and shows its password."""
+    name = f"Одноимённый{uuid.uuid4().hex[:6].translate(LETTERS)}"
+    login(page, app, ORGANIZER, path="/roster")
+    page.get_by_label(texts.ROSTER_NAME).fill(name)
+    page.get_by_role("button", name="Добавить игрока").click()
+    question = page.get_by_role("alertdialog", name=f"Только имя, без фамилии: «{name}»?")
+    expect(question).to_contain_text("Лучше дописать фамилию")
+    question.get_by_role("button", name="Дописать фамилию").click()
+    expect(question).to_have_count(0)
+    expect(page.get_by_role("rowheader", name=name, exact=True)).to_have_count(0)
+    expect(page.locator("#roster-issued-password")).to_be_hidden()
+    page.get_by_role("button", name="Добавить игрока").click()
+    question.get_by_role("button", name="Создать без фамилии").click()
+    expect(page.get_by_role("rowheader", name=name, exact=True)).to_have_count(1)
+    expect(page.locator("#roster-issued-password")).to_contain_text(f"Пароль для «{name}»")

@@ -46,7 +46,9 @@ def _paint(app: App, match_id: int, user_id: int, *spans: Interval) -> None:
     engine.dispose()
 
 
-def test_on_a_phone_a_tap_cycles_to_if_needed_and_the_option_says_so(phones: list[BrowserContext], app: App) -> None:
+def test_on_a_phone_the_chosen_kind_paints_if_needed_and_the_option_says_so(
+    phones: list[BrowserContext], app: App
+) -> None:
     names = list(PLAYERS[12:16])
     first = kirov_date(utc_now()) + timedelta(days=260)  # an evening no other test books in the club's room
     match_id, title, users = _match(app, names, Interval(at_kirov(first), at_kirov(first + timedelta(days=3))))
@@ -55,9 +57,10 @@ def test_on_a_phone_a_tap_cycles_to_if_needed_and_the_option_says_so(phones: lis
     page = phones[0].new_page()
     _schedule(page, app, names[0], title)
     expect(page.get_by_text("жёлтая в полоску — могу, если нужно", exact=False)).to_be_visible()
-    # 18:00–21:00 free: two taps; then a tap on 19:30 (free → «если нужно») and on 21:00 makes 19:30–21:00 so.
+    # 18:00–21:00 free: two taps; then «Если нужно» chosen, a tap on 19:30 and on 21:00 makes 19:30–21:00 so.
     page.get_by_label(f"{label} 18:00", exact=True).tap()
     page.get_by_label(f"{label} 21:00", exact=True).tap()
+    page.get_by_role("button", name="Если нужно", exact=True).tap()
     page.get_by_label(f"{label} 19:30", exact=True).tap()
     expect(page.get_by_text("Начало отмечено")).to_be_visible()
     page.get_by_label(f"{label} 21:00", exact=True).tap()
@@ -83,7 +86,8 @@ def test_on_a_phone_a_tap_cycles_to_if_needed_and_the_option_says_so(phones: lis
     page.wait_for_function("window.discardGrid !== undefined")
     expect(page.get_by_label(f"{label} 20:00", exact=True)).to_have_attribute("aria-checked", "mixed")
     expect(page.get_by_label(f"{label} 18:30", exact=True)).to_have_attribute("aria-checked", "true")
-    # a tap on a cell «если нужно» starts a clearing range
+    # «Стереть» chosen: a range of two taps clears
+    page.get_by_role("button", name="Стереть", exact=True).tap()
     page.get_by_label(f"{label} 20:30", exact=True).tap()
     page.get_by_label(f"{label} 21:00", exact=True).tap()
     assert _checked(page, label, HALF_HOURS, "mixed") == ["19:30", "20:00"]

@@ -63,6 +63,10 @@ def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app:
         call.get_by_label(f"Решение судьи: {title}, ханчан 2").fill("фуритен, рон отменён, чомбо")
         close.click()
         expect(call).to_have_count(0)
+        # Issue 45 item 7: the desk's «Готово» fades, so it does not stand above the next call
+        done = judge.get_by_role("status").filter(has_text=f"Готово: {title}, ханчан 2")
+        expect(done).to_be_visible()
+        expect(done).to_be_hidden(timeout=10_000)
 
         player.reload()
         protocol = player.get_by_role("row").filter(has_text="вызов судьи")

@@ -63,6 +63,14 @@ def test_organizer_seats_a_substitute_and_the_no_show_loses_80000(page: Page, ap
     no_show.get_by_role("combobox", name="Игрок").click()
     page.get_by_role("option", name=absent, exact=True).click()
     no_show.get_by_role("button", name="Назначить штраф за неявку").click()
+    # Issue 45 item 10: a warning and −80 000 in one click are asked about first, in words, the season's amount.
+    question = page.get_by_role("alertdialog", name=f"Записать неявку: {absent}?")
+    expect(question).to_contain_text("предупреждение и штраф −80\u202f000 очков к итогу этого матча")
+    question.get_by_role("button", name="Отмена").click()
+    expect(question).to_have_count(0)
+    expect(page.get_by_role("status")).to_have_count(0)  # nothing recorded
+    no_show.get_by_role("button", name="Назначить штраф за неявку").click()
+    page.get_by_role("alertdialog").get_by_role("button", name="Записать неявку и штраф").click()
     expect(page.get_by_role("status")).to_have_text("Штраф записан в протокол матча.")
     # The match's penalties table: player, points, kind, warning, basis.
     expect(page.get_by_role("row", name=re.compile(rf"^{absent} -80\s000 неявка предупреждение"))).to_be_visible()

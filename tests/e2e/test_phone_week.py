@@ -128,15 +128,22 @@ def test_on_a_phone_a_swipe_scrolls_and_two_taps_paint_a_range(phones: list[Brow
     expect(page.get_by_text("Начало отмечено")).to_be_visible()
     page.get_by_label(f"{label} 21:00", exact=True).tap()
     assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "19:00", "19:30", "20:00", "20:30", "21:00"]
-    # Tapping a free cell starts a range «могу, если нужно»; tapping such a cell starts a clearing range.
+    # Issue 45 item 8: the kind is chosen once, then a range of two taps paints it — «если нужно», then «стереть».
+    expect(page.get_by_text("Сначала выберите, что отмечать: «Свободен», «Если нужно» или «Стереть»")).to_be_visible()
+    page.get_by_role("button", name="Если нужно", exact=True).tap()
+    expect(page.get_by_role("button", name="Если нужно", exact=True)).to_have_attribute("aria-pressed", "true")
     page.get_by_label(f"{label} 19:00", exact=True).tap()
     page.get_by_label(f"{label} 19:30", exact=True).tap()
     assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "20:00", "20:30", "21:00"]
     assert _checked(page, label, HALF_HOURS, "mixed") == ["19:00", "19:30"]
-    page.get_by_label(f"{label} 19:00", exact=True).tap()
+    page.get_by_label(f"{label} 18:00", exact=True).tap()  # the same kind again: free cells become «если нужно»
+    page.get_by_label(f"{label} 18:30", exact=True).tap()
+    assert _checked(page, label, HALF_HOURS, "mixed") == ["18:00", "18:30", "19:00", "19:30"]
+    page.get_by_role("button", name="Стереть", exact=True).tap()
+    page.get_by_label(f"{label} 18:00", exact=True).tap()
     page.get_by_label(f"{label} 19:30", exact=True).tap()
     assert _checked(page, label, HALF_HOURS, "mixed") == []
-    assert _checked(page, label, HALF_HOURS) == ["18:00", "18:30", "20:00", "20:30", "21:00"]
+    assert _checked(page, label, HALF_HOURS) == ["20:00", "20:30", "21:00"]
 
 
 def test_a_fast_mouse_drag_paints_every_crossed_cell(page: Page, app: App) -> None:
@@ -205,6 +212,37 @@ def test_four_phones_schedule_one_match_and_each_sees_the_others_live(phones: li
     for page in pages[2:]:
         expect(page.get_by_text("Пока не забронировано.")).to_be_visible(timeout=LIVE)
     expect(card).to_contain_text(f"ждём подтверждения: {names[1]}", timeout=LIVE)  # the home card, live too
+
+
+def test_the_proposers_answer_follows_the_proposal_once_the_others_confirm(
+    phones: list[BrowserContext], app: App
+) -> None:
+    """Issue 45 item 7: a proposal for part of the match («ждём остальных») stayed so after all four confirmed; the
+    answer now says what the read model says — booked — while the page still offers the rest of the match."""
+    names = list(PLAYERS[4:8])
+    day = kirov_date(utc_now()) + timedelta(days=320)  # an evening no other test books in the club's room
+    evening = Interval(at_kirov(day, 18), at_kirov(day, 23))
+    engine = app.engine()
+    with session_scope(engine) as session:
+        match = factories.match_for_names(session, names, Interval(at_kirov(day), at_kirov(day + timedelta(2))))
+        match_id, title = match.id, f"Тур {session.get(Round, match.round_id).code}, стол {match.table}"
+        users = [session.exec(select(User).where(User.display_name == n)).one().id for n in names]
+    for user_id in users:
+        with session_scope(engine) as session:
+            save_availability(session, match_id=match_id, user_id=user_id, intervals=[evening], now=utc_now())
+    page = phones[0].new_page()
+    _schedule(page, app, names[0], title)
+    page.get_by_label(texts.SCHED_HANCHANS).select_option("2")  # part of the match: the rest stays to propose
+    page.get_by_role("button", name="Предложить встречу").tap()
+    expect(page.get_by_role("status")).to_contain_text("ждём остальных")
+    with session_scope(engine) as session:
+        proposal_id = session.exec(select(MeetingProposal.id).where(MeetingProposal.match_id == match_id)).one()
+    for user_id in users[1:]:
+        with session_scope(engine) as session:
+            answer_meeting(session, proposal_id=proposal_id, user_id=user_id, confirmed=True, now=utc_now())
+    engine.dispose()
+    expect(page.get_by_role("status")).to_have_text("Ваше предложение: забронировано.", timeout=LIVE)
+    expect(page.get_by_role("button", name="Предложить встречу")).to_be_visible()  # one hanchan still to propose
 
 
 def _playing_match(app: App, names: list[str]) -> int:

@@ -69,6 +69,10 @@ def test_participant_enters_a_hanchan_and_other_browser_standings_update(
         match_row = watcher.get_by_role("row").filter(has=watcher.get_by_role("link", name="Тур 1"))
         expect(match_row).to_contain_text("+25 000")
         expect(watcher.locator(".recharts-line").first).to_be_attached()
+        # The chart's tooltip writes points as the tables do: «25 000» with a narrow space, not «25000»
+        dot = watcher.locator(".recharts-line-dots circle").first.bounding_box()
+        watcher.mouse.move(dot["x"] + dot["width"] / 2, dot["y"] + dot["height"] / 2)
+        expect(watcher.locator(".recharts-tooltip-wrapper")).to_contain_text("25\u202f000")
     finally:
         watcher_context.close()
 

@@ -345,6 +345,12 @@ SEASON_SCENARIOS: dict[str, Scenario] = {
             lambda _id: {"form": {"name": f"Сезон {uuid.uuid4().hex[:8]}", "opens": "", "closes": ""}},
         ),
     ),
+    "SeasonAdminState.set_dates": Scenario(
+        ORGANIZER,
+        _in_fresh_season(
+            "open", "/seasons/manage", lambda _id: {"form": {"opens": "2031-01-10", "closes": "2031-02-01"}}
+        ),
+    ),
     "SeasonAdminState.copy_roster": Scenario(ORGANIZER, _season_with_a_predecessor),
     "SeasonAdminState.reissue_unused": Scenario(ORGANIZER, _season_with_an_unused_password),
     "SeasonAdminState.finish": Scenario(

@@ -209,6 +209,12 @@ def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App
     expect(page.get_by_role("status")).to_have_text("Изменение опубликовано и объявлено.")
     expect(page.get_by_role("region", name="Текст редакции")).to_contain_text("четыре ханчана")
     expect(page.get_by_role("listitem").filter(has_text="Четыре ханчана в матче")).to_be_visible()
+    # Issue 45 item 7: a preview of the rules is answered by the preview; the publication's answer goes
+    page.get_by_label("Ума ханчана за 1-е место").fill("25000")
+    page.get_by_role("button", name="Показать, что изменится").click()
+    expect(page.get_by_text("Ума ханчана за 1-е место: 15 000 → 25 000")).to_be_visible()
+    expect(page.get_by_text("Изменение опубликовано и объявлено.")).to_have_count(0)
+    page.get_by_role("button", name="Отменить").click()
 
     # The version in force on a date before the first publication: none yet. A draft begun meanwhile stays in its
     # field (the field was remounted with the text in force on every look, and on the page's own load: a draft

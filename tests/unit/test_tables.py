@@ -40,3 +40,17 @@ def test_a_windows_capacity_has_its_margin_and_the_fallback_seats() -> None:
     tight = window_capacity("2", window, tables=1, activities=[((1, 1), window)], matches=1, hanchans=3,
                             hanchan_minutes=90)  # fmt: skip
     assert not tight.fits and "не хватает 4 ч" in tight.text and tight.fallback_short == 1
+
+
+def test_the_desk_folds_several_capacity_warnings_into_one_line_with_their_count() -> None:
+    """Issue 45 item 10: right after the draw four tours' «Столов может не хватить» cards stood above everything on
+    the desk; several of them are one group folded under its count, one alone or any other group stays open."""
+    from services.views.desk import Desk, DeskItem
+
+    def item(key: str, group: str) -> DeskItem:
+        return DeskItem(key, group, key, "…")
+
+    tours = [item(f"capacity-{n}", "capacity") for n in range(1, 5)]
+    desk = Desk([*tours, item("call-1", "calls"), item("call-2", "calls")])
+    assert [(g["key"], g["count"], g["folded"]) for g in desk.groups()] == [("calls", "2", ""), ("capacity", "4", "1")]
+    assert Desk(tours[:1]).groups()[0]["folded"] == ""

@@ -8,6 +8,7 @@ import reflex as rx
 from reflex.event import EventHandler
 
 from discard_app import texts
+from discard_app.components.fade import FADES, fade_style
 from discard_app.components.form import action_form
 from discard_app.components.season_checklist import season_checklist_card
 from discard_app.layout import forbidden, notice, page
@@ -169,11 +170,27 @@ def _item(item: dict[str, Any]) -> rx.Component:
 
 
 def _group(group: dict[str, Any]) -> rx.Component:
-    return rx.vstack(
-        rx.heading(group["title"], " · ", group["count"], size="4", as_="h2"),
-        rx.foreach(DeskState.items, lambda item: rx.cond(item["group"] == group["key"], _item(item))),
-        spacing="2",
-        width="100%",
+    def heading(**props: Any) -> rx.Component:
+        return rx.heading(group["title"], " · ", group["count"], size="4", as_="h2", **props)
+
+    def items() -> rx.Component:
+        return rx.vstack(
+            rx.foreach(DeskState.items, lambda item: rx.cond(item["group"] == group["key"], _item(item))),
+            spacing="2",
+            width="100%",
+        )
+
+    # A folded group (services/views/desk.py FOLDED) is one line with its count; a tap opens its items.
+    return rx.cond(
+        group["folded"] == "1",
+        rx.el.details(
+            rx.el.summary(
+                heading(display="inline"), rx.text(texts.DESK_FOLDED_OPEN, size="2", color_scheme="gray", as_="span")
+            ),
+            items(),
+            style={"width": "100%"},
+        ),
+        rx.vstack(heading(), items(), spacing="2", width="100%"),
     )
 
 
@@ -185,9 +202,17 @@ def desk_page() -> rx.Component:
             rx.vstack(
                 rx.text(texts.DESK_INTRO, color_scheme="gray", size="2"),
                 season_checklist_card(),  # the organizer's only (its state checks the role)
+                fade_style(),
                 rx.cond(
                     (DeskState.notice != "") & (DeskState.notice_key != ASSIGN),  # beside the button that caused it
-                    rx.callout(DeskState.notice, color_scheme="green", role="status", width="100%"),
+                    rx.callout(
+                        DeskState.notice,
+                        color_scheme="green",
+                        role="status",
+                        width="100%",
+                        class_name=FADES,  # an old «Готово» does not stand above the next call (issue 45 item 7)
+                        key=DeskState.answer_no.to_string(),
+                    ),
                 ),
                 rx.cond(
                     (DeskState.error != "") & (DeskState.error_key == REFUSED),

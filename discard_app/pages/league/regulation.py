@@ -116,6 +116,11 @@ class RegulationState(GuardedActions, LivePage, AuthState):
         self.error, self.notice = texts.FORBIDDEN_ORGANIZER, ""
 
     @rx.event
+    def dismiss(self) -> None:
+        """Another form of the page acts (the rules' preview): this form's answer belongs to its own action."""
+        self.error = self.notice = ""
+
+    @rx.event
     @guarded(Role.ORGANIZER)
     def publish(self, form: dict[str, str]) -> None:
         """Once per form: a double click publishes (and announces) one amendment."""
@@ -228,6 +233,6 @@ def regulation_page() -> rx.Component:
                 width="100%",
             ),
         ),
-        rules_section(),
+        rules_section(clear_others=S.dismiss),
         rx.cond(AuthState.is_organizer, _editor()),
     )

@@ -3,7 +3,7 @@ edits them freely until the first result, later as an amendment previewed with t
 
 from __future__ import annotations
 
-from typing import TypedDict
+from typing import Any, TypedDict
 
 import reflex as rx
 from sqlmodel import Session
@@ -224,7 +224,9 @@ def _preview() -> rx.Component:
     )
 
 
-def rules_section() -> rx.Component:
+def rules_section(clear_others: Any) -> rx.Component:
+    """`clear_others`: the page's event that takes its other answers away — a preview's answer is the preview, not
+    the publication before it (issue 45 item 7: «Изменение опубликовано и объявлено» stood beside it)."""
     return rx.vstack(
         rx.heading(texts.RULES_TITLE, size="4", as_="h2"),
         rx.cond(S.rules_error != "", rx.callout(S.rules_error, color_scheme="red", role="alert", width="100%")),
@@ -240,7 +242,7 @@ def rules_section() -> rx.Component:
                         color_scheme="gray",
                     ),
                     rx.foreach(S.rules, _field),
-                    on_submit=S.preview_rules,
+                    on_submit=[clear_others, S.preview_rules],
                     submit_text=texts.RULES_SHOW_CHANGE,
                     submit_props={"variant": "outline"},
                     card=False,

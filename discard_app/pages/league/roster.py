@@ -21,7 +21,7 @@ from services.core.db import session_scope
 from services.core.models import Player, Role, RosterStatus, User, saved, utc_now
 from services.core.ruleset import multiple_of, of_season
 from services.core.wording import gender
-from services.league import fees, issued_passwords, roster, seasons, withdrawal
+from services.league import accounts, fees, issued_passwords, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 
 ISSUED_BOX = "roster-issued-password"
@@ -65,6 +65,10 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     replay_choices: list[ReplayChoice] = []
     delete_id: str = ""  # the player whose roster line waits for «Удалить строку?»
     delete_question: str = ""
+    one_word_question: str = ""  # «Только имя, без фамилии?»: a one-word new name is asked about first
+    _pending_add: dict[str, str] = {}  # the add form the question is about
+    answer_no: int = 0  # counts the answers: the issued-password line shows only beside the answer it came with
+    secret_for: int = -1  # the answer the issued-password line belongs to
 
     def _refresh(self) -> None:
         with session_scope() as session:
@@ -151,9 +155,40 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     def _show_refusal(self, message: str) -> None:
         self.reset()  # nothing of the organizer's view stays in a refused tab (OrganizerPage)
 
+    def _show_answer(self, outcome: Outcome, where: str) -> None:
+        """A new answer replaces the one before, an issued password's line with it (issue 45 item 7)."""
+        super()._show_answer(outcome, where)
+        if not outcome.repeated:  # a double click's second answer is the first one, still on screen
+            self.answer_no += 1
+
     @rx.event
     @guarded(Role.ORGANIZER)
     def add_player(self, form: dict[str, str]) -> list[EventSpec] | EventSpec | None:
+        """A one-word name for a new person is asked about first: without a surname the person is hard to find
+        and easy to confuse, and the account made with it has a password to hand out."""
+        self.one_word_question = ""
+        name = " ".join((form.get("name") or "").split())
+        if name and " " not in name:
+            with session_scope() as session:
+                known = accounts.find_user(session, name) is not None
+            if not known:
+                self._pending_add = {key: form.get(key) or "" for key in ("name", "status", KEY_FIELD)}
+                self.one_word_question = texts.ROSTER_ONE_WORD_TITLE.format(name=name)
+                return None
+        return self._add(form)
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def confirm_add(self) -> list[EventSpec] | EventSpec | None:
+        form, self._pending_add, self.one_word_question = self._pending_add, {}, ""
+        return self._add(form) if form else None
+
+    @rx.event
+    def cancel_add(self, is_open: bool = False) -> None:
+        if not is_open:
+            self._pending_add, self.one_word_question = {}, ""
+
+    def _add(self, form: dict[str, str]) -> list[EventSpec] | EventSpec | None:
         status = form.get("status") or ""
 
         def add(session: Session, user: User) -> tuple[str, str | None, str]:
@@ -176,7 +211,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
 
         outcome = self._perform(add, key=form.get(KEY_FIELD), done=texts.ROSTER_ADDED, action="roster.add")
         if not outcome.ok:
-            return None  # a password issued just before stays on screen: it is shown this once
+            return None  # the line of a password issued before is hidden: its sheet was downloaded with it
         self._refresh()
         if outcome.repeated:  # a double click: the first answer (and its password) is already on screen
             return None
@@ -184,6 +219,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         reset = rx.call_script(f"document.getElementById('{ADD_FORM_ID}')?.reset()")
         if not password:
             return [show_secret(ISSUED_BOX, []), reset]
+        self.secret_for = self.answer_no
         return [
             show_secret(ISSUED_BOX, [texts.ROSTER_PASSWORD_ISSUED.format(name=name, password=password)]),
             password_sheet(
@@ -238,8 +274,9 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             return issued_passwords.IssuedPassword(target.display_name, target.login_name, password)
 
         outcome = self._perform(run, key=key, done=texts.ROSTER_PASSWORD_RESET_DONE, action="roster.reset")
-        if not outcome.ok or outcome.repeated:  # a refusal, or a double click whose first answer is on screen
-            return None  # a password issued just before stays on screen: it is shown this once
+        if not outcome.ok or outcome.repeated:  # a refusal (it hides the line before), or a double click
+            return None
+        self.secret_for = self.answer_no
         row = outcome.value
         with session_scope() as session:
             season = roster.current_season(session)
@@ -370,6 +407,18 @@ def _confirm_delete() -> rx.Component:
     )
 
 
+def _confirm_one_word() -> rx.Component:
+    return confirm_dialog(
+        RosterState.one_word_question,
+        texts.ROSTER_ONE_WORD_TEXT,
+        confirm=texts.ROSTER_ONE_WORD_CONFIRM,
+        on_confirm=RosterState.confirm_add,
+        cancel=texts.ROSTER_ONE_WORD_CANCEL,
+        is_open=RosterState.one_word_question != "",
+        on_open_change=RosterState.cancel_add,
+    )
+
+
 def _confirm_withdrawal() -> rx.Component:
     return confirm_dialog(
         RosterState.withdraw_question,
@@ -418,7 +467,7 @@ def _messages() -> rx.Component:
     return rx.fragment(
         rx.cond(RosterState.error != "", rx.callout(RosterState.error, color_scheme="red", role="alert")),
         rx.cond(RosterState.notice != "", rx.callout(RosterState.notice, color_scheme="green", role="status")),
-        secret_box(ISSUED_BOX),
+        secret_box(ISSUED_BOX, shown=RosterState.secret_for == RosterState.answer_no),
     )
 
 
@@ -534,6 +583,7 @@ def roster_page() -> rx.Component:
                 _messages(),
                 _confirm_reset(),
                 _confirm_withdrawal(),
+                _confirm_one_word(),
                 _confirm_delete(),
                 _forms(),
                 rx.box(

@@ -56,6 +56,29 @@ def _new_season() -> rx.Component:
     )
 
 
+def _dates() -> rx.Component:
+    """Регламент §1: registration until a date — the current season's, set here (the checklist links to it)."""
+    return _section(
+        texts.SEASON_DATES_TITLE,
+        action_form(
+            S,
+            rx.flex(
+                field("opens", texts.SEASON_DATES_OPENS, type="date", default_value=S.opens_value, key=S.opens_value),
+                field(
+                    "closes", texts.SEASON_DATES_CLOSES, type="date", default_value=S.closes_value, key=S.closes_value
+                ),
+                spacing="2",
+                direction=rx.breakpoints(initial="column", sm="row"),
+                width="100%",
+            ),
+            on_submit=S.set_dates,
+            submit_text=texts.SEASON_DATES_SUBMIT,
+            submit_props={"variant": "outline"},
+            card=False,
+        ),
+    )
+
+
 def _copy() -> rx.Component:
     return _section(
         texts.SEASON_COPY,
@@ -185,6 +208,7 @@ def season_admin_page() -> rx.Component:
                     wrap="wrap",
                 ),
                 _messages(),
+                rx.cond(S.has_season, _dates()),
                 rx.cond(S.previous_name != "", _copy()),
                 _csv(),
                 _reissue(),

@@ -100,6 +100,9 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
     notice: str = ""
     details: list[str] = []
     preview: list[PreviewRow] = []
+    has_season: bool = False
+    opens_value: str = ""  # the current season's registration dates, as the date fields take them
+    closes_value: str = ""
     finish_question: str = ""  # «Завершить сезон «X»?» naming what follows; "" while not asked
     reissue_question: str = ""  # «Выдать заново N паролей?»; "" while not asked
     reissue_text: str = ""
@@ -120,6 +123,11 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
             previous = seasons.previous_season(session, season) if season else None
         self.current = texts.SEASON_CURRENT.format(name=season.name, status=season_status(season)) if season else ""
         self.dates = ""
+        self.has_season = season is not None
+        self.opens_value = f"{season.registration_opens_on:%Y-%m-%d}" if season and season.registration_opens_on else ""
+        self.closes_value = (
+            f"{season.registration_closes_on:%Y-%m-%d}" if season and season.registration_closes_on else ""
+        )
         if season and (season.registration_opens_on or season.registration_closes_on):
             opens, closes = season.registration_opens_on, season.registration_closes_on
             self.dates = texts.SEASON_DATES.format(
@@ -155,6 +163,24 @@ class SeasonAdminState(GuardedActions, OrganizerPage, AuthState):
         self.preview, self._previewed = [], ""
         self._refresh()
         return rx.call_script(f"document.getElementById('{NEW_SEASON_FORM_ID}')?.reset()")
+
+    @rx.event
+    @guarded(Role.ORGANIZER)
+    def set_dates(self, form: dict[str, str]) -> None:
+        """Регламент §1: the current season's registration dates (the desk's checklist asks for them)."""
+        self._clear()
+
+        def run(session: Any, user: User) -> Season:
+            season = roster.current_season(session)
+            if season is None:
+                raise SeasonError(texts.NO_SEASON)
+            opens, closes = _day(form.get("opens", "")), _day(form.get("closes", ""))
+            return seasons.set_registration_dates(
+                session, season, opens, closes, actor_user_id=saved(user.id), now=utc_now()
+            )
+
+        if self._perform(run, key=form.get(KEY_FIELD), done=texts.SEASON_DATES_SAVED, action="season.dates").ok:
+            self._refresh()
 
     @rx.event
     @guarded(Role.ORGANIZER)

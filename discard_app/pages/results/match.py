@@ -10,6 +10,8 @@ import reflex as rx
 from reflex.event import EventSpec
 
 from discard_app import routes, texts
+from discard_app.components.confirm import confirm_dialog
+from discard_app.components.fade import FADES, fade_style
 from discard_app.components.live import LivePage, watch_of
 from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
@@ -67,6 +69,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
     hanchan_numbers: list[str] = []  # 1 … the match's planned hanchans, for the forms that name one
     enter_hint: str = ""  # quotes the season's table total (its ruleset)
     no_show_title: str = ""  # quotes the season's no-show penalty
+    no_show_question: str = ""  # «Назначить неявку …?»: the penalty is asked about first, naming the player
+    no_show_text: str = ""  # what it does, in words, with the season's amount
+    _pending_no_show: dict[str, str] = {}  # the checked form the question is about
     participant: bool = False
     staff: bool = False
     organizer: bool = False
@@ -278,9 +283,31 @@ class MatchState(GuardedActions, LivePage, AuthState):
             self.pick_correction(self.correct_number)
 
     @rx.event
+    @reading(Role.ORGANIZER)
+    def ask_no_show(self, form: dict[str, Any]) -> None:
+        """Регламент §5: checked, not done — a warning and the season's penalty in one click are asked about first."""
+        self.no_show_question = ""
+        action = admin.no_show(self._id() or 0, form)
+        if not self._check(action):
+            return
+        self._pending_no_show = {key: str(form.get(key) or "") for key in ("player_id", KEY_FIELD)}
+        name = next((p["name"] for p in self.penalty_players if p["id"] == form.get("player_id")), "")
+        with session_scope() as session:
+            penalty = results.match_rules(session, self._id() or 0).no_show_penalty
+        self.no_show_question = texts.NO_SHOW_CONFIRM_TITLE.format(name=name)
+        self.no_show_text = texts.NO_SHOW_CONFIRM_TEXT.format(penalty=format_points(penalty))
+
+    @rx.event
     @guarded(Role.ORGANIZER)
-    async def no_show(self, form: dict[str, Any]) -> None:
-        await self._change(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
+    async def no_show(self) -> None:
+        form, self._pending_no_show, self.no_show_question = self._pending_no_show, {}, ""
+        if form:
+            await self._change(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
+
+    @rx.event
+    def cancel_no_show(self, is_open: bool = False) -> None:
+        if not is_open:
+            self._pending_no_show, self.no_show_question = {}, ""
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -408,14 +435,6 @@ def _hanchan(h: HanchanView) -> rx.Component:
     )
 
 
-# What was done fades after a few seconds and lets taps through (issue 45 item 7: on a phone it covered «Позвать
-# судью» until closed); what is wrong stays until closed or the next answer.
-FADE_CSS = """
-@keyframes answer-done{to{opacity:0;visibility:hidden}}
-.answer-done{animation:answer-done .4s ease 5s forwards}
-"""
-
-
 def _messages() -> rx.Component:
     """Pinned to the bottom of the viewport: the answer to a form is where the eye is, not 1000 px above the button
     (a success that scrolled out of sight invited a second tap)."""
@@ -445,9 +464,22 @@ def _messages() -> rx.Component:
             border_radius="var(--radius-3)",
             box_shadow="var(--shadow-5)",
             padding="0.5em",
-            class_name=rx.cond(failed, "", "answer-done"),
+            class_name=rx.cond(failed, "", FADES),
             key=MatchState.answer_no.to_string(),
         ),
+    )
+
+
+def _confirm_no_show() -> rx.Component:
+    return confirm_dialog(
+        MatchState.no_show_question,
+        MatchState.no_show_text,
+        confirm=texts.NO_SHOW_CONFIRM,
+        on_confirm=MatchState.no_show,
+        cancel=texts.NO_SHOW_CANCEL,
+        is_open=MatchState.no_show_question != "",
+        on_open_change=MatchState.cancel_no_show,
+        danger=True,
     )
 
 
@@ -466,7 +498,7 @@ def _body() -> rx.Component:
             spacing="2",
             wrap="wrap",
         ),
-        rx.el.style(FADE_CSS),
+        fade_style(),
         _messages(),
         rx.heading(texts.MATCH_HANCHANS, size="4", as_="h2"),
         rx.cond(
@@ -511,7 +543,10 @@ def _body() -> rx.Component:
         ),
         result_forms(MatchState),
         rx.cond(MatchState.participant, judge_call_form(MatchState)),
-        rx.cond(MatchState.organizer, rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState))),
+        rx.cond(
+            MatchState.organizer,
+            rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState), _confirm_no_show()),
+        ),
         rx.heading(texts.MATCH_PROTOCOL, size="4", as_="h2"),
         _table(
             list(texts.MATCH_PROTOCOL_COLUMNS),

@@ -289,7 +289,7 @@ def organizer_forms(state: Any) -> rx.Component:
             submit_text=texts.NO_SHOW_SUBMIT,
             variant="outline",
             color_scheme="red",
-            on_submit=state.no_show,
+            on_submit=state.ask_no_show,
         ),
         _section(
             texts.CONDUCT_TITLE,

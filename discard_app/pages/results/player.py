@@ -65,6 +65,12 @@ def _match(m: dict[str, str]) -> rx.Component:
     )
 
 
+# 93000 → «93 000» with the narrow no-break space of `format_points` (THOUSANDS); the minus as the tables write it
+POINTS_JS = (
+    "(value) => typeof value === 'number' ? String(value).replace(/\\B(?=(\\d{3})+(?!\\d))/g, '\\u202f') : value"
+)
+
+
 def _chart() -> rx.Component:
     return rx.recharts.responsive_container(
         rx.recharts.line_chart(
@@ -82,10 +88,11 @@ def _chart() -> rx.Component:
                 for i in range(4)
             ],
             rx.recharts.x_axis(data_key="tour"),
-            # «60 000», as the tables write points
-            rx.recharts.y_axis(width=70, tick_formatter="(value) => value.toLocaleString('ru-RU')"),
+            # «60 000», as the tables write points (services.results.scoring.format_points), on the axis and in
+            # the tooltip (recharts' `formatter`, which Reflex does not name: passed as it is)
+            rx.recharts.y_axis(width=70, tick_formatter=POINTS_JS),
             rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
-            rx.recharts.graphing_tooltip(),
+            rx.recharts.graphing_tooltip(custom_attrs={"formatter": rx.Var(POINTS_JS)}),
             rx.recharts.legend(),
             data=PlayerState.chart,
         ),

@@ -30,7 +30,7 @@ from services.scheduling.intervals import (
 )
 from services.scheduling.repo import SchedulingError, match_info
 from services.scheduling.tour_windows import parse_kirov
-from services.scheduling.view import MatchPage, match_page, meetings
+from services.scheduling.view import PROPOSAL_LABELS, MatchPage, match_page, meetings
 
 EVERYONE = "match-schedule-everyone"  # the organizer's view of every player's intervals (state/tab_memory.py)
 GRID_FORM_ID = "grid-save-form"  # assets/availability_grid.js fills its hidden `grid` field as it is sent
@@ -62,6 +62,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     error: str = ""
     notice: str = ""
     match_url: str = ""
+    _proposed: str = ""  # the proposal this tab's «ждём остальных» is about: its answer follows its state
     msg_at: str = "top"  # which section's button the current message answers: top, grid, propose, proposals
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
     pending_grid: str = ""  # the viewer's own painted grid asked about: sent back with the dialog's confirmation
@@ -152,6 +153,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             if view.settled
             else "",
         )
+        self._follow_proposal(view.proposals)
         # The organizer's view of every player's intervals: in this process's memory, never in the state files.
         tab_memory.remember(
             self.router.session.client_token, EVERYONE, [{"name": n, "text": t} for n, t in view.everyone]
@@ -159,6 +161,17 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         if view.options and not self.prop_start:
             self.prop_start, self.prop_end = view.options[0]["start"], view.options[0]["end"]
             self.prop_hanchans = view.options[0]["hanchans"]
+
+    def _follow_proposal(self, proposals: list[dict[str, str]]) -> None:
+        """«Предложение отправлено …: ждём остальных» says what the read model says once the proposal is no longer
+        waiting (issue 45 item 7: it stayed after all four had confirmed)."""
+        if not self._proposed or self.notice != texts.SCHED_PROPOSED:
+            return
+        row = next((p for p in proposals if p["id"] == self._proposed), None)
+        if row is None or row["status"].startswith(PROPOSAL_LABELS["open"]):
+            return
+        self._proposed = ""
+        self.notice = texts.SCHED_PROPOSAL_NOW.format(status=row["status"])
 
     @rx.var(cache=False)
     def everyone(self) -> list[dict[str, str]]:
@@ -402,6 +415,8 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
             self.busy = False
         if not outcome.ok:
             return
+        if outcome.value is not None:
+            self._proposed = str(outcome.value.id)
         self._refresh(self._admitted_user(), grid=False)
 
     @rx.event
