@@ -31,9 +31,10 @@ from services.league.accounts import create_user
 from services.league.roster import add_player
 from services.league.seasons import SeasonError, finish_preview, finish_season
 from services.playoff import stage as playoff
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import winds
 from services.results.entry import ResultsError
-from services.results.hanchans import Entry, enter_hanchan
+from services.results.hanchans import Entry
 from services.results.penalties import decide_tie
 from services.results.scoring import TableResult
 from services.scheduling.organizer import assignable_hanchans

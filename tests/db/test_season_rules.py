@@ -27,8 +27,9 @@ from services.league.season_rules import (
     rule_lines,
     standings_shift,
 )
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
-from services.results.hanchans import ResultsError, enter_hanchan
+from services.results.hanchans import ResultsError
 from services.results.season_file import SeasonFileError, parse_season
 from services.results.view import match_view
 from services.scheduling import availability, booking

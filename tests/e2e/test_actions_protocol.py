@@ -54,6 +54,7 @@ from services.core.models import Match as MatchRow
 from services.league import accounts, login_guard, regulation, roster, staff
 from services.notifier import linking as telegram_link
 from services.pantheon import event as pantheon_event
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import hanchans as results
 from services.results import judge_calls, penalties
 from services.results.entry import Entry
@@ -368,7 +369,7 @@ def _match(app: App, *, with_hanchan: bool = False, with_penalty: bool = False, 
             organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
             points = (45_000, 35_000, 25_000, 15_000)
             entry = Entry(tuple(TableResult(pid, p) for pid, p in zip(ids, points, strict=True)), 0)
-            found.hanchan_id = results.enter_hanchan(session, organizer, match.id, entry, now=now).id
+            found.hanchan_id = enter_hanchan(session, organizer, match.id, entry, now=now).id
         if with_penalty:
             organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
             found.penalty_id = penalties.add_no_show(session, organizer, match.id, ids[0], now=now).id
