@@ -679,14 +679,6 @@ def _same_tables(app: App) -> tuple[str, dict[str, Any]]:
     return "/schedule", {"form": {"room_id": str(room_id), "tables": str(tables), KEY_FIELD: new_key()}}
 
 
-def _same_hold_hours(app: App) -> tuple[str, dict[str, Any]]:
-    engine = app.engine()
-    with session_scope(engine) as session:
-        hours = roster.current_season(session).proposal_hold_hours  # again: the shared season's setting stays
-    engine.dispose()
-    return "/schedule", {"form": {"hours": str(hours), KEY_FIELD: new_key()}}
-
-
 def _four_in_reserve(app: App) -> tuple[str, ...]:
     """Four players of the scenario's own, in the reserve: main players would change the shared season's roster
     count, which the draw's browser test closes registration on (tests/e2e/test_draw.py)."""
@@ -976,7 +968,6 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "ScheduleOverviewState.add_activity": Scenario(ORGANIZER, _activity),
     "ScheduleOverviewState.set_tables": Scenario(ORGANIZER, _same_tables),
-    "ScheduleOverviewState.set_hold_hours": Scenario(ORGANIZER, _same_hold_hours),
     "ScheduleOverviewState.submit_dialog": Scenario(ORGANIZER, _to_next_tour),
     "PantheonState.save_settings": Scenario(ORGANIZER, _pantheon_settings),
     "PantheonState.map_player": Scenario(ORGANIZER, _map_form),
