@@ -3,14 +3,23 @@ two steps that put the session token into (and out of) an HttpOnly cookie, and t
 
 from __future__ import annotations
 
+import html
+
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
+from starlette.responses import HTMLResponse, PlainTextResponse, Response
 from starlette.routing import Route
 
 from discard_app import routes, texts
 from discard_app.http_guard import BODY_LIMITS, SESSION_HEADER, sent_by_own_page
-from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, adopt_cookie, cookies_secure, forget_cookie
+from discard_app.session_cookie import (
+    ADOPT_PATH,
+    FORGET_PATH,
+    adopt_cookie,
+    cookies_secure,
+    forget_cookie,
+    link_login_script,
+)
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import utc_now
@@ -70,18 +79,32 @@ def forget_session(request: Request) -> Response:
     return response
 
 
-def open_login_link(request: Request) -> Response:
-    """The bot's «Открыть на сайте» (issue 44): the one-time code is used up, the same HttpOnly session as the
-    login form's is set, and the match's scheduling page opens."""
+def login_link_page(_request: Request) -> Response:
+    """The bot's «Открыть на сайте» (issue 44) lands here with its code in the fragment, which the request does not
+    carry (no access log or proxy sees it): the page posts it to `open_login_link`, from the site itself, so the
+    SameSite=Strict cookie is set and sent even though Telegram opened the link from outside the site."""
+    script = link_login_script(routes.LOGIN_LINK, texts.LOGIN_LINK_FAILED)
+    page = (
+        '<!doctype html><html lang="ru"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(texts.LOGIN_LINK_TITLE)}</title></head><body>"
+        f'<p id="say" role="status">{html.escape(texts.LOGIN_LINK_OPENING)}</p>'
+        f"<noscript>{html.escape(texts.LOGIN_LINK_NO_SCRIPT)}</noscript><script>{script}</script></body></html>"
+    )
+    return HTMLResponse(page, headers={"Cache-Control": "no-store", "Referrer-Policy": "no-referrer"})
+
+
+async def open_login_link(request: Request) -> Response:
+    """The code posted by `login_link_page`: used up, the same HttpOnly session as the login form's is set, and the
+    answer is the match's scheduling page to load. Only from the site's own page, as /auth/adopt."""
+    if not sent_by_own_page(request.scope):
+        return PlainTextResponse(texts.HTTP_FORBIDDEN, status_code=403)  # before a byte of the body is read
+    code = (await _read_capped(request, BODY_LIMITS[routes.LOGIN_LINK])).decode(errors="replace")
     with session_scope() as session:
-        opened = login_links.open_login_link(
-            session, request.path_params["code"], now=utc_now(), session_days=settings.session_days
-        )
+        opened = login_links.open_login_link(session, code, now=utc_now(), session_days=settings.session_days)
     if opened is None:
         return PlainTextResponse(texts.HTTP_LOGIN_LINK_GONE, status_code=410, headers={"Cache-Control": "no-store"})
-    response = RedirectResponse(
-        routes.match_schedule_url(opened.match_id), status_code=303, headers={"Cache-Control": "no-store"}
-    )
+    response = PlainTextResponse(routes.match_schedule_url(opened.match_id), headers={"Cache-Control": "no-store"})
     response.headers.append(
         "set-cookie", adopt_cookie(opened.token, days=settings.session_days, secure=_secure(request))
     )
@@ -106,7 +129,8 @@ http_api = Starlette(
         Route(routes.PERSONAL_ICS, my_calendar, methods=["GET"]),
         Route(ADOPT_PATH, adopt_session, methods=["POST"]),
         Route(FORGET_PATH, forget_session, methods=["POST"]),
-        Route(routes.LOGIN_LINK, open_login_link, methods=["GET"]),
+        Route(routes.LOGIN_LINK, login_link_page, methods=["GET"]),
+        Route(routes.LOGIN_LINK, open_login_link, methods=["POST"]),
     ]
 )
 

@@ -25,6 +25,7 @@ from services.core import security, text_limits
 from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Role, utc_now
+from services.core.urls import LOGIN_LINK_PATH
 from services.league import accounts, login_guard
 from services.results.ruling_photos import MAX_BYTES, MAX_PHOTOS
 
@@ -43,9 +44,10 @@ UPLOAD_PATH = "/_upload"
 UPLOAD_ROLES = frozenset({Role.JUDGE, Role.ORGANIZER})
 UPLOAD_MAX_BYTES = MAX_PHOTOS * MAX_BYTES + 1024 * 1024  # the photos plus the form's own bytes
 DEVICE_MAX_AGE = 400 * 24 * 3600
-# Besides the upload the site reads one body over HTTP: the session token handed to /auth/adopt. Any other
-# route (Reflex's own included) gets a small allowance, so a large body never reaches a reader that buffers it.
-BODY_LIMITS = {ADOPT_PATH: 256}
+# Besides the upload the site reads two bodies over HTTP: the session token handed to /auth/adopt and the bot's
+# login link code posted to its page's path. Any other route (Reflex's own included) gets a small allowance, so a
+# large body never reaches a reader that buffers it.
+BODY_LIMITS = {ADOPT_PATH: 256, LOGIN_LINK_PATH: 256}
 OTHER_BODY_LIMIT = 64 * 1024
 
 

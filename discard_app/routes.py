@@ -3,7 +3,7 @@
 import re
 from urllib.parse import quote
 
-from services.core.urls import login_link_url, match_schedule_url, match_url, personal_ics_url
+from services.core.urls import LOGIN_LINK_PATH, login_link_url, match_schedule_url, match_url, personal_ics_url
 
 __all__ = [
     "login_link_url",
@@ -38,7 +38,7 @@ DISQUALIFICATIONS = "/disqualifications"
 REGULATION = "/regulation"
 CLUB_ICS = "/calendar/club.ics"
 PERSONAL_ICS = "/calendar/me/{token}.ics"
-LOGIN_LINK = login_link_url("{code}")  # the bot's «Открыть на сайте» (issue 44)
+LOGIN_LINK = LOGIN_LINK_PATH  # the bot's «Открыть на сайте» (issue 44): its code follows in the fragment
 
 
 def id_in_path(path: str, pattern: str) -> int | None:

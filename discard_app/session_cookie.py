@@ -38,6 +38,24 @@ def adopt_script(token: str, next_path: str) -> str:
     return f"fetch({json.dumps(ADOPT_PATH)}, {request}).then(() => {_switched(next_path)})"
 
 
+def link_login_script(post_path: str, failed: str) -> str:
+    """The bot's login link page (issue 44): the code, read from the address's fragment (which no request carries)
+    and taken off the address at once, is posted to `post_path`, which sets the HttpOnly cookie and answers with the
+    match's page; the other tabs are told, as after the login form, and that page loads. A refusal's words (or
+    `failed`, when the site did not answer) replace the page's."""
+    request = {"method": "POST", "credentials": "same-origin"}
+    return (
+        "(() => { const code = window.location.hash.slice(1);"
+        " history.replaceState(null, '', window.location.pathname);"
+        " const say = (t) => { document.getElementById('say').textContent = t; };"
+        f" fetch({json.dumps(post_path)}, {{...{json.dumps(request)}, body: code}})"
+        ".then((r) => r.text().then((t) => { if (r.ok) { "
+        f"localStorage.setItem({json.dumps(EPOCH_KEY)}, String(Date.now())); window.location.replace(t); }}"
+        " else say(t); }))"
+        f".catch(() => say({json.dumps(failed)})); }})();"
+    )
+
+
 def forget_script(next_path: str) -> str:
     """The browser drops the cookie (FORGET_PATH answers with an expired one), tells its other tabs, and only then
     loads `next_path`: a page loaded while the answer was on its way would come up still holding the cookie, and

@@ -754,7 +754,21 @@ SCHEDULE_OVERRULE_ASK = (
     "Других свободных столов в это время нет. Стол удерживает предложение: {holds}. Если назначить, это предложение "
     "будет снято, а его игроки узнают причину."
 )
+SCHEDULE_OVERRULE_ASK_MANY = (
+    "Других свободных столов в это время нет. Столы удерживают предложения: {holds}. Если назначить, эти "
+    "предложения будут сняты, а их игроки узнают причину."
+)
 SCHEDULE_OVERRULE_CONFIRM = "Снять удержание и назначить"
+
+
+def overrule_question(held: list[str]) -> str:
+    """The question before an action that would end other matches' holds (none: no question)."""
+    if not held:
+        return ""
+    ask = SCHEDULE_OVERRULE_ASK if len(held) == 1 else SCHEDULE_OVERRULE_ASK_MANY
+    return ask.format(holds="; ".join(held))
+
+
 PANTHEON_PICK_MATCH = "Выберите матч."
 # --- full-season: /seasons/manage and /playoff guarded; finishing and re-issuing ask first (issue 25) ---
 SEASON_FINISH_CONFIRM_TITLE = "Завершить сезон?"
@@ -882,6 +896,10 @@ HTTP_UPLOAD_TOO_LARGE = "Слишком большой запрос: не бол
 HTTP_UPLOAD_FORBIDDEN = "Нет доступа: войдите как судья или организатор."
 HTTP_FORBIDDEN = "Нет доступа."
 HTTP_NO_SESSION = "Сессия не найдена."
+LOGIN_LINK_TITLE = "Вход по ссылке из Telegram"
+LOGIN_LINK_OPENING = "Входим на сайт…"
+LOGIN_LINK_NO_SCRIPT = "Для входа по ссылке нужен JavaScript: включите его или войдите на сайт с паролем."
+LOGIN_LINK_FAILED = "Сайт не ответил: проверьте связь и откройте ссылку ещё раз (пока она действует)."
 HTTP_LOGIN_LINK_GONE = (
     "Ссылка для входа уже использована или устарела: она действует несколько минут и один раз. Нажмите "
     "«Открыть на сайте» в сообщении бота ещё раз или войдите на сайт с паролем."

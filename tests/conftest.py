@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel
 
+from services.core import models  # noqa: F401 - every table in SQLModel.metadata, for `postgres_url`
 from services.core.db import make_engine, migrate, use_database
 
 PG_ADMIN_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -103,10 +104,25 @@ def fresh_postgres_database() -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def postgres_url() -> Iterator[str]:
-    """A fresh, migrated database on the local server for this run; dropped afterwards."""
+def _worker_postgres_url() -> Iterator[str]:
+    """A fresh, migrated database on the local server for this worker's run; dropped afterwards."""
     with fresh_postgres_database() as url:
         yield url
+
+
+@pytest.fixture
+def postgres_url(_worker_postgres_url: str) -> str:
+    """The worker's PostgreSQL database, emptied for this test: each test starts alone in it, as on SQLite (a fresh
+    copy per test). A test that met the rows of the tests run before it on the same worker passed or failed by the
+    scheduler's order (issue 39); a new database per test costs ~1 s here, emptying one ~0.1 s."""
+    eng = make_engine(_worker_postgres_url)
+    try:
+        with eng.begin() as conn:
+            for table in reversed(SQLModel.metadata.sorted_tables):
+                conn.execute(table.delete())
+    finally:
+        eng.dispose()
+    return _worker_postgres_url
 
 
 @pytest.fixture
@@ -116,22 +132,10 @@ def pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
     eng.dispose()
 
 
-@pytest.fixture
-def own_pg_engine() -> Iterator[sa.Engine]:
-    """A PostgreSQL database of this test's own: the run's shared one holds every earlier test's seasons, rooms
-    and events, which a test counting statements or naming fixed rows must not meet."""
-    with fresh_postgres_database() as url:
-        eng = make_engine(url)
-        try:
-            yield eng
-        finally:
-            eng.dispose()
-
-
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def own_db(request: pytest.FixtureRequest) -> sa.Engine:
-    """Each test on SQLite and on a PostgreSQL database of its own (see `own_pg_engine`)."""
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "own_pg_engine")
+def db(request: pytest.FixtureRequest) -> sa.Engine:
+    """Each test on SQLite and on PostgreSQL, alone in its database on both."""
+    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
 
 
 # --- issue 24 item 4: the shell names the database (services/core/db.use_database) ---

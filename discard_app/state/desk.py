@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 
 import reflex as rx
 from reflex.event import EventSpec
+from sqlmodel import Session
 
 from discard_app import live_push, routes, texts
 from discard_app.components.live import current_stamp
@@ -32,11 +33,11 @@ REFUSED = "refused"  # a refused action's message stands at the top of the desk
 _digits = routes.form_id
 
 
-def _fallback_overrules(match_id: int) -> list[str]:
-    """The holds the match's fallback would end; a refusal the action would give is left to the action to say."""
+def _overrules(holds: Callable[[Session], list[str]]) -> list[str]:
+    """The other matches' holds an action would end; a refusal the action would give is left to the action to say."""
     try:
         with session_scope() as session:
-            return scheduling_admin.fallback_overrules(session, match_id=match_id, now=utc_now())
+            return holds(session)
     except LeagueError:
         return []
 
@@ -152,21 +153,23 @@ class DeskState(GuardedActions, AuthState):
     def _done(form: dict[str, str]) -> str:
         return texts.DESK_DONE.format(title=str(form.get("title") or "")[:120])
 
+    def _asked(self, form: dict[str, str], holds: Callable[[Session], list[str]]) -> bool:
+        """Регламент §3, §6.3: an action that would take tables other matches' live proposals hold asks first,
+        naming them, with a box to tick (as /schedule asks); True while the question stands and nothing is done. A
+        second tap alone never takes a held table."""
+        ticked = str(form.get("overrule", "")).lower() in ("on", "true", "1")
+        question = "" if ticked else texts.overrule_question(_overrules(holds))
+        self.overrule_key, self.overrule_text = (str(form.get("item") or ""), question) if question else ("", "")
+        return bool(question)
+
     @rx.event
     @guarded(Role.ORGANIZER)
     async def apply_fallback(self, form: dict[str, str]) -> AsyncIterator[None]:
-        """Регламент §6.1: the match's fallback Sunday booked in one tap — asked first, with a box to tick, when it
-        would take a table another match's live proposal holds (as /schedule asks: `organizer.fallback_overrules`); a
-        second tap alone never takes it."""
-        match_id, item = _digits(form.get("target")), str(form.get("item") or "")
-        if str(form.get("overrule", "")).lower() not in ("on", "true", "1"):
-            held = _fallback_overrules(match_id)
-            self.overrule_key, self.overrule_text = (
-                (item, texts.SCHEDULE_OVERRULE_ASK.format(holds="; ".join(held))) if held else ("", "")
-            )
-            if held:
-                return
-        self.overrule_key = self.overrule_text = ""
+        """Регламент §6.1: the match's fallback Sunday booked in one tap — asked first when it would take a table
+        another match's live proposal holds (`organizer.fallback_overrules`)."""
+        match_id = _digits(form.get("target"))
+        if self._asked(form, lambda s: scheduling_admin.fallback_overrules(s, match_id=match_id, now=utc_now())):
+            return
         async for update in self._change(
             form,
             lambda s, u: scheduling_admin.apply_fallback(
@@ -179,8 +182,18 @@ class DeskState(GuardedActions, AuthState):
     @rx.event
     @guarded(Role.ORGANIZER)
     async def apply_window_fallback(self, form: dict[str, str]) -> AsyncIterator[None]:
-        """Регламент §6.1 for a whole tour: the notice names the matches that did not fit and what to do."""
+        """Регламент §6.1 for a whole tour: asked first, as the one match's fallback is, when its meetings would take
+        tables other matches' live proposals hold (`organizer.window_fallback_overrules`); the notice names the
+        matches that did not fit and what to do."""
         round_id, title = _digits(form.get("target")), str(form.get("title") or "")[:120]
+        organizer_id = saved(self._admitted_user().id)
+        if self._asked(
+            form,
+            lambda s: scheduling_admin.window_fallback_overrules(
+                s, round_id=round_id, actor_user_id=organizer_id, now=utc_now()
+            ),
+        ):
+            return
         async for update in self._change(
             form,
             lambda s, u: scheduling_admin.apply_window_fallback(

@@ -16,7 +16,7 @@ from services.core import announce  # noqa: F401  (every commit that wrote is an
 from services.core.config import ROOT
 
 if TYPE_CHECKING:
-    from services.core.models import Match, Season, Stage
+    from services.core.models import Match, Season, Stage, User
 
 Params = dict[str, Any]
 
@@ -103,7 +103,7 @@ def sqlite_write_lock(connection: sa.Connection) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def lock_row(session: Session, table: type[Match | Season | Stage], row_id: int) -> None:
+def lock_row(session: Session, table: type[Match | Season | Stage | User], row_id: int) -> None:
     """Serialises a read-decide-write on one row: SQLite takes the database write lock before the first read
     (BEGIN IMMEDIATE), PostgreSQL locks the row (SELECT … FOR UPDATE). A second caller waits, then reads what
     the first committed. Call it before reading what the decision depends on. FOR NO KEY UPDATE, not FOR UPDATE:

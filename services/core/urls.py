@@ -12,9 +12,13 @@ def match_schedule_url(match_id: int | str) -> str:
     return f"/match/{match_id}/schedule"
 
 
+LOGIN_LINK_PATH = "/auth/telegram"
+
+
 def login_link_url(code: str) -> str:
-    """The bot's one-time «Открыть на сайте» (issue 44): consumed by the site, which logs in and redirects."""
-    return f"/auth/telegram/{code}"
+    """The bot's one-time «Открыть на сайте» (issue 44): the code in the fragment, which a browser never sends, so
+    it is in no access log or proxy's log; the page at the path posts it, and the site logs in and redirects."""
+    return f"{LOGIN_LINK_PATH}#{code}"
 
 
 def personal_ics_url(token: str) -> str:

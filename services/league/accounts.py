@@ -186,18 +186,6 @@ def start_session(session: Session, user: User, *, now: datetime, session_days: 
     return token
 
 
-def known_client(session: Session, client: str) -> bool:
-    """Whether someone has logged in successfully from this client before (it is no anonymous stranger)."""
-    if not client:
-        return False
-    return (
-        session.exec(
-            select(LoginAttempt.id).where(LoginAttempt.client == client, col(LoginAttempt.succeeded).is_(True))
-        ).first()
-        is not None
-    )
-
-
 def change_password(
     session: Session, user: User, current: str, new: str, repeated: str, *, keep_session_digest: str
 ) -> None:

@@ -208,8 +208,9 @@ async def matches_command(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     if found is None:
         await _reply(update, cards.NOT_LINKED)
         return
-    for text, buttons in found:
-        await notifier.gateway.send(_sender(update).id, text, buttons=buttons)  # a private chat's id is its person's
+    for text, buttons in found:  # a private chat's id is its person's; at the chat's pace, as every reply
+        await notifier.paced(_sender(update).id)
+        await notifier.gateway.send(_sender(update).id, text, buttons=buttons)
 
 
 async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -232,11 +233,13 @@ async def button_pressed(update: Update, context: ContextTypes.DEFAULT_TYPE) -> 
         await query.answer(pressed.answer, show_alert=pressed.alert)
     except BadRequest as error:  # a tap that waited while the bot was down: "query is too old"; the edit still tells
         log.info("tap not answered: %s", error)
-    message = query.message
+    message = query.message  # the answer above is no message; the edit and the reply go at the chat's pace
     if pressed.text is not None and message is not None and message.chat.id == query.from_user.id:
+        await notifier.paced(message.chat.id)
         await notifier.gateway.edit(message.chat.id, message.message_id, pressed.text, buttons=pressed.keyboard)
     if pressed.reply is not None:  # the login link: to the person's own private chat only (their account's id)
         text, buttons = pressed.reply
+        await notifier.paced(query.from_user.id)
         await notifier.gateway.send(query.from_user.id, text, buttons=buttons)
 
 

@@ -285,6 +285,11 @@ def added_text(snap: MatchSnapshot, start: datetime, end: datetime) -> str:
 TAP_LINK_SENT = "Ссылка для входа отправлена отдельным сообщением."
 
 
+def link_still_live(until: datetime) -> str:
+    """A tap on «Открыть на сайте» while the link it sent before is unused and live: no second link (issue 44)."""
+    return f"Ссылка для входа уже отправлена отдельным сообщением выше и действует до {to_kirov(until):%H:%M}."
+
+
 def login_link_text(snap: MatchSnapshot, minutes: int) -> str:
     """The message with the one-time login link (issue 44), sent only to the person's own private chat."""
     return (

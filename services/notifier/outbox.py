@@ -350,11 +350,16 @@ class Notifier:
         )
         await self._post(pending, thread_id=thread_id)
 
-    async def _paced(self, chat_id: int) -> None:
-        """Waits until one more call to this chat fits Telegram's limits, then counts it."""
+    async def paced(self, chat_id: int) -> None:
+        """Waits until one more call to this chat fits Telegram's limits, then counts it. The bot's replies to a
+        person's taps and commands wait here too (`bot.py`): a person tapping fast gets their edits at the chat's
+        pace, not a 429, and the delivery pass counts them."""
         while (wait := self.pace.wait(chat_id, self.monotonic())) > 0:
             await self.sleep(wait)
         self.pace.record(chat_id, self.monotonic())
+
+    async def _paced(self, chat_id: int) -> None:
+        await self.paced(chat_id)
         self._hold()  # a paced backlog takes a while: the claim is renewed before each call
 
     async def _post(self, pending: TelegramPending, *, thread_id: int | None) -> int:

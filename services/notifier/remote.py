@@ -202,7 +202,8 @@ def press(  # noqa: PLR0913
             return Pressed(cards.TAP_NOT_YOURS, alert=True)
         session.expunge(button)
         user_id = saved(user.id)
-        if button.kind == OPEN:
+    if button.kind == OPEN:
+        with session_scope(bind) as session:  # a session of its own: its first statement locks the person
             return _login_link(session, button, user_id, now=now, site_url=site_url)
     try:
         performed = action_keys.perform_once(
@@ -227,13 +228,18 @@ def press(  # noqa: PLR0913
 def _login_link(
     session: Session, button: TelegramButton, user_id: int, *, now: datetime, site_url: str | None
 ) -> Pressed:
-    """«Открыть на сайте»: a fresh one-time link for the person who tapped (checked: the button's own), sent to
-    their private chat only; each tap makes a new one, each opens once within `LINK_TTL`."""
-    snap = match_snapshot(session, button.match_id, now=now)
-    if not site_url or snap is None:
+    """«Открыть на сайте»: a one-time link for the person who tapped (checked: the button's own), sent to their
+    private chat only; each opens once within `LINK_TTL`. While their earlier link to the match is live, a tap (a
+    double tap, another message's button) makes no second code and says so."""
+    if not site_url:
         return Pressed(cards.TAP_UNKNOWN, alert=True)
-    code = create_login_link(session, user_id=user_id, match_id=button.match_id, now=now)
-    url = site_url.rstrip("/") + login_link_url(code)
+    link = create_login_link(session, user_id=user_id, match_id=button.match_id, now=now)  # first: it locks
+    snap = match_snapshot(session, button.match_id, now=now)
+    if snap is None:  # the match is gone (a button's match never is): the code is made, but sent nowhere
+        return Pressed(cards.TAP_UNKNOWN, alert=True)
+    if link.code is None:
+        return Pressed(cards.link_still_live(link.expires_at))
+    url = site_url.rstrip("/") + login_link_url(link.code)
     minutes = int(LINK_TTL.total_seconds() // 60)
     return Pressed(
         cards.TAP_LINK_SENT, reply=(cards.login_link_text(snap, minutes), ((Button(cards.BUTTON_OPEN, url=url),),))

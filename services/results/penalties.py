@@ -72,16 +72,6 @@ def ema_step(previous: int) -> str:
     return EMA_LADDER[previous] if previous < len(EMA_LADDER) else f"{30 + 10 * (previous - 4)} очков"
 
 
-def ema_suggestion(previous: int) -> str:
-    """What the EMA ladder (clarification §3.1) would suggest after `previous` recorded conduct offences."""
-    step = ema_step(previous)
-    return (
-        f"Ранее нарушений поведения у игрока в сезоне: {previous}. Лестница санкций EMA (разъяснение, §3.1) "
-        f"предложила бы: {step} (в очках МКР). Это только подсказка: нарушение, размер штрафа и основание "
-        "определяет организатор (Регламент §6.3)."
-    )
-
-
 def conduct_offences(session: Session, player_id: int) -> int:
     """Conduct penalties and warnings already recorded for this player (a Player row is one season)."""
     return session.exec(

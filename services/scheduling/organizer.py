@@ -197,7 +197,7 @@ def assignable_hanchans(session: Session, match_id: int, *, now: datetime | None
     return list(range(1, max(item.remaining, 0) + 1))
 
 
-def assign_meeting(
+def assign_meeting(  # noqa: PLR0913
     session: Session,
     *,
     match_id: int,
@@ -212,6 +212,25 @@ def assign_meeting(
     """Регламент §3: организатор вправе назначить матч без подтверждений игроков, проверив занятость помещения.
     Without a room, the first one free for the whole meeting. The match lock makes two simultaneous assignments
     queue: the second sees the first one's hanchans."""
+    return _assign(
+        session, match_id=match_id, start=start, hanchans=hanchans, actor_user_id=actor_user_id, now=now,
+        room_id=room_id, end=end, reason=reason,
+    )[0]  # fmt: skip
+
+
+def _assign(  # noqa: PLR0913
+    session: Session,
+    *,
+    match_id: int,
+    start: datetime,
+    hanchans: int,
+    actor_user_id: int,
+    now: datetime,
+    room_id: int | None = None,
+    end: datetime | None = None,
+    reason: str = "",
+) -> tuple[Booking, list[str]]:
+    """`assign_meeting`, with the other matches' holds it ended («матч», time of each)."""
     lock_match(session, match_id)
     board, item = match_board(session, match_id, now=now)
     info = item.info
@@ -267,7 +286,7 @@ def assign_meeting(
         now=now,
     )
     tell_neighbours(session, booking, now=now)
-    return booking
+    return booking, overruled
 
 
 def _assigned_meeting(
@@ -464,6 +483,11 @@ def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: 
     """Shows and books the §6.1 fallback meeting for the match's remaining hanchans in one action, at a free table;
     only before it, for a match that is not played (a split match's rest included). No free table left: refused
     saying so and what the organizer can do instead."""
+    return _apply_fallback(session, match_id=match_id, actor_user_id=actor_user_id, now=now)[0]
+
+
+def _apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: datetime) -> tuple[Booking, list[str]]:
+    """`apply_fallback`, with the other matches' holds it ended (`_assign`)."""
     lock_match(session, match_id)
     board, item = match_board(session, match_id, now=now)
     _require_unplayed(item.match, "запасная дата ему не нужна.")
@@ -475,7 +499,7 @@ def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: 
         )
     if decide.busy_refusal(meeting, board.meetings_of(item)) is None and fallback_place(board, item) is None:
         raise SchedulingError(f"В запасное время ({format_kirov(meeting.start)}) все столы заняты: {NO_TABLE_HINT}")
-    return assign_meeting(
+    return _assign(
         session,
         match_id=match_id,
         start=meeting.start,
@@ -489,11 +513,12 @@ def apply_fallback(session: Session, *, match_id: int, actor_user_id: int, now: 
 
 @dataclass(frozen=True)
 class WindowFallback:
-    """What the window's fallback did: the matches seated (title, table text) and those that did not fit (title,
-    why), with what the organizer can do for them."""
+    """What the window's fallback did: the matches seated (title, table text), those that did not fit (title, why),
+    with what the organizer can do for them, and the holds it ended."""
 
     placed: tuple[tuple[str, str], ...]
     unplaced: tuple[tuple[str, str], ...]
+    overruled: tuple[str, ...] = ()  # the other matches' holds its meetings ended («матч», time)
 
     @property
     def summary(self) -> str:
@@ -501,6 +526,8 @@ class WindowFallback:
         if self.unplaced:
             names = "; ".join(f"{title} — {why}" for title, why in self.unplaced)
             parts.append(f"Не поместились: {names}. Для них {NO_TABLE_HINT}")
+        if self.overruled:  # Регламент §3, §6.3: asked first; the holders are told why
+            parts.append(f"Снятые удержания других матчей: {'; '.join(self.overruled)}.")
         return " ".join(parts)
 
 
@@ -520,17 +547,30 @@ def apply_window_fallback(session: Session, *, round_id: int, actor_user_id: int
     if not todo:
         raise SchedulingError("В этом туре нет матчей, которым нужна запасная дата.")
     todo.sort(key=lambda t: t[:2])
-    placed, unplaced = [], []
+    placed, unplaced, overruled = [], [], []
     for _, match_id, item in todo:
         try:
             with session.begin_nested():
-                b = apply_fallback(session, match_id=match_id, actor_user_id=actor_user_id, now=now)
+                b, ended = _apply_fallback(session, match_id=match_id, actor_user_id=actor_user_id, now=now)
         except SchedulingError as error:
             unplaced.append((item.info.title, str(error)))
             continue
         room = session.get_one(Room, b.room_id)
         placed.append((item.info.title, f"{place(room.name, room.tables, b.table_no)}, {format_kirov(b.start_at)}"))
-    return WindowFallback(tuple(placed), tuple(unplaced))
+        overruled += ended
+    return WindowFallback(tuple(placed), tuple(unplaced), tuple(overruled))
+
+
+def window_fallback_overrules(session: Session, *, round_id: int, actor_user_id: int, now: datetime) -> list[str]:
+    """`fallback_overrules` for the whole tour (the desk's «Запасная дата для всего тура»): the other matches' live
+    proposals whose held tables its meetings would take, each match seated as `apply_window_fallback` seats them —
+    which is run and then rolled back whole, so the question names exactly what the action would end. Writes nothing:
+    call it on a session of its own. A refusal the action would give is raised the same."""
+    try:
+        result = apply_window_fallback(session, round_id=round_id, actor_user_id=actor_user_id, now=now)
+    finally:
+        session.rollback()
+    return list(result.overruled)
 
 
 def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, reason: str, now: datetime) -> Round:

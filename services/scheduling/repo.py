@@ -251,16 +251,3 @@ def proposals(session: Session, match_id: int, statuses: Iterable[str] | None = 
 def confirmations(session: Session, proposal_id: int) -> dict[int, bool]:
     rows = session.exec(select(ProposalConfirmation).where(ProposalConfirmation.proposal_id == proposal_id)).all()
     return {r.player_id: r.confirmed for r in rows}
-
-
-def match_confirmations(session: Session, match_id: int) -> dict[int, dict[int, bool]]:
-    """Proposal id -> `confirmations` of it, for every proposal of the match in one statement."""
-    rows = session.exec(
-        select(ProposalConfirmation)
-        .join(MeetingProposal, col(MeetingProposal.id) == ProposalConfirmation.proposal_id)
-        .where(MeetingProposal.match_id == match_id)
-    ).all()
-    out: dict[int, dict[int, bool]] = {}
-    for r in rows:
-        out.setdefault(r.proposal_id, {})[r.player_id] = r.confirmed
-    return out

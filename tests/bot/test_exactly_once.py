@@ -165,13 +165,13 @@ def test_a_bot_killed_mid_send_is_replaced_without_a_duplicate_or_a_lost_message
 
 
 def test_two_bots_at_telegrams_pace_post_each_announcement_once_on_sqlite_and_postgresql(
-    fake_api: FakeBotApi, own_db: sa.Engine
+    fake_api: FakeBotApi, db: sa.Engine
 ) -> None:
     """Issue 43: a pass claims its ten events once and sends them at one a second to the group, far longer than a
     one-second claim; the second bot takes over what the first no longer holds, and nothing is posted twice. (On
     main the first bot, its pass going on, posted again what the second had in flight.)"""
     texts = [f"Новость {n}" for n in range(1, 11)]
-    with Session(own_db, expire_on_commit=False) as session:
+    with Session(db, expire_on_commit=False) as session:
         (league,) = make_league(session)
         organizer = User(login_name="org", display_name="Богдан Бойко", password_hash="x", role="organizer")
         session.add(organizer)
@@ -181,7 +181,7 @@ def test_two_bots_at_telegrams_pace_post_each_announcement_once_on_sqlite_and_po
                 session, session.get(Season, league.season_id), text, author_user_id=organizer.id, now=PLAYED
             )
         session.commit()
-        url = own_db.url.render_as_string(hide_password=False)
+        url = db.url.render_as_string(hide_password=False)
         fake_api.hold_answer = ("sendMessage", 2)  # posted; its answer comes once the second bot is posting too
         processes = [_bot_process(fake_api, url, claim_seconds=1)]
         try:
@@ -200,8 +200,7 @@ def test_two_bots_at_telegrams_pace_post_each_announcement_once_on_sqlite_and_po
 
 
 @pytest.mark.asyncio
-async def test_two_notifiers_claim_disjoint_events_on_sqlite_and_postgresql(fake_api: FakeBotApi, own_db: sa.Engine):
-    db = own_db
+async def test_two_notifiers_claim_disjoint_events_on_sqlite_and_postgresql(fake_api: FakeBotApi, db: sa.Engine):
     import asyncio
 
     with Session(db, expire_on_commit=False) as session:

@@ -16,6 +16,7 @@ from telegram.ext import Application
 from services.core import outbox as kinds
 from services.core.models import (
     Booking,
+    LoginLink,
     MeetingProposal,
     OutboxEvent,
     ProposalConfirmation,
@@ -207,6 +208,44 @@ async def test_a_double_tap_is_answered_as_the_first_and_books_once(
         select(OutboxEvent).where(OutboxEvent.kind == kinds.CONFIRMED, col(OutboxEvent.id) > 0)
     ).all()
     assert len(booked) == 1 and len(confirmed) == 3  # the two on the site and the one tap
+
+
+async def test_a_person_tapping_fast_gets_the_replies_at_the_chats_pace(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League
+) -> None:
+    """Telegram allows about one message a second in a chat, edits included: the replies to fast taps (and
+    /matches' messages) wait for the pace the delivery pass keeps, and count in it — never a burst into one chat.
+    The pace's clock is the test's: nothing waits for real."""
+    clock, waits = [1000.0], []
+
+    async def sleep(seconds: float) -> None:
+        waits.append(round(seconds, 3))
+        clock[0] += seconds
+
+    notifier = app.bot_data["notifier"]
+    notifier.sleep, notifier.monotonic = sleep, lambda: clock[0]
+    calls = []
+    real_edit, real_send = notifier.gateway.edit, notifier.gateway.send
+
+    async def edit(chat_id: int, *args: object, **kwargs: object) -> None:
+        calls.append((chat_id, clock[0]))
+        await real_edit(chat_id, *args, **kwargs)
+
+    async def send(chat_id: int, *args: object, **kwargs: object) -> int:
+        calls.append((chat_id, clock[0]))
+        return await real_send(chat_id, *args, **kwargs)
+
+    notifier.gateway.edit, notifier.gateway.send = edit, send
+    propose(session, league, kirov(14, 13))
+    await _deliver(app)
+    message_id, confirm = _button(fake_api, PRIVATE[1], "Подтверждаю")
+    for _ in range(3):  # three taps as fast as a thumb goes: the first is answered, the others as the first
+        await _tap(app, fake_api, PRIVATE[1], message_id, confirm, by=PRIVATE[1])
+    await app.process_update(_command(app, "/matches", user_id=PRIVATE[1]))
+    mine = [at for chat, at in calls if chat == PRIVATE[1]]
+    assert len(mine) == 1 + 3 + 1  # the proposal's message, three edits, /matches' one message
+    assert all(later - earlier >= 1.0 for earlier, later in zip(mine, mine[1:], strict=False))
+    assert waits  # the replies waited for the pace (none is sent faster than one a second)
 
 
 async def test_a_tap_after_the_proposal_ended_changes_nothing_and_says_why(
@@ -418,12 +457,33 @@ async def test_open_on_the_site_sends_a_one_time_login_link_to_the_owner_only(
         link_id, link = fake_api.last_message(PRIVATE[1])
         assert "действует 5 минут и только один раз" in link["text"]
         ((label, url),) = fake_api.buttons(PRIVATE[1], link_id)
-        assert label == "Открыть на сайте" and url.startswith(f"{SITE}/auth/telegram/")
-        code = url.rsplit("/", 1)[1]
+        # The code rides in the fragment, which no browser sends: no access log or proxy sees it.
+        assert label == "Открыть на сайте" and url.startswith(f"{SITE}/auth/telegram#")
+        code = url.split("#", 1)[1]
+        assert "/" not in code and len(code) >= 30
+
+        # A double tap, and the same button on another message, while that link is live: no second code.
+        sent = len(fake_api.accepted("sendMessage"))
+        again = await _tap(app, fake_api, PRIVATE[1], message_id, open_token, by=PRIVATE[1])
+        assert again["text"] == "Ссылка для входа уже отправлена отдельным сообщением выше и действует до 12:05."
+        await app.process_update(_command(app, "/matches", user_id=PRIVATE[1]))
+        listed_id, _ = fake_api.last_message(PRIVATE[1])
+        sent += 1  # /matches' own message
+        other = dict(fake_api.buttons(PRIVATE[1], listed_id))["Открыть на сайте"]
+        assert (await _tap(app, fake_api, PRIVATE[1], listed_id, other, by=PRIVATE[1]))["text"] == again["text"]
+        assert len(fake_api.accepted("sendMessage")) == sent
+        assert len(session.exec(select(LoginLink).where(LoginLink.user_id == league.user_ids[1])).all()) == 1
+
         opened = login_links.open_login_link(session, code, now=clock.now, session_days=30)
         assert opened is not None and opened.match_id == league.match_id
         assert accounts.user_for_token(session, opened.token, now=clock.now).id == league.user_ids[1]
         assert login_links.open_login_link(session, code, now=clock.now, session_days=30) is None  # once
+        session.commit()
+        # Used up: the next tap sends a fresh link.
+        answered = await _tap(app, fake_api, PRIVATE[1], message_id, open_token, by=PRIVATE[1])
+        assert answered["text"] == "Ссылка для входа отправлена отдельным сообщением."
+        ((_, fresh),) = fake_api.buttons(PRIVATE[1], fake_api.last_message(PRIVATE[1])[0])
+        assert fresh != url
     finally:
         await app.shutdown()
 

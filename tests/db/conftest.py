@@ -1,18 +1,19 @@
-"""The database tests' shared fixtures: `db` (each test on SQLite and on PostgreSQL) and the league of
-tests/db/test_results.py (a season with players, a judge and an organizer)."""
+"""The database tests' shared fixtures: `db` (each test on SQLite and on PostgreSQL), the league of
+tests/db/test_results.py (a season with players, a judge and an organizer) and `http_routes` (the site's HTTP routes
+on the test's database)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
+from discard_app import api, http_guard
+from services.core.db import session_scope
 from tests.db.test_results import League
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def db(request: pytest.FixtureRequest) -> sa.Engine:
-    return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
 
 
 @pytest.fixture
@@ -23,3 +24,18 @@ def league(session: Session, monkeypatch: pytest.MonkeyPatch) -> League:
     lg = League(session)
     session.commit()
     return lg
+
+
+@pytest.fixture
+def http_routes(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The HTTP routes beside Reflex (tests/db/site_http.py) and their guard read and write the test's database; the
+    guard signs device cookies with the site's key, read from it too."""
+
+    @contextmanager
+    def scope() -> Iterator[Session]:
+        with session_scope(engine) as session:
+            yield session
+
+    monkeypatch.setattr(api, "session_scope", scope)
+    monkeypatch.setattr(http_guard, "session_scope", scope)
+    monkeypatch.setattr(http_guard, "_device_key_cache", [])

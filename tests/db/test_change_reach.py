@@ -81,11 +81,10 @@ def test_a_seat_a_substitute_took_still_counts_as_the_replaced_persons(
     assert changed is not None and replaced in changed[1]
 
 
-def test_an_event_without_a_match_reaches_every_page(own_db: sa.Engine) -> None:
+def test_an_event_without_a_match_reaches_every_page(db: sa.Engine) -> None:
     """A judge call: an audit row of the match and a private message to the judge with no match (no card change).
     An event without a match may concern any page: the worker reads every stamp. A database of its own: the call is
     left unanswered, and the bot's escalation test counts the unanswered calls of the database it runs on."""
-    db = own_db
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session, players=4)
         organizer = session.get(type(league.organizer), league.organizer.id)

@@ -45,10 +45,8 @@ def paint(db: sa.Engine, league: f.League, who: int, *spans: Interval, match_id:
 
 
 def desk_keys(db: sa.Engine, now) -> dict[str, str]:  # noqa: ANN001
-    """The desk's items but the login locks: those are the club's, and on PostgreSQL one database serves the whole
-    run, so other tests' locks are there too (tests/db/test_login_guard.py checks the locks' items)."""
     with Session(db, expire_on_commit=False) as session:
-        return {item.key: item.group for item in build_desk(session, now=now).items if item.group != "logins"}
+        return {item.key: item.group for item in build_desk(session, now=now).items}
 
 
 def four_apart(db: sa.Engine, league: f.League) -> None:

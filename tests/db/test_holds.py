@@ -23,7 +23,7 @@ from services.scheduling.board import load_board
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError
 from tests.db.race import engine_for, race
-from tests.db.test_tables import _confirm, _propose, act, assign, bookings, club, own_url, paint, tdb  # noqa: F401
+from tests.db.test_tables import SUNDAY, _confirm, _propose, act, assign, bookings, club, own_url, paint, tdb  # noqa: F401
 from tests.factories import NOW, kirov
 
 EVENING = Interval(kirov(20, 17), kirov(20, 23))
@@ -233,3 +233,31 @@ def test_a_hold_ended_by_the_organizer_tells_the_neighbour_one_changing_nothing_
     assign(tdb, league, ids[1])
     assert _proposal(tdb, second.id).status == "failed" and _proposal(tdb, first.id).status == "open"
     assert _events(tdb, ids[2], before) == [outbox.OPTIONS_CHANGED]
+
+
+def test_the_tours_fallback_names_the_holds_it_would_end_and_writes_nothing_asking(tdb: sa.Engine) -> None:  # noqa: F811
+    """Issue 43: the desk's whole-tour fallback asks first, as the one match's does. The question is the action tried
+    and rolled back whole, so it names exactly the hold its seating would end — the first match takes the only table,
+    which the second match's proposal holds — and asking changes nothing; done, the notice names it too."""
+    league, ids = club(tdb, matches=2, tables=1)
+    paint(tdb, league, 1, ids[1], Interval(kirov(29, 17), kirov(29, 23)))
+    held = act(tdb, booking.propose_meeting, match_id=ids[1], user_id=league.users[4].id, start=SUNDAY,
+               end=SUNDAY + timedelta(hours=4, minutes=30), hanchans=3, now=NOW)  # fmt: skip
+    assert held.table_no == 1
+    with Session(tdb) as session:
+        written = session.exec(select(sa.func.count()).select_from(OutboxEvent)).one()
+        asked = scheduling_admin.window_fallback_overrules(
+            session, round_id=league.rounds[0].id, actor_user_id=league.organizer.id, now=NOW
+        )
+        session.commit()
+    assert asked == ["«Тур 1, стол 2», вс 29.11.2026 18:00"]
+    assert bookings(tdb, league.room.id) == [] and _proposal(tdb, held.id).status == "open"
+    with Session(tdb) as session:
+        assert session.exec(select(sa.func.count()).select_from(OutboxEvent)).one() == written
+        assert session.exec(select(AuditRecord).where(AuditRecord.action == "meeting.assign")).all() == []
+
+    result = act(tdb, scheduling_admin.apply_window_fallback, round_id=league.rounds[0].id,
+                 actor_user_id=league.organizer.id, now=NOW)  # fmt: skip
+    assert [title for title, _ in result.placed] == ["Тур 1, стол 1"] and list(result.overruled) == asked
+    assert "Снятые удержания других матчей: «Тур 1, стол 2», вс 29.11.2026 18:00." in result.summary
+    assert _proposal(tdb, held.id).status == "failed"

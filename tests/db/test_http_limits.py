@@ -4,79 +4,17 @@ for a request from the site's own pages."""
 
 from __future__ import annotations
 
-import asyncio
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
 
-from discard_app import api, http_guard
-from discard_app.api import http_api
-from discard_app.http_guard import security_guard
 from discard_app.session_cookie import ADOPT_PATH, FORGET_PATH, SESSION_COOKIE
-from services.core.db import session_scope
 from services.core.models import utc_now
 from services.league import accounts
 from tests import factories
+from tests.db.site_http import HOST, SITE, call
 
-HOST = "liga.example.ru"
-SITE = f"https://{HOST}"
-app = security_guard(http_api)
-
-
-@pytest.fixture(autouse=True)
-def _database(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    scope = contextmanager(lambda: (yield from _scope(engine)))
-    monkeypatch.setattr(api, "session_scope", scope)
-    # The guard signs device cookies with the site's key, read from this test's database.
-    monkeypatch.setattr(http_guard, "session_scope", scope)
-    monkeypatch.setattr(http_guard, "_device_key_cache", [])
-
-
-def _scope(engine: sa.Engine):  # noqa: ANN202
-    with session_scope(engine) as session:
-        yield session
-
-
-@dataclass
-class Answer:
-    status: int = 0
-    headers: list[tuple[bytes, bytes]] = field(default_factory=list)
-    body: bytes = b""
-    read: int = 0  # bytes of the request body the app pulled from the server
-
-    @property
-    def cookies(self) -> list[str]:
-        return [v.decode() for k, v in self.headers if k.lower() == b"set-cookie" and SESSION_COOKIE.encode() in v]
-
-
-def call(path: str, *, headers: dict[str, str], chunks: list[bytes] = ()) -> Answer:  # type: ignore[assignment]
-    answer = Answer()
-    pending = list(chunks)
-
-    async def receive() -> dict:
-        if not pending:
-            return {"type": "http.disconnect"}
-        chunk = pending.pop(0)
-        answer.read += len(chunk)
-        return {"type": "http.request", "body": chunk, "more_body": bool(pending)}
-
-    async def send(message: dict) -> None:
-        if message["type"] == "http.response.start":
-            answer.status, answer.headers = message["status"], list(message.get("headers", []))
-        elif message["type"] == "http.response.body":
-            answer.body += message.get("body", b"")
-
-    scope = {
-        "type": "http", "method": "POST", "path": path, "raw_path": path.encode(), "query_string": b"",
-        "scheme": "http", "server": ("127.0.0.1", 3000), "client": ("10.0.0.7", 5555), "root_path": "",
-        "http_version": "1.1", "asgi": {"version": "3.0"},
-        "headers": [(b"host", HOST.encode()), *((k.lower().encode(), v.encode()) for k, v in headers.items())],
-    }  # fmt: skip
-    asyncio.run(app(scope, receive, send))
-    return answer
+pytestmark = pytest.mark.usefixtures("http_routes")
 
 
 def _logged_in(engine: sa.Engine) -> str:

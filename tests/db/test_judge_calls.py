@@ -119,11 +119,11 @@ def test_an_unanswered_call_reaches_the_organizer_once_through_the_bot(db: sa.En
         assert second_id != first_id
 
 
-def test_a_judge_for_a_day_before_any_season_is_refused_in_words(own_db: sa.Engine) -> None:
+def test_a_judge_for_a_day_before_any_season_is_refused_in_words(db: sa.Engine) -> None:
     """Regression (found by the type check): with no season yet, a day's assignment had no season to belong to and
     failed on the database (season_id NOT NULL) instead of answering why. A database of its own: the run's shared
     PostgreSQL database holds other tests' seasons."""
-    with session_scope(own_db) as session:
+    with session_scope(db) as session:
         organizer = f.user(session, name="Организатор Лиги", role=Role.ORGANIZER)
         judge = f.user(session, name="Судья Дня", role=Role.JUDGE)
         with pytest.raises(ResultsError, match="Сезон ещё не создан"):

@@ -127,9 +127,8 @@ def test_attempts_admitted_together_are_refused_at_their_check_once_the_name_loc
     assert all("закрыт до" in str(a) for a in answers[10:])
 
 
-def test_the_organizer_sees_the_lock_on_the_desk_and_lifts_it_once(own_db: sa.Engine) -> None:
+def test_the_organizer_sees_the_lock_on_the_desk_and_lifts_it_once(db: sa.Engine) -> None:
     """A database of its own: the desk shows every lock there is."""
-    db = own_db
     name, password = _person(db)
     login_name = accounts.normalize_login(name)
     with session_scope(db) as session:

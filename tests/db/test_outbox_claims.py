@@ -20,8 +20,7 @@ EVENING = Interval(kirov(20, 17), kirov(20, 23))
 TICK = timedelta(microseconds=1)
 
 
-def test_a_live_claim_is_not_free_until_it_runs_out(own_db: sa.Engine) -> None:
-    db = own_db
+def test_a_live_claim_is_not_free_until_it_runs_out(db: sa.Engine) -> None:
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session, players=12)
         x, y, z = (

@@ -49,8 +49,7 @@ def test_a_cancelled_penalty_leaves_the_standings_and_stays_in_the_protocol(sess
     add_no_show(session, league.organizer, mid, table[0], now=PLAYED)  # it may be given again, rightly this time
 
 
-def test_two_cancellations_at_once_cancel_once(own_db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
-    db = own_db
+def test_two_cancellations_at_once_cancel_once(db: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr("services.core.security.hash_password", lambda password: "test-hash")
     with session_scope(db) as session:
         league = League(session)

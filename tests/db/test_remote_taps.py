@@ -36,8 +36,8 @@ def _at_once(calls: list[Callable[[], Any]]) -> list[Any]:
     return results
 
 
-def test_a_double_tap_at_the_same_instant_books_once_and_answers_both_alike(own_db: sa.Engine) -> None:
-    with Session(own_db, expire_on_commit=False) as session:
+def test_a_double_tap_at_the_same_instant_books_once_and_answers_both_alike(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
         (league,) = make_league(session)
         for index in range(4):
             answer(session, league, index, (kirov(14, 13), kirov(14, 20)))
@@ -52,21 +52,21 @@ def test_a_double_tap_at_the_same_instant_books_once_and_answers_both_alike(own_
             subject_id=proposal_id, now=NOW,
         )  # fmt: skip
         session.commit()
-    tap = lambda: remote.press(own_db, token, telegram_user_id=7304, now=NOW, message_id=41).answer  # noqa: E731
+    tap = lambda: remote.press(db, token, telegram_user_id=7304, now=NOW, message_id=41).answer  # noqa: E731
     first, second = _at_once([tap, tap])
     assert first == second == "Все четверо подтвердили: помещение забронировано."
-    with Session(own_db) as session:
+    with Session(db) as session:
         assert len(session.exec(select(Booking).where(Booking.match_id == league.match_id)).all()) == 1
         assert len(session.exec(select(OutboxEvent).where(OutboxEvent.kind == kinds.BOOKED)).all()) == 1
 
 
-def test_one_persons_button_made_by_two_deliveries_at_once_is_one_token(own_db: sa.Engine) -> None:
-    with Session(own_db, expire_on_commit=False) as session:
+def test_one_persons_button_made_by_two_deliveries_at_once_is_one_token(db: sa.Engine) -> None:
+    with Session(db, expire_on_commit=False) as session:
         (league,) = make_league(session)
     for attempt in range(TRIES):
 
         def make(attempt: int = attempt) -> str:
-            with Session(own_db) as session:
+            with Session(db) as session:
                 token = remote.token_for(
                     session, user_id=league.user_ids[0], match_id=league.match_id, kind=remote.OPEN,
                     subject_id=league.match_id, now=NOW, detail=str(attempt),
@@ -76,5 +76,5 @@ def test_one_persons_button_made_by_two_deliveries_at_once_is_one_token(own_db: 
 
         one, other = _at_once([make, make])
         assert one == other
-    with Session(own_db) as session:
+    with Session(db) as session:
         assert len(session.exec(select(TelegramButton)).all()) == TRIES

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Iterator
 from datetime import UTC, date, datetime, timedelta
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, col, select
 
-from services.core.db import make_engine, migrate
 from services.core.models import AuditRecord, Player, Registration, Role, Season, User
 from services.league.accounts import create_user, find_user
 from services.league.closing import ClosingMethod, close_registration
@@ -35,7 +33,6 @@ from services.results.repo import db_standings
 from services.results.view import match_view
 from services.scheduling.tour_windows import set_windows
 from services.views import history
-from tests.conftest import PG_ADMIN_URL
 from tests.db.test_results import League, entry
 from tests.factories import PLAYED
 
@@ -183,36 +180,9 @@ def _race(engine: sa.Engine) -> list[str]:
 
 
 @pytest.mark.parametrize("attempt", range(20))
-def test_two_organizers_start_seasons_at_once_sqlite(engine: sa.Engine, attempt: int) -> None:
-    assert "ok" in _race(engine)
-    with Session(engine) as s:
-        assert len(s.exec(select(Season).where(Season.is_current)).all()) == 1
-
-
-@pytest.fixture(scope="module")
-def own_pg_engine(postgres_url: str) -> Iterator[sa.Engine]:
-    """A database of this module's own: the shared one holds other tests' seasons."""
-    admin = sa.create_engine(PG_ADMIN_URL, isolation_level="AUTOCOMMIT")
-    name = f"discard_seasons_{uuid.uuid4().hex[:10]}"
-    with admin.connect() as conn:
-        conn.execute(sa.text(f'CREATE DATABASE "{name}"'))
-    url = PG_ADMIN_URL.rsplit("/", 1)[0] + f"/{name}"
-    try:
-        migrate(url)
-        eng = make_engine(url)
-        yield eng
-        eng.dispose()
-    finally:
-        with admin.connect() as conn:
-            conn.execute(sa.text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-        admin.dispose()
-
-
-@pytest.mark.postgres
-@pytest.mark.parametrize("attempt", range(20))
-def test_two_organizers_start_seasons_at_once_postgresql(own_pg_engine: sa.Engine, attempt: int) -> None:
-    assert "ok" in _race(own_pg_engine)
-    with Session(own_pg_engine) as s:
+def test_two_organizers_start_seasons_at_once(db: sa.Engine, attempt: int) -> None:
+    assert "ok" in _race(db)
+    with Session(db) as s:
         assert len(s.exec(select(Season).where(Season.is_current)).all()) == 1
 
 

@@ -43,7 +43,8 @@ def _item_form(item: dict[str, Any], handler: EventHandler, *fields: rx.Componen
 
 
 def _overrule(item: dict[str, Any]) -> rx.Component:
-    """The question before a fallback that would end another match's hold, and its tick (Регламент §3, §6.3)."""
+    """The question before a fallback (one match's or a tour's) that would end other matches' holds, and its tick
+    (Регламент §3, §6.3)."""
     return rx.cond(
         DeskState.overrule_key == item["key"],
         rx.vstack(
@@ -130,7 +131,7 @@ def _action(item: dict[str, Any]) -> rx.Component:
     return rx.match(
         item["action"],
         (FALLBACK, _item_form(item, DeskState.apply_fallback, _overrule(item))),
-        (WINDOW_FALLBACK, _item_form(item, DeskState.apply_window_fallback)),
+        (WINDOW_FALLBACK, _item_form(item, DeskState.apply_window_fallback, _overrule(item))),
         (ANSWER_CALL, _item_form(item, DeskState.answer)),
         (LIFT_LOCK, _item_form(item, DeskState.lift_lock)),
         (CLOSE_CALL, _ruling_form(item)),

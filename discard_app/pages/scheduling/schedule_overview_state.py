@@ -249,7 +249,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
         # Asked once, with a box to tick: a second tap alone never takes a held table.
         if str(form.get("overrule", "")).lower() not in ("on", "true", "1"):
             held = self._overrules()
-            self.dialog_overrules = texts.SCHEDULE_OVERRULE_ASK.format(holds="; ".join(held)) if held else ""
+            self.dialog_overrules = texts.overrule_question(held)
             if held:
                 return
         title = self.dialog_title
