@@ -13,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from services.core.ruleset import DEFAULT  # noqa: E402
 from services.scheduling.intervals import Interval, at_kirov, merge, window_slice  # noqa: E402
 from services.scheduling.rules import common_options_multi  # noqa: E402
 
@@ -76,7 +77,7 @@ def main() -> None:
     found = 0
     for window, players in matches:
         busy = {room: window_slice(merged, window) for room, merged in indexed.items()}
-        found += len(common_options_multi(window, players, busy))
+        found += len(common_options_multi(window, players, busy, hanchan_minutes=DEFAULT.hanchan_minutes))
     multi = time.perf_counter() - began
     print(
         f"all rooms, window-sliced calendar: {multi:.3f} s total, "
@@ -86,7 +87,10 @@ def main() -> None:
     # 2. Worst case: every match handed the whole 5 000-booking calendar as one room's busy list.
     everything = [b for bookings in calendar.values() for b in bookings]
     began = time.perf_counter()
-    found = sum(len(common_options_multi(window, players, {0: everything})) for window, players in matches)
+    found = sum(
+        len(common_options_multi(window, players, {0: everything}, hanchan_minutes=DEFAULT.hanchan_minutes))
+        for window, players in matches
+    )
     naive = time.perf_counter() - began
     print(
         f"one room, whole calendar each time: {naive:.3f} s total, "

@@ -45,8 +45,9 @@ from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_due_reminder, queue_proposal_reminders
 from services.notifier.remote import Keyboard
 from services.notifier.sunday import reminder_time_of
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
-from services.results.hanchans import correct_hanchan, dispute_hanchan, enter_hanchan, resolve_dispute
+from services.results.hanchans import correct_hanchan, dispute_hanchan, resolve_dispute
 from services.results.penalties import add_no_show
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking, decide

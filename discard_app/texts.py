@@ -660,11 +660,9 @@ RULES_AMENDED = "поправка"
 RULES_SET = "до первого результата"
 
 # /schedule: how long a new proposal holds its table (issue 27 item 6).
-HOLD_HOURS_TITLE = "Сколько часов предложение держит стол (1–168 ч), пока все четверо не подтвердят: "
-HOLD_HOURS_FIELD = "Часов удержания стола"
-HOLD_HOURS_NOW = "сейчас: {hours} ч"
-HOLD_HOURS_SAVE = "Сохранить время удержания"
-HOLD_HOURS_NO_SEASON = "Сезон ещё не создан: время удержания задаётся для сезона."
+# {hours}: the season's ruleset's proposal hold
+HOLD_HOURS_NOW = "Предложение держит стол {hours} ч, пока все четверо не подтвердят."
+HOLD_HOURS_WHERE = "Изменить в правилах сезона"
 
 # --- staff: the judge and the experts made on the site (issue 28 item 1) ---
 STAFF_TITLE = "Судьи и эксперты"

@@ -109,9 +109,9 @@ class Season(SQLModel, table=True):
     tours: int = RULES.tours
     playoff_format: str = RULES.playoff_format
     roster_multiple: int = RULES.roster_multiple
-    hanchan_minutes: int = 90
+    hanchan_minutes: int = RULES.hanchan_minutes
     # How long an open proposal holds its table (services/scheduling/holds.py); never past the option's start.
-    proposal_hold_hours: int = 48
+    proposal_hold_hours: int = RULES.proposal_hold_hours
     registration_closed: bool = False
     draw_seed: int | None = Field(default=None, sa_type=sa.BigInteger)
     draw_approved_at: datetime | None = _instant(nullable=True)

@@ -1,8 +1,10 @@
-"""The league's numbers for one season (Регламент §1, §2, §4, §5): one frozen dataclass, the 2026 regulation's
-values as the default. Pure; imports no database, reflex or telegram.
+"""The league's numbers for one season (Регламент §1, §2, §3, §4, §5): one frozen dataclass, the 2026 regulation's
+values as the default, and the club's two planning numbers (a hanchan's length, a proposal's hold) beside them.
+Pure; imports no database, reflex or telegram.
 
 Every rule that counts, seats or plans reads these numbers from the season's row (`of_season`) and from nowhere
-else: scoring, standings, the draw and the roster check, scheduling limits, the bracket, the desk and the pages.
+else: scoring, standings, the draw and the roster check, scheduling limits and lengths, the holds, the bracket, the
+desk and the pages.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ UPPER_LOWER = "upper_lower"  # Регламент §2: верхняя и ниж�
 PLAYOFF_FORMATS = {UPPER_LOWER: 8}  # format → the one size its bracket is drawn for
 PLAYOFF_FORMAT_NAMES = {UPPER_LOWER: "верхняя и нижняя ветки"}  # format → how the pages say it (never the code)
 MAX_RULE = 1_000_000  # no league number goes beyond: anything above is a typo
+# The planning numbers' own bounds: a hanchan from half an hour to five hours, a hold from an hour to a week.
+BOUNDS = {"hanchan_minutes": (30, 300), "proposal_hold_hours": (1, 168)}
 # Регламент §1, §6.1: клуб в Кирове, время Кирова. The club's, not a season's: the one definition of the zone
 # (`intervals.KIROV` and `Settings.tz` read it); a season's rules or a season file naming another zone are refused.
 CLUB_TIME_ZONE = "Europe/Kirov"
@@ -38,6 +42,9 @@ class Ruleset:
     playoff_size: int = 8  # Регламент §1, §2: восемь лучших проходят в плей-офф
     playoff_format: str = UPPER_LOWER  # Регламент §2
     roster_multiple: int = 4  # Регламент §1: основной состав строго кратен четырём
+    # The regulation names neither of the two below: they are the club's planning numbers, set with the others.
+    hanchan_minutes: int = 90  # how long a meeting plans one hanchan (Регламент §2: a meeting holds its hanchans)
+    proposal_hold_hours: int = 48  # Регламент §3: how long a proposal holds its table until the four confirm
 
     @property
     def table_total(self) -> int:
@@ -59,8 +66,9 @@ class Ruleset:
         out: list[str] = []
         for name in _POSITIVE:
             value = getattr(self, name)
-            if not isinstance(value, int) or not 1 <= value <= MAX_RULE:
-                out.append(f"{LABELS[name]}: целое число от 1 до {MAX_RULE:,}".replace(",", " "))
+            low, high = BOUNDS.get(name, (1, MAX_RULE))
+            if not isinstance(value, int) or not low <= value <= high:
+                out.append(f"{LABELS[name]}: целое число от {low} до {shown(name, high)}")
         for name in ("hanchan_uma_second", "match_uma_second"):
             value = getattr(self, name)
             if not isinstance(value, int) or not 0 <= value <= MAX_RULE:
@@ -102,6 +110,8 @@ _POSITIVE = (
     "tours",
     "playoff_size",
     "roster_multiple",
+    "hanchan_minutes",
+    "proposal_hold_hours",
 )
 LABELS = {
     "start_points": "Стартовые очки",
@@ -117,7 +127,11 @@ LABELS = {
     "playoff_size": "Участников плей-офф",
     "playoff_format": "Формат плей-офф",
     "roster_multiple": "Основной состав кратен",
+    "hanchan_minutes": "Длительность ханчана, минут",
+    "proposal_hold_hours": "Предложение держит стол, часов",
 }
+# What a season file written before these two were rules may leave out (the season keeps its own then).
+PLANNING = ("hanchan_minutes", "proposal_hold_hours")
 FIELDS = tuple(f.name for f in fields(Ruleset))
 NUMBERS = tuple(name for name in FIELDS if name != "playoff_format")
 ZONE_LABEL = "Часовой пояс клуба"
@@ -164,6 +178,8 @@ class SeasonRules(Protocol):
     playoff_size: int
     playoff_format: str
     roster_multiple: int
+    hanchan_minutes: int
+    proposal_hold_hours: int
 
 
 def of_season(season: SeasonRules | None) -> Ruleset:

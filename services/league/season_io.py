@@ -13,6 +13,7 @@ Everything is checked first; one problem and nothing changes, and every problem 
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any
@@ -36,7 +37,7 @@ from services.core.models import (
     saved,
 )
 from services.core.models import Season as SeasonRow
-from services.core.ruleset import of_season
+from services.core.ruleset import PLANNING, of_season
 from services.core.text_limits import person_name_problem
 from services.league.accounts import normalize_login
 from services.league.roster import add_player
@@ -201,7 +202,12 @@ def import_season(session: Session, data: Any) -> ImportSummary:
     if problems:
         raise SeasonFileError(problems)
     season_row = session.get_one(SeasonRow, current_season_id(session))
-    if isinstance(data, dict) and "rules" in data and season.rules != of_season(season_row):
+    in_force = of_season(season_row)
+    if isinstance(data, dict) and isinstance(data.get("rules"), dict):
+        # A file written before the planning numbers were rules names none: the season keeps its own.
+        kept = {name: getattr(in_force, name) for name in PLANNING if name not in data["rules"]}
+        season = dataclasses.replace(season, rules=dataclasses.replace(season.rules, **kept))
+    if isinstance(data, dict) and "rules" in data and season.rules != in_force:
         # The file's rules come with it; after the season's first result only as an amendment (Регламент §6.3).
         if has_results(session, saved(season_row.id)):
             raise SeasonFileError(

@@ -27,6 +27,7 @@ from services.core.models import (
 )
 from services.pantheon.reconstruct import Seat as GameSeat
 from services.pantheon.reconstruct import TableGame
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import hanchans as results
 from services.results import scoring
 from services.scheduling.intervals import KIROV
@@ -141,7 +142,7 @@ def enter(
         return f"В матче {match.id} уже внесено {len(done)} из {match.planned_hanchans} ханчанов: лишний ханчан"
     if twin is None:
         try:
-            twin = results.enter_hanchan(session, actor, saved(match.id), entry, now=now)
+            twin = enter_hanchan(session, actor, saved(match.id), entry, now=now)
         except results.ResultsError as e:
             return str(e)
     _mark(twin, game, mapping)

@@ -2,5 +2,6 @@
 and seat winds. Imports no reflex or telegram.
 
 Pure: `bracket`. Database: `repo` (the playoff as it stands: reads only), `stage` (closing the regular stage,
-creating the next rounds).
+creating the next rounds), `hanchan_entry` (the one door for entering any match's hanchan: stored by the results
+service, then the next round created when it completes a playoff match).
 """

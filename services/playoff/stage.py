@@ -154,9 +154,10 @@ def close_regular_stage(
 
 
 def set_round_window(
-    session: Session, season: Season, code: str, start: datetime, end: datetime, *, actor: User
+    session: Session, season: Season, code: str, start: datetime, end: datetime, *, actor: User, now: datetime
 ) -> None:
-    """The organizer sets a playoff round's game window; rounds follow each other without overlapping."""
+    """The organizer sets a playoff round's game window; rounds follow each other without overlapping. Recorded in
+    the audit log and told to the round's matches at `now` (the shell's clock), as `tour_windows.set_windows`."""
     _require_organizer(actor)
     stage = playoff_stage(session, saved(season.id))
     if stage is None:
@@ -176,8 +177,9 @@ def set_round_window(
         entity_id=round_row.id,
         before=before,
         after={"playoff_round": code, "start": start, "end": end},
+        now=now,
     )
-    tell_window_changed(session, round_row)
+    tell_window_changed(session, round_row, now=now)
     session.flush()
 
 

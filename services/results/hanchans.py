@@ -29,13 +29,11 @@ from services.core.models import (
     Season,
     Seat,
     Stage,
-    StageKind,
     User,
     saved,
 )
 from services.core.ruleset import Ruleset, of_season
 from services.core.wording import counted
-from services.playoff.stage import advance_playoff
 from services.results import scoring
 from services.results.disqualifications import disqualified_on
 from services.results.entry import Entry as Entry  # re-exported: the importers enter hanchans with it
@@ -222,15 +220,17 @@ def _is_repeat(session: Session, previous: Hanchan | None, entry: Entry, user: U
     return same_scores and stored["riichi_left"] == entry.riichi_left
 
 
-def enter_hanchan(
+def record_hanchan(
     session: Session, user: User, match_id: int, entry: Entry, *, now: datetime, repeat_ok: bool = True
 ) -> Hanchan:
-    """Store the next hanchan of the match; the number follows the effective ones. A form a person submits passes
-    `repeat_ok=False` unless they ticked "the same scores again": then the same scores as the previous hanchan by
-    the same user within a minute are refused (a double submit must not count twice). Imports and files, which
-    carry real repeats, keep the default. Holds the match lock: of two participants entering the last hanchan at
-    once, the second is told it is in. `now` is the entry's instant: the window, the double-submit check and the
-    stored `entered_at` all use it."""
+    """Store the next hanchan of the match; the number follows the effective ones. Called only by the one door,
+    `services.playoff.hanchan_entry.enter_hanchan`, which then advances the playoff (Регламент §2): every caller —
+    the match page, the Pantheon import, the demo, the tests — enters there (`tests/unit/test_architecture.py`).
+    A form a person submits passes `repeat_ok=False` unless they ticked "the same scores again": then the same
+    scores as the previous hanchan by the same user within a minute are refused (a double submit must not count
+    twice). Imports and files, which carry real repeats, keep the default. Holds the match lock: of two
+    participants entering the last hanchan at once, the second is told it is in. `now` is the entry's instant: the
+    window, the double-submit check and the stored `entered_at` all use it."""
     lock_row(session, Match, match_id)
     match = get_match(session, match_id)
     if not can_enter(session, user, saved(match.id)):
@@ -272,7 +272,6 @@ def enter_hanchan(
     if number >= match.planned_hanchans:
         match.status = MatchStatus.COMPLETE
         session.add(match)
-        _next_playoff_round(session, match, user)
     outbox.emit(session, outbox.RESULT_ENTERED, match.id, hanchan=number, now=now)  # the card shows what is played
     return hanchan
 
@@ -286,16 +285,6 @@ def entry_opens(session: Session, user: User, match: Match, now: datetime) -> da
     if user.role == Role.ORGANIZER or opens is None or now >= opens:
         return None
     return opens
-
-
-def _next_playoff_round(session: Session, match: Match, user: User) -> None:
-    """Регламент §2: the next playoff round's tables appear as soon as the previous ones are complete, whoever
-    stored the last hanchan (the site, the Pantheon import), not when someone next opens the bracket."""
-    stage = session.exec(
-        select(Stage).join(Round, col(Round.stage_id) == Stage.id).where(Round.id == match.round_id)
-    ).one()
-    if stage.kind == StageKind.PLAYOFF:
-        advance_playoff(session, session.get_one(Season, stage.season_id), actor_user_id=user.id, after_change=True)
 
 
 def chosen_hanchan(hanchan_id: int | None) -> int:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from services.core.errors import LeagueError
-from services.core.ruleset import DEFAULT, FIELDS, NUMBERS, ZONE_FIELD, Ruleset, zone_problem
+from services.core.ruleset import DEFAULT, FIELDS, NUMBERS, PLANNING, ZONE_FIELD, Ruleset, zone_problem
 from services.core.text_limits import PERSON_NAME_MAX
 from services.results.scoring import (
     MAX_CHOMBO,
@@ -190,10 +190,13 @@ def _round_ok(stage: Any, value: Any, tours: int) -> bool:
 
 
 def _rules(r: _Reader, raw: Any) -> Ruleset:
-    """The file's `rules` object (every field of services/core/ruleset.py); missing: the regulation's."""
+    """The file's `rules` object (every field of services/core/ruleset.py); missing: the regulation's. The planning
+    numbers (`ruleset.PLANNING`) may be left out by files written before they were rules: the import keeps the
+    season's own then (`season_io.import_season`)."""
     if raw is None:
         return DEFAULT
-    data = r.obj(raw, FIELDS, "правила", optional=(ZONE_FIELD,))
+    required = [name for name in FIELDS if name not in PLANNING]
+    data = r.obj(raw, required, "правила", optional=(ZONE_FIELD, *PLANNING))
     if data is None:
         return DEFAULT
     # Регламент §1, §6.1: files written before the zone became the club's name it; only the club's own is accepted.

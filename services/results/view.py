@@ -237,7 +237,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
     allowed = can_enter(session, user, saved(match.id)) and not read_only
     opens = entry_opens(session, user, match, now or utc_now())
     done = len(hanchans)
-    # the same players enter_hanchan refuses a participant's result for (Регламент §6.1)
+    # the same players record_hanchan refuses a participant's result for (Регламент §6.1)
     withdrawn = (
         [pid for pid, _ in seated_out_of_season(session, saved(match.id), on=kirov_date(now or utc_now()))]
         if not done

@@ -13,7 +13,7 @@ from sqlmodel import Session, select
 
 from services.core import outbox
 from services.core.models import AvailabilityInterval, Booking, MeetingProposal, ProposalConfirmation, saved
-from services.core.ruleset import SEATS, of_season
+from services.core.ruleset import SEATS
 from services.scheduling import decide, holds
 from services.scheduling.board import Board, Hold, MatchBoard, load_board, match_board, neighbour_ids
 from services.scheduling.intervals import Interval
@@ -205,7 +205,7 @@ def propose_meeting(
         window=info.window,
         option_intervals=[o.interval for o in options],
         hanchans_remaining=_remaining(item, old),
-        final_hanchans=of_season(info.season).final_hanchans if info.is_final else None,
+        final_hanchans=info.rules.final_hanchans if info.is_final else None,
         hanchan_minutes=info.hanchan_minutes,
         now=now,
     )
@@ -225,7 +225,7 @@ def propose_meeting(
         match_id=match_id,
         room_id=room,
         table_no=table_no,
-        hold_until=holds.hold_until(now, meeting.start, info.season.proposal_hold_hours),
+        hold_until=holds.hold_until(now, meeting.start, info.rules.proposal_hold_hours),
         proposed_by_player_id=seat.player_id,
         start_at=meeting.start,
         end_at=meeting.end,

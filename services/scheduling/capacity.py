@@ -144,7 +144,7 @@ def season_capacity(session: Session, season: Season, matches_per_tour: int | No
                 activities=inside,
                 matches=count,
                 hanchans=of_season(season).hanchans_per_match,  # Регламент §2: the season's match
-                hanchan_minutes=season.hanchan_minutes,
+                hanchan_minutes=of_season(season).hanchan_minutes,
             )  # fmt: skip
         )
     return out
@@ -175,7 +175,7 @@ def board_capacity(board: Board, season: Season) -> list[Capacity]:
             activities=[(p, iv) for p, iv in activities if iv.overlaps(window)],
             matches=count,
             hanchans=of_season(season).hanchans_per_match,
-            hanchan_minutes=season.hanchan_minutes,
+            hanchan_minutes=of_season(season).hanchan_minutes,
         )  # fmt: skip
         for code, (window, count) in sorted(tours.items())
     ]

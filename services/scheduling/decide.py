@@ -24,7 +24,7 @@ from services.scheduling.intervals import (
     subtract,
     union,
 )
-from services.scheduling.rules import DEFAULT_HANCHAN_MINUTES, Option, Place, common_options_multi, format_kirov
+from services.scheduling.rules import Option, Place, common_options_multi, format_kirov
 
 # How an unblocking time ranks (Регламент §3): short of the hanchans, the addition asked, the gap to one's own
 # time, longest, earliest.
@@ -60,7 +60,7 @@ def need_options(
     meetings: Iterable[Interval],
     *,
     now: datetime | None,
-    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    hanchan_minutes: int,
 ) -> list[Option]:
     """Common options for a match's remaining hanchans (Регламент §3): where all four are free, none of the four is
     in a meeting (this match's or another's, in any room: one person sits at one table), a room is free, and the time
@@ -152,7 +152,7 @@ def unblock_times(
     *,
     need: int = 1,
     at_least: int = 1,
-    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    hanchan_minutes: int,
     refused: Mapping[int, Sequence[Interval]] | None = None,
 ) -> dict[int, list[Option]]:
     """The one who blocks is told: per seated player, the best times at which the other three are free — the
@@ -189,7 +189,7 @@ def pair_unblock_times(
     need: int = 1,
     at_least: int = 1,
     asked: Iterable[int] = (),
-    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    hanchan_minutes: int,
     refused: Mapping[int, Sequence[Interval]] | None = None,
 ) -> dict[int, list[Option]]:
     """Регламент §3 (the site computes the common options): when no one alone can make the time, two may. Per pair
@@ -232,7 +232,7 @@ def pair_unblock_times(
 
 
 def split_plan(
-    options: Sequence[Option], remaining: int, *, earliest: datetime, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES
+    options: Sequence[Option], remaining: int, *, earliest: datetime, hanchan_minutes: int
 ) -> list[Interval]:
     """Регламент §2 (a match may be played over several meetings): when no option holds the remaining hanchans in
     one meeting, the meetings, earliest first, that would hold them all — each from the start of the earliest

@@ -14,12 +14,10 @@ from datetime import datetime, timedelta
 
 from services.scheduling.rules import format_kirov
 
-DEFAULT_HOLD_HOURS = 48
-MIN_HOLD_HOURS, MAX_HOLD_HOURS = 1, 168  # the organizer's setting: an hour to a week
 
-
-def hold_until(now: datetime, start: datetime, hours: int = DEFAULT_HOLD_HOURS) -> datetime:
-    """The end of the hold of a proposal made at `now` for a meeting starting at `start`: never past the start."""
+def hold_until(now: datetime, start: datetime, hours: int) -> datetime:
+    """The end of the hold of a proposal made at `now` for a meeting starting at `start`: `hours` later (the season's
+    `Ruleset.proposal_hold_hours`, set with its other rules), never past the start."""
     return min(now + timedelta(hours=max(hours, 0)), start)
 
 

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from services.core import outbox
 from services.core.audit import record_audit
-from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round, Season, saved
+from services.core.models import Booking, Match, MatchStatus, MeetingProposal, Room, Round, saved
 from services.core.wording import counted, place
 from services.scheduling import decide
 from services.scheduling.board import Board, MatchBoard, load_board, match_board
@@ -24,7 +24,6 @@ from services.scheduling.booking import (
     tell_neighbours,
 )
 from services.scheduling.fallback_plan import fallback_place
-from services.scheduling.holds import MAX_HOLD_HOURS, MIN_HOLD_HOURS
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import (
     LIVE_PROPOSAL,
@@ -715,47 +714,6 @@ def set_room_tables(session: Session, *, room_id: int, tables: int, actor_user_i
         now=now,
     )
     return room
-
-
-def _whole_hours(hours: object) -> int | None:
-    """`hours` as a whole number (an int, or a string of digits as typed), else None."""
-    if isinstance(hours, bool):
-        return None
-    if isinstance(hours, int):
-        return hours
-    if isinstance(hours, str) and hours.strip().isdigit():
-        return int(hours.strip())
-    return None
-
-
-def set_proposal_hold_hours(
-    session: Session, *, season_id: int, hours: int | str, actor_user_id: int, now: datetime
-) -> Season:
-    """The organizer sets how long a new proposal holds its table (Регламент §3; issue 27 item 6): whole hours,
-    1..168. Proposals already made keep the hold they got; the hold never runs past the meeting's start."""
-    value = _whole_hours(hours)
-    if value is None or not MIN_HOLD_HOURS <= value <= MAX_HOLD_HOURS:
-        raise SchedulingError(
-            f"Сколько часов предложение держит стол — целое число от {MIN_HOLD_HOURS} до {MAX_HOLD_HOURS}."
-        )
-    lock_for_write(session)
-    season = session.exec(select(Season).where(Season.id == season_id).with_for_update()).first()
-    if season is None:
-        raise SchedulingError("Сезон не найден: обновите страницу.")
-    before, season.proposal_hold_hours = season.proposal_hold_hours, value
-    session.add(season)
-    session.flush()
-    record_audit(
-        session,
-        actor_user_id=actor_user_id,
-        action="season.proposal_hold_hours",
-        entity="season",
-        entity_id=season.id,
-        before={"proposal_hold_hours": before},
-        after={"proposal_hold_hours": value},
-        now=now,
-    )
-    return season
 
 
 def book_activity(

@@ -27,6 +27,7 @@ from services.core.models import (
     StageKind,
     User,
 )
+from services.core.ruleset import Ruleset, of_season
 from services.core.wording import match_title, place
 from services.scheduling.intervals import Interval
 from services.scheduling.rules import format_kirov
@@ -64,8 +65,13 @@ class MatchInfo:
         return self.stage_kind == StageKind.PLAYOFF and self.round.code == "F"
 
     @property
+    def rules(self) -> Ruleset:
+        return of_season(self.season)
+
+    @property
     def hanchan_minutes(self) -> int:
-        return self.season.hanchan_minutes
+        """The season's planning length of a hanchan (its ruleset's)."""
+        return self.rules.hanchan_minutes
 
     @property
     def title(self) -> str:

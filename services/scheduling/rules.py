@@ -21,7 +21,6 @@ from services.scheduling.intervals import (
     to_kirov,
 )
 
-DEFAULT_HANCHAN_MINUTES = 90  # planning length of one hanchan; configurable per league
 FALLBACK_HOUR = 18  # Регламент §6.1: последнее воскресенье окна, 18:00 по Кирову
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 _EPS = timedelta(microseconds=1)
@@ -85,7 +84,7 @@ def common_options_multi(
     availabilities: Sequence[Sequence[Interval]],
     busy_by_room: Mapping[Place, Sequence[Interval]],
     *,
-    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    hanchan_minutes: int,
     min_hanchans: int = 1,
     grid_minutes: int | None = GRID_MINUTES,
 ) -> list[Option]:
@@ -128,7 +127,8 @@ def format_kirov(instant: datetime) -> str:
     return f"{_WEEKDAYS[local.weekday()]} {local:%d.%m.%Y %H:%M}"
 
 
-def meeting_end(start: datetime, hanchans: int, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES) -> datetime:
+def meeting_end(start: datetime, hanchans: int, hanchan_minutes: int) -> datetime:
+    """The end of a meeting of `hanchans` at the season's planning length (`Ruleset.hanchan_minutes`)."""
     return require_aware(start) + timedelta(minutes=hanchans * hanchan_minutes)
 
 
@@ -141,7 +141,7 @@ def validate_proposal(
     option_intervals: Sequence[Interval],
     hanchans_remaining: int,
     final_hanchans: int | None,
-    hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES,
+    hanchan_minutes: int,
     now: datetime | None = None,
     grid_minutes: int | None = GRID_MINUTES,
 ) -> list[str]:
@@ -193,7 +193,7 @@ def validate_proposal(
     return errors
 
 
-def too_short(meeting: Interval, hanchans: int, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES) -> str | None:
+def too_short(meeting: Interval, hanchans: int, hanchan_minutes: int) -> str | None:
     """Why the meeting cannot hold its hanchans at the season's planning length, or None (players and organizer)."""
     need = timedelta(minutes=hanchans * hanchan_minutes)
     if hanchans < 1 or meeting.duration >= need:
@@ -218,7 +218,7 @@ def fallback_slot(window: Interval) -> datetime:
     return slot
 
 
-def fallback_meeting(window: Interval, hanchans: int, hanchan_minutes: int = DEFAULT_HANCHAN_MINUTES) -> Interval:
+def fallback_meeting(window: Interval, hanchans: int, hanchan_minutes: int) -> Interval:
     """The fallback meeting: from `fallback_slot` for the planned hanchans (it may run past the window's end)."""
     start = fallback_slot(window)
     return Interval(start, meeting_end(start, hanchans, hanchan_minutes))

@@ -13,7 +13,7 @@ from telegram.error import NetworkError
 from services.core.bot_status import bot_status
 from services.core.models import MatchCard, OutboxEvent, User, utc_now
 from services.notifier.outbox import Notifier, Target
-from services.results import hanchans as results
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
 from services.results.scoring import TableResult
 from tests.bot import delivery
@@ -236,7 +236,7 @@ async def test_the_card_says_played_once_the_last_hanchan_is_entered(
     player = session.get(User, league.user_ids[0])
     for number in range(3):
         points = (40000, 30000, 30000, 20000) if number != 1 else (20000, 30000, 30000, 40000)
-        results.enter_hanchan(
+        enter_hanchan(
             session,
             player,
             league.match_id,

@@ -34,13 +34,13 @@ from services.league.withdrawal import withdraw_player
 from services.notifier.outbox import Notifier, Target
 from services.notifier.remote import Keyboard
 from services.notifier.snapshot import match_snapshot
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
 from services.results.hanchans import (
     REPEAT_WINDOW,
     RepeatedResult,
     correct_hanchan,
     dispute_hanchan,
-    enter_hanchan,
     resolve_dispute,
 )
 from services.results.judge_calls import answer_call, assign_judge, call_judge, close_call

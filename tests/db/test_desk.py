@@ -12,8 +12,9 @@ from sqlmodel import Session
 
 from services.core.db import session_scope
 from services.core.models import MatchStatus
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
-from services.results.hanchans import dispute_hanchan, enter_hanchan, resolve_dispute
+from services.results.hanchans import dispute_hanchan, resolve_dispute
 from services.results.scoring import TableResult
 from services.scheduling import availability
 from services.scheduling import organizer as scheduling_admin

@@ -10,9 +10,9 @@ from sqlmodel import Session, col, select
 from services.core.models import Player, RosterStatus, Round, Seat, User
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.disqualifications import record_disqualification
 from services.results.entry import Entry
-from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import match_view
 from services.scheduling.intervals import kirov_date

@@ -8,9 +8,9 @@ from sqlmodel import Session, select
 from services.core.models import Hanchan, Player
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.disqualifications import record_disqualification
 from services.results.entry import ResultsError
-from services.results.hanchans import enter_hanchan
 from services.results.view import match_view
 from services.scheduling.intervals import kirov_date
 from tests.db.test_results import League, entry

@@ -10,8 +10,8 @@ from sqlmodel import Session
 from services.core.db import session_scope
 from services.core.models import RosterStatus
 from services.league import roster
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
-from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin

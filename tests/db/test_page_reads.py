@@ -10,9 +10,9 @@ import sqlalchemy as sa
 from sqlmodel import Session
 
 from services.core.db import session_scope
+from services.playoff.hanchan_entry import enter_hanchan
 from services.playoff.repo import load_bracket
 from services.results.entry import Entry
-from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import player_view
 from services.scheduling import availability, booking

@@ -12,8 +12,9 @@ from sqlmodel import Session, select
 
 from services.core.db import session_scope
 from services.core.models import AuditRecord, Penalty, User
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
-from services.results.hanchans import ResultsError, enter_hanchan
+from services.results.hanchans import ResultsError
 from services.results.penalties import add_conduct_penalty, add_no_show, cancel_penalty
 from services.results.view import match_view
 from tests.db.test_results import League, entry

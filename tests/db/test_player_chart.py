@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from sqlmodel import Session
 
-from services.results.hanchans import enter_hanchan
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.view import player_view
 from tests.db.test_results import League, entry

@@ -10,11 +10,13 @@ from datetime import UTC, datetime
 import pytest
 from sqlmodel import Session, col, select
 
+from services.core import outbox
 from services.core.models import (
     AuditRecord,
     Hanchan,
     Match,
     MatchStatus,
+    OutboxEvent,
     Player,
     Role,
     Round,
@@ -29,9 +31,10 @@ from services.league.accounts import create_user
 from services.league.roster import add_player
 from services.league.seasons import SeasonError, finish_preview, finish_season
 from services.playoff import stage as playoff
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import winds
 from services.results.entry import ResultsError
-from services.results.hanchans import Entry, enter_hanchan
+from services.results.hanchans import Entry
 from services.results.penalties import decide_tie
 from services.results.scoring import TableResult
 from services.scheduling.organizer import assignable_hanchans
@@ -154,9 +157,17 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
         playoff.close_regular_stage(session, league.season, actor=league.organizer)
 
     with pytest.raises(playoff.PlayoffError, match="раньше, чем заканчивается раунд 1"):
-        playoff.set_round_window(session, league.season, "2", at(10), at(20), actor=league.organizer)
-    playoff.set_round_window(session, league.season, "2", at(15), at(21), actor=league.organizer)
+        playoff.set_round_window(session, league.season, "2", at(10), at(20), actor=league.organizer, now=at(2))
+    playoff.set_round_window(session, league.season, "2", at(15), at(21), actor=league.organizer, now=at(2, 9))
     assert league.bracket().windows["2"] == (at(15), at(21))
+    # Issue 41: a round's window is stored, audited and told to its matches at the shell's `now`, not the clock's.
+    playoff.set_round_window(session, league.season, "1", at(1), at(13), actor=league.organizer, now=at(2, 10))
+    audits = session.exec(select(AuditRecord.after, AuditRecord.at).where(AuditRecord.action == "round.window")).all()
+    assert [(json.loads(after)["playoff_round"], when) for after, when in audits] == [("2", at(2, 9)), ("1", at(2, 10))]
+    told = session.exec(
+        select(OutboxEvent.match_id, OutboxEvent.created_at).where(OutboxEvent.kind == outbox.WINDOW_CHANGED)
+    ).all()
+    assert sorted(told) == sorted((league.bracket().match_ids[r], at(2, 10)) for r in ("1A", "1B"))
 
     ids = league.bracket().match_ids
     assert assignable_hanchans(session, ids["1A"], now=PLAYED) == [1, 2, 3]  # a playoff round's three, not five

@@ -31,7 +31,8 @@ from services.core.models import (
 )
 from services.notifier.reminders import queue_due_reminder
 from services.playoff import stage as playoff
-from services.results.hanchans import Entry, enter_hanchan
+from services.playoff.hanchan_entry import enter_hanchan
+from services.results.hanchans import Entry
 from services.results.judge_calls import ESCALATE_AFTER, UNANSWERED_KEY, call_judge, escalate_unanswered
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking

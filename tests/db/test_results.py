@@ -26,6 +26,7 @@ from services.core.models import (
 from services.core.ruleset import DEFAULT
 from services.league.accounts import create_user
 from services.league.roster import add_player
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
 from services.results.hanchans import (
     Entry,
@@ -34,7 +35,6 @@ from services.results.hanchans import (
     correct_hanchan,
     dispute_hanchan,
     effective,
-    enter_hanchan,
     parse_entry,
     replay_match,
     resolve_dispute,

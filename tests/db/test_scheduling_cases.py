@@ -36,8 +36,9 @@ from services.core.models import (
 from services.league.substitution import seat_substitute
 from services.notifier.cards import card_text, format_span
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
-from services.results.hanchans import effective, enter_hanchan
+from services.results.hanchans import effective
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin

@@ -15,8 +15,8 @@ from services.core.models import AuditRecord, Hanchan, Match, Player, Role, Seas
 from services.core.text_limits import PERSON_NAME_MAX
 from services.league.accounts import create_user, normalize_login
 from services.league.season_io import export_season, import_season
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
-from services.results.hanchans import enter_hanchan
 from services.results.penalties import add_no_show
 from services.results.season_file import SeasonFileError
 from tests.db.test_results import League, entry

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,19 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core.db import session_scope
-from services.core.models import Announcement, AuditRecord, Match, OutboxEvent, Role, Round, Season, User
-from services.core.ruleset import of_season
+from services.core.models import (
+    Announcement,
+    AuditRecord,
+    Match,
+    MeetingProposal,
+    OutboxEvent,
+    Role,
+    Round,
+    Season,
+    User,
+    saved,
+)
+from services.core.ruleset import PLANNING, of_season
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, make_draft
@@ -27,11 +39,14 @@ from services.league.season_rules import (
     rule_lines,
     standings_shift,
 )
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
-from services.results.hanchans import ResultsError, enter_hanchan
+from services.results.hanchans import ResultsError
 from services.results.season_file import SeasonFileError, parse_season
 from services.results.view import match_view
 from services.scheduling import availability, booking
+from services.scheduling.board import match_board
+from services.scheduling.organizer import assign_meeting
 from services.scheduling.repo import SchedulingError
 from services.scheduling.tour_windows import set_windows
 from tests import factories as f
@@ -171,6 +186,61 @@ def test_hanchans_per_match_drives_the_scheduling_limit(db: sa.Engine) -> None:
     propose(4)  # a meeting of four hanchans fits the match now
 
 
+def test_the_hanchan_length_and_the_hold_are_the_seasons_rules(db: sa.Engine) -> None:
+    """Issue 41: a season of 60-minute hanchans and a 24-hour hold, set on the rules form, plans by those numbers
+    through the services — what a proposal must last, when its hold ends, when the organizer's meeting and the
+    §6.1 fallback end. The club's 90 minutes and 48 hours hard-coded anywhere on the way fail it."""
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session)
+        organizer = league.organizer
+    for n in range(4):
+        with session_scope(db) as session:
+            availability.save_availability(
+                session,
+                match_id=league.match.id,
+                user_id=league.users[n].id,
+                intervals=[f.Interval(kirov(20, 17), kirov(20, 23))],
+                now=NOW,
+            )
+
+    def propose() -> int:
+        with session_scope(db) as session:
+            proposal = booking.propose_meeting(
+                session,
+                match_id=league.match.id,
+                user_id=league.users[0].id,
+                start=kirov(20, 17),
+                end=kirov(20, 19),
+                hanchans=2,
+                now=NOW,
+            )
+            return saved(proposal.id)
+
+    with pytest.raises(SchedulingError, match="На 2 ханчана нужно не меньше 3 ч, а выбрано 2 ч"):
+        propose()  # the club's 90 minutes: two hours hold no two hanchans
+    with session_scope(db) as session:
+        season = session.get_one(Season, league.season.id)
+        change = apply_rules(
+            session,
+            season,
+            {"hanchan_minutes": "60", "proposal_hold_hours": "24"},
+            reason="",
+            actor=session.get_one(User, organizer.id),
+            now=NOW,
+        )
+    assert change.lines == ("Длительность ханчана, минут: 90 → 60", "Предложение держит стол, часов: 48 → 24")
+    proposal_id = propose()
+    with Session(db) as session:
+        assert session.get_one(MeetingProposal, proposal_id).hold_until == NOW + timedelta(hours=24)
+        # Регламент §6.1: the last Sunday of the window at 18:00, three hanchans of an hour each.
+        assert match_board(session, league.match.id, now=NOW)[1].fallback() == f.Interval(kirov(29, 18), kirov(29, 21))
+    with session_scope(db) as session:
+        meeting = assign_meeting(
+            session, match_id=league.match.id, start=kirov(21, 12), hanchans=1, actor_user_id=organizer.id, now=NOW
+        )
+        assert (meeting.start_at, meeting.end_at) == (kirov(21, 12), kirov(21, 13))
+
+
 def test_two_organizers_changing_the_rules_at_once_both_land_in_order(db: sa.Engine) -> None:
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session)
@@ -230,7 +300,12 @@ def test_a_season_file_keeps_its_rules(
     apply_rules(
         session,
         league.season,
-        {"chombo_penalty": "20000", "hanchan_uma_first": "20000", "hanchan_uma_second": "10000"},
+        {
+            "chombo_penalty": "20000",
+            "hanchan_uma_first": "20000",
+            "hanchan_uma_second": "10000",
+            "hanchan_minutes": "60",
+        },
         reason="",
         actor=league.organizer,
         now=NOW,
@@ -239,7 +314,8 @@ def test_a_season_file_keeps_its_rules(
     persons_names(session, league)
     _played(session, league)
     document = json.loads(json.dumps(export_season(session)))
-    assert (document["rules"]["chombo_penalty"], document["rules"]["hanchan_uma_first"]) == (20_000, 20_000)
+    rules = document["rules"]
+    assert (rules["chombo_penalty"], rules["hanchan_uma_first"], rules["hanchan_minutes"]) == (20_000, 20_000, 60)
     (tmp_path / "other.db").write_bytes(migrated_sqlite_template.read_bytes())
     other = sa.create_engine(f"sqlite:///{tmp_path / 'other.db'}")
     with Session(other, expire_on_commit=False) as target:
@@ -251,6 +327,21 @@ def test_a_season_file_keeps_its_rules(
         assert _table(target) == _table(session)
         assert export_season(target)["rules"] == document["rules"]
     other.dispose()
+    # A file written before the two planning numbers were rules names neither: the season keeps its own.
+    older = {**document, "rules": {k: v for k, v in document["rules"].items() if k not in PLANNING}}
+    (tmp_path / "older.db").write_bytes(migrated_sqlite_template.read_bytes())
+    third = sa.create_engine(f"sqlite:///{tmp_path / 'older.db'}")
+    with Session(third, expire_on_commit=False) as target:
+        _empty_season(target)
+        season = target.get_one(Season, results_repo.current_season_id(target))
+        organizer = target.exec(select(User).where(User.role == Role.ORGANIZER)).one()
+        apply_rules(target, season, {"proposal_hold_hours": "24"}, reason="", actor=organizer, now=NOW)
+        import_season(target, older)
+        target.commit()
+        rules_in_force = of_season(target.get_one(Season, season.id))
+        assert (rules_in_force.chombo_penalty, rules_in_force.hanchan_minutes) == (20_000, 90)  # the file's; its own
+        assert rules_in_force.proposal_hold_hours == 24  # the season's own, not the file's or the regulation's
+    third.dispose()
 
 
 def test_the_start_points_drive_the_result_check_and_what_the_match_page_quotes(

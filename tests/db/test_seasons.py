@@ -27,9 +27,9 @@ from services.league.seasons import (
     preview_roster_csv,
     set_registration_dates,
 )
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.disqualifications import record_disqualification
 from services.results.entry import ResultsError
-from services.results.hanchans import enter_hanchan
 from services.results.repo import db_standings
 from services.results.view import match_view
 from services.scheduling.tour_windows import set_windows

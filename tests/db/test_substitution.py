@@ -11,8 +11,9 @@ from sqlmodel import Session, select
 from services.core.models import AuditRecord, Player, RosterStatus, Seat, User
 from services.league.roster import add_player
 from services.league.substitution import penalty_candidates, seat_substitute, substitute_candidates
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
-from services.results.hanchans import ResultsError, enter_hanchan
+from services.results.hanchans import ResultsError
 from services.results.penalties import add_no_show
 from services.results.scoring import score_match
 from tests.db.test_results import League, entry

@@ -8,6 +8,7 @@ tests' rooms must not be there."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Iterator
 from datetime import timedelta
 
@@ -16,7 +17,9 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core.db import make_engine, session_scope
-from services.core.models import AuditRecord, Booking, MeetingProposal, Room, Season
+from services.core.models import AuditRecord, Booking, MeetingProposal, Room, Season, User
+from services.core.ruleset import of_season
+from services.league import season_rules
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.board import load_board, options_for
@@ -406,21 +409,30 @@ def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(tdb: sa.
 
 
 def test_the_organizer_sets_the_hold_time_and_a_new_proposal_holds_that_long(tdb: sa.Engine) -> None:
-    """Issue 27 item 6: the hold time is the organizer's setting (whole hours, 1..168); a new proposal's hold ends that
-    long after it is made, never past the meeting's start; a wrong value is refused and changes nothing."""
+    """Issue 27 item 6, issue 41: the hold time is one of the season's rules (whole hours, 1..168), set on the rules
+    form with the others and audited as they are; a new proposal's hold ends that long after it is made, never past
+    the meeting's start; a wrong value is refused and changes nothing."""
     league, ids = club(tdb, matches=2, tables=2, hold_hours=48)
     org, season_id = league.organizer.id, league.season.id
-    act(tdb, scheduling_admin.set_proposal_hold_hours, season_id=season_id, hours=6, actor_user_id=org, now=NOW)
-    for wrong in (0, 169, "abc", "6.5", -1):
-        with pytest.raises(SchedulingError, match="целое число от 1 до 168"):
-            act(tdb, scheduling_admin.set_proposal_hold_hours, season_id=season_id, hours=wrong, actor_user_id=org,
-                now=NOW)  # fmt: skip
+
+    def set_hold(hours: str) -> None:
+        with session_scope(tdb) as session:
+            season = session.get_one(Season, season_id)
+            user = session.get_one(User, org)
+            season_rules.apply_rules(session, season, {"proposal_hold_hours": hours}, reason="", actor=user, now=NOW)
+
+    set_hold("6")
+    for wrong in ("0", "169", "abc", "6.5", "-1"):
+        with pytest.raises(season_rules.RulesError, match="Предложение держит стол, часов"):
+            set_hold(wrong)
     with Session(tdb) as session:
-        assert session.get(Season, season_id).proposal_hold_hours == 6
-        audits = session.exec(select(AuditRecord).where(AuditRecord.action == "season.proposal_hold_hours")).all()
-        assert [(a.actor_user_id, a.entity_id, a.before, a.after) for a in audits] == [
-            (org, season_id, '{"proposal_hold_hours": 48}', '{"proposal_hold_hours": 6}')
-        ]
+        assert of_season(session.get(Season, season_id)).proposal_hold_hours == 6
+        audits = session.exec(select(AuditRecord).where(AuditRecord.action == season_rules.SET)).all()
+        assert [(a.actor_user_id, a.entity_id) for a in audits] == [(org, season_id)]
+        assert (
+            json.loads(audits[0].before)["proposal_hold_hours"],
+            json.loads(audits[0].after)["proposal_hold_hours"],
+        ) == (48, 6)
     evening = Interval(kirov(20, 17), kirov(20, 23))
     paint(tdb, league, 0, ids[0], evening)
     paint(tdb, league, 1, ids[1], evening)

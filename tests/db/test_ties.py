@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from sqlmodel import Session
 
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
-from services.results.hanchans import enter_hanchan
 from services.results.penalties import decide_tie, unresolved_ties
 from tests.db.test_results import League, entry
 from tests.factories import PLAYED

@@ -138,8 +138,8 @@ def test_four_processes_drawing_at_once_make_one_draw_on_postgresql(pg_engine: s
 def test_a_hanchan_entered_after_its_draw_takes_the_winds_as_it_is_entered(session: Session) -> None:
     """Регламент §4: the winds drawn for hanchan 1 are on its row as soon as it is entered — no page load (the
     /playoff page used to copy them there, writing on a load) and no complete match needed."""
+    from services.playoff.hanchan_entry import enter_hanchan
     from services.results.entry import Entry
-    from services.results.hanchans import enter_hanchan
     from services.results.scoring import TableResult
 
     league = f.league(session)

@@ -54,6 +54,7 @@ from services.core.models import Match as MatchRow
 from services.league import accounts, login_guard, regulation, roster, staff
 from services.notifier import linking as telegram_link
 from services.pantheon import event as pantheon_event
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import hanchans as results
 from services.results import judge_calls, penalties
 from services.results.entry import Entry
@@ -370,7 +371,7 @@ def _match(app: App, *, with_hanchan: bool = False, with_penalty: bool = False, 
             organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
             points = (45_000, 35_000, 25_000, 15_000)
             entry = Entry(tuple(TableResult(pid, p) for pid, p in zip(ids, points, strict=True)), 0)
-            found.hanchan_id = results.enter_hanchan(session, organizer, match.id, entry, now=now).id
+            found.hanchan_id = enter_hanchan(session, organizer, match.id, entry, now=now).id
         if with_penalty:
             organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
             found.penalty_id = penalties.add_no_show(session, organizer, match.id, ids[0], now=now).id
@@ -680,14 +681,6 @@ def _same_tables(app: App) -> tuple[str, dict[str, Any]]:
     return "/schedule", {"form": {"room_id": str(room_id), "tables": str(tables), KEY_FIELD: new_key()}}
 
 
-def _same_hold_hours(app: App) -> tuple[str, dict[str, Any]]:
-    engine = app.engine()
-    with session_scope(engine) as session:
-        hours = roster.current_season(session).proposal_hold_hours  # again: the shared season's setting stays
-    engine.dispose()
-    return "/schedule", {"form": {"hours": str(hours), KEY_FIELD: new_key()}}
-
-
 def _four_in_reserve(app: App) -> tuple[str, ...]:
     """Four players of the scenario's own, in the reserve: main players would change the shared season's roster
     count, which the draw's browser test closes registration on (tests/e2e/test_draw.py)."""
@@ -977,7 +970,6 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "ScheduleOverviewState.add_activity": Scenario(ORGANIZER, _activity),
     "ScheduleOverviewState.set_tables": Scenario(ORGANIZER, _same_tables),
-    "ScheduleOverviewState.set_hold_hours": Scenario(ORGANIZER, _same_hold_hours),
     "ScheduleOverviewState.submit_dialog": Scenario(ORGANIZER, _to_next_tour),
     "PantheonState.save_settings": Scenario(ORGANIZER, _pantheon_settings),
     "PantheonState.map_player": Scenario(ORGANIZER, _map_form),

@@ -10,6 +10,7 @@ from sqlmodel import col, select
 
 from services.core.db import session_scope
 from services.core.models import AuditRecord, Hanchan, HanchanResult, Seat, User, utc_now
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import hanchans as results
 from services.results.entry import Entry
 from services.results.scoring import TableResult
@@ -31,7 +32,7 @@ def _played_match(app: App) -> tuple[int, list[int]]:
         organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
         for points in (FIRST, SECOND):
             entry = Entry(tuple(TableResult(pid, p) for pid, p in zip(ids, points, strict=True)), 0)
-            results.enter_hanchan(session, organizer, match.id, entry, now=now)
+            enter_hanchan(session, organizer, match.id, entry, now=now)
         match_id = match.id
     engine.dispose()
     return match_id, ids

@@ -27,8 +27,9 @@ from services.core.models import (
     utc_now,
 )
 from services.league.roster import add_player, current_season
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
-from services.results.hanchans import dispute_hanchan, enter_hanchan, resolve_dispute
+from services.results.hanchans import dispute_hanchan, resolve_dispute
 from services.results.scoring import TableResult
 from services.scheduling.availability import save_availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date

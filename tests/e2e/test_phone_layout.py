@@ -16,7 +16,8 @@ from sqlmodel import select
 from discard_app import texts
 from services.core.db import session_scope
 from services.core.models import Player, Round, User, utc_now
-from services.results.hanchans import Entry, enter_hanchan
+from services.playoff.hanchan_entry import enter_hanchan
+from services.results.hanchans import Entry
 from services.results.scoring import TableResult
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories

@@ -445,7 +445,7 @@ def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: l
         from services.core.db import session_scope
         from services.core.models import Role, User, utc_now
         from services.results.entry import Entry
-        from services.results.hanchans import enter_hanchan
+        from services.playoff.hanchan_entry import enter_hanchan
         from services.results.repo import seated_player_ids
         from services.results.scoring import TableResult
         with session_scope() as session:

@@ -17,7 +17,8 @@ from services.core.models import Match, MatchStatus, Round, Seat, Stage, StageKi
 from services.core.models import Season as SeasonRow
 from services.league.roster import add_player
 from services.playoff import stage as playoff
-from services.results.hanchans import Entry, enter_hanchan
+from services.playoff.hanchan_entry import enter_hanchan
+from services.results.hanchans import Entry
 from services.results.scoring import TableResult
 from tests.e2e.conftest import ORGANIZER, App, login
 

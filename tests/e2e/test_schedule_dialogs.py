@@ -12,8 +12,8 @@ from sqlmodel import select
 from services.core.db import session_scope
 from services.core.models import Booking, Room, User, utc_now
 from services.core.text_limits import FIELD_LIMITS
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
-from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov, kirov_date

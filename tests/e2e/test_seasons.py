@@ -20,9 +20,9 @@ from services.core.config import ROOT
 from services.core.models import MatchStatus, Player, Registration, User, utc_now
 from services.league.accounts import find_user
 from services.league.roster import current_season
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
 from services.results.entry import Entry
-from services.results.hanchans import enter_hanchan
 from services.results.scoring import TableResult
 from services.results.view import signed
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, written_states

@@ -1,15 +1,19 @@
-"""/schedule: the organizer sets how many tables a room has and how long a proposal holds one (issue 27): a wrong
-number is refused with a clear error and changes nothing, a right one is saved and shown."""
+"""/schedule: the organizer sets how many tables a room has (issue 27), and reads how long a proposal holds one, which
+the season's rules set (issue 41): a wrong number is refused with a clear error and changes nothing, a right one is
+saved and shown."""
 
 from __future__ import annotations
 
+import re
 import uuid
 
 from playwright.sync_api import Browser, expect
 from sqlmodel import select
 
 from services.core.db import session_scope
-from services.core.models import Room, Season, User, utc_now
+from services.core.models import Room, User, utc_now
+from services.core.ruleset import of_season
+from services.league import season_rules
 from services.league.roster import current_season
 from services.scheduling import organizer as scheduling_admin
 from tests.e2e.conftest import ORGANIZER, App, login
@@ -41,37 +45,52 @@ def test_the_organizer_sets_a_rooms_tables_on_the_schedule_page(browser: Browser
         context.close()
 
 
-def test_the_organizer_sets_the_proposal_hold_time_on_the_schedule_page(browser: Browser, app: App) -> None:
-    """Issue 27 item 6: the hold time field shows the current value; a wrong one is refused next to the form and
-    changes nothing; a right one is saved and shown again after a reload."""
+def _set_hold(app: App, hours: str) -> None:
     with session_scope(app.engine()) as session:
-        organizer_id = session.exec(select(User.id).where(User.display_name == ORGANIZER)).one()
-        season_id = current_season(session).id
-        scheduling_admin.set_proposal_hold_hours(session, season_id=season_id, hours=48, actor_user_id=organizer_id,
-                                                 now=utc_now())  # fmt: skip
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        season_rules.apply_rules(
+            session,
+            current_season(session),
+            {"proposal_hold_hours": hours},
+            reason="время удержания для проверки",
+            actor=organizer,
+            now=utc_now(),
+        )
+
+
+def test_the_proposal_hold_is_set_with_the_seasons_rules_not_on_the_schedule_page(browser: Browser, app: App) -> None:
+    """Issue 27 item 6, issue 41: /schedule says how long a proposal holds its table and where that is changed; the
+    rules form on /regulation changes it with the season's other rules (one way): a wrong value is refused next to
+    the form and changes nothing, a right one is saved and /schedule shows it."""
+    with session_scope(app.engine()) as session:
+        if of_season(current_season(session)).proposal_hold_hours != 48:
+            _set_hold(app, "48")
     context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
     page = context.new_page()
-    field = page.get_by_label("Часов удержания стола", exact=True)
+    field = page.get_by_label("Предложение держит стол, часов")
     try:
         login(page, app, ORGANIZER, path="/schedule")
-        expect(page.get_by_text("Сколько часов предложение держит стол (1–168 ч)")).to_be_visible()
-        expect(page.get_by_text("сейчас: 48 ч", exact=True)).to_be_visible()
+        expect(page.get_by_text("Предложение держит стол 48 ч, пока все четверо не подтвердят.")).to_be_visible()
+        page.get_by_role("link", name="Изменить в правилах сезона").click()
         expect(field).to_have_value("48")
         field.fill("169")
-        page.get_by_role("button", name="Сохранить время удержания").click()
-        expect(page.get_by_role("alert")).to_contain_text("целое число от 1 до 168")
+        page.get_by_role("button", name="Показать, что изменится").click()
+        expect(page.get_by_role("alert")).to_contain_text("Предложение держит стол, часов: целое число от 1 до 168")
         with session_scope(app.engine()) as session:
-            assert session.get(Season, season_id).proposal_hold_hours == 48
+            assert of_season(current_season(session)).proposal_hold_hours == 48
         field.fill("6")
-        page.get_by_role("button", name="Сохранить время удержания").click()
-        expect(page.get_by_text("сейчас: 6 ч", exact=True)).to_be_visible()
+        page.get_by_role("button", name="Показать, что изменится").click()
+        expect(page.get_by_text("Предложение держит стол, часов: 48 → 6")).to_be_visible()
+        page.get_by_label("Причина изменения").fill("короткое удержание")
+        page.get_by_role("button", name="Записать изменение").click()
+        expect(
+            page.get_by_role("status").filter(has_text=re.compile("Правила сезона сохранены|Поправка записана"))
+        ).to_be_visible()
         with session_scope(app.engine()) as session:
-            assert session.get(Season, season_id).proposal_hold_hours == 6
-        page.reload()
-        expect(page.get_by_text("сейчас: 6 ч", exact=True)).to_be_visible()
-        expect(field).to_have_value("6")
+            assert of_season(current_season(session)).proposal_hold_hours == 6
+        page.goto(f"{app.url}/schedule")
+        expect(page.get_by_text("Предложение держит стол 6 ч, пока все четверо не подтвердят.")).to_be_visible()
+        expect(page.get_by_label("Часов удержания стола")).to_have_count(0)  # no second form for it
     finally:
         context.close()
-        with session_scope(app.engine()) as session:  # the other browser tests' proposals hold the default time
-            scheduling_admin.set_proposal_hold_hours(session, season_id=season_id, hours=48,
-                                                     actor_user_id=organizer_id, now=utc_now())  # fmt: skip
+        _set_hold(app, "48")  # the other browser tests' proposals hold the default time

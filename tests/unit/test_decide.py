@@ -15,6 +15,7 @@ def k(day: int, hour: int = 0, minute: int = 0) -> object:
 
 WINDOW = Interval(k(16), k(30))
 EVENING = Interval(k(20, 17), k(20, 23))
+M = 90  # the planning length of a hanchan these cases are written for (a season's `Ruleset.hanchan_minutes`)
 
 
 def test_remaining_hanchans_count_bookings_or_results_whichever_is_more() -> None:
@@ -28,19 +29,19 @@ def test_remaining_hanchans_count_bookings_or_results_whichever_is_more() -> Non
 def test_options_leave_out_any_time_one_of_the_four_sits_in_a_meeting() -> None:
     four = [[EVENING]] * 4
     rooms = {1: [], 2: []}
-    [whole] = decide.need_options(WINDOW, four, rooms, [], now=None)
+    [whole] = decide.need_options(WINDOW, four, rooms, [], now=None, hanchan_minutes=M)
     assert (whole.start, whole.end, whole.rooms) == (k(20, 17), k(20, 23), (1, 2))
     # one player's meeting (of this match or another, in any room) takes the time out of every room
-    options = decide.need_options(WINDOW, four, rooms, [Interval(k(20, 18), k(20, 21))], now=None)
+    options = decide.need_options(WINDOW, four, rooms, [Interval(k(20, 18), k(20, 21))], now=None, hanchan_minutes=M)
     assert [(o.start, o.end) for o in options] == [(k(20, 21), k(20, 23))]
 
 
 def test_options_that_have_begun_are_not_offered() -> None:
     four = [[EVENING]] * 4
-    [late] = decide.need_options(WINDOW, four, {1: []}, [], now=k(20, 19, 10))
+    [late] = decide.need_options(WINDOW, four, {1: []}, [], now=k(20, 19, 10), hanchan_minutes=M)
     assert (late.start, late.end) == (k(20, 19, 30), k(20, 23))  # the next half hour of the grid
-    assert decide.need_options(WINDOW, four, {1: []}, [], now=k(30)) == []  # the window is over
-    assert decide.need_options(WINDOW, four, {}, [], now=None) == []  # no room at all
+    assert decide.need_options(WINDOW, four, {1: []}, [], now=k(30), hanchan_minutes=M) == []  # the window is over
+    assert decide.need_options(WINDOW, four, {}, [], now=None, hanchan_minutes=M) == []  # no room at all
 
 
 def test_a_busy_player_is_named_and_a_free_room_is_found() -> None:
@@ -125,11 +126,11 @@ def test_options_needing_someones_if_needed_rank_after_the_fully_free_and_count_
     fully = [[free_evening]] * 3 + [[free_evening]]
     loose = [[free_evening, maybe_late]] * 2 + [[free_evening]] + [[Interval(k(20, 18), k(20, 23))]]
     rooms = {1: []}
-    strict_opts = decide.need_options(WINDOW, fully, rooms, [], now=None)
-    loose_opts = decide.need_options(WINDOW, loose, rooms, [], now=None)
+    strict_opts = decide.need_options(WINDOW, fully, rooms, [], now=None, hanchan_minutes=M)
+    loose_opts = decide.need_options(WINDOW, loose, rooms, [], now=None, hanchan_minutes=M)
     # the third player painted nothing late: the loose options stay 18–21; with everyone's «если нужно» late too:
     loose[2] = [free_evening, maybe_late]
-    loose_opts = decide.need_options(WINDOW, loose, rooms, [], now=None)
+    loose_opts = decide.need_options(WINDOW, loose, rooms, [], now=None, hanchan_minutes=M)
     fully_free = [[free_evening], [free_evening], [free_evening], [Interval(k(20, 18), k(20, 23))]]
     ranked = decide.with_levels(strict_opts, loose_opts, fully_free)
     assert [(o.start, o.end, o.if_needed) for o in ranked] == [
@@ -157,16 +158,22 @@ def test_the_one_who_blocks_is_shown_where_the_other_three_are_free() -> None:
     free = {1: [three, other], 2: [three, other], 3: [three, other], 4: [Interval(k(21, 10), k(21, 14))]}
 
     def options(availabilities: list[list[Interval]]) -> list:
-        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None)
+        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None, hanchan_minutes=M)
 
-    hints = decide.unblock_times([1, 2, 3, 4], free, options, WINDOW)
+    hints = decide.unblock_times([1, 2, 3, 4], free, options, WINDOW, hanchan_minutes=M)
     # only player 4 can unblock it alone: the other three share 26.11 19–23 and 27.11 18–21
     assert list(hints) == [4]
     assert [(o.start, o.end) for o in hints[4]] == [(k(26, 19), k(26, 23)), (k(27, 18), k(27, 21))]
     # a room taken then leaves nothing to hint at
     busy = {1: [Interval(k(26, 0), k(28, 0))]}
     assert (
-        decide.unblock_times([1, 2, 3, 4], free, lambda av: decide.need_options(WINDOW, av, busy, [], now=None), WINDOW)
+        decide.unblock_times(
+            [1, 2, 3, 4],
+            free,
+            lambda av: decide.need_options(WINDOW, av, busy, [], now=None, hanchan_minutes=M),
+            WINDOW,
+            hanchan_minutes=M,
+        )
         == {}
     )
 
@@ -175,7 +182,11 @@ def test_at_most_three_unblock_times() -> None:
     days = [Interval(k(d, 19), k(d, 22)) for d in (21, 22, 23, 24, 25)]
     free = {1: days, 2: days, 3: days, 4: []}
     hints = decide.unblock_times(
-        [1, 2, 3, 4], free, lambda av: decide.need_options(WINDOW, av, {1: []}, [], now=None), WINDOW
+        [1, 2, 3, 4],
+        free,
+        lambda av: decide.need_options(WINDOW, av, {1: []}, [], now=None, hanchan_minutes=M),
+        WINDOW,
+        hanchan_minutes=M,
     )
     assert len(hints[4]) == decide.MAX_UNBLOCK_TIMES == 3
 
@@ -211,15 +222,15 @@ def test_when_the_options_hold_part_of_the_match_the_hint_offers_only_times_for_
     free = {1: three, 2: three, 3: three, 4: [shared]}
 
     def options(availabilities: list[list[Interval]]) -> list:
-        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None)
+        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None, hanchan_minutes=M)
 
-    hints = decide.unblock_times([1, 2, 3, 4], free, options, WINDOW, need=3, at_least=3)
+    hints = decide.unblock_times([1, 2, 3, 4], free, options, WINDOW, hanchan_minutes=M, need=3, at_least=3)
     assert list(hints) == [4]  # the other three share 26.11 19–24 and 28.11 12–18; player 4 alone limits it
     # staying until 23:30 on the evening they gave (1 h 30 min more) comes before a whole Saturday afternoon;
     # 27.11 19–22 holds two hanchans only: not offered, it would leave the match short again
     assert [(o.start, o.end) for o in hints[4]] == [(k(26, 19), k(27, 0)), (k(28, 12), k(28, 18))]
     # with no option at all (at_least=1) the shorter evening is offered too, after those that hold the match
-    loose = decide.unblock_times([1, 2, 3, 4], {**free, 4: []}, options, WINDOW, need=3)
+    loose = decide.unblock_times([1, 2, 3, 4], {**free, 4: []}, options, WINDOW, hanchan_minutes=M, need=3)
     assert [(o.start, o.end) for o in loose[4]] == [
         (k(28, 12), k(28, 18)),
         (k(26, 19), k(27, 0)),
@@ -239,20 +250,30 @@ def test_when_no_option_holds_the_match_the_plan_holds_it_in_meetings_earliest_f
     tue, wed = Interval(k(24, 19), k(24, 23)), Interval(k(25, 19), k(25, 22, 30))  # two hanchans each
     options = [Option(wed, 2), Option(tue, 2)]
     # proposing Wednesday's two first would let Tuesday pass: the plan starts with Tuesday
-    assert decide.split_plan(options, 3, earliest=k(23, 12)) == [
+    assert decide.split_plan(options, 3, earliest=k(23, 12), hanchan_minutes=M) == [
         Interval(k(24, 19), k(24, 22)),
         Interval(k(25, 19), k(25, 20, 30)),
     ]
     # from Tuesday 21:00 on (a day ahead, say) Tuesday holds one: the rest fits Wednesday
-    assert decide.split_plan(options, 3, earliest=k(24, 21)) == [
+    assert decide.split_plan(options, 3, earliest=k(24, 21), hanchan_minutes=M) == [
         Interval(k(24, 21), k(24, 22, 30)),
         Interval(k(25, 19), k(25, 22)),
     ]
-    assert decide.split_plan(options, 3, earliest=k(25, 12)) == []  # Wednesday alone cannot hold three
-    assert decide.split_plan([Option(Interval(k(24, 17), k(24, 23)), 4), *options], 3, earliest=k(23)) == []
-    assert decide.split_plan(options, 0, earliest=k(23)) == []
+    assert (
+        decide.split_plan(options, 3, earliest=k(25, 12), hanchan_minutes=M) == []
+    )  # Wednesday alone cannot hold three
+    assert (
+        decide.split_plan([Option(Interval(k(24, 17), k(24, 23)), 4), *options], 3, earliest=k(23), hanchan_minutes=M)
+        == []
+    )
+    assert decide.split_plan(options, 0, earliest=k(23), hanchan_minutes=M) == []
     # an option that holds exactly the remaining three needs no plan (the common case: issue 41's mutant `>`)
-    assert decide.split_plan([Option(Interval(k(24, 17), k(24, 21, 30)), 3), *options], 3, earliest=k(23)) == []
+    assert (
+        decide.split_plan(
+            [Option(Interval(k(24, 17), k(24, 21, 30)), 3), *options], 3, earliest=k(23), hanchan_minutes=M
+        )
+        == []
+    )
 
 
 def test_for_the_last_hanchan_the_hint_next_to_the_players_own_evening_comes_first() -> None:
@@ -263,7 +284,12 @@ def test_for_the_last_hanchan_the_hint_next_to_the_players_own_evening_comes_fir
     assert decide.gap_to(sunday, []) == timedelta(days=1)
     free = {1: [after, sunday], 2: [after, sunday], 3: [after, sunday], 4: [booked_evening]}
     hints = decide.unblock_times(
-        [1, 2, 3, 4], free, lambda av: decide.need_options(WINDOW, av, {1: []}, [], now=None), WINDOW, need=1
+        [1, 2, 3, 4],
+        free,
+        lambda av: decide.need_options(WINDOW, av, {1: []}, [], now=None, hanchan_minutes=M),
+        WINDOW,
+        hanchan_minutes=M,
+        need=1,
     )
     # both need one hanchan (1 h 30 min) added; the longer Sunday comes after staying on past 22:00
     assert [(o.start, o.end) for o in hints[4]] == [(after.start, after.end), (sunday.start, sunday.end)]
@@ -298,15 +324,15 @@ def test_when_no_one_alone_can_make_the_time_the_two_who_could_are_both_told_it_
     }
 
     def options(availabilities: list[list[Interval]]) -> list:
-        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None)
+        return decide.need_options(WINDOW, availabilities, {1: []}, [], now=None, hanchan_minutes=M)
 
-    assert decide.unblock_times([1, 2, 3, 4], free, options, WINDOW, need=2) == {}
-    hints = decide.pair_unblock_times([1, 2, 3, 4], free, options, WINDOW, need=2)
+    assert decide.unblock_times([1, 2, 3, 4], free, options, WINDOW, hanchan_minutes=M, need=2) == {}
+    hints = decide.pair_unblock_times([1, 2, 3, 4], free, options, WINDOW, hanchan_minutes=M, need=2)
     assert set(hints) == {3, 4}
     assert [(o.start, o.end, o.shared) for o in hints[3]] == [(k(26, 19), k(26, 23), True)]
     assert hints[3] == hints[4]
     # a player already told a time of their own (`asked`) is left out of every pair
-    assert decide.pair_unblock_times([1, 2, 3, 4], free, options, WINDOW, need=2, asked=[3]) == {}
+    assert decide.pair_unblock_times([1, 2, 3, 4], free, options, WINDOW, hanchan_minutes=M, need=2, asked=[3]) == {}
     # the text says that one more player is asked too, never who
     assert unblock_text([o.interval for o in hints[3]], shared=True) == (
         "Если вы и ещё один игрок матча (ему подсказано то же время) сможете в чт 26.11 19:00–23:00, "

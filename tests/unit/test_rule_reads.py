@@ -60,7 +60,9 @@ def _rule_column_reads(source: str) -> list[str]:
 
 def _silent_defaults(source: str) -> list[str]:
     """`line: default` for each parameter default, and each dataclass field default, that names the ruleset's
-    `DEFAULT` (imported under any name, or as `ruleset.DEFAULT`): a forgotten argument would play the 2026 rules."""
+    `DEFAULT` (imported under any name, or as `ruleset.DEFAULT`), and for each default of a parameter named as a rule
+    (`hanchan_minutes: int = 90`): a forgotten argument would play the 2026 rules, or the club's default planning
+    numbers, instead of the season's."""
     tree = ast.parse(source)
     aliases = {
         alias.asname or alias.name
@@ -79,8 +81,17 @@ def _silent_defaults(source: str) -> list[str]:
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
-            defaults = [*node.args.defaults, *node.args.kw_defaults]
-            found += [f"{d.lineno}: {ast.unparse(d)}" for d in defaults if d is not None and names_default(d)]
+            args = node.args
+            positional = [*args.posonlyargs, *args.args]
+            pairs = [
+                *zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True),
+                *zip(args.kwonlyargs, args.kw_defaults, strict=True),
+            ]
+            found += [
+                f"{d.lineno}: {a.arg}={ast.unparse(d)}" if a.arg in FIELDS else f"{d.lineno}: {ast.unparse(d)}"
+                for a, d in pairs
+                if d is not None and (names_default(d) or a.arg in FIELDS)
+            ]
         elif isinstance(node, ast.ClassDef) and any("dataclass" in ast.unparse(d) for d in node.decorator_list):
             found += [
                 f"{item.lineno}: {ast.unparse(item)}"
@@ -121,8 +132,9 @@ def test_the_rule_read_check_sees_a_planted_read() -> None:
 
 
 def test_no_pure_function_plays_the_2026_rules_by_default() -> None:
-    """Issue 41: eleven pure functions and value types defaulted to `rules=DEFAULT` (or its numbers); the season's
-    ruleset is a required argument (STYLE.md: «never a silent default»)."""
+    """Issue 41: eleven pure functions and value types defaulted to `rules=DEFAULT` (or its numbers), and nine
+    scheduling functions to `hanchan_minutes=DEFAULT_HANCHAN_MINUTES` (90) and `hold_until` to 48 hours; the season's
+    ruleset, or its number, is a required argument (STYLE.md: «never a silent default»)."""
     found = {
         str(path.relative_to(ROOT)): defaults
         for path in _files()
@@ -145,10 +157,16 @@ def test_the_default_check_sees_a_planted_default() -> None:
         "    rules: Ruleset = RULES\n"
         "def fine(rules: Ruleset, seed: int | None = None) -> Ruleset:\n"
         "    return rules or RULES\n"
+        "def meeting_end(start, hanchans, hanchan_minutes=90): ...\n"
+        "def options(window, *, hanchan_minutes: int = MINUTES, min_hanchans: int = 1): ...\n"
+        "def hold(now, start, proposal_hold_hours=48, *, hanchan_minutes: int): ...\n"
     )
     assert _silent_defaults(planted) == [
         "4: RULES",
-        "5: RULES.tours",
+        "5: tours=RULES.tours",
         "6: ruleset.DEFAULT.playoff_size",
         "10: rules: Ruleset = RULES",
+        "13: hanchan_minutes=90",
+        "14: hanchan_minutes=MINUTES",
+        "15: proposal_hold_hours=48",
     ]

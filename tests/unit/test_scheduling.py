@@ -39,11 +39,12 @@ PLAYERS = [
     [iv(19, 17, 0, 22, 0), iv(21, 11, 0, 14, 30), iv(24, 9, 0, 23, 0), iv(27, 10, 0, 20, 0)],
 ]
 DND = iv(24, 15, 30, 16, 30)
+MINUTES = 90  # the planning length these cases are written for (a season's `Ruleset.hanchan_minutes`)
 
 
 def one_room(window: Interval, players: list, busy: list[Interval], **lengths: int | None) -> list[Option]:
     """The options with the club's one room (the room's bookings `busy`), as the scheduling asks for several."""
-    return common_options_multi(window, players, {1: busy}, **lengths)
+    return common_options_multi(window, players, {1: busy}, **({"hanchan_minutes": MINUTES} | lengths))
 
 
 def spans(options: list[Option]) -> list[tuple[Interval, int]]:
@@ -105,7 +106,7 @@ def test_bookings_far_outside_window_do_not_matter():
 
 
 def test_several_rooms_per_room_options_grouped_and_dominated_dropped():
-    got = common_options_multi(WINDOW, PLAYERS, {2: [], 1: [DND]})
+    got = common_options_multi(WINDOW, PLAYERS, {2: [], 1: [DND]}, hanchan_minutes=MINUTES)
     assert [(o.interval, o.hanchans_fit, o.rooms) for o in got] == [
         (iv(24, 12, 0, 17, 0), 3, (2,)),  # room 1's 12:00–15:30 lies inside it and is dropped
         (iv(19, 19, 0, 21, 30), 1, (1, 2)),
@@ -116,9 +117,11 @@ def test_several_rooms_per_room_options_grouped_and_dominated_dropped():
 
 def test_several_rooms_never_join_intervals_across_rooms():
     players = [[iv(24, 10, 0, 22, 0)]] * 4
-    got = common_options_multi(WINDOW, players, {1: [iv(24, 15, 0, 22, 0)], 2: [iv(24, 10, 0, 13, 0)]})
+    got = common_options_multi(
+        WINDOW, players, {1: [iv(24, 15, 0, 22, 0)], 2: [iv(24, 10, 0, 13, 0)]}, hanchan_minutes=MINUTES
+    )
     assert [(o.interval, o.rooms) for o in got] == [(iv(24, 13, 0, 22, 0), (2,)), (iv(24, 10, 0, 15, 0), (1,))]
-    assert common_options_multi(WINDOW, players, {}) == []
+    assert common_options_multi(WINDOW, players, {}, hanchan_minutes=MINUTES) == []
 
 
 def test_free_rooms():
@@ -166,7 +169,9 @@ OPTIONS = [o.interval for o in one_room(WINDOW, PLAYERS, [DND])]
 
 
 def check(start, end, hanchans=1, **kw):
-    args = dict(window=WINDOW, option_intervals=OPTIONS, hanchans_remaining=3, final_hanchans=None)
+    args = dict(
+        window=WINDOW, option_intervals=OPTIONS, hanchans_remaining=3, final_hanchans=None, hanchan_minutes=MINUTES
+    )
     return validate_proposal(start, end, hanchans, **(args | kw))
 
 
@@ -227,7 +232,14 @@ FINAL_WINDOW = Interval(k(14, month=12), k(28, month=12))
 def final(start, end, hanchans=5, options=None):
     opts = options or [Interval(k(19, 10, month=12), k(21, 4, month=12))]
     return validate_proposal(
-        start, end, hanchans, window=FINAL_WINDOW, option_intervals=opts, hanchans_remaining=5, final_hanchans=5
+        start,
+        end,
+        hanchans,
+        window=FINAL_WINDOW,
+        option_intervals=opts,
+        hanchans_remaining=5,
+        final_hanchans=5,
+        hanchan_minutes=MINUTES,
     )
 
 
@@ -276,9 +288,9 @@ def test_fallback_slot_without_a_sunday_evening():
 
 
 def test_fallback_meeting_and_meeting_end():
-    assert fallback_meeting(WINDOW, 3) == Interval(k(25, 18), k(25, 22, 30))
+    assert fallback_meeting(WINDOW, 3, MINUTES) == Interval(k(25, 18), k(25, 22, 30))
     assert fallback_meeting(WINDOW, 5, 60) == Interval(k(25, 18), k(25, 23))
-    assert meeting_end(k(24, 12), 2) == k(24, 15)
+    assert meeting_end(k(24, 12), 2, MINUTES) == k(24, 15)
 
 
 # --- state and wording --------------------------------------------------------------------------

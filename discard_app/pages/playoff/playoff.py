@@ -179,7 +179,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
         def action(session: Session, season: Season, user: User) -> None:
             start = parse_kirov(form.get("start", ""), texts.PLAYOFF_WINDOW_START)
             end = parse_kirov(form.get("end", ""), texts.PLAYOFF_WINDOW_END)
-            playoff.set_round_window(session, season, form.get("code", ""), start, end, actor=user)
+            playoff.set_round_window(session, season, form.get("code", ""), start, end, actor=user, now=utc_now())
 
         self._change(action, form, texts.PLAYOFF_WINDOW_SAVED, "playoff.window")
 

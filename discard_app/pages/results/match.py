@@ -24,6 +24,7 @@ from discard_app.state.auth import AuthState
 from services.core.changes import Watch
 from services.core.db import session_scope
 from services.core.models import Role, User, saved, utc_now
+from services.playoff.hanchan_entry import enter_hanchan
 from services.results import hanchans as results
 from services.results import judge_calls, penalties, ruling_photos
 from services.results.repo import seated_player_ids
@@ -184,7 +185,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         match_id = self._id() or 0
         try:
             await self._change(
-                lambda s, u: results.enter_hanchan(
+                lambda s, u: enter_hanchan(
                     s,
                     u,
                     match_id,

@@ -328,20 +328,10 @@ def _forms() -> rx.Component:
             ),
             rx.input(name="tables", type="number", aria_label=texts.SCHEDULE_TABLES_COUNT, width="6em"),
         ),
-        _form(
-            "hold",
-            texts.HOLD_HOURS_TITLE,
-            texts.HOLD_HOURS_SAVE,
-            S.set_hold_hours,
-            rx.cond(S.hold_hours != "", rx.badge(S.hold_label)),
-            rx.input(
-                name="hours",
-                type="number",  # no min/max: the server's message states the limit (the browser's would not say it)
-                default_value=S.hold_hours,
-                key=S.hold_hours,  # a saved value (or the first load) shows in the field
-                aria_label=texts.HOLD_HOURS_FIELD,
-                width="6em",
-            ),
+        # Регламент §3: the hold is one of the season's rules, set on /regulation with the others (one way to set it).
+        rx.cond(
+            S.hold_hours != "",
+            rx.text(S.hold_label, " ", rx.link(texts.HOLD_HOURS_WHERE, href=routes.REGULATION), size="2"),
         ),
         spacing="4",
         width="100%",

@@ -1,6 +1,6 @@
 """The organizer's scheduling overview state: filters, and one dialog per row action that keeps what was typed.
 
-Every change (the dialog's action, a room, its tables, an activity, the proposal hold) is a guarded action
+Every change (the dialog's action, a room, its tables, an activity) is a guarded action
 (discard_app/state/action.py): organizer only on the server, once per the form's one-time key."""
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from discard_app.state.auth import AuthState, OrganizerPage
 from services.core.db import session_scope
 from services.core.errors import LeagueError
 from services.core.models import Role, Round, User, saved, utc_now
+from services.core.ruleset import of_season
 from services.league.roster import current_season
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
@@ -79,7 +80,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
     room_id: str = ""
     booking_id: str = ""
     reason: str = ""
-    hold_hours: str = ""  # the current season's proposal hold time (the organizer's setting, not a secret)
+    hold_hours: str = ""  # the season's proposal hold (its ruleset's, set on /regulation; not a secret)
 
     @rx.var
     def visible_rows(self) -> list[dict[str, str]]:
@@ -111,7 +112,7 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
         with session_scope() as session:
             self.rows, self.rooms = overview(session, now=utc_now()), room_rows(session)
             season = current_season(session)
-            self.hold_hours = str(season.proposal_hold_hours) if season is not None else ""
+            self.hold_hours = str(of_season(season).proposal_hold_hours) if season is not None else ""
 
     def _live_reload(self, user: User, before: str, now: str) -> None:  # noqa: ARG002 — its viewer checked
         self._refresh()
@@ -310,22 +311,6 @@ class ScheduleOverviewState(GuardedActions, LivePage, OrganizerPage, AuthState):
             )
 
         self._run("tables", form, act)
-
-    @rx.event
-    @guarded(Role.ORGANIZER)
-    def set_hold_hours(self, form: dict[str, Any]) -> None:
-        """Регламент §3, issue 27 item 6: how long a new proposal holds its table (the service validates)."""
-        hours = str(form.get("hours") or "").strip()
-
-        def act(session: Any, user: User) -> object:
-            season = current_season(session)
-            if season is None or season.id is None:
-                raise SchedulingError(texts.HOLD_HOURS_NO_SEASON)
-            return scheduling_admin.set_proposal_hold_hours(
-                session, season_id=saved(season.id), hours=hours, actor_user_id=saved(user.id), now=utc_now()
-            )
-
-        self._run("hold", form, act)
 
     @rx.event
     @guarded(Role.ORGANIZER)

@@ -8,7 +8,8 @@ from datetime import datetime
 from sqlmodel import Session, col, select
 
 from services.core.models import Match, Round, Season, Stage, StageKind, User, saved
-from services.results.hanchans import Entry, enter_hanchan
+from services.playoff.hanchan_entry import enter_hanchan
+from services.results.hanchans import Entry
 from services.results.repo import seated_player_ids
 from services.results.scoring import TableResult
 
