@@ -138,6 +138,12 @@ def db(request: pytest.FixtureRequest) -> sa.Engine:
     return request.getfixturevalue("engine" if request.param == "sqlite" else "pg_engine")
 
 
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request: pytest.FixtureRequest) -> str:
+    """`db`'s address, for tests whose threads or processes each open their own engine."""
+    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url")
+
+
 # --- issue 24 item 4: the shell names the database (services/core/db.use_database) ---
 @pytest.fixture(autouse=True)
 def _no_database_named_across_tests() -> Iterator[None]:

@@ -50,11 +50,6 @@ ALL_ASSIGNED = scheduling_admin.ALL_BOOKED
 LAST_ENTERED = "Все 3 ханчана матча уже внесены; исправить результат может организатор."
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def url(request: pytest.FixtureRequest) -> str:
-    return request.getfixturevalue("sqlite_url" if request.param == "sqlite" else "postgres_url")
-
-
 def evening(day: int) -> Interval:
     return Interval(kirov(day, 17), kirov(day, 23))
 
@@ -102,11 +97,11 @@ def _assign(league: f.League, day: int) -> tuple:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_two_matches_sharing_a_player_are_not_booked_at_one_hour(url: str, mode: str) -> None:
+def test_two_matches_sharing_a_player_are_not_booked_at_one_hour(db_url: str, mode: str) -> None:
     """One person sits at one table: the organizer assigns two matches that share a player at the same hour in two
     rooms at once; one is booked, the other is refused naming the player (each match's lock holds its players)."""
     for _ in range(TRIES // 2):
-        with Session(engine_for(url), expire_on_commit=False) as session:
+        with Session(engine_for(db_url), expire_on_commit=False) as session:
             league = f.league(session, players=7)
             other = f.match(session, league.rounds[0], [league.players[0], *league.players[4:7]], table="2")
             second_room = Room(name=f"Малый зал {uuid.uuid4().hex[:6]}")
@@ -117,25 +112,25 @@ def test_two_matches_sharing_a_player_are_not_booked_at_one_hour(url: str, mode:
                                                "actor_user_id": league.organizer.id, "room_id": room_id, "now": NOW})
             for match_id, room_id in ((league.match.id, league.room.id), (other.id, second_room.id))
         ]  # fmt: skip
-        outcomes = race(url, mode, calls)
+        outcomes = race(db_url, mode, calls)
         [refused] = [o for o in outcomes if o != "ok"]
         assert outcomes.count("ok") == 1 and league.users[0].display_name in refused, outcomes
-        booked = _active_bookings(url, league.match.id) + _active_bookings(url, other.id)
+        booked = _active_bookings(db_url, league.match.id) + _active_bookings(db_url, other.id)
         assert len(booked) == 1
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_two_proposals_for_one_match_leave_one_open(url: str, mode: str) -> None:
+def test_two_proposals_for_one_match_leave_one_open(db_url: str, mode: str) -> None:
     for _ in range(TRIES):
-        league = _league(url, 20, 21)
+        league = _league(db_url, 20, 21)
         calls = [
             (booking.propose_meeting, {"match_id": league.match.id, "user_id": league.users[n].id,
                                        "start": kirov(day, 18), "end": kirov(day, 22, 30), "hanchans": 3, "now": NOW})
             for n, day in ((0, 20), (1, 21))
         ]  # fmt: skip
-        outcomes = race(url, mode, calls)
+        outcomes = race(db_url, mode, calls)
         assert sorted(outcomes) == sorted(["ok", booking.OPEN_PROPOSAL_EXISTS]), outcomes
-        with Session(engine_for(url)) as session:
+        with Session(engine_for(db_url)) as session:
             open_ = session.exec(
                 select(MeetingProposal).where(
                     MeetingProposal.match_id == league.match.id, MeetingProposal.status == "open"
@@ -145,18 +140,18 @@ def test_two_proposals_for_one_match_leave_one_open(url: str, mode: str) -> None
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_fourth_confirmation_and_the_organizers_assignment_book_the_match_once(url: str, mode: str) -> None:
+def test_fourth_confirmation_and_the_organizers_assignment_book_the_match_once(db_url: str, mode: str) -> None:
     for _ in range(TRIES):
-        league = _league(url, 20)
-        proposal_id = _proposal(url, league, 20, confirmed=3)
+        league = _league(db_url, 20)
+        proposal_id = _proposal(db_url, league, 20, confirmed=3)
         confirm = (
             booking.answer_meeting,
             {"confirmed": True, "proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW},
         )
-        outcomes = race(url, mode, [confirm, _assign(league, 22)])
-        [only] = _active_bookings(url, league.match.id)  # 3 hanchans, not 6
+        outcomes = race(db_url, mode, [confirm, _assign(league, 22)])
+        [only] = _active_bookings(db_url, league.match.id)  # 3 hanchans, not 6
         assert only.hanchans == 3
-        with Session(engine_for(url)) as session:
+        with Session(engine_for(db_url)) as session:
             proposal = session.get(MeetingProposal, proposal_id)
         if only.proposal_id == proposal_id:  # the players were first: the organizer is told why not
             assert outcomes == ["ok", ALL_ASSIGNED] and proposal.status == "booked"
@@ -167,28 +162,28 @@ def test_fourth_confirmation_and_the_organizers_assignment_book_the_match_once(u
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_two_assignments_of_one_match_book_it_once(url: str, mode: str) -> None:
+def test_two_assignments_of_one_match_book_it_once(db_url: str, mode: str) -> None:
     for _ in range(TRIES):
-        league = _league(url)
-        outcomes = race(url, mode, [_assign(league, 22), _assign(league, 24)])
+        league = _league(db_url)
+        outcomes = race(db_url, mode, [_assign(league, 22), _assign(league, 24)])
         assert sorted(outcomes) == sorted(["ok", ALL_ASSIGNED]), outcomes
-        assert len(_active_bookings(url, league.match.id)) == 1
+        assert len(_active_bookings(db_url, league.match.id)) == 1
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_a_confirmation_withdrawn_by_a_repaint_never_leaves_a_booking(url: str, mode: str) -> None:
+def test_a_confirmation_withdrawn_by_a_repaint_never_leaves_a_booking(db_url: str, mode: str) -> None:
     for _ in range(TRIES):
-        league = _league(url, 20, 21)
-        proposal_id = _proposal(url, league, 20, confirmed=3)
+        league = _league(db_url, 20, 21)
+        proposal_id = _proposal(db_url, league, 20, confirmed=3)
         repaint = (availability.save_availability, {"match_id": league.match.id, "user_id": league.users[0].id,
                                                     "intervals": [evening(21)], "now": NOW})  # fmt: skip
         confirm = (
             booking.answer_meeting,
             {"confirmed": True, "proposal_id": proposal_id, "user_id": league.users[3].id, "now": NOW},
         )
-        assert race(url, mode, [repaint, confirm]) == ["ok", "ok"]
-        assert _active_bookings(url, league.match.id) == []
-        with Session(engine_for(url)) as session:
+        assert race(db_url, mode, [repaint, confirm]) == ["ok", "ok"]
+        assert _active_bookings(db_url, league.match.id) == []
+        with Session(engine_for(db_url)) as session:
             confirmed = session.exec(
                 select(ProposalConfirmation.player_id).where(
                     ProposalConfirmation.proposal_id == proposal_id, ProposalConfirmation.confirmed
@@ -239,21 +234,21 @@ def _playoff_matches(url: str, season_id: int) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_round_two_is_created_once_whether_results_or_bracket_loads_finish_it(url: str, mode: str) -> None:
+def test_round_two_is_created_once_whether_results_or_bracket_loads_finish_it(db_url: str, mode: str) -> None:
     """The last hanchans of both round-1 tables at the same instant, and two loads of the bracket page: round 2
     exists once (each table's entry waits for the other's, so one of them sees both finished)."""
     for _ in range(TRIES):
-        season, organizer, round_one = _playoff_round_one_all_but_last(url)
+        season, organizer, round_one = _playoff_round_one_all_but_last(db_url)
         advance = (playoff.advance_playoff, {"season": season})
         last = [(_play, {"organizer": organizer, "match_id": m, "points": _points(0), "times": 1}) for m in round_one]
-        assert race(url, mode, [*last, advance, advance]) == ["ok"] * 4
-        assert _playoff_matches(url, season.id) == [("1", "A"), ("1", "B"), ("2", "L"), ("2", "U")]
+        assert race(db_url, mode, [*last, advance, advance]) == ["ok"] * 4
+        assert _playoff_matches(db_url, season.id) == [("1", "A"), ("1", "B"), ("2", "L"), ("2", "U")]
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_two_participants_entering_the_last_hanchan_store_it_once(url: str, mode: str) -> None:
+def test_two_participants_entering_the_last_hanchan_store_it_once(db_url: str, mode: str) -> None:
     for _ in range(TRIES):
-        with Session(engine_for(url), expire_on_commit=False) as session:
+        with Session(engine_for(db_url), expire_on_commit=False) as session:
             league = f.league(session)
             _play(session, league.organizer, league.match.id, _points(0), times=2)
             session.commit()
@@ -263,25 +258,25 @@ def test_two_participants_entering_the_last_hanchan_store_it_once(url: str, mode
             (enter_hanchan, {"user": league.users[n], "match_id": league.match.id, "entry": entry, "now": PLAYED})
             for n in (0, 1)
         ]
-        assert sorted(race(url, mode, calls)) == sorted(["ok", LAST_ENTERED])
-        with Session(engine_for(url)) as session:
+        assert sorted(race(db_url, mode, calls)) == sorted(["ok", LAST_ENTERED])
+        with Session(engine_for(db_url)) as session:
             numbers = session.exec(select(Hanchan.number).where(Hanchan.match_id == league.match.id)).all()
         assert sorted(numbers) == [1, 2, 3]
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_two_bots_starting_at_once_both_record_their_heartbeat(url: str, mode: str) -> None:
+def test_two_bots_starting_at_once_both_record_their_heartbeat(db_url: str, mode: str) -> None:
     """The notifier's one status row: two bot processes started together both found it missing and one crashed on
     the primary key (tests/bot/test_exactly_once.py failed now and then)."""
     for n in range(TRIES):
-        with session_scope(engine_for(url)) as session:
+        with session_scope(engine_for(db_url)) as session:
             session.exec(sa.delete(BotStatus))
         at = NOW + timedelta(minutes=n)
         calls = [
             (bot_status.record_heartbeat, {"now": at, "connected": True, "bot_username": f"bot{k}"}) for k in (1, 2)
         ]
-        assert race(url, mode, calls) == ["ok", "ok"]
-        with Session(engine_for(url)) as session:
+        assert race(db_url, mode, calls) == ["ok", "ok"]
+        with Session(engine_for(db_url)) as session:
             (row,) = session.exec(select(BotStatus)).all()
             assert row.connected and row.bot_username in ("bot1", "bot2")
 
@@ -296,18 +291,18 @@ def _queue_reminder(session: Session, **kwargs) -> None:  # noqa: ANN003
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_site_the_bot_and_the_timer_write_one_sunday_reminder(url: str, mode: str) -> None:
+def test_the_site_the_bot_and_the_timer_write_one_sunday_reminder(db_url: str, mode: str) -> None:
     """Регламент §3: every process that sees Sunday's reminder moment pass writes it, at the same instant (four
     threads, or two processes): exactly one of them writes it, the others are told it exists, none fails."""
     writers = 4 if mode == "thread" else 2
     for _ in range(TRIES // 2):
-        with Session(engine_for(url), expire_on_commit=False) as session:
+        with Session(engine_for(db_url), expire_on_commit=False) as session:
             _, sunday = sunday_league(session)
         call = (_queue_reminder, {"now": at(sunday, 19, 1), "reminder_time": AT_19})
-        assert sorted(race(url, mode, [call] * writers)) == sorted(["ok"] + [NOT_WRITTEN] * (writers - 1))
+        assert sorted(race(db_url, mode, [call] * writers)) == sorted(["ok"] + [NOT_WRITTEN] * (writers - 1))
         late = (_queue_reminder, {"now": at(sunday, 9, days=1), "reminder_time": AT_19})  # and bots on Monday
-        assert race(url, mode, [late, late]) == [NOT_WRITTEN] * 2
-        with Session(engine_for(url)) as session:
+        assert race(db_url, mode, [late, late]) == [NOT_WRITTEN] * 2
+        with Session(engine_for(db_url)) as session:
             assert len(reminders(session, sunday)) == 1
 
 
@@ -322,12 +317,12 @@ def _escalate(session: Session, *, call_id: int, now: datetime) -> None:
 
 
 @pytest.mark.parametrize("mode", MODES)
-def test_the_bots_minute_jobs_tell_the_organizers_of_an_unanswered_call_once(url: str, mode: str) -> None:
+def test_the_bots_minute_jobs_tell_the_organizers_of_an_unanswered_call_once(db_url: str, mode: str) -> None:
     """Регламент §6.2: every bot process's minute job sees the same unanswered call at the same instant; one
     of them writes its «judge call unanswered» event, the others are told it exists, and a later minute writes none."""
     writers = 4 if mode == "thread" else 2
     for _ in range(TRIES // 2):
-        with session_scope(engine_for(url)) as session:
+        with session_scope(engine_for(db_url)) as session:
             league = f.league(session)
             scheduling_admin.assign_meeting(session, match_id=league.match.id, start=kirov(20, 18), hanchans=3,
                                             room_id=league.room.id, actor_user_id=league.organizer.id,
@@ -336,10 +331,10 @@ def test_the_bots_minute_jobs_tell_the_organizers_of_an_unanswered_call_once(url
                               description="спор о фуритэн", now=CALLED)  # fmt: skip
             call_id = call.id
         later = (_escalate, {"call_id": call_id, "now": CALLED + ESCALATE_AFTER + timedelta(minutes=1)})
-        assert sorted(race(url, mode, [later] * writers)) == sorted(["ok"] + [NOT_WRITTEN] * (writers - 1))
+        assert sorted(race(db_url, mode, [later] * writers)) == sorted(["ok"] + [NOT_WRITTEN] * (writers - 1))
         again = {"call_id": call_id, "now": CALLED + ESCALATE_AFTER + timedelta(minutes=2)}
-        assert race(url, mode, [(_escalate, again)]) == [NOT_WRITTEN]
-        with Session(engine_for(url)) as session:
+        assert race(db_url, mode, [(_escalate, again)]) == [NOT_WRITTEN]
+        with Session(engine_for(db_url)) as session:
             keys = session.exec(
                 select(OutboxEvent.once_key).where(OutboxEvent.once_key == f"{UNANSWERED_KEY}{call_id}")
             )

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session, select
 
-from services.core.db import make_engine, session_scope
+from services.core.db import session_scope
 from services.core.models import AuditRecord, Booking, MeetingProposal, Room, Season, User
 from services.core.ruleset import of_season
 from services.league import season_rules
@@ -28,27 +28,10 @@ from services.scheduling.holds import hold_text
 from services.scheduling.intervals import Interval
 from services.scheduling.repo import SchedulingError
 from tests import factories as f
-from tests.conftest import fresh_postgres_database
 from tests.db.race import engine_for, race
 from tests.factories import NOW, kirov
 
 SUNDAY = kirov(29, 18)  # the default window's last Sunday, 18:00 Kirov (Регламент §6.1)
-
-
-@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
-def own_url(request: pytest.FixtureRequest) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield request.getfixturevalue("sqlite_url")
-        return
-    with fresh_postgres_database() as url:
-        yield url
-
-
-@pytest.fixture
-def tdb(own_url: str) -> Iterator[sa.Engine]:
-    engine = make_engine(own_url)
-    yield engine
-    engine.dispose()
 
 
 def act(db: sa.Engine, fn: Callable, **kwargs):  # noqa: ANN201
@@ -95,8 +78,8 @@ def _row(room_id: int, table_no: int, start_hour: int, hours: int = 3, **extra) 
                    end_at=start + timedelta(hours=hours), **extra)  # fmt: skip
 
 
-def test_the_database_refuses_two_bookings_at_one_table_and_a_table_the_room_lacks(tdb: sa.Engine) -> None:
-    with Session(tdb) as session:
+def test_the_database_refuses_two_bookings_at_one_table_and_a_table_the_room_lacks(db: sa.Engine) -> None:
+    with Session(db) as session:
         room = Room(name="Клуб", tables=2)
         session.add(room)
         session.commit()
@@ -126,65 +109,65 @@ def test_the_database_refuses_two_bookings_at_one_table_and_a_table_the_room_lac
             session.commit()
 
 
-def test_matches_take_the_lowest_free_table_and_the_fifth_is_refused(tdb: sa.Engine) -> None:
-    league, ids = club(tdb, matches=5, tables=4)
-    taken = [assign(tdb, league, m).table_no for m in ids[:4]]
+def test_matches_take_the_lowest_free_table_and_the_fifth_is_refused(db: sa.Engine) -> None:
+    league, ids = club(db, matches=5, tables=4)
+    taken = [assign(db, league, m).table_no for m in ids[:4]]
     assert taken == [1, 2, 3, 4]
     with pytest.raises(SchedulingError, match="Помещение занято"):
-        assign(tdb, league, ids[4])
-    act(tdb, scheduling_admin.cancel_booking, booking_id=bookings(tdb, league.room.id)[1].id,
+        assign(db, league, ids[4])
+    act(db, scheduling_admin.cancel_booking, booking_id=bookings(db, league.room.id)[1].id,
         actor_user_id=league.organizer.id, reason="болезнь", now=NOW)  # fmt: skip
-    assert assign(tdb, league, ids[4]).table_no == 2  # the freed table is the lowest free one
+    assert assign(db, league, ids[4]).table_no == 2  # the freed table is the lowest free one
 
 
-def test_options_count_tables(tdb: sa.Engine) -> None:
+def test_options_count_tables(db: sa.Engine) -> None:
     """A time is offered while one table is free at it, and not once every table is taken."""
-    league, ids = club(tdb, matches=3, tables=2)
+    league, ids = club(db, matches=3, tables=2)
     evening = Interval(kirov(20, 18), kirov(20, 23))
-    paint(tdb, league, 2, ids[2], evening)
-    with Session(tdb) as session:
+    paint(db, league, 2, ids[2], evening)
+    with Session(db) as session:
         assert [(o.start, o.end) for o in options_for(session, ids[2], now=NOW)] == [(evening.start, evening.end)]
-    assign(tdb, league, ids[0], start=kirov(20, 18))
-    with Session(tdb) as session:
+    assign(db, league, ids[0], start=kirov(20, 18))
+    with Session(db) as session:
         [option] = options_for(session, ids[2], now=NOW)
         assert (option.start, option.end, option.rooms) == (evening.start, evening.end, ((league.room.id, 2),))
-    assign(tdb, league, ids[1], start=kirov(20, 18))
-    with Session(tdb) as session:
+    assign(db, league, ids[1], start=kirov(20, 18))
+    with Session(db) as session:
         assert options_for(session, ids[2], now=NOW) == []  # both tables 18:00–22:30: half an hour is left
         assert load_board(session, now=NOW).item(ids[2]).remaining == 3
 
 
-def test_a_whole_room_activity_takes_every_table_and_k_tables_take_the_lowest_free(tdb: sa.Engine) -> None:
-    league, ids = club(tdb, matches=1, tables=3)
+def test_a_whole_room_activity_takes_every_table_and_k_tables_take_the_lowest_free(db: sa.Engine) -> None:
+    league, ids = club(db, matches=1, tables=3)
     org = league.organizer.id
-    act(tdb, scheduling_admin.book_activity, title="D&D", start=kirov(20, 18), end=kirov(20, 23),
+    act(db, scheduling_admin.book_activity, title="D&D", start=kirov(20, 18), end=kirov(20, 23),
         actor_user_id=org, now=NOW, room_id=league.room.id)  # fmt: skip
-    assert [b.table_no for b in bookings(tdb, league.room.id)] == [1, 2, 3]
+    assert [b.table_no for b in bookings(db, league.room.id)] == [1, 2, 3]
     with pytest.raises(SchedulingError, match="Помещение занято"):
-        assign(tdb, league, ids[0], start=kirov(20, 18))
-    assign(tdb, league, ids[0], start=kirov(21, 18))
-    act(tdb, scheduling_admin.book_activity, title="Го", start=kirov(21, 18), end=kirov(21, 22),
+        assign(db, league, ids[0], start=kirov(20, 18))
+    assign(db, league, ids[0], start=kirov(21, 18))
+    act(db, scheduling_admin.book_activity, title="Го", start=kirov(21, 18), end=kirov(21, 22),
         actor_user_id=org, now=NOW, room_id=league.room.id, tables=2)  # fmt: skip
-    day21 = [b for b in bookings(tdb, league.room.id) if b.start_at == kirov(21, 18)]
+    day21 = [b for b in bookings(db, league.room.id) if b.start_at == kirov(21, 18)]
     assert sorted((b.title, b.table_no) for b in day21) == [("Го", 2), ("Го", 3), ("Матч: Тур 1, стол 1", 1)]
     with pytest.raises(SchedulingError, match="столов: 3"):
-        act(tdb, scheduling_admin.book_activity, title="Го", start=kirov(22, 18), end=kirov(22, 22),
+        act(db, scheduling_admin.book_activity, title="Го", start=kirov(22, 18), end=kirov(22, 22),
             actor_user_id=org, now=NOW, room_id=league.room.id, tables=4)  # fmt: skip
 
 
-def test_the_organizer_sets_the_tables_and_cannot_remove_a_booked_one(tdb: sa.Engine) -> None:
-    league, ids = club(tdb, matches=2, tables=2)
+def test_the_organizer_sets_the_tables_and_cannot_remove_a_booked_one(db: sa.Engine) -> None:
+    league, ids = club(db, matches=2, tables=2)
     org = league.organizer.id
-    assign(tdb, league, ids[0])
-    assert assign(tdb, league, ids[1]).table_no == 2
+    assign(db, league, ids[0])
+    assert assign(db, league, ids[1]).table_no == 2
     for wrong in (0, -1, 51):
         with pytest.raises(SchedulingError, match="от 1 до 50"):
-            act(tdb, scheduling_admin.set_room_tables, room_id=league.room.id, tables=wrong, actor_user_id=org,
+            act(db, scheduling_admin.set_room_tables, room_id=league.room.id, tables=wrong, actor_user_id=org,
                 now=NOW)  # fmt: skip
     with pytest.raises(SchedulingError, match="За столом 2 есть бронь"):
-        act(tdb, scheduling_admin.set_room_tables, room_id=league.room.id, tables=1, actor_user_id=org, now=NOW)
-    act(tdb, scheduling_admin.set_room_tables, room_id=league.room.id, tables=4, actor_user_id=org, now=NOW)
-    with Session(tdb) as session:
+        act(db, scheduling_admin.set_room_tables, room_id=league.room.id, tables=1, actor_user_id=org, now=NOW)
+    act(db, scheduling_admin.set_room_tables, room_id=league.room.id, tables=4, actor_user_id=org, now=NOW)
+    with Session(db) as session:
         assert session.get(Room, league.room.id).tables == 4
 
 
@@ -205,76 +188,76 @@ def _confirm(db: sa.Engine, league: f.League, k: int, proposal_id: int, *who: in
         )
 
 
-def test_an_open_proposal_holds_its_table_until_it_ends(tdb: sa.Engine) -> None:
+def test_an_open_proposal_holds_its_table_until_it_ends(db: sa.Engine) -> None:
     """Регламент §3: a proposal holds its table until the four answer; another match is not offered it meanwhile.
     The hold ends when its time passes (read at `now`, no timer) or when someone declines."""
-    league, ids = club(tdb, matches=2, tables=1, hold_hours=48)
+    league, ids = club(db, matches=2, tables=1, hold_hours=48)
     evening = Interval(kirov(20, 17), kirov(20, 23))
-    paint(tdb, league, 0, ids[0], evening)
-    paint(tdb, league, 1, ids[1], evening)
-    p = _propose(tdb, league, 0, ids[0])
+    paint(db, league, 0, ids[0], evening)
+    paint(db, league, 1, ids[1], evening)
+    p = _propose(db, league, 0, ids[0])
     assert (p.room_id, p.table_no, p.hold_until) == (league.room.id, 1, NOW + timedelta(hours=48))
-    with Session(tdb) as session:
+    with Session(db) as session:
         assert options_for(session, ids[1], now=NOW) == []  # the only table is held
         assert options_for(session, ids[1], now=NOW + timedelta(hours=48)) != []  # the hold has passed
     assert "удерживается за этим предложением до чт 12.11.2026 12:00" in hold_text(p.hold_until, NOW)
     assert "больше не удерживается" in hold_text(p.hold_until, NOW + timedelta(hours=49))
     with pytest.raises(SchedulingError, match="не входит целиком ни в один общий вариант"):
-        _propose(tdb, league, 1, ids[1])
-    act(tdb, booking.answer_meeting, confirmed=False, proposal_id=p.id, user_id=league.users[1].id, now=NOW)
-    with Session(tdb) as session:
+        _propose(db, league, 1, ids[1])
+    act(db, booking.answer_meeting, confirmed=False, proposal_id=p.id, user_id=league.users[1].id, now=NOW)
+    with Session(db) as session:
         assert options_for(session, ids[1], now=NOW) != []  # declined: the table is free again
 
 
 def test_the_hold_never_outlasts_the_meetings_start_and_the_fourth_confirmation_takes_the_held_table(
-    tdb: sa.Engine,
+    db: sa.Engine,
 ) -> None:
-    league, ids = club(tdb, matches=3, tables=2, hold_hours=48)
+    league, ids = club(db, matches=3, tables=2, hold_hours=48)
     evening = Interval(kirov(20, 17), kirov(20, 23))
     for k in range(3):
-        paint(tdb, league, k, ids[k], evening)
+        paint(db, league, k, ids[k], evening)
     late = kirov(19, 12)  # 30 hours before the meeting: the hold ends at its start
-    first = _propose(tdb, league, 0, ids[0], now=late)
+    first = _propose(db, league, 0, ids[0], now=late)
     assert first.hold_until == kirov(20, 18)
-    second = _propose(tdb, league, 1, ids[1], now=late)
+    second = _propose(db, league, 1, ids[1], now=late)
     assert (first.table_no, second.table_no) == (1, 2)  # the held table is not offered: the next one is
-    with Session(tdb) as session:
+    with Session(db) as session:
         assert options_for(session, ids[2], now=late) == []
-    _confirm(tdb, league, 1, second.id, 1, 2, 3, now=late)
-    _confirm(tdb, league, 0, first.id, 1, 2, 3, now=late)
-    assert [(b.match_id, b.table_no) for b in bookings(tdb, league.room.id)] == [(ids[0], 1), (ids[1], 2)]
+    _confirm(db, league, 1, second.id, 1, 2, 3, now=late)
+    _confirm(db, league, 0, first.id, 1, 2, 3, now=late)
+    assert [(b.match_id, b.table_no) for b in bookings(db, league.room.id)] == [(ids[0], 1), (ids[1], 2)]
 
 
-def test_the_fallback_seats_the_window_while_tables_last_and_names_the_rest(tdb: sa.Engine) -> None:
+def test_the_fallback_seats_the_window_while_tables_last_and_names_the_rest(db: sa.Engine) -> None:
     """Регламент §6.1: every unagreed match of the window on its last Sunday 18:00, while tables last; the
     organizer is told which did not fit and what to do, and no view promises them the date."""
-    league, ids = club(tdb, matches=5, tables=4)
-    assign(tdb, league, ids[4], start=kirov(20, 18))  # agreed earlier: not part of the fallback
-    act(tdb, scheduling_admin.book_activity, title="D&D", start=kirov(29, 17), end=kirov(29, 23),
+    league, ids = club(db, matches=5, tables=4)
+    assign(db, league, ids[4], start=kirov(20, 18))  # agreed earlier: not part of the fallback
+    act(db, scheduling_admin.book_activity, title="D&D", start=kirov(29, 17), end=kirov(29, 23),
         actor_user_id=league.organizer.id, now=NOW, room_id=league.room.id, tables=1)  # fmt: skip
-    with Session(tdb) as session:
+    with Session(db) as session:
         board = load_board(session, now=NOW)
         plan = {m: fallback_place(board, board.item(m)) for m in ids[:4]}
     assert plan == {ids[0]: (league.room.id, 2), ids[1]: (league.room.id, 3), ids[2]: (league.room.id, 4),
                     ids[3]: None}  # fmt: skip
-    result = act(tdb, scheduling_admin.apply_window_fallback, round_id=league.rounds[0].id,
+    result = act(db, scheduling_admin.apply_window_fallback, round_id=league.rounds[0].id,
                  actor_user_id=league.organizer.id, now=NOW)  # fmt: skip
     assert [title for title, _ in result.placed] == ["Тур 1, стол 1", "Тур 1, стол 2", "Тур 1, стол 3"]
     assert [title for title, _ in result.unplaced] == ["Тур 1, стол 4"]
     assert "перенесите матч на следующий тур" in result.summary
     assert "Тур 1, стол 4 — В запасное время (вс 29.11.2026 18:00) все столы заняты" in result.summary
     with pytest.raises(SchedulingError, match="все столы заняты: назначьте встречу в другом помещении"):
-        act(tdb, scheduling_admin.apply_fallback, match_id=ids[3], actor_user_id=league.organizer.id, now=NOW)
-    sunday = [b for b in bookings(tdb, league.room.id) if b.start_at == SUNDAY]
+        act(db, scheduling_admin.apply_fallback, match_id=ids[3], actor_user_id=league.organizer.id, now=NOW)
+    sunday = [b for b in bookings(db, league.room.id) if b.start_at == SUNDAY]
     assert sorted((b.match_id, b.table_no) for b in sunday) == [(ids[0], 2), (ids[1], 3), (ids[2], 4)]
 
 
 @pytest.mark.parametrize("mode", ["thread", "process"])
-def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(own_url: str, mode: str) -> None:
+def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(db_url: str, mode: str) -> None:
     """The last free table at one hour: two fourth confirmations and two organizer's assignments of four other
     matches at the same instant; exactly one is booked, the others are told the room is taken."""
     for _ in range(6):
-        db = engine_for(own_url)
+        db = engine_for(db_url)
         league, ids = club(db, matches=5, tables=2, hold_hours=0)  # no hold: every proposal reaches the race
         assign(db, league, ids[0], start=kirov(20, 18))  # table 1
         evening = Interval(kirov(20, 17), kirov(20, 23))
@@ -293,7 +276,7 @@ def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(own_url: 
                                                "actor_user_id": league.organizer.id, "now": NOW})
             for k in (3, 4)
         ]  # fmt: skip
-        outcomes = race(own_url, mode, calls)
+        outcomes = race(db_url, mode, calls)
         assert all(o == "ok" or "Помещение занято" in o for o in outcomes), outcomes
         booked = [b for b in bookings(db, league.room.id) if b.start_at == kirov(20, 18)]
         assert sorted(b.table_no for b in booked) == [1, 2], (outcomes, booked)
@@ -303,14 +286,14 @@ def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(own_url: 
         assert assigned_ok + (2 - len([f for f in failed if f.id in proposals])) == 1, outcomes
 
 
-def test_the_desk_and_schedule_promise_the_fallback_only_to_the_matches_it_seats(tdb: sa.Engine) -> None:
+def test_the_desk_and_schedule_promise_the_fallback_only_to_the_matches_it_seats(db: sa.Engine) -> None:
     """Регламент §6.1: with 2 tables and 3 unagreed matches, the third is told it will not fit, with no button."""
     from services.scheduling.view import overview
     from services.views.desk import _scheduling_items
 
-    league, ids = club(tdb, matches=3, tables=2)
+    league, ids = club(db, matches=3, tables=2)
     late = kirov(27, 12)  # the window ends in under three days: the desk lists every unagreed match
-    with Session(tdb) as session:
+    with Session(db) as session:
         rows = {int(r["id"]): r for r in overview(session, now=late) if int(r["id"]) in ids}
         items = {i.target or i.key: i for i in _scheduling_items(load_board(session, now=late), late)}
     assert [rows[m]["fallback"] for m in ids[:2]] == ["вс 29.11.2026 18:00"] * 2
@@ -321,43 +304,43 @@ def test_the_desk_and_schedule_promise_the_fallback_only_to_the_matches_it_seats
     assert "столов не хватит: назначьте другое время или помещение" in third.detail and third.action == ""
 
 
-def test_the_calendar_and_the_page_say_the_table_and_the_hold(tdb: sa.Engine) -> None:
+def test_the_calendar_and_the_page_say_the_table_and_the_hold(db: sa.Engine) -> None:
     from services.scheduling.calendar_feed import club_ics, week_entries
     from services.scheduling.view import match_page
 
-    league, ids = club(tdb, matches=2, tables=2)
-    assign(tdb, league, ids[0], start=kirov(20, 18))
-    assign(tdb, league, ids[1], start=kirov(20, 18))
-    paint(tdb, league, 0, ids[0], Interval(kirov(21, 17), kirov(21, 23)))
-    with Session(tdb) as session:
+    league, ids = club(db, matches=2, tables=2)
+    assign(db, league, ids[0], start=kirov(20, 18))
+    assign(db, league, ids[1], start=kirov(20, 18))
+    paint(db, league, 0, ids[0], Interval(kirov(21, 17), kirov(21, 23)))
+    with Session(db) as session:
         room = session.get(Room, league.room.id).name
         ics = club_ics(session).replace("\r\n ", "")
         week = week_entries(session, kirov(16).date())
     assert f"LOCATION:{room}\\, стол клуба № 1" in ics and f"LOCATION:{room}\\, стол клуба № 2" in ics
     assert [e.room for e in week] == [f"{room}, стол клуба № 1", f"{room}, стол клуба № 2"]
-    with session_scope(tdb) as session:  # split the match: the rest proposed for the next evening
+    with session_scope(db) as session:  # split the match: the rest proposed for the next evening
         b = session.exec(select(Booking).where(Booking.match_id == ids[0])).one()
         scheduling_admin.cancel_booking(session, booking_id=b.id, actor_user_id=league.organizer.id, reason="x",
                                         now=NOW)  # fmt: skip
-    p = act(tdb, booking.propose_meeting, match_id=ids[0], user_id=league.users[0].id, start=kirov(21, 18),
+    p = act(db, booking.propose_meeting, match_id=ids[0], user_id=league.users[0].id, start=kirov(21, 18),
             end=kirov(21, 22, 30), hanchans=3, now=NOW)  # fmt: skip
-    with Session(tdb) as session:
+    with Session(db) as session:
         page = match_page(session, match_id=ids[0], user=session.get(type(league.users[1]), league.users[1].id),
                           now=NOW)  # fmt: skip
     [row] = [r for r in page.proposals if r["id"] == str(p.id)]
     assert row["hold"].startswith("Стол удерживается за этим предложением до чт 12.11.2026 12:00")
 
 
-def test_the_capacity_warning_counts_table_hours_activities_and_the_fallback_seats(tdb: sa.Engine) -> None:
+def test_the_capacity_warning_counts_table_hours_activities_and_the_fallback_seats(db: sa.Engine) -> None:
     """Issue 27, item 2: the desk warns when a tour's fallback Sunday cannot seat its unagreed matches, and the
     figures say the table-hours, the activities and the margin."""
     from services.scheduling.capacity import season_capacity
     from services.views.desk import WINDOW_FALLBACK, _capacity_items
 
-    league, ids = club(tdb, matches=3, tables=2)
-    act(tdb, scheduling_admin.book_activity, title="D&D", start=kirov(29, 12), end=kirov(29, 23),
+    league, ids = club(db, matches=3, tables=2)
+    act(db, scheduling_admin.book_activity, title="D&D", start=kirov(29, 12), end=kirov(29, 23),
         actor_user_id=league.organizer.id, now=NOW, room_id=league.room.id, tables=1)  # fmt: skip
-    with Session(tdb) as session:
+    with Session(db) as session:
         season = session.get(Season, league.season.id)
         cap = next(c for c in season_capacity(session, season) if c.tour == "1")
         items = _capacity_items(season, load_board(session, now=NOW), NOW)
@@ -373,31 +356,31 @@ def test_the_capacity_warning_counts_table_hours_activities_and_the_fallback_sea
     [item] = [i for i in items if i.key == "capacity-1"]
     assert "Сейчас не согласовано 3, запасная дата вместит 1." in item.detail
     assert (item.action, item.target) == (WINDOW_FALLBACK, str(league.rounds[0].id))
-    assign(tdb, league, ids[1], start=kirov(20, 18))
-    assign(tdb, league, ids[2], start=kirov(21, 18))
-    with Session(tdb) as session:
+    assign(db, league, ids[1], start=kirov(20, 18))
+    assign(db, league, ids[2], start=kirov(21, 18))
+    with Session(db) as session:
         season = session.get(Season, league.season.id)
         items = _capacity_items(season, load_board(session, now=NOW), NOW)
     assert [i for i in items if i.key == "capacity-1"] == []  # the one left to agree fits the fallback
 
 
-def test_a_split_matchs_fallback_follows_its_own_meeting_that_evening(tdb: sa.Engine) -> None:
+def test_a_split_matchs_fallback_follows_its_own_meeting_that_evening(db: sa.Engine) -> None:
     """Регламент §6.1: the remaining hanchans on the window's last Sunday — after the match's own meeting there, not
     refused because its players already sit in it."""
-    league, ids = club(tdb, matches=1, tables=2)
-    act(tdb, scheduling_admin.assign_meeting, match_id=ids[0], start=kirov(29, 17), hanchans=1,
+    league, ids = club(db, matches=1, tables=2)
+    act(db, scheduling_admin.assign_meeting, match_id=ids[0], start=kirov(29, 17), hanchans=1,
         actor_user_id=league.organizer.id, now=NOW)  # 17:00–18:30  # fmt: skip
-    booked = act(tdb, scheduling_admin.apply_fallback, match_id=ids[0], actor_user_id=league.organizer.id, now=NOW)
+    booked = act(db, scheduling_admin.apply_fallback, match_id=ids[0], actor_user_id=league.organizer.id, now=NOW)
     assert (booked.start_at, booked.end_at, booked.hanchans) == (kirov(29, 18, 30), kirov(29, 21, 30), 2)
 
 
-def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(tdb: sa.Engine) -> None:
+def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(db: sa.Engine) -> None:
     """Issue 27, item 2, when the windows are set or the draw approved: each tour with a window, its matches (or a
     draft's tables per tour) against the club's tables."""
     from services.scheduling.capacity import capacity_summary, season_capacity
 
-    league, ids = club(tdb, matches=6, tables=4)
-    with Session(tdb) as session:
+    league, ids = club(db, matches=6, tables=4)
+    with Session(db) as session:
         season = session.get(Season, league.season.id)
         caps = season_capacity(session, season)
         draft = season_capacity(session, season, matches_per_tour=12)
@@ -408,15 +391,15 @@ def test_the_draw_pages_capacity_counts_the_tours_matches_or_the_drafts(tdb: sa.
     assert "2 матча туда не поместятся" in text
 
 
-def test_the_organizer_sets_the_hold_time_and_a_new_proposal_holds_that_long(tdb: sa.Engine) -> None:
+def test_the_organizer_sets_the_hold_time_and_a_new_proposal_holds_that_long(db: sa.Engine) -> None:
     """Issue 27 item 6, issue 41: the hold time is one of the season's rules (whole hours, 1..168), set on the rules
     form with the others and audited as they are; a new proposal's hold ends that long after it is made, never past
     the meeting's start; a wrong value is refused and changes nothing."""
-    league, ids = club(tdb, matches=2, tables=2, hold_hours=48)
+    league, ids = club(db, matches=2, tables=2, hold_hours=48)
     org, season_id = league.organizer.id, league.season.id
 
     def set_hold(hours: str) -> None:
-        with session_scope(tdb) as session:
+        with session_scope(db) as session:
             season = session.get_one(Season, season_id)
             user = session.get_one(User, org)
             season_rules.apply_rules(session, season, {"proposal_hold_hours": hours}, reason="", actor=user, now=NOW)
@@ -425,7 +408,7 @@ def test_the_organizer_sets_the_hold_time_and_a_new_proposal_holds_that_long(tdb
     for wrong in ("0", "169", "abc", "6.5", "-1"):
         with pytest.raises(season_rules.RulesError, match="Предложение держит стол, часов"):
             set_hold(wrong)
-    with Session(tdb) as session:
+    with Session(db) as session:
         assert of_season(session.get(Season, season_id)).proposal_hold_hours == 6
         audits = session.exec(select(AuditRecord).where(AuditRecord.action == season_rules.SET)).all()
         assert [(a.actor_user_id, a.entity_id) for a in audits] == [(org, season_id)]
@@ -434,8 +417,8 @@ def test_the_organizer_sets_the_hold_time_and_a_new_proposal_holds_that_long(tdb
             json.loads(audits[0].after)["proposal_hold_hours"],
         ) == (48, 6)
     evening = Interval(kirov(20, 17), kirov(20, 23))
-    paint(tdb, league, 0, ids[0], evening)
-    paint(tdb, league, 1, ids[1], evening)
-    assert _propose(tdb, league, 0, ids[0]).hold_until == NOW + timedelta(hours=6)
+    paint(db, league, 0, ids[0], evening)
+    paint(db, league, 1, ids[1], evening)
+    assert _propose(db, league, 0, ids[0]).hold_until == NOW + timedelta(hours=6)
     late = kirov(20, 18) - timedelta(hours=2)  # 2 h before the start: the hold ends at the start, not 6 h later
-    assert _propose(tdb, league, 1, ids[1], now=late).hold_until == kirov(20, 18)
+    assert _propose(db, league, 1, ids[1], now=late).hold_until == kirov(20, 18)
