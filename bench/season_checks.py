@@ -176,11 +176,14 @@ def standings_mismatch(db_totals: Mapping[int, int], independent: Mapping[int, i
 def stale_cards(truth: Mapping[int, str], shown: Mapping[int, str | None]) -> list[str]:
     """Every match card in the chat shows what the read model says now (issue 43 item 5: what changed it — a
     result, a neighbour's hold, time alone — was followed)."""
-    return [
-        f"match {match_id}: the card shows {(shown.get(match_id) or '')[-60:]!r}, the read model {text[-60:]!r}"
-        for match_id, text in sorted(truth.items())
-        if shown.get(match_id) != text
-    ]
+    out = []
+    for match_id, text in sorted(truth.items()):
+        card = shown.get(match_id) or ""
+        if card != text:  # the first line that differs, as the chat and the read model have it
+            pairs = zip([*card.splitlines(), ""], [*text.splitlines(), ""], strict=False)
+            old, new = next(((a, b) for a, b in pairs if a != b), (card, text))
+            out.append(f"match {match_id}: the card shows {old[:70]!r}, the read model {new[:70]!r}")
+    return out
 
 
 def outbox_violations(
