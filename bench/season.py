@@ -132,10 +132,12 @@ def check(sim: Simulation) -> dict[str, list[str]]:
         for match_id, player_id in s.exec(select(Seat.match_id, Seat.player_id)).all():
             seats.setdefault(match_id, []).append(player_id)
         rounds = {r.id: r for r in s.exec(select(Round)).all()}
-        windows, planned = {}, {}
+        windows, planned, earlier = {}, {}, {}
         for m in s.exec(select(Match)).all():
             r = rounds[m.window_round_id or m.round_id]
             windows[m.id], planned[m.id] = (r.window_start, r.window_end), m.planned_hanchans
+            passed = [rounds[i] for i in sorted(rounds) if m.round_id <= i < r.id]  # the windows it moved out of
+            earlier[m.id] = [(p.window_start, p.window_end) for p in passed if p.stage_id == r.stage_id]
         played = dict(
             s.exec(
                 select(Hanchan.match_id, func.count())
@@ -160,7 +162,7 @@ def check(sim: Simulation) -> dict[str, list[str]]:
         CHECKS[0]: checks.room_double_bookings(meetings),
         CHECKS[1]: checks.player_clashes(meetings, seats),
         CHECKS[2]: checks.over_hanchans(meetings, planned, played),
-        CHECKS[3]: checks.outside_window(meetings, windows),
+        CHECKS[3]: checks.outside_window(meetings, windows, earlier),
         CHECKS[4]: checks.standings_mismatch(db_totals, independent),
         CHECKS[5]: checks.outbox_violations(
             events=events,

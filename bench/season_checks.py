@@ -107,14 +107,25 @@ def over_hanchans(meetings: Sequence[Meeting], planned: Mapping[int, int], playe
     return out
 
 
-def outside_window(meetings: Sequence[Meeting], windows: Mapping[int, tuple[datetime, datetime]]) -> list[str]:
-    """Регламент §2: все встречи должны состояться в пределах игрового окна (the window the match is in now)."""
+def outside_window(
+    meetings: Sequence[Meeting],
+    windows: Mapping[int, tuple[datetime, datetime]],
+    earlier: Mapping[int, Sequence[tuple[datetime, datetime]]] | None = None,
+) -> list[str]:
+    """Регламент §2: все встречи должны состояться в пределах игрового окна — the window the match is in now, or,
+    for a meeting over before that window opened, one of the windows the match was in before it moved (Регламент
+    §6.1: a split match's played meeting stays where it was held, its rest moves on)."""
     out = []
     for m in meetings:
         if m.match_id is None:
             continue
         window = windows.get(m.match_id)
-        if window is None or not (window[0] <= m.start and m.end <= window[1]):
+        held = (
+            window is not None
+            and m.end <= window[0]
+            and any(a <= m.start and m.end <= b for a, b in (earlier or {}).get(m.match_id, ()))
+        )
+        if window is None or not (window[0] <= m.start and m.end <= window[1]) and not held:
             shown = f"{_kirov(window[0])}–{_kirov(window[1])}" if window else "none"
             out.append(f"{_span(m)} outside its window {shown}")
     return out

@@ -49,6 +49,13 @@ def test_over_hanchans_and_outside_window_are_reported() -> None:
     window = {10: (T0, T0 + timedelta(hours=4))}
     assert checks.outside_window([meeting(1, 10, 1, 0, 4.5)], window) != []
     assert checks.outside_window([meeting(1, 10, 1, 0, 4)], window) == []
+    # a meeting held in the window the match later moved out of stays valid; one left there after the move opens
+    # its new window does not, nor one in a window the match never had
+    moved = {10: (T0 + timedelta(days=14), T0 + timedelta(days=28))}
+    before = {10: [(T0, T0 + timedelta(days=14))]}
+    assert checks.outside_window([meeting(1, 10, 1, 0, 1.5, 1)], moved, before) == []
+    assert checks.outside_window([meeting(1, 10, 1, 0, 1.5, 1)], moved) != []
+    assert checks.outside_window([meeting(1, 10, 1, 24 * 30, 24 * 30 + 1.5, 1)], moved, before) != []
 
 
 def test_the_independent_sum_scores_and_catches_a_wrong_total() -> None:
