@@ -17,6 +17,15 @@ lost to tables and meetings); then a tally of the reasons.
     .venv/bin/python bench/season.py --all    # N ∈ {16, 48, 200} × {1×4, 1×1, 3×1}: one markdown table
     .venv/bin/python bench/season.py --players 48 --explain   # why each match with common time was not booked alone
     .venv/bin/python bench/season.py --database-url postgresql+psycopg://…/empty_db
+    .venv/bin/python bench/season.py --players 48 --model hard --seeds 1,2,3 --remote both   # issues 43, 44 item 5
+
+`--model hard` (bench/season_people.py `HARD`): about half of the foursomes share no painted time, very busy
+people and people who answer only after the Sunday reminder, declines, repaints after a booking and «Не смогу»
+(availability.cannot_come, the page's service), D&D taking the first room on about a third of the evenings
+(organizer.book_activity), and the organizer at the desk every evening (views/desk.py's items: the fallback
+Sunday, or an assignment). `--remote on`: linked people with private messages tap the proposal's and the hint's
+buttons through services/notifier/remote.py's `press` after `season_people.tap_delay` (Exp(mean 2 h), nights
+waiting for 08:00; a tenth left for the site). `--seeds`: the last table is the worst over the seeds.
 """
 
 from __future__ import annotations
@@ -35,6 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from sqlmodel import col, func, select  # noqa: E402
 
 from bench import season_checks as checks  # noqa: E402
+from bench.season_people import MODELS, OLD, Model  # noqa: E402
 from bench.season_sim import Simulation  # noqa: E402
 from services.core.models import (  # noqa: E402
     Booking,
@@ -75,7 +85,11 @@ class Report:
     rooms: int
     seed: int
     tables: int = 1  # per room
+    model: str = "old"
+    remote: bool = False  # linked people answer from the private messages' buttons (issue 44 item 5)
     matches: int = 0
+    bookings: int = 0  # the matches' active bookings at the end
+    by_players: int = 0  # of them, booked by the players' four confirmations
     alone: int = 0
     ceiling: int = 0
     alone_of_ceiling: int = 0
@@ -118,10 +132,12 @@ def check(sim: Simulation) -> dict[str, list[str]]:
         for match_id, player_id in s.exec(select(Seat.match_id, Seat.player_id)).all():
             seats.setdefault(match_id, []).append(player_id)
         rounds = {r.id: r for r in s.exec(select(Round)).all()}
-        windows, planned = {}, {}
+        windows, planned, earlier = {}, {}, {}
         for m in s.exec(select(Match)).all():
             r = rounds[m.window_round_id or m.round_id]
             windows[m.id], planned[m.id] = (r.window_start, r.window_end), m.planned_hanchans
+            passed = [rounds[i] for i in sorted(rounds) if m.round_id <= i < r.id]  # the windows it moved out of
+            earlier[m.id] = [(p.window_start, p.window_end) for p in passed if p.stage_id == r.stage_id]
         played = dict(
             s.exec(
                 select(Hanchan.match_id, func.count())
@@ -146,7 +162,7 @@ def check(sim: Simulation) -> dict[str, list[str]]:
         CHECKS[0]: checks.room_double_bookings(meetings),
         CHECKS[1]: checks.player_clashes(meetings, seats),
         CHECKS[2]: checks.over_hanchans(meetings, planned, played),
-        CHECKS[3]: checks.outside_window(meetings, windows),
+        CHECKS[3]: checks.outside_window(meetings, windows, earlier),
         CHECKS[4]: checks.standings_mismatch(db_totals, independent),
         CHECKS[5]: checks.outbox_violations(
             events=events,
@@ -173,6 +189,8 @@ def measure(sim: Simulation, report: Report) -> None:
         for m in meetings:
             for p in sim.states[m.match_id].seats if m.match_id in sim.states else ():
                 by_player.setdefault(p.player_id, []).append(m)
+        report.bookings = sum(len(v) for v in by_match.values())
+        report.by_players = sum(b.proposal_id is not None for v in by_match.values() for b in v)
         for state in sim.states.values():
             own = by_match.get(state.id, [])
             alone = bool(own) and all(b.proposal_id is not None for b in own) and sum(b.hanchans or 0 for b in own) >= 3
@@ -258,12 +276,14 @@ def run_season(
     days: int | None = None,
     database_url: str | None = None,
     tables: int = 1,
+    model: Model = OLD,
+    remote: bool = False,
 ) -> Report:
     began = time.perf_counter()
-    report = Report(players, rooms, seed, tables)
+    report = Report(players, rooms, seed, tables, model.name, remote)
     with tempfile.TemporaryDirectory() as tmp:
         url = database_url or f"sqlite:///{Path(tmp) / 'season.db'}"
-        sim = Simulation(players, rooms, seed, url=url, tables=tables)
+        sim = Simulation(players, rooms, seed, url=url, tables=tables, model=model, remote=remote)
         sim.setup()
         sim.run(days=days)
         measure(sim, report)
@@ -293,7 +313,10 @@ def print_report(r: Report, *, explain: bool = False) -> None:
         print("why, in short:")
         for kind, n in kinds.most_common():
             print(f"  {n:4d} × {kind}")
-    print(f"\n{r.players} players, {r.rooms} room(s) × {r.tables} table(s), seed {r.seed}: {r.matches} matches")
+    print(
+        f"\n{r.players} players, {r.rooms} room(s) × {r.tables} table(s), seed {r.seed}, the {r.model} model, "
+        f"the remote {'on' if r.remote else 'off'}: {r.matches} matches"
+    )
     print(f"booked by the players alone:          {r.share(r.alone)}")
     print(f"their four had any common time:       {r.share(r.ceiling)}  (the ceiling)")
     print(f"players alone, of those with time:    {r.share(r.alone_of_ceiling, r.ceiling)}")
@@ -304,8 +327,10 @@ def print_report(r: Report, *, explain: bool = False) -> None:
     print(f"played (all three hanchans):          {r.share(r.played)}")
     print(f"days from a window's opening to a players' booking: median {r.quantile(0.5)}, p90 {r.quantile(0.9)}"
           f" ({len(r.days)} bookings)")  # fmt: skip
+    print(f"bookings the players made:            {r.share(r.by_players, r.bookings)} of the matches' bookings")
     print(f"the blocker's hint followed:          {st.by_players['hint followed']} time(s)"
           f" ({st.by_players['shared hint followed']} of them shared by two)")  # fmt: skip
+    print(f"what the players did themselves:      {dict(sorted(st.by_players.items()))}")
     print(f"a proposal's reminder looked at:      {st.by_players['proposal reminder read']} time(s)")
     print(f"organizer actions needed:             {r.organizer_actions}  {dict(sorted(st.organizer.items()))}")
     print(f"SQL statements per match:             {r.statements / max(r.matches, 1):.0f}"
@@ -355,12 +380,48 @@ def table(reports: list[Report]) -> str:
     return "\n".join(lines)
 
 
+def worst(reports: list[Report]) -> str:
+    """One row per model, players, rooms and remote: the worst over the seeds (the least booked alone, played and
+    booked by the players, the most days to a booking, every invariant any seed broke)."""
+    head = (
+        "| model | players | rooms × tables | remote | seeds | players alone (min) | players' share of bookings (min) "
+        "| played (min) | days median (max) | days p90 (max) | organizer actions (max) | wall s (max) "
+        "| broken invariants |"
+    )
+    lines = [head, "|" + "---|" * 13]
+    groups: dict[tuple[str, int, int, int, bool], list[Report]] = {}
+    for r in reports:
+        groups.setdefault((r.model, r.players, r.rooms, r.tables, r.remote), []).append(r)
+    for (model, players, rooms, tables, remote), rs in groups.items():
+        low = min(rs, key=lambda r: r.alone / max(r.matches, 1))
+        share = min(rs, key=lambda r: r.by_players / max(r.bookings, 1))
+        played = min(rs, key=lambda r: r.played / max(r.matches, 1))
+        median = max(float(r.quantile(0.5)) if r.days else 0.0 for r in rs)
+        p90 = max(float(r.quantile(0.9)) if r.days else 0.0 for r in rs)
+        broken = sorted({name for r in rs for name in r.broken})
+        lines.append(
+            f"| {model} | {players} | {rooms} × {tables} | {'on' if remote else 'off'} | "
+            f"{','.join(str(r.seed) for r in rs)} | {low.share(low.alone)} | "
+            f"{share.share(share.by_players, share.bookings)} | {played.share(played.played)} | {median:.1f} | "
+            f"{p90:.1f} | {max(r.organizer_actions for r in rs)} | {max(r.seconds for r in rs):.0f} | "
+            f"{', '.join(broken) or 'none'} |"
+        )
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--players", type=int, default=16)
     parser.add_argument("--rooms", type=int, default=1)
     parser.add_argument("--tables", type=int, default=4, help="mahjong tables per room (1: the old one-table room)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seeds", default=None, help="several seeds, e.g. 1,2,3: the summary takes the worst")
+    parser.add_argument("--model", choices=sorted(MODELS), default=OLD.name, help="the people and the club (hard: "
+                        "issue 43 item 5)")  # fmt: skip
+    parser.add_argument(
+        "--remote", choices=("off", "on", "both"), default="off",
+        help="linked people answer from the private messages' buttons (issue 44 item 5); both: before and after",
+    )  # fmt: skip
     parser.add_argument("--days", type=int, default=None, help="stop the clock after this many days")
     parser.add_argument(
         "--all", action="store_true", help="N ∈ {16, 48, 200} × (1 room of 4 tables, 1 room of 1, 3 rooms of 1)"
@@ -370,24 +431,36 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--database-url", default=None, help="an empty database to migrate (default: SQLite)")
     args = parser.parse_args(argv)
-    if args.all and args.database_url:
-        parser.error("--database-url takes one run (an empty database each time): not with --all")
+    seeds = [int(s) for s in args.seeds.split(",")] if args.seeds else [args.seed]
+    remotes = {"off": [False], "on": [True], "both": [False, True]}[args.remote]
+    if args.database_url and (args.all or len(seeds) * len(remotes) > 1):
+        parser.error("--database-url takes one run (an empty database each time)")
     variants = ((1, 4), (1, 1), (3, 1))  # (rooms, tables per room)
     runs = [(n, k, t) for n in (16, 48, 200) for k, t in variants] if args.all else [
         (args.players, args.rooms, args.tables)
     ]  # fmt: skip
     reports = []
     for players, rooms, tables in runs:
-        report = run_season(players, rooms, args.seed, days=args.days, database_url=args.database_url, tables=tables)
-        print_report(report, explain=args.explain)
-        reports.append(report)
+        for remote in remotes:
+            for seed in seeds:
+                report = run_season(
+                    players, rooms, seed, days=args.days, database_url=args.database_url, tables=tables,
+                    model=MODELS[args.model], remote=remote,
+                )  # fmt: skip
+                print_report(report, explain=args.explain)
+                reports.append(report)
     print("\n" + table(reports))
+    print("\n" + worst(reports))
     broken = [(r, name) for r in reports for name in r.broken]
     if broken:
         print("\nBROKEN INVARIANTS:", file=sys.stderr)
         for r, name in broken:
             bad = r.violations[name]
-            print(f"  {r.players} players, {r.rooms} room(s) × {r.tables}: {name} — {len(bad)}:", file=sys.stderr)
+            print(
+                f"  {r.players} players, {r.rooms} room(s) × {r.tables}, seed {r.seed}, {r.model}, remote "
+                f"{'on' if r.remote else 'off'}: {name} — {len(bad)}:",
+                file=sys.stderr,
+            )
             for line in first_of_each_kind(bad):
                 print(f"    {line}", file=sys.stderr)
         return 1

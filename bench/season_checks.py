@@ -107,14 +107,25 @@ def over_hanchans(meetings: Sequence[Meeting], planned: Mapping[int, int], playe
     return out
 
 
-def outside_window(meetings: Sequence[Meeting], windows: Mapping[int, tuple[datetime, datetime]]) -> list[str]:
-    """Регламент §2: все встречи должны состояться в пределах игрового окна (the window the match is in now)."""
+def outside_window(
+    meetings: Sequence[Meeting],
+    windows: Mapping[int, tuple[datetime, datetime]],
+    earlier: Mapping[int, Sequence[tuple[datetime, datetime]]] | None = None,
+) -> list[str]:
+    """Регламент §2: все встречи должны состояться в пределах игрового окна — the window the match is in now, or,
+    for a meeting over before that window opened, one of the windows the match was in before it moved (Регламент
+    §6.1: a split match's played meeting stays where it was held, its rest moves on)."""
     out = []
     for m in meetings:
         if m.match_id is None:
             continue
         window = windows.get(m.match_id)
-        if window is None or not (window[0] <= m.start and m.end <= window[1]):
+        held = (
+            window is not None
+            and m.end <= window[0]
+            and any(a <= m.start and m.end <= b for a, b in (earlier or {}).get(m.match_id, ()))
+        )
+        if window is None or not (window[0] <= m.start and m.end <= window[1]) and not held:
             shown = f"{_kirov(window[0])}–{_kirov(window[1])}" if window else "none"
             out.append(f"{_span(m)} outside its window {shown}")
     return out
@@ -176,11 +187,14 @@ def standings_mismatch(db_totals: Mapping[int, int], independent: Mapping[int, i
 def stale_cards(truth: Mapping[int, str], shown: Mapping[int, str | None]) -> list[str]:
     """Every match card in the chat shows what the read model says now (issue 43 item 5: what changed it — a
     result, a neighbour's hold, time alone — was followed)."""
-    return [
-        f"match {match_id}: the card shows {(shown.get(match_id) or '')[-60:]!r}, the read model {text[-60:]!r}"
-        for match_id, text in sorted(truth.items())
-        if shown.get(match_id) != text
-    ]
+    out = []
+    for match_id, text in sorted(truth.items()):
+        card = shown.get(match_id) or ""
+        if card != text:  # the first line that differs, as the chat and the read model have it
+            pairs = zip([*card.splitlines(), ""], [*text.splitlines(), ""], strict=False)
+            old, new = next(((a, b) for a, b in pairs if a != b), (card, text))
+            out.append(f"match {match_id}: the card shows {old[:70]!r}, the read model {new[:70]!r}")
+    return out
 
 
 def outbox_violations(

@@ -21,24 +21,30 @@ from sqlmodel import Session, col, select
 
 from bench.season_checks import HanchanRecord, Meeting
 from bench.season_people import (
+    OLD,
+    Model,
     Person,
     answer_hint,
+    chance,
     free_time,
     if_needed_time,
     linked_to_bot,
     make_person,
     reads_reminder,
     table_points,
+    takes_added_span,
+    tap_delay,
 )
 from services.core import security
 from services.core.config import Settings
 from services.core.db import make_engine, migrate, session_scope
-from services.core.models import Booking, Match, Player, Role, Round, Seat, User
+from services.core.models import Booking, Match, MeetingProposal, Player, Role, Round, Seat, TelegramButton, User
 from services.league.accounts import create_user
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import add_player
 from services.league.seasons import create_season
+from services.notifier import cards, remote
 from services.notifier.cards import SOON  # the words of a proposal's private reminder
 from services.notifier.linking import create_link_code, redeem_link_code, set_private_messages
 from services.notifier.outbox import Notifier, Target
@@ -53,13 +59,14 @@ from services.results.scoring import TableResult
 from services.scheduling import availability, booking, decide
 from services.scheduling import organizer as org
 from services.scheduling.board import load_board, match_board
-from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, merge, subtract, to_kirov
+from services.scheduling.intervals import Interval, at_kirov, ceil_to_grid, kirov_date, merge, subtract, to_kirov
 from services.scheduling.repo import (
     confirmations,
     open_proposal_for,
 )
 from services.scheduling.rules import fallback_slot, players_free, short_span
 from services.scheduling.tour_windows import set_windows
+from services.views.desk import FALLBACK, build_desk
 
 REMINDER_AT = reminder_time_of(Settings(reminder_time="19:00"))  # the deployment's default Sunday reminder
 
@@ -69,6 +76,7 @@ STEP = timedelta(hours=12)  # the clock's step: 09:00 and 21:00 Kirov, when peop
 LEAD = timedelta(hours=24)  # people propose a meeting a day or two ahead, so the others can confirm
 NO_SHOW = -80_000  # Регламент §5: первая неявка — −80 000 за матч
 HANCHAN = timedelta(minutes=90)
+ADD_LABEL = "Добавить "  # the hint's button (cards.add_button)
 TELEGRAM_IDS = 500_000  # a linked person's Telegram id: this plus their user id
 
 
@@ -119,10 +127,12 @@ class RecordingGateway:
         self.sent: list[tuple[int, int, int | None, str]] = []
         self.edits = 0
         self.shown: dict[int, str] = {}  # message id → its text as the chat shows it now (edits included)
+        self.buttons: dict[int, Keyboard] = {}  # message id → the buttons it was sent with
 
     async def send(self, chat_id: int, text: str, *, thread_id: int | None = None, buttons: Keyboard = ()) -> int:
         self.sent.append((len(self.sent) + 1, chat_id, thread_id, text))
         self.shown[len(self.sent)] = text
+        self.buttons[len(self.sent)] = buttons
         return len(self.sent)
 
     async def edit(self, chat_id: int, message_id: int, text: str, *, buttons: Keyboard = ()) -> None:
@@ -186,11 +196,24 @@ class Stats:
 
 class Simulation:
     def __init__(
-        self, players: int, rooms: int, seed: int, *, url: str, bot_off_tour: int = 2, tables: int = 1
+        self,
+        players: int,
+        rooms: int,
+        seed: int,
+        *,
+        url: str,
+        bot_off_tour: int = 2,
+        tables: int = 1,
+        model: Model = OLD,
+        remote: bool = False,
     ) -> None:
         self.rng = random.Random(seed)
         self.players, self.rooms, self.seed, self.bot_off_tour = players, rooms, seed, bot_off_tour
         self.tables = tables  # per room (issue 27: the club's room has several mahjong tables)
+        self.model, self.remote = model, remote  # remote: linked people answer from the private message's buttons
+        self.taps: list[tuple[datetime, int, int]] = []  # (when, user id, message id): the remote's taps to come
+        self.withdrawals_seen: set[tuple[int, int]] = set()  # (booking, player) whose «Не смогу» was drawn
+        self.repaints: list[tuple[MatchState, Person, int]] = []  # after a booking: who repaints at the next look
         migrate(url)
         self.engine = make_engine(url)
         self.stats = Stats()
@@ -252,7 +275,7 @@ class Simulation:
                 .order_by(col(Seat.match_id), col(Seat.seed))
             ).all()
         for match_id, player_id, code, user_id in rows:
-            person = self.people.get(player_id) or make_person(self.rng, player_id, user_id)
+            person = self.people.get(player_id) or make_person(self.rng, player_id, user_id, self.model)
             self.people[player_id] = person
             tour = int(code)
             state = self.states.get(match_id) or MatchState(match_id, tour, [], self.windows[tour - 1])
@@ -260,6 +283,8 @@ class Simulation:
             state.seats.append(person)
         for state in self.states.values():
             self._reset_answers(state, state.window.start)
+        self.by_user = {p.user_id: p for p in self.people.values()}
+        self.book_activities()
         with self.session() as s:  # most link the bot with private messages (through the linking service)
             for person in self.people.values():
                 person.linked = linked_to_bot(person.player_id)
@@ -289,7 +314,9 @@ class Simulation:
             end = min(end, self.windows[0].start + timedelta(days=days))
         while self.now <= end:
             self.step()
-            self.now += STEP
+            look = self.now
+            self.tap_until(look + STEP)
+            self.now = look + STEP
         self.notifier.queue_stale_cards()  # the bot is on at the end: everything is caught up, time's changes too
         self.deliver(force=True)
         self._counting = False
@@ -314,6 +341,8 @@ class Simulation:
         self.reminded = {
             chat - TELEGRAM_IDS for _, chat, _, text in self.gateway.sent[sent_before:] if SOON in text
         }  # user ids that read a proposal's reminder in this step
+        self.plan_taps(sent_before)
+        self.withdraw_and_repaint()
         for state in self.states.values():
             for meeting in [m for m in state.pending if m[1].end <= self.now]:
                 self.play(state, *meeting)
@@ -323,10 +352,16 @@ class Simulation:
         for state in self.states.values():
             if state.window.contains_instant(self.now) and not state.complete:
                 self.schedule(state)
+        if self.model.desk and to_kirov(self.now).hour >= 18:
+            self.desk_evening()
         for number, window in enumerate(self.windows, start=1):
             if number not in self.fallback_done and self.now >= fallback_slot(window) - timedelta(hours=21):
                 self.fallback_done.add(number)
                 self.fallback(window)
+        if self.remote and self.bot_on():  # the bot is live: this look's proposals and hints reach the chats now
+            sent_before = len(self.gateway.sent)
+            self.deliver()
+            self.plan_taps(sent_before)
 
     def deliver(self, force: bool = False) -> None:
         if not force and not self.bot_on():
@@ -366,7 +401,7 @@ class Simulation:
         for p in state.seats:
             due = state.answer_at.get(p.player_id)
             if p.player_id not in state.answered and due is not None and due <= self.now:
-                spans = free_time(self.rng, p, state.window, self.now)
+                spans = free_time(self.rng, p, state.window, self.now, self.model)
                 maybe = if_needed_time(p, state.window, spans)
                 saved = self._try(
                     availability.save_availability, match_id=state.id, user_id=p.user_id, intervals=spans,
@@ -538,30 +573,208 @@ class Simulation:
                     continue  # has not looked yet (nor after the bot's private reminder)
                 state.note(self.now, f"player {p.player_id} looked after the proposal's reminder")
                 self.stats.by_players["proposal reminder read"] += 1
-            span = state.proposal_span
-            stale = span.start < self.now + timedelta(hours=1) or not state.window.contains(span)
-            ok = not stale and not self._clashes(p, span, state.id)
-            answered = self._try(booking.answer_meeting, proposal_id=state.proposal, user_id=p.user_id, confirmed=ok)
-            state.waiting.discard(p.player_id)
-            if not ok:
-                state.refused.append(span)
-                state.note(self.now, f"{_span(span)} declined: " + ("too late" if stale else "own meeting then"))
-            if not done(answered):
-                state.note(self.now, f"answer refused: {str(answered)[:90]}")
-                state.proposal = None
+            if self._answer_one(state, p):
                 return
-            status = answered.proposal.status
-            if status == "failed":
-                state.note(self.now, f"{_span(span)} not booked: {(answered.proposal.failure_reason or '')[:90]}")
-            if status == "booked":
-                with self.session() as s:
-                    row = s.exec(select(Booking).where(Booking.proposal_id == state.proposal, Booking.active)).first()
-                self._booked(state, row.id, Interval(row.start_at, row.end_at), row.hanchans or 0)
-                state.note(self.now, f"booked {_span(span)} ({row.hanchans} hanchan(s), table {row.table_no})")
-                self.stats.booking_days.append((self.now - state.window.start) / timedelta(days=1))
-            if status != "open":
-                state.proposal = None
-                return
+
+    def _answer_one(self, state: MatchState, p: Person, tap: tuple[int, dict[str, str]] | None = None) -> bool:
+        """One person answers the match's live proposal: on the page, or (`tap`: the private message's id and its
+        buttons' tokens by kind) from the chat through the remote. True when the proposal is no longer open."""
+        span, proposal_id = state.proposal_span, state.proposal
+        stale = span.start < self.now + timedelta(hours=1) or not state.window.contains(span)
+        changed = bool(self.model.decline) and chance("decline", p.player_id, proposal_id) < self.model.decline
+        ok = not stale and not changed and not self._clashes(p, span, state.id)
+        if tap is None:
+            answered = self._try(booking.answer_meeting, proposal_id=proposal_id, user_id=p.user_id, confirmed=ok)
+            refused = None if done(answered) else str(answered)
+        else:
+            message_id, tokens = tap
+            said = self._press(tokens[remote.CONFIRM if ok else remote.DECLINE], p, message_id)
+            with self.session() as s:
+                recorded = p.player_id in confirmations(s, proposal_id)
+            refused = None if recorded else said
+            self.stats.by_players["answered from the chat"] += 1
+        state.waiting.discard(p.player_id)
+        if not ok:
+            state.refused.append(span)
+            why = "too late" if stale else "plans changed" if changed else "own meeting then"
+            state.note(self.now, f"{_span(span)} declined: {why}" + (" (from the chat)" if tap else ""))
+        if refused is not None:
+            state.note(self.now, f"answer refused: {refused[:90]}")
+            state.proposal = None
+            return True
+        with self.session() as s:
+            proposal = s.get(MeetingProposal, proposal_id)
+            status, reason = proposal.status, proposal.failure_reason
+        if status == "failed":
+            state.note(self.now, f"{_span(span)} not booked: {(reason or '')[:90]}")
+        if status == "booked":
+            with self.session() as s:
+                row = s.exec(select(Booking).where(Booking.proposal_id == proposal_id, Booking.active)).first()
+            self._booked(state, row.id, Interval(row.start_at, row.end_at), row.hanchans or 0)
+            state.note(self.now, f"booked {_span(span)} ({row.hanchans} hanchan(s), table {row.table_no})"
+                       + (" from the chat" if tap else ""))  # fmt: skip
+            self.stats.booking_days.append((self.now - state.window.start) / timedelta(days=1))
+            self.stats.by_players["booked from the chat"] += tap is not None
+            if self.model.repaint:
+                self.repaints += [
+                    (state, q, row.id)
+                    for q in state.seats
+                    if chance("repaint", q.player_id, row.id) < self.model.repaint
+                ]
+        if status != "open":
+            state.proposal = None
+            return True
+        return False
+
+    # --- the remote (issue 44 item 5) ----------------------------------------------------------------------
+
+    def plan_taps(self, sent_before: int) -> None:
+        """The private messages just sent with a proposal's or a hint's buttons: a linked person taps one after
+        `season_people.tap_delay` (the remote on; the others, and the tenth left for the site, answer as before)."""
+        if not self.remote:
+            return
+        for message_id, chat, thread, _ in self.gateway.sent[sent_before:]:
+            person = self.by_user.get(chat - TELEGRAM_IDS) if thread is None else None
+            labels = {b.label for row in self.gateway.buttons.get(message_id, ()) for b in row if b.token}
+            wanted = cards.BUTTON_CONFIRM in labels or any(label.startswith(ADD_LABEL) for label in labels)
+            delay = tap_delay(person, message_id, self.now) if person is not None and wanted else None
+            if delay is not None:
+                self.taps.append((self.now + delay, person.user_id, message_id))
+
+    def tap_until(self, limit: datetime) -> None:
+        """The taps due before the next look, each at its own moment (the clock stands there meanwhile)."""
+        due = sorted(t for t in self.taps if t[0] < limit)
+        self.taps = [t for t in self.taps if t[0] >= limit]
+        for when, user_id, message_id in due:
+            self.now = when
+            self.tap(self.by_user[user_id], message_id)
+
+    def tap(self, p: Person, message_id: int) -> None:
+        tokens = [b.token for row in self.gateway.buttons[message_id] for b in row if b.token]
+        with self.session() as s:
+            rows = [s.get(TelegramButton, token) for token in tokens]
+            by_kind = {r.kind: r for r in rows if r is not None}
+            adds = [r for r in rows if r is not None and r.kind == remote.ADD]
+        first = next(iter(by_kind.values()), None)
+        state = self.states.get(first.match_id) if first is not None else None
+        if state is None or state.complete or not state.window.contains_instant(self.now):
+            return
+        if remote.CONFIRM in by_kind or remote.DECLINE in by_kind:
+            proposal_id = (by_kind.get(remote.CONFIRM) or by_kind[remote.DECLINE]).subject_id
+            if state.proposal == proposal_id and p.player_id in state.waiting and remote.CONFIRM in by_kind:
+                self._answer_one(state, p, (message_id, {k: r.token for k, r in by_kind.items()}))
+            return
+        with self.session() as s:
+            own = availability.own_availability(s, match_id=state.id, user_id=p.user_id)
+        for button in adds:
+            start, end = (datetime.fromisoformat(x) for x in button.detail.split("/"))
+            if not takes_added_span(p, Interval(start, end), own, key=str(state.id), hanchan=HANCHAN):
+                continue
+            said = self._press(button.token, p, message_id)
+            state.note(self.now, f"player {p.player_id} tapped «{cards.add_button(start, end)}»: {said[:60]}")
+            self.stats.by_players["hint added from the chat"] += 1
+            return
+
+    def _press(self, token: str, p: Person, message_id: int) -> str:
+        """The bot's press path (services/notifier/remote.py): the same services and decision core as the page."""
+        try:
+            return remote.press(
+                self.engine, token, telegram_user_id=TELEGRAM_IDS + p.user_id, now=self.now, message_id=message_id
+            ).answer
+        except Exception as error:  # noqa: BLE001 - a failure of the service: recorded, the run goes on
+            self.stats.failures.append(
+                f"remote.press at {to_kirov(self.now):%d.%m %H:%M}: {type(error).__name__}: {error}"
+            )
+            return str(error)
+
+    # --- the harder model: withdrawals, repaints, other activities, the desk -----------------------------
+
+    def withdraw_and_repaint(self) -> None:
+        """«Не смогу» two days before a meeting at the latest (the page's service, its time taken out), and the
+        repaints after a booking (a new week drawn, the match's own meetings kept: nothing released)."""
+        for state, p, booking_id in self.repaints:
+            if state.complete or not state.window.contains_instant(self.now):
+                continue
+            keep = [
+                iv for bid, iv in self.meetings.get(p.player_id, {}).items() if self._booking_match.get(bid) == state.id
+            ]
+            spans = merge([*free_time(self.rng, p, state.window, self.now, self.model), *keep])
+            saved = self._try(availability.save_availability, match_id=state.id, user_id=p.user_id, intervals=spans,
+                              release_ok=False)  # fmt: skip
+            state.note(self.now, f"player {p.player_id} repainted after booking {booking_id}"
+                       + ("" if done(saved) else f" — refused: {str(saved)[:60]}"))  # fmt: skip
+        self.repaints = []
+        if not self.model.cannot:
+            return
+        for state in self.states.values():
+            for booking_id, span, _ in list(state.pending):
+                if not self.now + timedelta(hours=6) < span.start <= self.now + timedelta(days=2):
+                    continue
+                for p in state.seats:
+                    if (booking_id, p.player_id) in self.withdrawals_seen:
+                        continue
+                    self.withdrawals_seen.add((booking_id, p.player_id))
+                    if chance("cannot", p.player_id, booking_id) >= self.model.cannot:
+                        continue
+                    gone = self._try(availability.cannot_come, booking_id=booking_id, user_id=p.user_id)
+                    state.note(self.now, f"player {p.player_id}: «Не смогу» for {_span(span)}"
+                               + ("" if done(gone) else f" — refused: {str(gone)[:60]}"))  # fmt: skip
+                    if done(gone):
+                        self.stats.by_players["«Не смогу»"] += 1
+                        self._released(state, booking_id)
+                        break
+
+    def book_activities(self) -> None:
+        """Other club activities (D&D and others) take the first room 18:00–23:00 on some evenings of the stage,
+        entered by the organizer beforehand through the calendar's service."""
+        if not self.model.activities:
+            return
+        first = kirov_date(self.windows[0].start)
+        for k in range((kirov_date(self.windows[-1].end) - first).days):
+            day = first + timedelta(days=k)
+            if chance("activity", self.seed, day.isoformat()) < self.model.activities:
+                made = self._try(org.book_activity, title="D&D", start=at_kirov(day, 18), end=at_kirov(day, 23),
+                                 actor_user_id=self.organizer_id)  # fmt: skip
+                self.stats.organizer["activity entered"] += done(made)
+
+    def desk_evening(self) -> None:
+        """The organizer's evening at the desk (services/views/desk.py), as the regulation's days come: once the
+        window's first Sunday reminder has passed (Регламент §3: with no common time the four turn to the
+        organizer), a match the desk lists under «Нет общего времени» or «Общее время есть, столы заняты» (or, in
+        the window's last week, «Окно заканчивается…» with all four answered and no common option) gets a meeting:
+        the fallback Sunday when the desk offers it (Регламент §6.1: they could not agree), else the first free time
+        a day ahead (Регламент §3: the organizer may assign without confirmations); a window that is over moves its
+        match on (Регламент §6.1). The fallback at the window's end stays for the rest (`fallback`)."""
+        with self.session() as s:
+            items = build_desk(s, now=self.now).items
+        for item in items:
+            kind, _, target = item.key.rpartition("-")
+            stuck = (
+                kind in ("nct", "nft")
+                or kind == "soon"
+                and all(words in item.detail for words in ("Ответили все четверо.", "Общих вариантов нет."))
+            )  # «soon» (the window's last week) says first what «nct»/«nft» would
+            state = self.states.get(int(target)) if (stuck or kind == "over") and target.isdigit() else None
+            if state is None or state.complete:
+                continue
+            if kind == "over":
+                self.move(state)
+                continue
+            if self.now < state.window.start + timedelta(days=7) or not state.window.contains_instant(self.now):
+                continue
+            with self.session() as s:
+                remaining = match_board(s, state.id, now=self.now)[1].remaining
+            if remaining < 1:
+                continue
+            if item.action == FALLBACK:  # Регламент §6.1: they could not agree, the fallback Sunday binds them
+                made = self._try(org.apply_fallback, match_id=state.id, actor_user_id=self.organizer_id)
+                if done(made):
+                    self.stats.organizer["fallback from the desk"] += 1
+                    self._booked(state, made.id, Interval(made.start_at, made.end_at), made.hanchans or 0)
+                    state.note(self.now, f"the organizer's fallback from the desk ({item.group})")
+                    continue
+            if self.another_time(state, remaining, earliest=self.now + LEAD, why="from the desk"):
+                state.note(self.now, f"the organizer assigned {remaining} hanchan(s) from the desk ({item.group})")
 
     def _booked(self, state: MatchState, booking_id: int, span: Interval, hanchans: int) -> None:
         state.pending.append((booking_id, span, hanchans))
@@ -688,24 +901,28 @@ class Simulation:
                 continue
             self.move(state)
 
-    def another_time(self, state: MatchState, remaining: int) -> bool:
+    def another_time(
+        self, state: MatchState, remaining: int, earliest: datetime | None = None, why: str = "no table at the fallback"
+    ) -> bool:
         """What the fallback's refusal tells the organizer to do before the next tour: another time in the window
         (Регламент §3: he may assign without the players' confirmations) — the first half hour from an hour ahead
         with a free table and none of the four in another meeting, as the read model shows it."""
         length = remaining * HANCHAN
-        start = ceil_to_grid(self.now + timedelta(hours=1))
+        start = ceil_to_grid(earliest or self.now + timedelta(hours=1))
         with self.session() as s:
             board, item = match_board(s, state.id, now=self.now)
         while start + length <= state.window.end:
             meeting = Interval(start, start + length)
             busy = board.busy_by_room(meeting, exclude_match=state.id, with_holds=False)
             if decide.busy_refusal(meeting, board.meetings_of(item)) is None and decide.free_tables(meeting, busy):
+                reason = "запасная дата занята: другое время окна"
+                if why == "from the desk":
+                    reason = "Регламент §3: общего времени или стола нет, встречу назначает организатор"
                 assigned = self._try(org.assign_meeting, match_id=state.id, start=meeting.start, end=meeting.end,
-                                     hanchans=remaining, actor_user_id=self.organizer_id,
-                                     reason="запасная дата занята: другое время окна")  # fmt: skip
+                                     hanchans=remaining, actor_user_id=self.organizer_id, reason=reason)  # fmt: skip
                 if not done(assigned):
                     return False
-                self.stats.organizer["assign at another time (no table at the fallback)"] += 1
+                self.stats.organizer[f"assign at another time ({why})"] += 1
                 self._booked(state, assigned.id, meeting, remaining)
                 return True
             start += timedelta(minutes=30)

@@ -49,6 +49,13 @@ def test_over_hanchans_and_outside_window_are_reported() -> None:
     window = {10: (T0, T0 + timedelta(hours=4))}
     assert checks.outside_window([meeting(1, 10, 1, 0, 4.5)], window) != []
     assert checks.outside_window([meeting(1, 10, 1, 0, 4)], window) == []
+    # a meeting held in the window the match later moved out of stays valid; one left there after the move opens
+    # its new window does not, nor one in a window the match never had
+    moved = {10: (T0 + timedelta(days=14), T0 + timedelta(days=28))}
+    before = {10: [(T0, T0 + timedelta(days=14))]}
+    assert checks.outside_window([meeting(1, 10, 1, 0, 1.5, 1)], moved, before) == []
+    assert checks.outside_window([meeting(1, 10, 1, 0, 1.5, 1)], moved) != []
+    assert checks.outside_window([meeting(1, 10, 1, 24 * 30, 24 * 30 + 1.5, 1)], moved, before) != []
 
 
 def test_the_independent_sum_scores_and_catches_a_wrong_total() -> None:
@@ -158,3 +165,30 @@ def test_the_capacity_ceiling_keeps_only_common_time_at_one_free_table_with_none
     assert max(iv.duration for iv in table_free_time(common, split + [meeting(3, 13, 1, 0, 1)], places, [])) == (
         timedelta(hours=1.5)
     )
+
+
+def test_the_hard_model_with_the_remote_runs_through_the_services_and_answers_from_the_chat() -> None:
+    """Issue 43 item 5, issue 44 item 5: the harder club (declines, «Не смогу», activities, the desk) and linked
+    people tapping the private messages' buttons (services/notifier/remote.py's press) break no invariant."""
+    from bench.season_people import HARD
+
+    report = run_season(16, 1, seed=1, days=9, model=HARD, remote=True)
+    assert report.checked == list(CHECKS) and report.broken == []
+    stats = report.sim.stats
+    assert stats.by_players["answered from the chat"] > 0
+    assert stats.organizer["activity entered"] > 0
+
+
+def test_a_linked_person_taps_within_hours_and_a_message_at_night_waits_for_the_morning() -> None:
+    from bench.season_people import Person, tap_delay
+    from services.scheduling.intervals import at_kirov, to_kirov
+
+    person = Person(1, 1, busy=False, late=False, confirm_chance=0.8)
+    evening, night = at_kirov(datetime(2026, 10, 21).date(), 9), at_kirov(datetime(2026, 10, 21).date(), 23, 30)
+    delays = [tap_delay(person, message, evening) for message in range(200)]
+    taken = [d for d in delays if d is not None]
+    assert 150 < len(taken) < 200  # about nine in ten answered from the chat, the rest left for the site
+    assert sorted(taken)[len(taken) // 2] < timedelta(hours=3)  # the median within hours
+    for message in range(50):
+        delay = tap_delay(person, message, night)
+        assert delay is None or 8 <= to_kirov(night + delay).hour < 23  # nobody taps between 23:00 and 08:00
