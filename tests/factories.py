@@ -28,6 +28,13 @@ WINDOW_START = date(2026, 11, 16)  # a Monday; the window runs two weeks, to Mon
 NOW = at_kirov(date(2026, 11, 10), 12)  # before the window: proposals are not "in the past"
 # Inside the window (a hanchan may be entered) and far from the real clock: what a service stores comes from it.
 PLAYED = at_kirov(date(2026, 11, 18), 15)
+# Регламент §6.2: a hanchan is entered once the meeting that holds it has begun (issue 45 item 2). A test about
+# something else books its match a meeting that began at MET, before any instant it enters a result at
+# (`begun_meeting(session, match_id, MET)`); tests/db/test_entry_opens.py is about when entry opens.
+MET = at_kirov(date(2026, 1, 12), 18)
+# …or, where a booking would change what the test looks at (the scheduling's states, statement counts), has the
+# organizer enter outside a meeting with this reason (§6.3).
+UNBOOKED = "сыгран без брони на сайте"
 # A new person's name is letters (text_limits.person_name_problem): uuid.uuid4().hex[:6].translate(LETTERS)
 LETTERS = str.maketrans("0123456789", "абвгдежзик")
 
@@ -137,9 +144,11 @@ def match_in_own_stage(session: Session, season: Season, players: list[Player], 
     return match(session, round_, players, status=status)
 
 
-def begun_meeting(session: Session, match_id: int, start: datetime, hanchans: int = 3) -> Booking:
-    """A booked meeting of the match that began at `start`, in a room of its own so no other booking clashes: a
-    no-show penalty is given only for a meeting that began more than 30 minutes ago (Регламент §5)."""
+def begun_meeting(session: Session, match_id: int, start: datetime, hanchans: int | None = None) -> Booking:
+    """A booked meeting of the match (holding all its hanchans unless told) that began at `start`, in a room of its
+    own so no other booking clashes: a no-show penalty is given only for a meeting that began more than 30 minutes
+    ago (Регламент §5), and a result is entered once its meeting has begun (§6.2)."""
+    hanchans = hanchans or session.get_one(Match, match_id).planned_hanchans
     room = Room(name=f"Зал {uuid.uuid4().hex[:6]}")
     session.add(room)
     session.flush()

@@ -35,6 +35,9 @@ IMPORTED, ASSIGNED, PENDING, IGNORED = "imported", "assigned", "pending", "ignor
 PLACED = (IMPORTED, ASSIGNED)
 # Регламент §6.2: a game changed in Pantheon is a correction of the hanchan, with this reason.
 CHANGED_REASON = "Изменён в Pantheon"
+# Регламент §6.2: a game recorded in Pantheon was played, whether or not the site booked its meeting: the import
+# enters it as the organizer, with this reason in the protocol (hanchans.enter_hanchan's entry outside a meeting).
+IMPORTED_REASON = "Сыгран в Pantheon, окончен {ended}"
 
 
 def table_from_json(text: str) -> TableGame | None:
@@ -141,7 +144,8 @@ def enter(
         return f"В матче {match.id} уже внесено {len(done)} из {match.planned_hanchans} ханчанов: лишний ханчан"
     if twin is None:
         try:
-            twin = results.enter_hanchan(session, actor, saved(match.id), entry, now=now)
+            reason = IMPORTED_REASON.format(ended=_kirov(game.ended_at))
+            twin = results.enter_hanchan(session, actor, saved(match.id), entry, now=now, reason=reason)
         except results.ResultsError as e:
             return str(e)
     _mark(twin, game, mapping)
