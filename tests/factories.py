@@ -21,6 +21,7 @@ from services.core.models import (
     Stage,
     StageKind,
     User,
+    saved,
 )
 from services.scheduling.intervals import Interval, at_kirov
 
@@ -134,14 +135,18 @@ def match_for_names(session: Session, names: list[str], win: Interval, table: st
 
 
 def match_in_own_stage(session: Session, season: Season, players: list[Player], status: str) -> Match:
-    """A tour-1 match of these players in a regular stage of its own, so no other test's draw or tour sees it."""
+    """A tour-1 match of these players in a regular stage of its own, so no other test's draw or tour sees it; one
+    being played has its meeting, begun at MET (Регламент §6.2: its results may be entered)."""
     stage = Stage(season_id=season.id, kind=StageKind.REGULAR)
     session.add(stage)
     session.flush()
     round_ = Round(stage_id=stage.id, code="1")
     session.add(round_)
     session.flush()
-    return match(session, round_, players, status=status)
+    row = match(session, round_, players, status=status)
+    if status == MatchStatus.PLAYING:
+        begun_meeting(session, saved(row.id), MET)
+    return row
 
 
 def begun_meeting(session: Session, match_id: int, start: datetime, hanchans: int | None = None) -> Booking:
