@@ -67,7 +67,7 @@ class League:
             self.users[player.id] = session.get(User, player.user_id)
         self.rounds: dict[int, int] = {}
 
-    def match(self, tour: int, table: int, players: list[int]) -> int:
+    def match(self, tour: int, table: int, players: list[int], *, meeting: bool = True) -> int:
         if tour not in self.rounds:
             r = Round(stage_id=self.stage.id, code=str(tour))
             self.session.add(r)
@@ -79,7 +79,8 @@ class League:
         for seed, pid in enumerate(players, start=1):
             self.session.add(Seat(match_id=m.id, player_id=pid, seed=seed))
         self.session.flush()
-        begun_meeting(self.session, m.id, MET)  # its results may be entered (Регламент §6.2)
+        if meeting:  # begun: its results may be entered (Регламент §6.2)
+            begun_meeting(self.session, m.id, MET)
         return m.id
 
 
