@@ -21,6 +21,7 @@ from services.core.models import (
     Stage,
     StageKind,
     User,
+    saved,
 )
 from services.scheduling.intervals import Interval, at_kirov
 
@@ -28,6 +29,13 @@ WINDOW_START = date(2026, 11, 16)  # a Monday; the window runs two weeks, to Mon
 NOW = at_kirov(date(2026, 11, 10), 12)  # before the window: proposals are not "in the past"
 # Inside the window (a hanchan may be entered) and far from the real clock: what a service stores comes from it.
 PLAYED = at_kirov(date(2026, 11, 18), 15)
+# Регламент §6.2: a hanchan is entered once the meeting that holds it has begun (issue 45 item 2). A test about
+# something else books its match a meeting that began at MET, before any instant it enters a result at
+# (`begun_meeting(session, match_id, MET)`); tests/db/test_entry_opens.py is about when entry opens.
+MET = at_kirov(date(2026, 1, 12), 18)
+# …or, where a booking would change what the test looks at (the scheduling's states, statement counts), has the
+# organizer enter outside a meeting with this reason (§6.3).
+UNBOOKED = "сыгран без брони на сайте"
 # A new person's name is letters (text_limits.person_name_problem): uuid.uuid4().hex[:6].translate(LETTERS)
 LETTERS = str.maketrans("0123456789", "абвгдежзик")
 
@@ -127,19 +135,25 @@ def match_for_names(session: Session, names: list[str], win: Interval, table: st
 
 
 def match_in_own_stage(session: Session, season: Season, players: list[Player], status: str) -> Match:
-    """A tour-1 match of these players in a regular stage of its own, so no other test's draw or tour sees it."""
+    """A tour-1 match of these players in a regular stage of its own, so no other test's draw or tour sees it; one
+    being played has its meeting, begun at MET (Регламент §6.2: its results may be entered)."""
     stage = Stage(season_id=season.id, kind=StageKind.REGULAR)
     session.add(stage)
     session.flush()
     round_ = Round(stage_id=stage.id, code="1")
     session.add(round_)
     session.flush()
-    return match(session, round_, players, status=status)
+    row = match(session, round_, players, status=status)
+    if status == MatchStatus.PLAYING:
+        begun_meeting(session, saved(row.id), MET)
+    return row
 
 
-def begun_meeting(session: Session, match_id: int, start: datetime, hanchans: int = 3) -> Booking:
-    """A booked meeting of the match that began at `start`, in a room of its own so no other booking clashes: a
-    no-show penalty is given only for a meeting that began more than 30 minutes ago (Регламент §5)."""
+def begun_meeting(session: Session, match_id: int, start: datetime, hanchans: int | None = None) -> Booking:
+    """A booked meeting of the match (holding all its hanchans unless told) that began at `start`, in a room of its
+    own so no other booking clashes: a no-show penalty is given only for a meeting that began more than 30 minutes
+    ago (Регламент §5), and a result is entered once its meeting has begun (§6.2)."""
+    hanchans = hanchans or session.get_one(Match, match_id).planned_hanchans
     room = Room(name=f"Зал {uuid.uuid4().hex[:6]}")
     session.add(room)
     session.flush()

@@ -36,6 +36,9 @@ IMPORTED, ASSIGNED, PENDING, IGNORED = "imported", "assigned", "pending", "ignor
 PLACED = (IMPORTED, ASSIGNED)
 # Регламент §6.2: a game changed in Pantheon is a correction of the hanchan, with this reason.
 CHANGED_REASON = "Изменён в Pantheon"
+# Регламент §6.2: a game recorded in Pantheon was played, whether or not the site booked its meeting: the import
+# enters it as the organizer, with this reason in the protocol (the entry outside a meeting, `record_hanchan`).
+IMPORTED_REASON = "Сыгран в Pantheon, окончен {ended}"
 
 
 def table_from_json(text: str) -> TableGame | None:
@@ -142,7 +145,8 @@ def enter(
         return f"В матче {match.id} уже внесено {len(done)} из {match.planned_hanchans} ханчанов: лишний ханчан"
     if twin is None:
         try:
-            twin = enter_hanchan(session, actor, saved(match.id), entry, now=now)
+            reason = IMPORTED_REASON.format(ended=_kirov(game.ended_at))
+            twin = enter_hanchan(session, actor, saved(match.id), entry, now=now, reason=reason)
         except results.ResultsError as e:
             return str(e)
     _mark(twin, game, mapping)

@@ -18,12 +18,20 @@ from services.playoff.stage import advance_playoff
 from services.results.hanchans import Entry, record_hanchan
 
 
-def enter_hanchan(
-    session: Session, user: User, match_id: int, entry: Entry, *, now: datetime, repeat_ok: bool = True
+def enter_hanchan(  # noqa: PLR0913
+    session: Session,
+    user: User,
+    match_id: int,
+    entry: Entry,
+    *,
+    now: datetime,
+    repeat_ok: bool = True,
+    reason: str = "",
 ) -> Hanchan:
-    """Store the match's next hanchan (`record_hanchan`: who may, the checks, the double-submit guard with
-    `repeat_ok=False`) and, when it is a playoff match's last, create the next round's tables."""
-    hanchan = record_hanchan(session, user, match_id, entry, now=now, repeat_ok=repeat_ok)
+    """Store the match's next hanchan (`record_hanchan`: who may and when — its meeting begun, or the organizer's
+    `reason` —, the checks, the double-submit guard with `repeat_ok=False`) and, when it is a playoff match's last,
+    create the next round's tables."""
+    hanchan = record_hanchan(session, user, match_id, entry, now=now, repeat_ok=repeat_ok, reason=reason)
     match = session.get_one(Match, match_id)
     if match.status == MatchStatus.COMPLETE:
         stage = session.exec(

@@ -42,8 +42,9 @@ from services.results.entry import _int as _int  # re-exported: the pages parse 
 from services.results.entry import parse_entry as parse_entry
 from services.results.repo import seated_player_ids, user_player_in_match
 from services.results.winds import attach_winds
+from services.scheduling.decide import entry_refusal
 from services.scheduling.intervals import kirov_date
-from services.scheduling.rules import format_kirov
+from services.scheduling.repo import active_bookings
 
 
 def is_staff(user: User) -> bool:
@@ -220,8 +221,15 @@ def _is_repeat(session: Session, previous: Hanchan | None, entry: Entry, user: U
     return same_scores and stored["riichi_left"] == entry.riichi_left
 
 
-def record_hanchan(
-    session: Session, user: User, match_id: int, entry: Entry, *, now: datetime, repeat_ok: bool = True
+def record_hanchan(  # noqa: PLR0913
+    session: Session,
+    user: User,
+    match_id: int,
+    entry: Entry,
+    *,
+    now: datetime,
+    repeat_ok: bool = True,
+    reason: str = "",
 ) -> Hanchan:
     """Store the next hanchan of the match; the number follows the effective ones. Called only by the one door,
     `services.playoff.hanchan_entry.enter_hanchan`, which then advances the playoff (Регламент §2): every caller —
@@ -230,17 +238,14 @@ def record_hanchan(
     scores as the previous hanchan by the same user within a minute are refused (a double submit must not count
     twice). Imports and files, which carry real repeats, keep the default. Holds the match lock: of two
     participants entering the last hanchan at once, the second is told it is in. `now` is the entry's instant: the
-    window, the double-submit check and the stored `entered_at` all use it."""
+    meeting's start, the double-submit check and the stored `entered_at` all use it. `reason`: why the organizer
+    enters a hanchan outside its meeting (`_require_meeting`), recorded in the audit row the protocol shows."""
     lock_row(session, Match, match_id)
     match = get_match(session, match_id)
     if not can_enter(session, user, saved(match.id)):
         raise ResultsError("Вносить результат могут только участники матча, судья и организатор.")
     if match.status == MatchStatus.REPLAY:
         raise ResultsError("Этот матч заменён переигровкой: результат вносится в матч-переигровку.")
-    if (opens := entry_opens(session, user, match, now)) is not None:
-        raise ResultsError(
-            f"Игровое окно этого матча начнётся {format_kirov(opens)}: результат вносится после сыгранного ханчана."
-        )
     done = effective(session, saved(match.id))
     if len(done) >= match.planned_hanchans:
         raise ResultsError(
@@ -251,11 +256,12 @@ def record_hanchan(
             )
             + "; исправить результат может организатор."
         )
+    number = (done[-1].number if done else 0) + 1
+    _require_meeting(session, user, saved(match.id), number, now=now, reason=reason)
     _require_full_table(session, user, match, now)
     _check(session, match, entry)
     if not repeat_ok and _is_repeat(session, done[-1] if done else None, entry, user, now):
         raise RepeatedResult(REPEAT_MESSAGE)
-    number = (done[-1].number if done else 0) + 1
     hanchan = _store(session, match, number, entry, user, now=now)
     # Регламент §4 «Выбор начальных ветров»: the hanchan takes the winds drawn for it, as it is entered (a page
     # that shows it reads only).
@@ -267,6 +273,7 @@ def record_hanchan(
         entity="match",
         entity_id=match.id,
         after=_entry_json(entry, number, hanchan.id),
+        reason=reason.strip(),
         now=now,
     )
     if number >= match.planned_hanchans:
@@ -276,15 +283,30 @@ def record_hanchan(
     return hanchan
 
 
-def entry_opens(session: Session, user: User, match: Match, now: datetime) -> datetime | None:
-    """When `user` may enter the match's first result, if not yet: Регламент §2 — every meeting of a match is inside
-    its game window (the tour it was moved to, if any), so nothing has been played before it opens. The organizer
-    is not held to it; a match without a window is not either."""
-    round_ = session.get(Round, match.window_round_id or match.round_id)
-    opens = round_.window_start if round_ is not None else None
-    if user.role == Role.ORGANIZER or opens is None or now >= opens:
-        return None
-    return opens
+OUTSIDE_MEETING = (
+    "Вне встречи результат вносит только организатор, указав причину: она будет записана в протокол матча."
+)
+
+
+def entry_closed(session: Session, match_id: int, number: int, *, now: datetime) -> str | None:
+    """Why the match's hanchan `number` cannot be entered at `now` by a player or the judge, or None: its meeting
+    (the match's booked ones, in order) has not begun, or there is none (`decide.entry_refusal`)."""
+    meetings = [(b.start_at, b.hanchans or 0) for b in active_bookings(session, match_id)]
+    return entry_refusal(meetings, number, now=now)
+
+
+def _require_meeting(session: Session, user: User, match_id: int, number: int, *, now: datetime, reason: str) -> None:
+    """Регламент §6.2: a hanchan is entered once its meeting has begun (the issue: a player entered two hanchans two
+    days before the booked meeting). Outside a meeting only the organizer enters one — an organizational decision,
+    recorded with its reason (§6.3: «Решение и его основание фиксируются»): a match played without a booking, a
+    meeting moved after the fact, an import."""
+    refused = entry_closed(session, match_id, number, now=now)
+    if refused is None:
+        return
+    if user.role != Role.ORGANIZER:
+        raise ResultsError(refused)
+    if not reason.strip():
+        raise ResultsError(f"{refused} {OUTSIDE_MEETING}")
 
 
 def chosen_hanchan(hanchan_id: int | None) -> int:

@@ -28,7 +28,7 @@ from services.core.models import (
 from services.core.ruleset import Ruleset
 from services.core.wording import match_heading
 from services.results import scoring
-from services.results.hanchans import archived, can_enter, entry_opens, is_staff, season_of, seated_out_of_season
+from services.results.hanchans import archived, can_enter, entry_closed, is_staff, season_of, seated_out_of_season
 from services.results.repo import (
     current_season_id,
     db_standings,
@@ -39,7 +39,6 @@ from services.results.repo import (
 )
 from services.results.standings import StandingsRow
 from services.scheduling.intervals import KIROV, kirov_date
-from services.scheduling.rules import format_kirov
 
 ACTIONS = {
     "hanchan.enter": "внесён результат",
@@ -118,7 +117,9 @@ class MatchView:
     planned: int  # the match's hanchans: 3, the final 5
     read_only: bool  # a past season: the protocol is shown, nothing is entered
     rules: Ruleset  # the season's: what the forms quote (the table total, the no-show penalty)
-    entry_opens: str = ""  # the game window has not opened: no result yet (Регламент §2), shown instead of the form
+    # Регламент §6.2: why the next hanchan cannot be entered yet (its meeting has not begun, or there is none): shown
+    # instead of the form to a player and the judge, above the form's reason field to the organizer (§6.3)
+    entry_closed: str = ""
     form_players: list[dict[str, str]] = field(default_factory=list)
     # Регламент §6.1: a withdrawn participant still seated in a match not yet played — no points field for her; the
     # organizer seats a technical substitute first (the names, shown instead of the result form)
@@ -235,8 +236,9 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
     season = season_of(session, match)
     read_only = season is not None and archived(session, season)
     allowed = can_enter(session, user, saved(match.id)) and not read_only
-    opens = entry_opens(session, user, match, now or utc_now())
     done = len(hanchans)
+    next_number = done + 1 if done < match.planned_hanchans and match.status != "replay" else None
+    closed = entry_closed(session, saved(match.id), next_number, now=now or utc_now()) if next_number else None
     # the same players record_hanchan refuses a participant's result for (Регламент §6.1)
     withdrawn = (
         [pid for pid, _ in seated_out_of_season(session, saved(match.id), on=kirov_date(now or utc_now()))]
@@ -274,11 +276,11 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         protocol=protocol,
         rulings=rulings,
         can_enter=allowed,
-        entry_opens=format_kirov(opens) if opens is not None else "",
+        entry_closed=closed or "",
         participant=not read_only and user_player_in_match(session, saved(user.id), saved(match.id)) is not None,
         staff=not read_only and is_staff(user),
         organizer=not read_only and user.role == "organizer",
-        next_number=done + 1 if done < match.planned_hanchans and match.status != "replay" else None,
+        next_number=next_number,
         planned=match.planned_hanchans,
         read_only=read_only,
         rules=rules,

@@ -40,6 +40,7 @@ from services.core.models import (
     saved,
 )
 from services.scheduling.decide import (
+    entry_refusal,
     hint_from,
     need_options,
     pair_unblock_times,
@@ -126,6 +127,11 @@ class MatchBoard:
     @property
     def seat_ids(self) -> set[int]:
         return {s.player_id for s in self.info.seats}
+
+    @property
+    def meetings(self) -> list[tuple[datetime, int]]:
+        """The bookings' starts and hanchans, by start: what `decide.entry_refusal` reads."""
+        return [(b.start_at, b.hanchans or 0) for b in self.bookings]
 
     @property
     def booked_hanchans(self) -> int:
@@ -469,7 +475,7 @@ class Board:
         if item.match.status == MatchStatus.PLAYING:
             return True
         now = self.now
-        return now is not None and item.hanchans < sum(b.hanchans or 0 for b in item.bookings if b.start_at <= now)
+        return now is not None and entry_refusal(item.meetings, item.hanchans + 1, now=now) is None
 
     def unrecorded(self, item: MatchBoard) -> list[Booking]:
         """The meetings that are over while the match has fewer hanchans recorded than they held: the organizer's to

@@ -48,6 +48,34 @@ def played_meetings(bookings: Sequence[tuple[int, int]], recorded: int) -> set[i
     return touched
 
 
+NO_MEETING = "Встреча ещё не назначена — результаты вносятся после неё."
+
+
+def hanchan_meeting(meetings: Sequence[tuple[datetime, int]], number: int) -> datetime | None:
+    """The start of the meeting that holds the match's hanchan `number` (the meetings given by their start and
+    hanchans, in the order they are held): results fill the meetings in order, as in `played_meetings`. None when
+    no meeting holds it."""
+    held = 0
+    for start, hanchans in meetings:
+        held += hanchans
+        if number <= held:
+            return start
+    return None
+
+
+def entry_refusal(meetings: Sequence[tuple[datetime, int]], number: int, *, now: datetime) -> str | None:
+    """Why the result of the match's hanchan `number` cannot be entered yet, or None. Регламент §6.2: a result is
+    checked at the table and entered after its hanchan is played — from the start of the meeting that holds it (a
+    split match's later hanchans open with its later meeting); an entry outside a meeting is the organizer's
+    decision, with its reason (§6.3)."""
+    start = hanchan_meeting(meetings, number)
+    if start is None:
+        return NO_MEETING
+    if now < start:
+        return f"Результаты откроются с началом встречи: {format_kirov(start)}."
+    return None
+
+
 def bookable_from(now: datetime) -> datetime:
     """The first instant a new meeting may start: the next half hour of the grid (a begun half hour is gone)."""
     return ceil_to_grid(now)

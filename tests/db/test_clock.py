@@ -74,6 +74,7 @@ def _audit(session: Session, since: int) -> dict[str, list]:
 def test_a_hanchan_entered_disputed_resolved_and_corrected_keeps_the_callers_instants(db: sa.Engine) -> None:
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session)
+        f.begun_meeting(session, league.match.id, f.MET)
         since = _newest(session, AuditRecord)
         first = enter_hanchan(session, league.users[0], league.match.id, _entry(league), now=FAR)
         dispute_hanchan(session, league.users[1], first.id, "очки не те", now=FAR + MINUTE)
@@ -94,6 +95,7 @@ def test_a_hanchan_entered_disputed_resolved_and_corrected_keeps_the_callers_ins
 def test_the_double_submit_check_compares_with_the_passed_now(db: sa.Engine) -> None:
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session)
+        f.begun_meeting(session, league.match.id, f.MET)
         player, mid = league.users[0], league.match.id
         enter_hanchan(session, player, mid, _entry(league), now=FAR, repeat_ok=False)
         with pytest.raises(RepeatedResult):
@@ -109,6 +111,7 @@ def test_the_double_submit_check_compares_with_the_passed_now(db: sa.Engine) -> 
 def test_a_withdrawal_and_its_replay_keep_the_callers_instant(db: sa.Engine) -> None:
     with Session(db, expire_on_commit=False) as session:
         league = f.league(session)
+        f.begun_meeting(session, league.match.id, f.MET)
         since = _newest(session, AuditRecord)
         enter_hanchan(session, league.organizer, league.match.id, _entry(league), now=FAR)
         withdraw_player(session, league.players[0], reason="переезд", actor_user_id=league.organizer.id,
@@ -126,8 +129,8 @@ def test_penalties_rulings_and_tie_decisions_are_decided_at_the_callers_now(db: 
         since = _newest(session, AuditRecord)
         a, b, c, d = (p.id for p in league.players)
         mid = league.match.id
-        enter_hanchan(session, league.organizer, mid, _entry(league, (35000, 35000, 25000, 25000)), now=FAR)
         f.begun_meeting(session, mid, FAR - timedelta(hours=1))
+        enter_hanchan(session, league.organizer, mid, _entry(league, (35000, 35000, 25000, 25000)), now=FAR)
         no_show = add_no_show(session, league.organizer, mid, d, now=FAR + MINUTE)
         conduct = add_conduct_penalty(session, league.organizer, mid, c, amount=0, violation="шум", basis="RRC 2.0",
                                       now=FAR + 2 * MINUTE)  # fmt: skip

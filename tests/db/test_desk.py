@@ -109,6 +109,7 @@ def test_an_overdue_match_is_settled_by_moving_it_to_the_next_tour(db: sa.Engine
 def test_a_dispute_is_listed_until_the_organizer_decides(db: sa.Engine) -> None:
     with session_scope(db) as session:
         league = f.league(session)
+        f.begun_meeting(session, league.match.id, f.MET)
         hanchan = enter_hanchan(
             session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]), now=PLAYED
         )
@@ -134,9 +135,9 @@ def test_a_played_match_is_never_moved(db: sa.Engine) -> None:
     org = league.organizer.id
     booked = act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=kirov(20, 18), hanchans=3,
                  room_id=league.room.id, actor_user_id=org, now=NOW)  # fmt: skip
-    with session_scope(db) as session:
+    with session_scope(db) as session:  # at the meeting
         enter_hanchan(
-            session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]), now=PLAYED
+            session, league.users[0], league.match.id, entry(league, [40000, 30000, 30000, 20000]), now=kirov(20, 19)
         )
     with pytest.raises(SchedulingError, match="уже сыграны"):
         act(

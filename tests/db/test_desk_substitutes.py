@@ -18,7 +18,7 @@ from services.results.view import match_view
 from services.scheduling.intervals import kirov_date
 from services.views.desk import build_desk
 from tests.db.test_withdrawal import _approved, _matches_of
-from tests.factories import PLAYED
+from tests.factories import PLAYED, begun_meeting
 
 
 def test_a_withdrawn_players_remaining_matches_wait_for_a_substitute(session: Session) -> None:
@@ -31,6 +31,7 @@ def test_a_withdrawn_players_remaining_matches_wait_for_a_substitute(session: Se
     entry = Entry(
         tuple(TableResult(pid, pts) for pid, pts in zip(seated, [40000, 30000, 30000, 20000], strict=True)), 0
     )
+    begun_meeting(session, first.id, start)
     enter_hanchan(session, organizer, first.id, entry, now=start + timedelta(hours=1))
     withdraw_player(session, player, reason="переезд", actor_user_id=organizer.id, now=PLAYED)
     session.commit()

@@ -18,7 +18,9 @@ from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval
 from services.views.todo import WITHDRAWN_ACTION, HomeCard, home_cards
 from tests import factories as f
-from tests.factories import NOW, PLAYED, kirov
+from tests.factories import NOW, kirov
+
+AT_MEETING = kirov(20, 19)  # the booked meeting of 20.11 18:00 is on: its results open (Регламент §6.2)
 
 
 def card(engine: sa.Engine, league: f.League, n: int, now: datetime = NOW) -> HomeCard:
@@ -74,7 +76,7 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
         results = tuple(
             TableResult(p.id, pts, 0) for p, pts in zip(league.players, [40000, 30000, 30000, 20000], strict=True)
         )
-        enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0), now=PLAYED)
+        enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0), now=AT_MEETING)
     playing = card(engine, league, 2, kirov(20, 19, 40))  # the meeting is on: its first hanchan is in
     assert (playing.state, playing.action, playing.mine) == (
         "играется: внесено 1 из 3",
@@ -83,7 +85,7 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
     )
     for _ in range(2):
         with session_scope(engine) as session:
-            enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0), now=PLAYED)
+            enter_hanchan(session, session.merge(league.users[0]), league.match.id, Entry(results, 0), now=AT_MEETING)
     done = card(engine, league, 0)
     assert done.state == "сыгран" and done.action.startswith("мой итог +") and done.past
 

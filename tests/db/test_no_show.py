@@ -19,7 +19,7 @@ def test_no_show_is_refused_until_a_booked_meeting_began_more_than_30_minutes_ag
     session: Session, league: League
 ) -> None:
     table = league.players[:4]
-    mid = league.match(1, 1, table)
+    mid = league.match(1, 1, table, meeting=False)
     with pytest.raises(NoShowTooEarly, match="нет забронированной встречи"):
         add_no_show(session, league.organizer, mid, table[0], now=PLAYED)
     meeting = begun_meeting(session, mid, PLAYED + timedelta(hours=2))
@@ -34,7 +34,7 @@ def test_no_show_is_refused_until_a_booked_meeting_began_more_than_30_minutes_ag
 
 def test_a_released_meeting_is_no_meeting_to_miss(session: Session, league: League) -> None:
     table = league.players[:4]
-    mid = league.match(1, 1, table)
+    mid = league.match(1, 1, table, meeting=False)
     meeting = begun_meeting(session, mid, PLAYED - timedelta(hours=2))
     meeting.active = False  # «Не смогу» or the organizer's release: called off, nobody failed to come
     session.add(meeting)
@@ -48,7 +48,7 @@ def test_the_no_show_penalty_is_the_seasons_own(session: Session, league: League
     (changed through the rules page's service) gives that one, and the standings count it."""
     apply_rules(session, league.season, {"no_show_penalty": "50 000"}, reason="", actor=league.organizer, now=NOW)
     table = league.players[:4]
-    mid = league.match(1, 1, table)
+    mid = league.match(1, 1, table, meeting=False)
     meeting = begun_meeting(session, mid, PLAYED - timedelta(hours=1))
     penalty = add_no_show(session, league.organizer, mid, table[0], now=meeting.start_at + timedelta(minutes=31))
     session.commit()

@@ -55,7 +55,9 @@ def week_of_matches(db: sa.Engine, league: f.League, tours: range) -> None:
             )
             for _ in range(3):
                 with session_scope(db) as session:
-                    enter_hanchan(session, session.merge(league.organizer), mine, Entry(results, 0), now=PLAYED)
+                    enter_hanchan(
+                        session, session.merge(league.organizer), mine, Entry(results, 0), now=PLAYED, reason=f.UNBOOKED
+                    )
             continue
         for user in league.users[:4]:
             act(db, availability.save_availability, match_id=mine, user_id=user.id, intervals=[evening], now=NOW)

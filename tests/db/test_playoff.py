@@ -40,7 +40,7 @@ from services.results.scoring import TableResult
 from services.scheduling.organizer import assignable_hanchans
 from services.views import history
 from services.views.standing_note import standing_notes
-from tests.factories import PLAYED
+from tests.factories import MET, PLAYED, begun_meeting
 
 IN_ORDER = [45000, 35000, 25000, 15000]
 LEVEL = [30000] * 4
@@ -74,7 +74,8 @@ class League:
         self.n = {pid: n for n, pid in self.p.items()}
 
     def play(self, match_id: int, seats: list[int], *points: list[int]) -> None:
-        """Enter hanchans through the real results service, seats given as player numbers 1..12."""
+        """Enter hanchans through the real results service, seats given as player numbers 1..12, at a meeting."""
+        begun_meeting(self.session, match_id, MET)
         for pts in points:
             results = tuple(TableResult(self.p[s], x) for s, x in zip(seats, pts, strict=True))
             enter_hanchan(self.session, self.organizer, match_id, Entry(results, 0), now=PLAYED)

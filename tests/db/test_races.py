@@ -201,7 +201,7 @@ def _play(session: Session, organizer: User, match_id: int, points: list[int], t
     seats = session.exec(select(Seat.player_id).where(Seat.match_id == match_id).order_by(col(Seat.seed))).all()
     for _ in range(times):
         entry = Entry(tuple(TableResult(p, x) for p, x in zip(seats, points, strict=True)), 0)
-        enter_hanchan(session, organizer, match_id, entry, now=PLAYED)
+        enter_hanchan(session, organizer, match_id, entry, now=PLAYED, reason=f.UNBOOKED)
 
 
 def _playoff_round_one_all_but_last(url: str) -> tuple[Season, User, list[int]]:
@@ -250,6 +250,7 @@ def test_two_participants_entering_the_last_hanchan_store_it_once(db_url: str, m
     for _ in range(TRIES):
         with Session(engine_for(db_url), expire_on_commit=False) as session:
             league = f.league(session)
+            f.begun_meeting(session, league.match.id, f.MET)  # the two participants enter at their meeting
             _play(session, league.organizer, league.match.id, _points(0), times=2)
             session.commit()
         seats = [p.id for p in league.players]

@@ -43,8 +43,7 @@ from services.results.penalties import add_conduct_penalty, add_no_show, add_rul
 from services.results.scoring import TableResult, score_match
 from services.results.season_file import dump_season, parse_season
 from services.results.standings import compute_standings
-from services.results.view import match_view
-from tests.factories import PLAYED, begun_meeting, kirov
+from tests.factories import MET, PLAYED, begun_meeting
 
 
 class League:
@@ -68,7 +67,7 @@ class League:
             self.users[player.id] = session.get(User, player.user_id)
         self.rounds: dict[int, int] = {}
 
-    def match(self, tour: int, table: int, players: list[int]) -> int:
+    def match(self, tour: int, table: int, players: list[int], *, meeting: bool = True) -> int:
         if tour not in self.rounds:
             r = Round(stage_id=self.stage.id, code=str(tour))
             self.session.add(r)
@@ -80,6 +79,8 @@ class League:
         for seed, pid in enumerate(players, start=1):
             self.session.add(Seat(match_id=m.id, player_id=pid, seed=seed))
         self.session.flush()
+        if meeting:  # begun: its results may be entered (Регламент §6.2)
+            begun_meeting(self.session, m.id, MET)
         return m.id
 
 
@@ -169,25 +170,6 @@ def test_absurd_numbers_in_a_result_form_are_refused_with_their_range() -> None:
             parse_entry({**good, field: typed}, players, DEFAULT)
         assert error.value.problems == [said]
     assert parse_entry({**good, "chombo_1": "10"}, players, DEFAULT).results[0].chombo == 10
-
-
-def test_no_result_before_the_game_window_opens_except_by_the_organizer(session: Session, league: League) -> None:
-    """Регламент §2: every meeting of a match is inside its window; a result typed before it opens is a mistake
-    (the helper's phone walk entered three hanchans of a match booked a year ahead)."""
-    table = league.players[:4]
-    mid = league.match(1, 1, table)
-    round_ = session.get(Round, session.get(Match, mid).round_id)
-    round_.window_start, round_.window_end = kirov(20), kirov(27)
-    session.commit()
-    player = league.users[table[1]]
-    with pytest.raises(ResultsError, match="Игровое окно этого матча начнётся пт 20.11.2026 00:00"):
-        enter_hanchan(session, player, mid, entry(table, [40000, 30000, 30000, 20000]), now=kirov(19, 23))
-    assert match_view(session, player, mid, now=kirov(19, 23)).entry_opens == "пт 20.11.2026 00:00"
-    assert session.exec(select(Hanchan)).all() == []
-    enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000]), now=kirov(19, 23))
-    enter_hanchan(session, player, mid, entry(table, [40000, 30000, 30000, 20000]), now=kirov(20, 18))
-    assert match_view(session, player, mid, now=kirov(20, 18)).entry_opens == ""
-    assert len(session.exec(select(Hanchan)).all()) == 2
 
 
 def test_all_hanchans_entered_completes_the_match_and_refuses_a_fourth(session: Session, league: League) -> None:
@@ -342,6 +324,7 @@ def test_match_replay_replaces_the_match_and_keeps_its_penalties(session: Sessio
     assert rows[table[1]].total == -2000  # the conduct penalty carries over to the replay
     with pytest.raises(ResultsError, match="переигровку"):
         enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000]), now=PLAYED)
+    begun_meeting(session, new.id, MET)
     enter_hanchan(session, league.users[table[2]], new.id, entry(table, [20000, 30000, 40000, 30000]), now=PLAYED)
     rows = {r.player: r for r in results_repo.db_standings(session, league.season.id)}
     assert rows[table[2]].total == 25000 and rows[table[2]].hanchans == 1

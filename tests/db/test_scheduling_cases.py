@@ -38,7 +38,7 @@ from services.notifier.cards import card_text, format_span
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
 from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
-from services.results.hanchans import effective
+from services.results.hanchans import effective, entry_closed
 from services.results.scoring import TableResult
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
@@ -155,7 +155,9 @@ def assigned(db: sa.Engine, sc: Scene, start: datetime, hanchans: int, match_id:
 
 
 def played(db: sa.Engine, sc: Scene, count: int, when: datetime, seats: list[int] | None = None, **kw) -> None:  # noqa: ANN003
-    """`count` hanchans entered by the match's first seated player (Регламент §6.2), at `when`."""
+    """`count` hanchans entered at `when` (Регламент §6.2): by the match's first seated player when a meeting holding
+    them has begun, else by the organizer outside a meeting, with a reason (§6.3), so what the scene books stays its
+    own."""
     seats = seats or [0, 1, 2, 3]
     match_id = kw.get("match_id") or sc.league.match.id
     results = tuple(
@@ -163,7 +165,10 @@ def played(db: sa.Engine, sc: Scene, count: int, when: datetime, seats: list[int
     )
     for _ in range(count):
         with session_scope(db) as session:
-            enter_hanchan(session, session.merge(sc.user(seats[0])), match_id, Entry(results, 0), now=when)
+            number = len(effective(session, match_id)) + 1
+            at_meeting = entry_closed(session, match_id, number, now=when) is None
+            who, why = (sc.user(seats[0]), "") if at_meeting else (sc.league.organizer, f.UNBOOKED)
+            enter_hanchan(session, session.merge(who), match_id, Entry(results, 0), now=when, reason=why)
 
 
 def rows(db: sa.Engine, model: type, **where: object) -> list:

@@ -150,6 +150,7 @@ def test_a_hanchan_entered_after_its_draw_takes_the_winds_as_it_is_entered(sessi
     drawn = winds.draw_winds(session, match_id, 1, actor=league.users[0], rng=random.Random(5))
     points = (45_000, 35_000, 25_000, 15_000)
     entry = Entry(tuple(TableResult(p, x) for p, x in zip(players, points, strict=True)), 0)
+    f.begun_meeting(session, match_id, f.MET)
     hanchan = enter_hanchan(session, league.organizer, match_id, entry, now=f.PLAYED)
     assert session.get(Match, match_id).status != "complete"  # one of three: the match goes on
     assert hanchan.winds == ",".join(map(str, drawn))

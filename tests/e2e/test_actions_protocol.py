@@ -371,7 +371,7 @@ def _match(app: App, *, with_hanchan: bool = False, with_penalty: bool = False, 
             organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
             points = (45_000, 35_000, 25_000, 15_000)
             entry = Entry(tuple(TableResult(pid, p) for pid, p in zip(ids, points, strict=True)), 0)
-            found.hanchan_id = enter_hanchan(session, organizer, match.id, entry, now=now).id
+            found.hanchan_id = enter_hanchan(session, organizer, match.id, entry, now=now, reason=factories.UNBOOKED).id
         if with_penalty:
             organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
             found.penalty_id = penalties.add_no_show(session, organizer, match.id, ids[0], now=now).id
@@ -892,7 +892,8 @@ SCENARIOS: dict[str, Scenario] = {
     ),
     "ProfileState.new_code": Scenario("", _no_form),
     "ProfileState.renew_feed": Scenario("", _no_form),
-    "MatchState.enter": Scenario(SEATED[0], _on_match(lambda m: _points(m) | {"form_rev": "0"})),
+    # Регламент §6.2: at a meeting that has begun
+    "MatchState.enter": Scenario(SEATED[0], _on_match(lambda m: _points(m) | {"form_rev": "0"}, with_meeting=True)),
     "MatchState.dispute": Scenario(
         SEATED[1], _on_match(lambda m: {"hanchan_id": str(m.hanchan_id), "note": "Неверно записано"}, with_hanchan=True)
     ),

@@ -32,7 +32,7 @@ def _played_match(app: App) -> tuple[int, list[int]]:
         organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
         for points in (FIRST, SECOND):
             entry = Entry(tuple(TableResult(pid, p) for pid, p in zip(ids, points, strict=True)), 0)
-            enter_hanchan(session, organizer, match.id, entry, now=now)
+            enter_hanchan(session, organizer, match.id, entry, now=now, reason=factories.UNBOOKED)
         match_id = match.id
     engine.dispose()
     return match_id, ids

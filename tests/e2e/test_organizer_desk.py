@@ -34,6 +34,7 @@ from services.results.scoring import TableResult
 from services.scheduling.availability import save_availability
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests.e2e.conftest import JUDGE, ORGANIZER, App, login
+from tests.factories import UNBOOKED
 
 PHONE = {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True}
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
@@ -124,7 +125,12 @@ def test_desk_lists_what_needs_a_decision_and_each_action_settles_it(browser: Br
         organizer = session.get(User, _users(app, (ORGANIZER,))[0])
         points = zip(seated, [40000, 30000, 30000, 20000], strict=True)
         hanchan = enter_hanchan(
-            session, organizer, disputed_id, Entry(tuple(TableResult(p.id, n) for p, n in points), 0), now=utc_now()
+            session,
+            organizer,
+            disputed_id,
+            Entry(tuple(TableResult(p.id, n) for p, n in points), 0),
+            now=utc_now(),
+            reason=UNBOOKED,
         )
         dispute_hanchan(session, session.get(User, users[1]), hanchan.id, "перепутаны очки", now=utc_now())
         hanchan_id = hanchan.id

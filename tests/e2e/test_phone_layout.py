@@ -105,7 +105,7 @@ def test_the_match_total_keeps_player_points_and_place_in_view(phone: BrowserCon
         ]
         for points in ([76500, 30000, 13500, 0], [46500, 30000, 23500, 20000]):  # +46 500 and thousands apart
             entry = Entry(tuple(TableResult(p, x) for p, x in zip(ids, points, strict=True)), 0)
-            enter_hanchan(session, organizer, match_id, entry, now=utc_now())
+            enter_hanchan(session, organizer, match_id, entry, now=utc_now(), reason=factories.UNBOOKED)
     engine.dispose()
     page = phone.new_page()
     login(page, app, names[0])

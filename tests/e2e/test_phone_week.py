@@ -27,6 +27,7 @@ from services.scheduling.booking import answer_meeting, propose_meeting
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests import factories
 from tests.e2e.conftest import PLAYERS, App, FormAnswers, login
+from tests.factories import UNBOOKED
 
 WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 LIVE = 5_000  # ms: the pages poll every second; generous for a loaded 2-core machine
@@ -452,7 +453,7 @@ def test_the_calendar_and_a_players_page_follow_changes_made_elsewhere(phones: l
             organizer = session.exec(select(User).where(User.role == Role.ORGANIZER)).first()
             seats = seated_player_ids(session, {match_id})
             results = tuple(TableResult(p, x, 0) for p, x in zip(seats, [40000, 30000, 30000, 20000]))
-            enter_hanchan(session, organizer, {match_id}, Entry(results, 0), now=utc_now())
+            enter_hanchan(session, organizer, {match_id}, Entry(results, 0), now=utc_now(), reason={UNBOOKED!r})
         """,
     )
     row = page.get_by_role("row").filter(has=page.locator(f"a[href='/match/{match_id}']"))

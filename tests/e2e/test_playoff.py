@@ -21,6 +21,7 @@ from services.playoff.hanchan_entry import enter_hanchan
 from services.results.hanchans import Entry
 from services.results.scoring import TableResult
 from tests.e2e.conftest import ORGANIZER, App, login
+from tests.factories import UNBOOKED
 
 IN_ORDER = [45000, 35000, 25000, 15000]
 
@@ -56,7 +57,7 @@ def _league(app: App) -> tuple[int, list[str], dict[str, str]]:
                 session.add(Seat(match_id=match.id, player_id=ids[name], seed=seed))
             for _ in range(3):
                 entry = Entry(tuple(TableResult(ids[n], x) for n, x in zip(seats, points, strict=True)), 0)
-                enter_hanchan(session, organizer, match.id, entry, now=utc_now())
+                enter_hanchan(session, organizer, match.id, entry, now=utc_now(), reason=UNBOOKED)
         playoff.close_regular_stage(session, season, actor=organizer)
         view = playoff.load_bracket(session, season)
         for round_ in ("1A", "1B"):
@@ -65,7 +66,9 @@ def _league(app: App) -> tuple[int, list[str], dict[str, str]]:
             ).all()
             for _ in range(3):  # seats finish in seat order: the two best seeds go up
                 results = tuple(TableResult(p, x) for p, x in zip(seats, IN_ORDER, strict=True))
-                enter_hanchan(session, organizer, view.match_ids[round_], Entry(results, 0), now=utc_now())
+                enter_hanchan(
+                    session, organizer, view.match_ids[round_], Entry(results, 0), now=utc_now(), reason=UNBOOKED
+                )
         season_id = season.id
     engine.dispose()
     return season_id, names, passwords

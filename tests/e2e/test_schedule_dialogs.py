@@ -20,6 +20,7 @@ from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from services.scheduling.view import kirov_value, match_bookings
 from tests.e2e.conftest import ORGANIZER, App, login
 from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _players, _stage_with_tours, fresh_players
+from tests.factories import UNBOOKED
 
 
 @pytest.mark.parametrize("device", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -42,9 +43,14 @@ def test_a_refused_move_keeps_its_dialog_and_moves_nothing(browser: Browser, app
                                        actor_user_id=organizer.id, now=utc_now())  # fmt: skip
         seated = _players(session, table)
         points = zip(seated, [40000, 30000, 30000, 20000], strict=True)
-        # by the organizer: the window has not opened, a player could not enter it yet (Регламент §2)
+        # by the organizer, with a reason: no meeting of that match has begun, a player could not enter it yet (§6.2)
         enter_hanchan(
-            session, organizer, played_id, Entry(tuple(TableResult(p.id, n) for p, n in points), 0), now=utc_now()
+            session,
+            organizer,
+            played_id,
+            Entry(tuple(TableResult(p.id, n) for p, n in points), 0),
+            now=utc_now(),
+            reason=UNBOOKED,
         )
         booking_id, original = meeting.id, (meeting.start_at, meeting.end_at)
     context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **device)

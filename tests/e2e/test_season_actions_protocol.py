@@ -131,7 +131,7 @@ def _play(session: Session, organizer: User, match_id: int, hanchans: tuple[tupl
     seated = session.exec(select(Seat.player_id).where(Seat.match_id == match_id).order_by(col(Seat.seed))).all()
     for points in hanchans:
         entry = Entry(tuple(TableResult(p, x) for p, x in zip(seated, points, strict=True)), 0)
-        enter_hanchan(session, organizer, match_id, entry, now=utc_now())
+        enter_hanchan(session, organizer, match_id, entry, now=utc_now(), reason=factories.UNBOOKED)
 
 
 def _play_regular(session: Session, season: Season, organizer: User) -> None:
@@ -222,7 +222,7 @@ def _tied_season(app: App) -> tuple[str, dict]:
         for table, names in enumerate((ROSTER[:4], ROSTER[4:8]), start=1):
             match = factories.match(session, round_, [players[n] for n in names], table=str(table))
             lines = tuple(TableResult(players[n].id, pts) for n, pts in zip(names, TIE_POINTS, strict=True))
-            enter_hanchan(session, organizer, match.id, Entry(lines, 0), now=now)
+            enter_hanchan(session, organizer, match.id, Entry(lines, 0), now=now, reason=factories.UNBOOKED)
         ordered = [players[ROSTER[4]].id, players[ROSTER[0]].id]
     engine.dispose()
     form = {"pos_1": str(ordered[0]), "pos_2": str(ordered[1]), "reason": "Жребий при свидетелях", KEY_FIELD: new_key()}

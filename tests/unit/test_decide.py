@@ -357,3 +357,19 @@ def test_a_held_table_is_never_the_players_and_the_organizers_only_when_none_els
     only_held = {(1, 1): [], (1, 3): busy[(1, 3)]}
     assert decide.seating(meeting, only_held, held) == []  # the players: refused, the hold stands
     assert decide.seating(meeting, only_held, {(1, 1): [7, 8]}, overrule=True) == [((1, 1), (7, 8))]
+
+
+def test_a_hanchan_opens_with_the_meeting_that_holds_it() -> None:
+    """Issue 45 item 2 (Регламент §6.2): results fill the meetings in order, so a split match's third hanchan opens
+    with its second meeting; a hanchan no meeting holds is not open at all."""
+    wednesday, friday = at_kirov(date(2026, 11, 18), 18), at_kirov(date(2026, 11, 20), 18)
+    meetings = [(wednesday, 2), (friday, 1)]
+    assert [decide.hanchan_meeting(meetings, n) for n in (1, 2, 3, 4)] == [wednesday, wednesday, friday, None]
+    before = "Результаты откроются с началом встречи: ср 18.11.2026 18:00."
+    assert decide.entry_refusal(meetings, 1, now=wednesday - timedelta(minutes=1)) == before
+    assert decide.entry_refusal(meetings, 2, now=wednesday) is None
+    assert decide.entry_refusal(meetings, 3, now=wednesday + timedelta(hours=4)) == before.replace(
+        "ср 18.11.2026", "пт 20.11.2026"
+    )
+    assert decide.entry_refusal(meetings, 3, now=friday) is None
+    assert decide.entry_refusal([], 1, now=friday) == decide.NO_MEETING

@@ -65,7 +65,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
     suggestions: list[str] = []
     can_enter: bool = False
     needs_substitute: str = ""  # Регламент §6.1: withdrawn players still seated, before any hanchan: no entry form
-    entry_opens: str = ""  # when the game window opens, while it has not: no result can have been played yet
+    entry_closed: str = (
+        ""  # why the next hanchan cannot be entered yet (no meeting begun): the organizer gives a reason
+    )
     read_only: bool = False  # a past season's match: no forms (the server refuses them anyway)
     hanchan_numbers: list[str] = []  # 1 … the match's planned hanchans, for the forms that name one
     enter_hint: str = ""  # quotes the season's table total (its ruleset)
@@ -123,7 +125,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             view.rulings,
         )
         self.form_players, self.can_enter, self.participant = view.form_players, view.can_enter, view.participant
-        self.read_only, self.entry_opens = view.read_only, view.entry_opens
+        self.read_only, self.entry_closed = view.read_only, view.entry_closed
         self.needs_substitute = view.needs_substitute
         self.hanchan_numbers = [str(n) for n in range(1, view.planned + 1)]
         self.enter_hint = texts.ENTER_HINT.format(total=format_points(view.rules.table_total))
@@ -192,6 +194,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
                     results.parse_entry(form, self._players(), results.match_rules(s, match_id)),
                     repeat_ok=repeat_ok,
                     now=utc_now(),
+                    reason=str(form.get("reason", "")),
                 ),
                 texts.ENTER_SAVED,
                 form,

@@ -9,6 +9,7 @@ import reflex as rx
 from discard_app import texts
 from discard_app.components.form import action_form, area, field, labelled
 from services.results import ruling_photos
+from services.results.hanchans import OUTSIDE_MEETING
 
 PHOTOS_ID = "ruling_photos"
 ENTER_FORM_ID = "enter_hanchan"
@@ -109,6 +110,16 @@ def result_forms(state: Any) -> rx.Component:
         rx.text(texts.ENTER_POINTS_HINT, size="2", color_scheme="gray"),
         _points_fields(state),
         rx.cond(state.repeat_asked, rx.checkbox(texts.ENTER_REPEAT, name="repeat")),
+        # Регламент §6.2, §6.3: outside a meeting only the organizer enters, and says why (the protocol records it)
+        rx.cond(
+            state.entry_closed != "",
+            rx.vstack(
+                rx.text(state.entry_closed, " ", OUTSIDE_MEETING, size="2", color_scheme="orange"),
+                _area("reason", texts.ENTER_REASON),
+                spacing="1",
+                width="100%",
+            ),
+        ),
         rx.el.input(type="hidden", name="form_rev", value=state.form_rev.to_string()),
         state=state,
         submit_text=texts.ENTER_SUBMIT,
@@ -146,9 +157,9 @@ def result_forms(state: Any) -> rx.Component:
                 # Регламент §6.1: the withdrawn have no points here; a technical substitute takes the seat first
                 rx.text(texts.ENTER_NEEDS_SUBSTITUTE, state.needs_substitute, ".", color_scheme="gray"),
                 rx.cond(
-                    state.entry_opens != "",
-                    rx.text(texts.ENTER_NOT_YET, state.entry_opens, ".", color_scheme="gray"),  # Регламент §2
+                    (state.entry_closed == "") | state.organizer,
                     enter,
+                    rx.text(state.entry_closed, color_scheme="gray"),  # Регламент §6.2: when entry opens
                 ),
             ),
         ),

@@ -24,6 +24,9 @@ DEMO_HANCHANS = (
     ((35_600, 28_400, 31_000, 25_000), 0),
 )
 PLAN = (3, 3, 1)  # tour 1: two complete matches and one begun
+# The demo's tour 1 has no booked meetings: its hanchans are the organizer's entries outside a meeting, which say why
+# (Регламент §6.3, hanchans.record_hanchan).
+DEMO_REASON = "демо-лига: ханчаны первого тура внесены для примера"
 
 
 def seed_demo_results(session: Session, season: Season, organizer: User, *, now: datetime) -> None:
@@ -41,4 +44,4 @@ def seed_demo_results(session: Session, season: Season, organizer: User, *, now:
         for _ in range(count):
             points, sticks = next(rows)
             results = tuple(TableResult(p, x) for p, x in zip(seats, points, strict=True))
-            enter_hanchan(session, organizer, saved(match.id), Entry(results, sticks), now=now)
+            enter_hanchan(session, organizer, saved(match.id), Entry(results, sticks), now=now, reason=DEMO_REASON)
