@@ -425,9 +425,10 @@ def judge_call_unanswered_text(payload: Mapping[str, Any]) -> str:
 def fallback_warned_text(payload: Mapping[str, Any]) -> str:
     """Регламент §5, §6.1: the organizers' private message when a player warns they cannot come to the binding
     fallback (it stays booked; the organizer decides)."""
-    start = datetime.fromisoformat(str(payload.get("start")))
+    start, name = datetime.fromisoformat(str(payload.get("start"))), str(payload.get("name", ""))
+    warned = wording.agreed(name, "предупредил", "предупредила")
     return (
-        f"<b>{escape(str(payload.get('name', '')))} предупредил(а): не сможет прийти на запасную дату</b> "
+        f"<b>{escape(name)} {warned}: не сможет прийти на запасную дату</b> "
         f"{escape(str(payload.get('match', '')))}, {format_kirov(start)}.\nБронь остаётся (Регламент §6.1). "
         "Решите на «Столе организатора»: перенести матч, посадить замену или оставить время."
     )

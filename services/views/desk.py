@@ -38,7 +38,7 @@ from services.core.models import (
 )
 from services.core.ruleset import Ruleset, of_season
 from services.core.urls import match_schedule_url, match_url
-from services.core.wording import match_title, round_title
+from services.core.wording import agreed, match_title, round_title
 from services.league import login_guard
 from services.league.roster import current_season
 from services.results.judge_calls import open_calls_for
@@ -236,7 +236,8 @@ def _warning_items(session: Session, board: Board, now: datetime) -> list[DeskIt
                 f"warning-{w.entity_id}-{seat.player_id}",
                 "warnings",
                 m.info.title,
-                f"{seat.name} предупредил(а): не сможет прийти на запасную дату матча {format_kirov(start)} — "
+                f"{seat.name} {agreed(seat.name, 'предупредил', 'предупредила')}: не сможет прийти на запасную "
+                f"дату матча {format_kirov(start)} — "
                 "решите: перенести матч, посадить замену или оставить время (Регламент §5, §6.1).",
                 match_url(saved(m.match.id)),
                 "Посадить замену",

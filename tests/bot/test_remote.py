@@ -461,7 +461,7 @@ async def test_cannot_come_on_the_binding_fallback_keeps_it_and_warns_the_organi
     assert session.exec(select(OutboxEvent).where(OutboxEvent.kind == kinds.RELEASED)).all() == []
     await _deliver(app)
     (warned,) = fake_api.texts_to(ORGANIZER_CHAT)
-    assert "Вера Сидорова предупредил(а): не сможет прийти на запасную дату" in warned
+    assert "Вера Сидорова предупредила: не сможет прийти на запасную дату" in warned
     assert "вс 20.12.2026 18:00" in warned
 
 

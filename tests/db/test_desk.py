@@ -260,10 +260,10 @@ def test_cannot_come_on_the_binding_fallback_keeps_it_and_tells_the_organizer(db
         [item] = [i for i in build_desk(session, now=NOW).items if i.group == "warnings"]
     assert len(notes) == 1
     text = fallback_warned_text(json.loads(event.payload or "{}"))
-    assert f"{who.display_name} предупредил(а): не сможет прийти на запасную дату" in text
+    assert f"{who.display_name} предупредил: не сможет прийти на запасную дату" in text
     assert "вс 16.05.2027 18:00" in text
     assert item.detail.startswith(
-        f"{who.display_name} предупредил(а): не сможет прийти на запасную дату матча вс 16.05.2027 18:00 — решите: "
+        f"{who.display_name} предупредил: не сможет прийти на запасную дату матча вс 16.05.2027 18:00 — решите: "
         "перенести матч, посадить замену или оставить время"
     )
     assert (item.action, item.target, item.link_label) == ("next_window", str(match_id), "Посадить замену")
