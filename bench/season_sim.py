@@ -719,6 +719,9 @@ class Simulation:
                     gone = self._try(availability.cannot_come, booking_id=booking_id, user_id=p.user_id)
                     state.note(self.now, f"player {p.player_id}: «Не смогу» for {_span(span)}"
                                + ("" if done(gone) else f" — refused: {str(gone)[:60]}"))  # fmt: skip
+                    if done(gone) and gone.active:  # Регламент §6.1: the binding fallback stays; the organizer
+                        self.stats.by_players["«Не смогу» on the fallback (kept, organizer warned)"] += 1
+                        continue  # keeps the time (the bench's organizer moves nothing on a warning)
                     if done(gone):
                         self.stats.by_players["«Не смогу»"] += 1
                         self._released(state, booking_id)

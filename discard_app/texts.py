@@ -753,6 +753,12 @@ SCHED_CANNOT_TEXT = (
     "время придётся согласовать заново."
 )
 SCHED_CANNOT_OK = "Снять бронь"
+# Регламент §5, §6.1, §6.3: on the binding fallback «Не смогу» warns the organizer, who decides; the booking stays.
+SCHED_CANNOT_BINDING_TEXT = (
+    "Это запасная дата: время обязательно для участников (Регламент §6.1), бронь не снимется. Организатор получит "
+    "ваше предупреждение и решит — перенести матч, посадить замену или оставить время."
+)
+SCHED_CANNOT_WARN = "Предупредить организатора"
 SCHED_CANNOT_BACK = "Я приду"
 SCHED_CANNOT_FREE = "Убрать это время из моей доступности"
 SCHED_CANNOT_DONE = (

@@ -11,7 +11,7 @@ def confirm_dialog(
     title: Any,
     text: Any,
     *,
-    confirm: str,
+    confirm: Any,
     on_confirm: Any,
     cancel: str,
     is_open: rx.Var[Any],

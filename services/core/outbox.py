@@ -39,6 +39,9 @@ JUDGE_CALLED = "judge_called"  # Регламент §6.2: a private message to 
 # Регламент §6.2 «при невозможности связаться — к организатору»: a call unanswered for ESCALATE_AFTER, once per call
 # (`once_key` "judge-call-unanswered-<id>"), a private message to the organizers.
 JUDGE_CALL_UNANSWERED = "judge_call_unanswered"
+# Регламент §5, §6.1: a player warned they cannot come to the binding fallback meeting (it stays booked); a private
+# message to the organizers, who decide (`once_key` "fallback-warned:<booking>:<user>": one per player and booking).
+FALLBACK_WARNED = "fallback_warned"
 # Регламент §6.1: a technical substitute took a seat; the match's card and open pages show the new four.
 SUBSTITUTE_SEATED = "substitute_seated"
 # Регламент §4: a hanchan of the match was entered (the last one makes it «Сыгран»): its card shows the state.

@@ -244,7 +244,7 @@ def booked_text(snap: MatchSnapshot, *, moved: bool = False, ask: bool = False) 
     """The booked or moved meeting; `ask`: with its «Не смогу» buttons, whose question it then asks."""
     head = "Встреча перенесена" if moved else "Встреча забронирована"
     lines = [f"<b>{match_title(snap)}</b>", f"{head}:"] + [f"• {_booking_line(b)}" for b in snap.bookings]
-    return "\n".join(lines + ([CANNOT_QUESTION] if ask else []))
+    return "\n".join(lines + (cannot_question(snap.bookings) if ask else []))
 
 
 # Issue 44, Регламент §3: the buttons of the private messages and what a tap answers (answerCallbackQuery: at most
@@ -263,6 +263,20 @@ CANNOT_QUESTION = (
     "Не сможете прийти? «Не смогу» снимет бронь сразу, остальные трое получат сообщение, и время придётся согласовать "
     "заново; «время убрать» — ещё и уберёт это время из вашей доступности, чтобы его не предложили снова."
 )
+# Регламент §5, §6.1, §6.3: the question on the binding fallback, whose «Не смогу» warns the organizer instead.
+CANNOT_QUESTION_BINDING = (
+    "Запасная дата обязательна (Регламент §6.1): «Не смогу» бронь не снимет и время из доступности не уберёт — "
+    "организатор получит ваше предупреждение и решит, переносить ли матч."
+)
+
+
+def cannot_question(asked: Sequence[BookingView]) -> list[str]:
+    """The question the «Не смогу» buttons of these meetings ask: the page's, and the binding fallback's."""
+    return ([CANNOT_QUESTION] if any(not b.binding for b in asked) else []) + (
+        [CANNOT_QUESTION_BINDING] if any(b.binding for b in asked) else []
+    )
+
+
 BUTTON_OPEN = "Открыть на сайте"
 
 
@@ -345,7 +359,7 @@ def proposal_outcome_text(
 def meeting_soon_text(snap: MatchSnapshot, soon: Sequence[BookingView], *, ask: bool) -> str:
     """Issue 44: the private reminder, a day before, of a booked meeting; `ask`: with its «Не смогу» buttons."""
     lines = [f"<b>{match_title(snap)}</b>", "Встреча меньше чем через сутки:"] + [f"• {_booking_line(b)}" for b in soon]
-    return "\n".join(lines + ([CANNOT_QUESTION] if ask else []))
+    return "\n".join(lines + (cannot_question(soon) if ask else []))
 
 
 def booking_outcome_text(snap: MatchSnapshot, booking: BookingView, *, now: datetime) -> str:
@@ -353,7 +367,7 @@ def booking_outcome_text(snap: MatchSnapshot, booking: BookingView, *, now: date
     not begun)."""
     lines = [f"<b>{match_title(snap)}</b>", f"Встреча забронирована: {_booking_line(booking)}"]
     if booking.start > now:
-        lines.append(CANNOT_QUESTION)
+        lines += cannot_question([booking])
     return "\n".join(lines)
 
 
@@ -405,6 +419,18 @@ def judge_call_unanswered_text(payload: Mapping[str, Any]) -> str:
         f"{escape(str(payload.get('match', '')))}"
         + (f", ханчан {int(hanchan)}" if hanchan else "")
         + f"\n{escape(str(payload.get('description', '')))}"
+    )
+
+
+def fallback_warned_text(payload: Mapping[str, Any]) -> str:
+    """Регламент §5, §6.1: the organizers' private message when a player warns they cannot come to the binding
+    fallback (it stays booked; the organizer decides)."""
+    start, name = datetime.fromisoformat(str(payload.get("start"))), str(payload.get("name", ""))
+    warned = wording.agreed(name, "предупредил", "предупредила")
+    return (
+        f"<b>{escape(name)} {warned}: не сможет прийти на запасную дату</b> "
+        f"{escape(str(payload.get('match', '')))}, {format_kirov(start)}.\nБронь остаётся (Регламент §6.1). "
+        "Решите на «Столе организатора»: перенести матч, посадить замену или оставить время."
     )
 
 

@@ -603,7 +603,9 @@ class Notifier:
         elif event.kind == kinds.JUDGE_CALLED:
             await self._judge_called(event_id, payload)
         elif event.kind == kinds.JUDGE_CALL_UNANSWERED:
-            await self._judge_call_unanswered(event_id, payload)
+            await self._to_organizers(event_id, cards.judge_call_unanswered_text(payload))
+        elif event.kind == kinds.FALLBACK_WARNED:
+            await self._to_organizers(event_id, cards.fallback_warned_text(payload))
         else:
             log.warning("outbox event %s of kind %r has no match and no handler: skipped", event.id, event.kind)
 
@@ -618,8 +620,9 @@ class Notifier:
         if chat_id is not None:
             await self.send_once(event_id, chat_id, cards.judge_call_text(payload))
 
-    async def _judge_call_unanswered(self, event_id: int, payload: dict[str, Any]) -> None:
-        """Регламент §6.2 «при невозможности связаться — к организатору»: each organizer with a linked Telegram."""
+    async def _to_organizers(self, event_id: int, text: str) -> None:
+        """A private message to each organizer with a linked Telegram: a judge call unanswered (Регламент §6.2
+        «при невозможности связаться — к организатору»), a player's warning on the binding fallback (§5, §6.1)."""
         with session_scope(self.bind) as session:
             chats = session.exec(
                 select(User.telegram_user_id)
@@ -628,7 +631,7 @@ class Notifier:
             ).all()
         for part, chat_id in enumerate(chats):
             if chat_id is not None:
-                await self.send_once(event_id, chat_id, cards.judge_call_unanswered_text(payload), part=part)
+                await self.send_once(event_id, chat_id, text, part=part)
 
     def queue_escalations(self) -> int:
         """Регламент §6.2: the calls unanswered for ten minutes written to the outbox, once each (a unique key)."""

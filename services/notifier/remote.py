@@ -30,6 +30,7 @@ from services.notifier import cards
 from services.notifier.snapshot import MatchSnapshot, ProposalView, SeatView, match_snapshot, user_match_snapshots
 from services.scheduling import availability, booking
 from services.scheduling.intervals import Interval, to_kirov
+from services.scheduling.rules import BINDING_KEPT
 from services.views.todo import home_cards
 
 CONFIRM, DECLINE = "confirm", "decline"  # a proposal's answers
@@ -253,8 +254,10 @@ def _perform(button: TelegramButton, user_id: int, now: datetime, session: Sessi
         return None, cards.added_answer(span.start, span.end)
     if button.kind in (CANNOT_FREE, CANNOT_KEEP):  # Регламент §3, §6.1: the page's «Не смогу», its question answered
         free = button.kind == CANNOT_FREE
-        availability.cannot_come(session, booking_id=button.subject_id, user_id=user_id, now=now, take_time_out=free)
-        return None, cards.TAP_CANNOT_FREED if free else cards.TAP_CANNOT_KEPT
+        kept = availability.cannot_come(
+            session, booking_id=button.subject_id, user_id=user_id, now=now, take_time_out=free
+        ).active  # Регламент §6.1: the binding fallback stays; the organizer was told
+        return None, BINDING_KEPT if kept else cards.TAP_CANNOT_FREED if free else cards.TAP_CANNOT_KEPT
     confirmed = button.kind == CONFIRM
     proposal = booking.answer_meeting(
         session, proposal_id=button.subject_id, user_id=user_id, confirmed=confirmed, now=now

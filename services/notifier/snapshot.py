@@ -15,7 +15,7 @@ from sqlmodel import Session, col, select
 from services.core.models import Match, MatchStatus, Player, Round, Seat, User, saved
 from services.core.wording import place
 from services.scheduling.board import Board, MatchBoard, load_board
-from services.scheduling.rules import NO_COMMON_TIME, NOBODY_ANSWERED, OPTIONS, PROPOSED, WAITING
+from services.scheduling.rules import NO_COMMON_TIME, NOBODY_ANSWERED, OPTIONS, PROPOSED, WAITING, binding_fallback
 
 # What the Sunday reminder is about: a match whose four still have to agree (Регламент §3).
 REMINDED = frozenset(
@@ -63,6 +63,7 @@ class BookingView:
     room: str  # the room and its table as the calendar says it («Клуб, стол 2»)
     hanchans: int | None
     id: int = 0  # the booking: what «Не смогу» releases (services/notifier/remote.py)
+    binding: bool = False  # Регламент §6.1: the fallback, which «Не смогу» does not release (the organizer decides)
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,7 @@ def _snapshot(board: Board, item: MatchBoard, users: dict[int, User]) -> MatchSn
                 place(board.rooms.get(b.room_id, ""), board.tables.get(b.room_id, 1), b.table_no),
                 b.hanchans,
                 saved(b.id),
+                binding_fallback(item.info.window, b.start_at, b.proposal_id),
             )
             for b in item.bookings
         ),

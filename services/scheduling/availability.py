@@ -301,9 +301,11 @@ def cannot_come(
 ) -> Booking:
     """«Не смогу» on a booked meeting (booking.cannot_come), and by default the meeting's time also leaves the
     player's own availability for that match in the same transaction, so the same time is not offered again at
-    once (Регламент §3: the site keeps each player's availability)."""
+    once (Регламент §3: the site keeps each player's availability). On the binding fallback nothing is released or
+    taken out: the warning goes to the organizer (`booking.cannot_come`)."""
     released = booking.cannot_come(session, booking_id=booking_id, user_id=user_id, now=now)
-    if take_time_out and released.match_id is not None:
+    # Регламент §6.1: the binding fallback stays booked, and so does the player's time for it (the organizer decides)
+    if take_time_out and released.match_id is not None and not released.active:
         span = [Interval(released.start_at, released.end_at)]
         match_id = released.match_id
         maybe = own_if_needed(session, match_id=match_id, user_id=user_id)

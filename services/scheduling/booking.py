@@ -12,6 +12,7 @@ import sqlalchemy as sa
 from sqlmodel import Session, select
 
 from services.core import outbox
+from services.core.audit import record_audit
 from services.core.models import AvailabilityInterval, Booking, MeetingProposal, ProposalConfirmation, saved
 from services.core.ruleset import SEATS
 from services.scheduling import decide, holds
@@ -31,9 +32,10 @@ from services.scheduling.repo import (
     open_proposal_for,
     place_taken,
 )
-from services.scheduling.rules import format_kirov, validate_proposal
+from services.scheduling.rules import binding_fallback, format_kirov, validate_proposal
 
 log = logging.getLogger(__name__)
+FALLBACK_WARNING = "booking.fallback_warning"  # the audit action of a player's warning on the binding fallback
 OPEN_PROPOSAL_EXISTS = (
     "У матча уже есть открытое предложение: подтвердите или отклоните его, прежде чем предлагать другое время."
 )
@@ -452,7 +454,9 @@ def release_booking(
 
 def cannot_come(session: Session, *, booking_id: int, user_id: int, now: datetime) -> Booking:
     """A seated player cannot come to a booked meeting: the room is released at once and the meeting's proposal
-    counts as declined, so the four agree on another time (Регламент §3, §6.1: no time is kept without all four)."""
+    counts as declined, so the four agree on another time (Регламент §3, §6.1: no time is kept without all four).
+    The binding §6.1 fallback (`rules.binding_fallback`) stays booked: the player's warning is recorded once and the
+    organizers are told; the booking returned is still active."""
     booking = session.get(Booking, booking_id)
     if booking is None or booking.match_id is None:
         raise SchedulingError("Этой брони уже нет: обновите страницу.")
@@ -464,6 +468,9 @@ def cannot_come(session: Session, *, booking_id: int, user_id: int, now: datetim
         raise SchedulingError("Встреча уже началась: снять её бронь может только организатор.")
     info = match_info(session, booking.match_id)
     seat = _seat(info, user_id)
+    if binding_fallback(info.window, booking.start_at, booking.proposal_id):
+        _warn_organizer(session, booking, info, seat, now=now)
+        return booking
     release_booking(session, booking, info, reason=f"{seat.name} не сможет прийти", now=now)
     proposal = session.get(MeetingProposal, booking.proposal_id) if booking.proposal_id else None
     if proposal is not None:
@@ -471,6 +478,33 @@ def cannot_come(session: Session, *, booking_id: int, user_id: int, now: datetim
         proposal.status = "declined"
         session.add(proposal)
     return booking
+
+
+def _warn_organizer(session: Session, booking: Booking, info: MatchInfo, seat: SeatInfo, *, now: datetime) -> None:
+    """Регламент §5 «без предупреждения»: the warning is recorded (the audit row the desk reads) and the organizers
+    get a message, once per player and booking however often it is pressed; whether the reason is valid, and a move
+    to the next tour or a substitute, is the organizer's decision (Регламент §6.1, §6.3)."""
+    event = outbox.emit_once(
+        session,
+        outbox.FALLBACK_WARNED,
+        f"fallback-warned:{booking.id}:{seat.user_id}",
+        now=now,
+        match=info.title,
+        match_id=None,
+        name=seat.name,
+        start=booking.start_at.isoformat(),
+    )
+    if event is not None:
+        record_audit(
+            session,
+            actor_user_id=seat.user_id,
+            action=FALLBACK_WARNING,
+            entity="booking",
+            entity_id=booking.id,
+            after={"match": info.match.id, "player": seat.player_id},
+            reason=f"{seat.name} не сможет прийти на запасную дату",
+            now=now,
+        )
 
 
 def tell_neighbours(session: Session, booking: Booking, *, now: datetime) -> None:

@@ -218,6 +218,26 @@ def fallback_slot(window: Interval) -> datetime:
     return slot
 
 
+def binding_fallback(window: Interval | None, start: datetime, proposal_id: int | None) -> bool:
+    """Регламент §6.1 «Это время обязательно для участников»: a meeting the organizer booked (no proposal of the
+    four) on the fallback Sunday from 18:00 — the fallback itself, or a split match's rest after its own meeting that
+    evening. A player's «Не смогу» does not release it: the organizer decides (Регламент §5, §6.1, §6.3)."""
+    if window is None or proposal_id is not None:
+        return False
+    try:
+        slot = fallback_slot(window)
+    except ValueError:
+        return False
+    return slot <= start and kirov_date(start) == kirov_date(slot)
+
+
+# Регламент §6.1: what a player reads after «Не смогу» on the binding fallback (the page and the chat alike).
+BINDING_KEPT = (
+    "Запасная дата обязательна (Регламент §6.1): бронь остаётся. Организатор получил ваше предупреждение и решит, "
+    "переносить ли матч."
+)
+
+
 def fallback_meeting(window: Interval, hanchans: int, hanchan_minutes: int) -> Interval:
     """The fallback meeting: from `fallback_slot` for the planned hanchans (it may run past the window's end)."""
     start = fallback_slot(window)

@@ -38,6 +38,7 @@ from services.scheduling.repo import (
 from services.scheduling.rules import (
     NO_FREE_TABLE,
     STATE_LABELS,
+    binding_fallback,
     fallback_text,
     format_duration,
     format_kirov,
@@ -200,6 +201,7 @@ def meetings(
             "id": str(b.id),
             "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {hanchans_word(b.hanchans or 0)}",
             "room": place_text(b, rooms),
+            "binding": "1" if binding_fallback(info.window, b.start_at, b.proposal_id) else "",  # Регламент §6.1
         }
         for b in booked
     ]

@@ -38,12 +38,13 @@ from services.core.models import (
 )
 from services.core.ruleset import Ruleset, of_season
 from services.core.urls import match_schedule_url, match_url
-from services.core.wording import match_title, round_title
+from services.core.wording import agreed, match_title, round_title
 from services.league import login_guard
 from services.league.roster import current_season
 from services.results.judge_calls import open_calls_for
 from services.results.penalties import unresolved_ties
 from services.scheduling.board import Board, MatchBoard, load_board
+from services.scheduling.booking import FALLBACK_WARNING
 from services.scheduling.capacity import board_capacity
 from services.scheduling.fallback_plan import fallback_note, fallback_place
 from services.scheduling.intervals import kirov_date
@@ -56,6 +57,7 @@ SOON = timedelta(days=7)  # a window ending within a week without a booking need
 GROUPS: tuple[tuple[str, str], ...] = (
     ("calls", "Вызовы судьи"),
     ("disputes", "Споры по результатам"),
+    ("warnings", "Не смогут прийти на запасную дату"),
     ("logins", "Вход закрыт"),
     ("over", "Окно закончилось, матч не сыгран"),
     ("unrecorded", "Встреча прошла, результата нет"),
@@ -207,6 +209,43 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     "Согласование матча",
                 )
             )
+    return items
+
+
+def _warning_items(session: Session, board: Board, now: datetime) -> list[DeskItem]:
+    """Регламент §5, §6.1, §6.3: a player's «Не смогу» on the binding fallback (it stays booked, the warning is an
+    audit row) waits for the organizer while the meeting is ahead and the player still sits at the match: move it to
+    the next tour, seat a substitute on the match page, or keep the time (the item goes when the meeting begins)."""
+    ahead = {saved(b.id): m for m in board.matches for b in m.bookings if b.start_at > now}
+    if not ahead:
+        return []
+    warnings = session.exec(
+        select(AuditRecord)
+        .where(AuditRecord.action == FALLBACK_WARNING, col(AuditRecord.entity_id).in_(list(ahead)))
+        .order_by(col(AuditRecord.id))
+    ).all()
+    items = []
+    for w in warnings:
+        m = ahead[saved(w.entity_id)]
+        seat = m.info.seat_of(saved(w.actor_user_id))
+        if seat is None:  # a substitute took the seat: settled
+            continue
+        start = next(b.start_at for b in m.bookings if b.id == w.entity_id)
+        items.append(
+            DeskItem(
+                f"warning-{w.entity_id}-{seat.player_id}",
+                "warnings",
+                m.info.title,
+                f"{seat.name} {agreed(seat.name, 'предупредил', 'предупредила')}: не сможет прийти на запасную "
+                f"дату матча {format_kirov(start)} — "
+                "решите: перенести матч, посадить замену или оставить время (Регламент §5, §6.1).",
+                match_url(saved(m.match.id)),
+                "Посадить замену",
+                NEXT_WINDOW,
+                str(m.match.id),
+                "Перенести на следующий тур",
+            )
+        )
     return items
 
 
@@ -532,6 +571,7 @@ def build_desk(session: Session, *, now: datetime, user: User | None = None, bot
     items = _call_items(session, user, now)
     items += _dispute_items(session, saved(season.id))
     items += _lock_items(session, now)
+    items += _warning_items(session, board, now)
     items += _scheduling_items(board, now)
     items += _capacity_items(season, board, now)
     items += _tie_items(session, saved(season.id), of_season(season))

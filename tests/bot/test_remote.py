@@ -31,7 +31,7 @@ from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_proposal_reminders
 from services.scheduling import booking
 from services.scheduling.availability import own_availability
-from services.scheduling.organizer import book_activity
+from services.scheduling.organizer import apply_fallback, book_activity
 from tests.bot import delivery
 from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
 from tests.bot.fake_api import FakeBotApi
@@ -426,6 +426,43 @@ async def test_a_day_before_a_booked_meeting_the_four_are_recalled_with_cannot_c
     assert "Бронь снята" in answered["text"]
     session.expire_all()
     assert not session.exec(select(Booking).where(Booking.match_id == league.match_id)).one().active
+
+
+ORGANIZER_CHAT = 9200
+
+
+async def test_cannot_come_on_the_binding_fallback_keeps_it_and_warns_the_organizer(
+    app: Application, fake_api: FakeBotApi, session: Session, league: League, clock: Clock
+) -> None:
+    """Регламент §6.1 «Это время обязательно для участников»: the organizer's fallback on 20.12 18:00 asks the binding
+    question; «Не смогу, время убрать» keeps the booking and the player's time, answers why, and the organizer is
+    told once however often it is tapped (Регламент §5: «с предупреждением»; the organizer decides, §6.3)."""
+    organizer = User(login_name="org-binding", display_name="Богдан Бойко", password_hash="x", role=Role.ORGANIZER,
+                     telegram_user_id=ORGANIZER_CHAT)  # fmt: skip
+    session.add(organizer)
+    session.flush()
+    fallback = apply_fallback(session, match_id=league.match_id, actor_user_id=organizer.id, now=clock.now)
+    session.commit()
+    assert fallback.start_at == kirov(20, 18)
+    await _deliver(app)
+    message_id, message = fake_api.last_message(PRIVATE[2])
+    assert "Запасная дата обязательна (Регламент §6.1): «Не смогу» бронь не снимет" in message["text"]
+    assert "Не сможете прийти?" not in message["text"]
+    _, tapped = _button(fake_api, PRIVATE[2], "Не смогу, время убрать")
+    for _ in range(2):  # a double tap: one warning
+        answered = await _tap(app, fake_api, PRIVATE[2], message_id, tapped, by=PRIVATE[2])
+        assert answered["text"] == (
+            "Запасная дата обязательна (Регламент §6.1): бронь остаётся. Организатор получил ваше предупреждение и "
+            "решит, переносить ли матч."
+        )
+    session.expire_all()
+    assert session.get_one(Booking, fallback.id).active
+    assert _own_time(session, league, 2) == [(kirov(14, 13), kirov(14, 20))]
+    assert session.exec(select(OutboxEvent).where(OutboxEvent.kind == kinds.RELEASED)).all() == []
+    await _deliver(app)
+    (warned,) = fake_api.texts_to(ORGANIZER_CHAT)
+    assert "Вера Сидорова предупредила: не сможет прийти на запасную дату" in warned
+    assert "вс 20.12.2026 18:00" in warned
 
 
 SITE = "https://liga.example.ru"

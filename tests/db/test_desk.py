@@ -3,15 +3,17 @@ reads do not grow with the number of matches, and the rules the organizer's acti
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from datetime import date
 
 import pytest
 import sqlalchemy as sa
-from sqlmodel import Session
+from sqlmodel import Session, select
 
 from services.core.db import session_scope
-from services.core.models import MatchStatus
+from services.core.models import AuditRecord, Booking, MatchStatus, OutboxEvent
+from services.notifier.cards import fallback_warned_text
 from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
 from services.results.hanchans import dispute_hanchan, resolve_dispute
@@ -19,6 +21,7 @@ from services.results.scoring import TableResult
 from services.scheduling import availability
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.board import state_of
+from services.scheduling.booking import FALLBACK_WARNING
 from services.scheduling.intervals import Interval, at_kirov
 from services.scheduling.repo import SchedulingError, answered_ids, match_info
 from services.scheduling.view import overview
@@ -225,3 +228,55 @@ def test_a_window_that_is_over_is_read_only_for_players(db: sa.Engine) -> None:
         assert page.window_over and "окно закончилось" in page.window
         assert not match_page(session, match_id=league.match.id, user=league.users[0], now=NOW).window_over
         assert answered_ids(session, league.match.id) == set()
+
+
+def test_cannot_come_on_the_binding_fallback_keeps_it_and_tells_the_organizer(db: sa.Engine) -> None:
+    """Регламент §6.1 «Это время обязательно для участников», §5 «без предупреждения»: a player's «Не смогу» on the
+    organizer's fallback does not release it; the warning is recorded once however often it is pressed, the
+    organizers get a message and the desk an item whose actions settle it (the organizer decides, §6.3)."""
+    with Session(db, expire_on_commit=False) as session:  # a window of its own (other tests' fallbacks on PostgreSQL)
+        league = f.league(session, windows=[f.window(date(2027, 5, 3)), f.window(date(2027, 5, 17))])
+    match_id, org, who = league.match.id, league.organizer.id, league.users[2]
+    paint(db, league, 2, Interval(at_kirov(date(2027, 5, 16), 17), at_kirov(date(2027, 5, 16), 23)))
+    fallback = act(db, scheduling_admin.apply_fallback, match_id=match_id, actor_user_id=org, now=NOW)
+    assert fallback.start_at == at_kirov(date(2027, 5, 16), 18)
+    for take_time_out in (True, False):  # the page's press, then the chat's: one warning
+        kept = act(db, availability.cannot_come, booking_id=fallback.id, user_id=who.id, now=NOW,
+                   take_time_out=take_time_out)  # fmt: skip
+        assert kept.active
+    with Session(db, expire_on_commit=False) as session:
+        assert session.get_one(Booking, fallback.id).active
+        assert state_of(session, match_id, now=NOW) == "booked"
+        own = availability.own_availability(session, match_id=match_id, user_id=who.id)
+        assert own == [Interval(at_kirov(date(2027, 5, 16), 17), at_kirov(date(2027, 5, 16), 23))]  # time kept
+        warned = session.exec(select(OutboxEvent).where(OutboxEvent.kind == "fallback_warned",
+                                                        OutboxEvent.once_key.startswith(f"fallback-warned:{fallback.id}:")))  # type: ignore[union-attr]  # fmt: skip
+        [event] = warned.all()
+        assert not session.exec(
+            select(OutboxEvent).where(OutboxEvent.match_id == match_id, OutboxEvent.kind == "meeting_released")
+        ).all()
+        notes = session.exec(
+            select(AuditRecord).where(AuditRecord.action == FALLBACK_WARNING, AuditRecord.entity_id == fallback.id)
+        ).all()
+        [item] = [i for i in build_desk(session, now=NOW).items if i.group == "warnings"]
+    assert len(notes) == 1
+    text = fallback_warned_text(json.loads(event.payload or "{}"))
+    assert f"{who.display_name} предупредил: не сможет прийти на запасную дату" in text
+    assert "вс 16.05.2027 18:00" in text
+    assert item.detail.startswith(
+        f"{who.display_name} предупредил: не сможет прийти на запасную дату матча вс 16.05.2027 18:00 — решите: "
+        "перенести матч, посадить замену или оставить время"
+    )
+    assert (item.action, item.target, item.link_label) == ("next_window", str(match_id), "Посадить замену")
+    assert item.key in desk_keys(db, NOW) and item.key not in desk_keys(db, fallback.start_at)  # kept: it begins
+    act(db, scheduling_admin.move_to_next_window, match_id=match_id, actor_user_id=org, reason="болезнь", now=NOW)
+    assert item.key not in desk_keys(db, NOW)
+
+
+def test_cannot_come_on_an_organizer_meeting_before_the_fallback_sunday_releases_it(db: sa.Engine) -> None:
+    """Only the §6.1 fallback binds: a meeting the organizer assigned on another day is released as the four's."""
+    with Session(db, expire_on_commit=False) as session:
+        league = f.league(session, windows=[f.window(date(2027, 6, 7)), f.window(date(2027, 6, 21))])
+    row = act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=at_kirov(date(2027, 6, 12), 18),
+              hanchans=3, actor_user_id=league.organizer.id, now=NOW)  # fmt: skip
+    assert not act(db, availability.cannot_come, booking_id=row.id, user_id=league.users[1].id, now=NOW).active

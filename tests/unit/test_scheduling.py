@@ -11,6 +11,7 @@ from services.scheduling.intervals import Interval, at_kirov, intersect_all
 from services.scheduling.rules import (
     STATE_LABELS,
     Option,
+    binding_fallback,
     common_options_multi,
     fallback_meeting,
     fallback_slot,
@@ -285,6 +286,23 @@ def test_fallback_slot_without_a_sunday_evening():
         fallback_slot(Interval(k(19), k(25, 17)))
     with pytest.raises(ValueError):
         fallback_slot(Interval(k(25, 18, 30), k(30)))
+
+
+@pytest.mark.parametrize(
+    "start,proposal_id,binding",
+    [
+        (k(25, 18), None, True),  # the organizer's fallback (WINDOW's last Sunday, 18:00)
+        (k(25, 19, 30), None, True),  # a split match's rest after its own meeting that evening
+        (k(25, 18), 7, False),  # the four agreed on that time themselves: theirs to release
+        (k(25, 17), None, False),  # the organizer's meeting before the fallback's hour
+        (k(24, 18), None, False),  # another day
+    ],
+)
+def test_only_the_organizers_meeting_on_the_fallback_evening_binds(start, proposal_id, binding):
+    """Регламент §6.1 «Это время обязательно для участников»: «Не смогу» does not release it."""
+    assert binding_fallback(WINDOW, start, proposal_id) is binding
+    assert binding_fallback(None, start, None) is False
+    assert binding_fallback(Interval(k(19), k(25, 17)), start, None) is False  # no Sunday evening in the window
 
 
 def test_fallback_meeting_and_meeting_end():

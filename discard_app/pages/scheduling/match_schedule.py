@@ -186,7 +186,7 @@ def _booking(b: dict[str, Any]) -> rx.Component:
                 size="1",
                 variant="outline",
                 color_scheme="red",
-                on_click=MatchScheduleState.ask_cannot(b["id"]),
+                on_click=MatchScheduleState.ask_cannot(b["id"], b["binding"]),
             ),
         ),
         spacing="3",
@@ -198,8 +198,8 @@ def _booking(b: dict[str, Any]) -> rx.Component:
 def _cannot_dialog() -> rx.Component:
     return confirm_dialog(
         texts.SCHED_CANNOT_TITLE,
-        texts.SCHED_CANNOT_TEXT,
-        confirm=texts.SCHED_CANNOT_OK,
+        rx.cond(MatchScheduleState.cannot_binding, texts.SCHED_CANNOT_BINDING_TEXT, texts.SCHED_CANNOT_TEXT),
+        confirm=rx.cond(MatchScheduleState.cannot_binding, texts.SCHED_CANNOT_WARN, texts.SCHED_CANNOT_OK),
         on_confirm=MatchScheduleState.cannot_come(
             {
                 "booking_id": MatchScheduleState.cannot_booking,
@@ -211,11 +211,15 @@ def _cannot_dialog() -> rx.Component:
         on_cancel=MatchScheduleState.keep_booking,
         is_open=MatchScheduleState.cannot_booking != "",
         danger=True,
-        extra=rx.checkbox(
-            texts.SCHED_CANNOT_FREE,
-            checked=MatchScheduleState.cannot_free_time,
-            on_change=MatchScheduleState.set_cannot_free_time,
-            margin_top="0.75em",
+        extra=rx.cond(
+            MatchScheduleState.cannot_binding,
+            rx.fragment(),  # the binding fallback's time stays the player's: nothing to take out
+            rx.checkbox(
+                texts.SCHED_CANNOT_FREE,
+                checked=MatchScheduleState.cannot_free_time,
+                on_change=MatchScheduleState.set_cannot_free_time,
+                margin_top="0.75em",
+            ),
         ),
     )
 

@@ -29,6 +29,7 @@ from services.scheduling.intervals import (
     window_days,
 )
 from services.scheduling.repo import SchedulingError, match_info
+from services.scheduling.rules import BINDING_KEPT
 from services.scheduling.tour_windows import parse_kirov
 from services.scheduling.view import PROPOSAL_LABELS, MatchPage, match_page, meetings
 
@@ -67,6 +68,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
     pending_grid: str = ""  # the viewer's own painted grid asked about: sent back with the dialog's confirmation
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
+    cannot_binding: bool = False  # ... and it is the binding §6.1 fallback: the dialog asks to warn instead
     cannot_free_time: bool = True  # the dialog's checkbox: the meeting's time also leaves one's availability
     decline_proposal: str = ""  # «Отклонить» pressed on this proposal: the dialog asks before ending it for all four
     # The game window the page shows ("start/end", ISO): a save parses its painted grid against it, without
@@ -336,8 +338,9 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         return rx.call_script(f"window.discardGrid && window.discardGrid.load('{painted}')")
 
     @rx.event
-    def ask_cannot(self, booking_id: str) -> None:
+    def ask_cannot(self, booking_id: str, binding: str = "") -> None:
         self.cannot_booking = booking_id
+        self.cannot_binding = bool(binding)  # Регламент §6.1: the fallback stays; the dialog says so
         self.cannot_free_time = True  # by default the time is not offered again at once (issue 28)
 
     @rx.event
@@ -362,7 +365,13 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 session, booking_id=int(booking_id), user_id=saved(user.id), now=utc_now(), take_time_out=take_time_out
             ),
             key=form.get(KEY_FIELD),
-            done=texts.SCHED_CANNOT_DONE_FREED if take_time_out else texts.SCHED_CANNOT_DONE,
+            done=lambda b: (
+                BINDING_KEPT
+                if b.active
+                else texts.SCHED_CANNOT_DONE_FREED
+                if take_time_out
+                else texts.SCHED_CANNOT_DONE
+            ),
             action=f"cannot.{booking_id}",
             where="top",
         )
