@@ -27,11 +27,12 @@ def enter_hanchan(  # noqa: PLR0913
     now: datetime,
     repeat_ok: bool = True,
     reason: str = "",
+    number: int | None = None,
 ) -> Hanchan:
     """Store the match's next hanchan (`record_hanchan`: who may and when — its meeting begun, or the organizer's
     `reason` —, the checks, the double-submit guard with `repeat_ok=False`) and, when it is a playoff match's last,
-    create the next round's tables."""
-    hanchan = record_hanchan(session, user, match_id, entry, now=now, repeat_ok=repeat_ok, reason=reason)
+    create the next round's tables. `number`: the hanchan a person's form was opened for (`record_hanchan`)."""
+    hanchan = record_hanchan(session, user, match_id, entry, now=now, repeat_ok=repeat_ok, reason=reason, number=number)
     match = session.get_one(Match, match_id)
     if match.status == MatchStatus.COMPLETE:
         stage = session.exec(

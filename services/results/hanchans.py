@@ -230,6 +230,7 @@ def record_hanchan(  # noqa: PLR0913
     now: datetime,
     repeat_ok: bool = True,
     reason: str = "",
+    number: int | None = None,
 ) -> Hanchan:
     """Store the next hanchan of the match; the number follows the effective ones. Called only by the one door,
     `services.playoff.hanchan_entry.enter_hanchan`, which then advances the playoff (Регламент §2): every caller —
@@ -239,7 +240,9 @@ def record_hanchan(  # noqa: PLR0913
     twice). Imports and files, which carry real repeats, keep the default. Holds the match lock: of two
     participants entering the last hanchan at once, the second is told it is in. `now` is the entry's instant: the
     meeting's start, the double-submit check and the stored `entered_at` all use it. `reason`: why the organizer
-    enters a hanchan outside its meeting (`_require_meeting`), recorded in the audit row the protocol shows."""
+    enters a hanchan outside its meeting (`_require_meeting`), recorded in the audit row the protocol shows.
+    `number`: the hanchan a person's form was opened for; when another's entry took it meanwhile (two players at
+    the table typing the same hanchan), the form is refused rather than stored as the next one (`HanchanTaken`)."""
     lock_row(session, Match, match_id)
     match = get_match(session, match_id)
     if not can_enter(session, user, saved(match.id)):
@@ -256,6 +259,8 @@ def record_hanchan(  # noqa: PLR0913
             )
             + "; исправить результат может организатор."
         )
+    if number is not None and done and done[-1].number >= number:
+        raise HanchanTaken(_taken(session, done, number))
     number = (done[-1].number if done else 0) + 1
     _require_meeting(session, user, saved(match.id), number, now=now, reason=reason)
     _require_full_table(session, user, match, now)
@@ -281,6 +286,22 @@ def record_hanchan(  # noqa: PLR0913
         session.add(match)
     outbox.emit(session, outbox.RESULT_ENTERED, match.id, hanchan=number, now=now)  # the card shows what is played
     return hanchan
+
+
+class HanchanTaken(ResultsError):
+    """The hanchan a form was opened for was entered meanwhile by someone else."""
+
+
+def _taken(session: Session, done: list[Hanchan], number: int) -> str:
+    """Регламент §6.2: one result per hanchan. Two people at the table typed hanchan `number`; the first is in."""
+    first = next((h for h in done if h.number == number), done[-1])
+    by = session.get(User, first.entered_by_user_id) if first.entered_by_user_id else None
+    who = f" ({by.display_name})" if by is not None else ""
+    return (
+        f"Ханчан {number} уже внесён{who}, пока вы вводили результат: сверьте его очки в протоколе выше. "
+        f"Если ваши очки — это следующий ханчан, сохраните ещё раз: форма теперь для ханчана {done[-1].number + 1}; "
+        "если они расходятся с внесёнными — оспорьте результат."
+    )
 
 
 OUTSIDE_MEETING = (

@@ -15,6 +15,8 @@ from services.core.audit import record_audit
 from services.core.db import lock_row
 from services.core.models import (
     Booking,
+    Hanchan,
+    HanchanResult,
     JudgeRuling,
     Match,
     Penalty,
@@ -29,6 +31,7 @@ from services.results.entry import ResultsError
 from services.results.hanchans import get_match, match_rules, require_organizer
 from services.results.repo import db_standings
 from services.results.scoring import MAX_PENALTY, format_points
+from services.scheduling.decide import hanchan_meeting
 from services.scheduling.rules import format_kirov
 
 NO_SHOW = "no_show"
@@ -45,16 +48,35 @@ class NoShowTooEarly(ResultsError):
     """A no-show penalty for a match whose booked meeting has not begun (or began less than 30 minutes ago)."""
 
 
-def _require_meeting_begun(session: Session, match: Match, now: datetime) -> None:
+def _require_meeting_begun(session: Session, match: Match, player_id: int, now: datetime) -> None:
     """Регламент §5: a no-show is not coming to a meeting that took place — the match's booked meeting (an active
     booking; a released one was called off, which is no no-show) started more than LATENESS_ALLOWED before `now`.
-    Lateness up to 30 minutes is allowed, so the penalty waits for it."""
-    starts = session.exec(
-        select(Booking.start_at)
-        .where(Booking.match_id == match.id, col(Booking.active))
-        .order_by(col(Booking.start_at))
-    ).all()
-    if any(start + LATENESS_ALLOWED < now for start in starts):
+    Lateness up to 30 minutes is allowed, so the penalty waits for it. A player whose points are in a hanchan of
+    that meeting came (a split match's earlier meeting does not count: they may miss the later one)."""
+    meetings = [
+        (b.start_at, b.hanchans or 0)
+        for b in session.exec(
+            select(Booking).where(Booking.match_id == match.id, col(Booking.active)).order_by(col(Booking.start_at))
+        ).all()
+    ]
+    starts = [start for start, _ in meetings]
+    if begun := [start for start in starts if start + LATENESS_ALLOWED < now]:
+        played = session.exec(
+            select(Hanchan.number)
+            .join(HanchanResult, col(HanchanResult.hanchan_id) == Hanchan.id)
+            .where(
+                Hanchan.match_id == match.id,
+                col(Hanchan.superseded_by_id).is_(None),
+                HanchanResult.player_id == player_id,
+            )
+            .order_by(col(Hanchan.number))
+        ).all()
+        at_it = [n for n in played if hanchan_meeting(meetings, n) == begun[-1]]
+        if at_it:
+            raise ResultsError(
+                f"Очки игрока уже внесены в ханчан {at_it[0]} этой встречи — значит, игрок был за столом: неявку "
+                "записать нельзя (Регламент §5). Если результат внесён ошибочно, сначала исправьте его."
+            )
         return
     if not starts:
         raise NoShowTooEarly(
@@ -127,7 +149,7 @@ def add_no_show(
     ).first()
     if exists is not None:
         raise ResultsError("Штраф за неявку в этом матче уже назначен.")
-    _require_meeting_begun(session, match, now)
+    _require_meeting_begun(session, match, saved(player.id), now)
     rules = match_rules(session, saved(match.id))
     penalty = Penalty(
         match_id=saved(match.id),

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 from services.core.db import session_scope
 from services.core.models import AuditRecord, Hanchan, Role, User, saved
 from services.playoff.hanchan_entry import enter_hanchan
-from services.results.hanchans import OUTSIDE_MEETING, Entry, ResultsError
+from services.results.hanchans import OUTSIDE_MEETING, Entry, HanchanTaken, ResultsError
 from services.results.scoring import TableResult
 from services.results.view import match_view
 from services.scheduling import organizer
@@ -25,10 +25,10 @@ def _entry(league: f.League) -> Entry:
     return Entry(tuple(TableResult(p, x) for p, x in zip(league.player_ids, points, strict=True)), 0)  # type: ignore[attr-defined]
 
 
-def _enter(db: sa.Engine, league: f.League, user_id: int, now, reason: str = "") -> None:  # noqa: ANN001
+def _enter(db: sa.Engine, league: f.League, user_id: int, now, reason: str = "", number: int | None = None) -> None:  # noqa: ANN001, PLR0913
     with session_scope(db) as session:
         user = session.get_one(User, user_id)
-        enter_hanchan(session, user, league.match_id, _entry(league), now=now, reason=reason)
+        enter_hanchan(session, user, league.match_id, _entry(league), now=now, reason=reason, number=number)
 
 
 def _stored(db: sa.Engine, match_id: int) -> tuple[int, list[str]]:
@@ -112,3 +112,27 @@ def test_without_a_meeting_only_the_organizer_enters_and_the_protocol_keeps_why(
         view = match_view(session, session.get_one(User, player), league.match_id, now=kirov(18, 19))
         assert view is not None
         assert [line["reason"] for line in view.protocol if line["reason"] == why] == [why]
+
+
+def test_two_players_typing_one_hanchan_store_it_once_and_the_second_is_told(db: sa.Engine) -> None:
+    """Регламент §6.2: one result per hanchan. Two players at the table both opened the form for hanchan 1; the
+    second save is not quietly stored as hanchan 2 (a tester's phone walk): it is refused, naming who entered it,
+    and stored only when sent again for hanchan 2."""
+    with Session(db) as session:
+        league = f.league(session)
+        first, second = league.users[0].id, league.users[1].id
+        first_name, organizer_id = league.users[0].display_name, league.organizer.id
+        session.commit()
+        league.match_id = saved(league.match.id)  # type: ignore[attr-defined]
+        league.player_ids = [saved(p.id) for p in league.players]  # type: ignore[attr-defined]
+    with session_scope(db) as session:
+        organizer.assign_meeting(session, match_id=league.match_id, start=kirov(18, 18), hanchans=3,
+                                 actor_user_id=organizer_id, now=NOW)  # fmt: skip
+    _enter(db, league, first, kirov(18, 19), number=1)
+    with pytest.raises(HanchanTaken) as taken:
+        _enter(db, league, second, kirov(18, 19), number=1)
+    assert str(taken.value).startswith(f"Ханчан 1 уже внесён ({first_name}), пока вы вводили результат")
+    assert "форма теперь для ханчана 2" in str(taken.value)
+    assert _stored(db, league.match_id) == (1, [""])
+    _enter(db, league, second, kirov(18, 20), number=2)
+    assert _stored(db, league.match_id) == (2, ["", ""])

@@ -79,6 +79,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
     staff: bool = False
     organizer: bool = False
     next_number: int = 0
+    # The hanchan this tab's entry form is for: set when the page loads and after this tab's own save or refusal,
+    # never by a pushed change — another's entry meanwhile must not turn typed scores into the next hanchan's.
+    entry_number: int = 0
     error: str = ""
     problems: list[str] = []
     notice: str = ""
@@ -142,6 +145,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         if user is None:
             return self._redirect_to_login()
         self._refresh(user)
+        self.entry_number = self.next_number
         self._start_live()
         return None
 
@@ -195,12 +199,16 @@ class MatchState(GuardedActions, LivePage, AuthState):
                     repeat_ok=repeat_ok,
                     now=utc_now(),
                     reason=str(form.get("reason", "")),
+                    number=self.entry_number or None,
                 ),
                 texts.ENTER_SAVED,
                 form,
             )
         finally:
             self.saving = False
+        if not self.notice:  # refused: the match as it stands now (another's entry may not have been pushed yet)
+            self._refresh(self._admitted_user())
+        self.entry_number = self.next_number  # saved, or told that it was taken: the form is for the next one
         if self.notice:  # saved: an empty form for the next hanchan, so a second tap has nothing to send
             self.repeat_asked = False
             self.form_rev += 1

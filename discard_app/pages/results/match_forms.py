@@ -105,7 +105,7 @@ def _section(
 def result_forms(state: Any) -> rx.Component:
     """Entry for participants, the judge and the organizer; dispute for participants; rulings for the judge."""
     enter = _section(
-        texts.ENTER_HANCHAN_PREFIX + state.next_number.to_string(),
+        texts.ENTER_HANCHAN_PREFIX + state.entry_number.to_string(),
         rx.text(state.enter_hint, size="2", color_scheme="gray"),
         rx.text(texts.ENTER_POINTS_HINT, size="2", color_scheme="gray"),
         _points_fields(state),
