@@ -34,7 +34,7 @@ from services.scheduling.repo import (
     match_info,
     place_taken,
 )
-from services.scheduling.rules import fallback_meeting, format_kirov, hanchans_word, meeting_end, too_short
+from services.scheduling.rules import LAST_TOUR, fallback_meeting, format_kirov, hanchans_word, meeting_end, too_short
 
 ACTIVITY = "activity"
 
@@ -582,6 +582,8 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
     _, item = match_board(session, match_id, now=now)
     info = item.info
     _require_unplayed(info.match, "на следующий тур его не переносят.")
+    if not info.has_next_tour:
+        raise SchedulingError(LAST_TOUR)
     if item.played:
         raise SchedulingError(
             "В матче уже сыграны ханчаны, остальные забронированы: на следующий тур его не переносят."

@@ -360,3 +360,10 @@ def scheduling_state(
     if options_count > 0:
         return OPTIONS
     return NO_FREE_TABLE if tables_short else NO_COMMON_TIME
+
+
+# Регламент §2, §6.1: a match moves to the next tour's window; after the last tour there is none.
+LAST_TOUR = (
+    "Это последний тур этапа: переносить матч некуда (Регламент §2). Назначьте встречу в его окне или, если "
+    "участник не пришёл, запишите неявку на странице матча."
+)

@@ -7,7 +7,6 @@ import http.client
 import json
 import os
 import re
-import statistics
 import threading
 import time
 import urllib.request
@@ -26,7 +25,7 @@ from discard_app.pages.league.announcements import AnnouncementsState
 from discard_app.pages.league.roster import RosterState
 from discard_app.pages.results.match import MatchState
 from discard_app.session_cookie import ADOPT_PATH
-from services.core import security, text_limits
+from services.core import text_limits
 from services.core.db import session_scope
 from services.core.models import Announcement, User, utc_now
 from services.league import login_guard
@@ -162,49 +161,6 @@ def test_a_closed_tabs_token_without_the_session_cookie_acts_as_nobody(browser: 
         assert session.exec(select(User).where(User.display_name == intruder)).first() is None
     engine.dispose()
     assert "Пароль для" not in frames and ORGANIZER not in frames
-
-
-def test_twenty_parallel_logins_do_not_delay_ping(app: App) -> None:
-    def ping_ms() -> float:
-        start = time.perf_counter()
-        with urllib.request.urlopen(f"{app.url}/ping", timeout=10) as response:
-            response.read()
-        return (time.perf_counter() - start) * 1000
-
-    tabs = [RawTab(app, str(uuid.uuid4())) for _ in range(20)]
-    for tab in tabs:  # 20 login pages open (a new tab's state is built once, before any password is typed)
-        tab.emit(f"{LoginState.get_full_name()}.load", {}, "/login")
-    for tab in tabs:
-        tab.read(until=lambda f: f.startswith("42/_event"), seconds=10)
-    baseline = [ping_ms() for _ in range(5)]
-    stored = security.hash_password("x")
-    started = time.perf_counter()
-    security.verify_password("y", stored)
-    hash_ms = (time.perf_counter() - started) * 1000  # one argon2 check on this machine, under its load now
-    for n, tab in enumerate(tabs):  # fresh names: no per-name lockout would slow these down
-        tab.emit(
-            f"{LoginState.get_full_name()}.submit", {"form": {"name": f"нет такого {n}", "password": "x"}}, "/login"
-        )
-    pings = []
-    deadline = time.monotonic() + 3
-    while time.monotonic() < deadline:
-        pings.append(ping_ms())
-        time.sleep(0.02)
-    answers = ["".join(tab.read(until=lambda f: "Неверное имя" in f or "лишком много" in f)) for tab in tabs]
-    for tab in tabs:
-        tab.close()
-    assert all("Неверное имя" in a or "лишком много" in a for a in answers), "the logins were not all answered"
-    # argon2 on the event loop held each ping for about one whole check (the pings go one after another, so each
-    # lands at the start of the next check of the twenty in a row): the median near `hash_ms`, seconds in all. Off
-    # the loop a ping waits only for Reflex to take the events in and for the machine's own spikes — tens of ms
-    # quiet, a few hundred with the other test workers busy, when a check is slower in proportion. So the bound is
-    # the check's own cost measured here now: nine pings in ten within one check, the median within half of one.
-    # (Absolute bounds of 100 and 30 ms failed under the parallel run's load: p90 149 ms beside checks of ~1 s.)
-    pings.sort()
-    slow, median = pings[int(len(pings) * 0.9)], statistics.median(pings)
-    seen = f"(one check {hash_ms:.0f} ms, baseline ping {statistics.median(baseline):.0f} ms), all: {pings}"
-    assert slow < hash_ms, f"/ping p90 {slow:.0f} ms {seen}"
-    assert median < hash_ms / 2, f"/ping median {median:.0f} ms {seen}"
 
 
 def _server_pids(app: App) -> list[int]:
