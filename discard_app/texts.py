@@ -396,7 +396,13 @@ PANTHEON_STATUS = {"pending": "ждёт решения", "assigned": "внесе
 PANTHEON_NO_SETTINGS = "Укажите адрес API и номер события, чтобы увидеть игроков и импортировать игры."
 
 # --- withdrawal and replays on the roster page (Регламент §6.1) ---
-ROSTER_WITHDRAWN = "Участник снят: исключён из зачёта и борьбы за плей-офф; сыгранные протоколы сохранены."
+# {who}: ROSTER_WITHDRAWN_WHO in the person's gender
+ROSTER_WITHDRAWN = "{who} из зачёта и борьбы за плей-офф; сыгранные протоколы сохранены."
+ROSTER_WITHDRAWN_WHO = {
+    "m": "Участник снят: исключён",
+    "f": "Участница снята: исключена",
+    "": "Участник снят: исключён",
+}
 ROSTER_REPLAY = "Переигровка после раннего снятия"
 ROSTER_REPLAY_HINT = (
     "В исключительном случае снятия на очень раннем этапе организатор может назначить переигровку затронутых "
@@ -466,7 +472,7 @@ ROSTER_DEFAULT_MAIN = "Статус: основной состав"
 ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{name}»?"
 ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
-ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять «{name}» с сезона?"  # no word to agree with the person (issue 45 item 13)
+ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять {name} с сезона?"  # the name in the accusative (wording.declined)
 ROSTER_WITHDRAW_CONFIRM_TEXT = (
     "{who} из зачёта и из борьбы за плей-офф (Регламент §6.1); сыгранные протоколы сохранятся. "
     "Переиграть уже сыгранные матчи можно после снятия, только с согласия всех участников."

@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import Session, col, select
 
 from services.core.models import Match, MatchStatus, Player, RosterStatus, Season, Seat, User
+from services.core.wording import declined
 from services.league.draw import max_meetings, repeat_meetings
 from services.league.draw_season import load_draft
 from services.league.roster import add_player, current_season
@@ -166,7 +167,7 @@ def test_organizer_withdraws_a_player_and_orders_a_replay(page: Page, app: App) 
     expect(page.get_by_role("alert")).to_contain_text("укажите причину")
     withdraw("переезд в другой город")
     dialog = page.get_by_role("alertdialog")  # asked first, naming the person; nothing changed yet
-    expect(dialog).to_contain_text(f"Снять «{names[0]}» с сезона?")
+    expect(dialog).to_contain_text(f"Снять {declined(names[0], 'acc')} с сезона?")
     expect(dialog).to_contain_text("Он будет исключён из зачёта")  # agreed with «Ранний Уход»
     dialog.get_by_role("button", name="Отмена").click()
     expect(dialog).to_have_count(0)
