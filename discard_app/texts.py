@@ -469,7 +469,7 @@ ROSTER_NOT_FOUR = (
 )
 ROSTER_DEFAULT_RESERVE = "Статус: резерв (жеребьёвка уже утверждена)"
 ROSTER_DEFAULT_MAIN = "Статус: основной состав"
-ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{name}»?"
+ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для {name}?"  # the name in the genitive (wording.declined)
 ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
 ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять {name} с сезона?"  # the name in the accusative (wording.declined)
@@ -830,7 +830,7 @@ DRAW_CLOSE_ASK_MAIN = "Основной состав ({main}): {names}. Посл
 DRAW_CLOSE_CONFIRM = "Закрыть регистрацию"
 DRAW_CLOSE_CANCEL = "Отмена"
 ROSTER_DELETE = "Удалить строку"
-ROSTER_DELETE_CONFIRM_TITLE = "Удалить «{name}» из состава сезона?"
+ROSTER_DELETE_CONFIRM_TITLE = "Удалить {name} из состава сезона?"  # the name in the accusative (wording.declined)
 ROSTER_DELETE_CONFIRM_TEXT = (
     "Строка состава и запись о регистрации будут удалены (действие записывается в журнал); учётная запись "
     "человека останется. Игрока, у которого уже есть матч, удалить нельзя — его можно только снять."

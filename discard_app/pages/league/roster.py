@@ -251,8 +251,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     def ask_reset(self, player_id: str) -> None:
         """«Новый пароль» first asks, naming the person: the old password stops working at once."""
         self.confirm_id = player_id
-        name = next((r["name"] for r in self.rows if r["player_id"] == player_id), "")
-        self.confirm_name = texts.ROSTER_RESET_CONFIRM_TITLE.format(name=name)
+        self.confirm_name = texts.ROSTER_RESET_CONFIRM_TITLE.format(name=declined(self._row_name(player_id), "gen"))
 
     @rx.event
     def cancel_reset(self, is_open: bool = False) -> None:
@@ -290,8 +289,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     def ask_delete(self, player_id: str) -> None:
         """«Удалить строку» first asks, naming the person (issue 25 item 4)."""
         self.delete_id = player_id
-        name = next((r["name"] for r in self.rows if r["player_id"] == player_id), "")
-        self.delete_question = texts.ROSTER_DELETE_CONFIRM_TITLE.format(name=name)
+        self.delete_question = texts.ROSTER_DELETE_CONFIRM_TITLE.format(name=declined(self._row_name(player_id), "acc"))
 
     @rx.event
     def cancel_delete(self, is_open: bool = False) -> None:
