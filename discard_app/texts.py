@@ -396,7 +396,13 @@ PANTHEON_STATUS = {"pending": "ждёт решения", "assigned": "внесе
 PANTHEON_NO_SETTINGS = "Укажите адрес API и номер события, чтобы увидеть игроков и импортировать игры."
 
 # --- withdrawal and replays on the roster page (Регламент §6.1) ---
-ROSTER_WITHDRAWN = "Участник снят: исключён из зачёта и борьбы за плей-офф; сыгранные протоколы сохранены."
+# {who}: ROSTER_WITHDRAWN_WHO in the person's gender
+ROSTER_WITHDRAWN = "{who} из зачёта и борьбы за плей-офф; сыгранные протоколы сохранены."
+ROSTER_WITHDRAWN_WHO = {
+    "m": "Участник снят: исключён",
+    "f": "Участница снята: исключена",
+    "": "Участник снят: исключён",
+}
 ROSTER_REPLAY = "Переигровка после раннего снятия"
 ROSTER_REPLAY_HINT = (
     "В исключительном случае снятия на очень раннем этапе организатор может назначить переигровку затронутых "
@@ -463,10 +469,10 @@ ROSTER_NOT_FOUR = (
 )
 ROSTER_DEFAULT_RESERVE = "Статус: резерв (жеребьёвка уже утверждена)"
 ROSTER_DEFAULT_MAIN = "Статус: основной состав"
-ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для «{name}»?"
+ROSTER_RESET_CONFIRM_TITLE = "Выдать новый пароль для {name}?"  # the name in the genitive (wording.declined)
 ROSTER_RESET_CONFIRM_TEXT = "Старый пароль сразу перестанет работать; новый будет показан один раз."
 ROSTER_RESET_CONFIRM = "Выдать новый пароль"
-ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять «{name}» с сезона?"  # no word to agree with the person (issue 45 item 13)
+ROSTER_WITHDRAW_CONFIRM_TITLE = "Снять {name} с сезона?"  # the name in the accusative (wording.declined)
 ROSTER_WITHDRAW_CONFIRM_TEXT = (
     "{who} из зачёта и из борьбы за плей-офф (Регламент §6.1); сыгранные протоколы сохранятся. "
     "Переиграть уже сыгранные матчи можно после снятия, только с согласия всех участников."
@@ -824,7 +830,7 @@ DRAW_CLOSE_ASK_MAIN = "Основной состав ({main}): {names}. Посл
 DRAW_CLOSE_CONFIRM = "Закрыть регистрацию"
 DRAW_CLOSE_CANCEL = "Отмена"
 ROSTER_DELETE = "Удалить строку"
-ROSTER_DELETE_CONFIRM_TITLE = "Удалить «{name}» из состава сезона?"
+ROSTER_DELETE_CONFIRM_TITLE = "Удалить {name} из состава сезона?"  # the name in the accusative (wording.declined)
 ROSTER_DELETE_CONFIRM_TEXT = (
     "Строка состава и запись о регистрации будут удалены (действие записывается в журнал); учётная запись "
     "человека останется. Игрока, у которого уже есть матч, удалить нельзя — его можно только снять."

@@ -3,6 +3,10 @@ database, reflex or telegram."""
 
 from __future__ import annotations
 
+from typing import Literal
+
+from pytrovich import Case, Gender, NamePart, PetrovichDeclinationMaker
+
 PLAYOFF = "playoff"  # services.core.models.StageKind.PLAYOFF, as text (this module imports no table)
 FINAL = "F"
 # services.core.models.Role's values in Russian, for the pages, the bot and the services' messages alike
@@ -106,6 +110,32 @@ def gender(name: str) -> str | None:
 def agreed(name: str, masculine: str, feminine: str) -> str:
     """The word that agrees with the person: «ответил» / «ответила», «ответил(а)» when the name does not tell."""
     return {"m": masculine, "f": feminine}.get(gender(name) or "", f"{masculine}({feminine[len(masculine) :]})")
+
+
+_CASES = {"gen": Case.GENITIVE, "dat": Case.DATIVE, "acc": Case.ACCUSATIVE, "ins": Case.INSTRUMENTAL}
+_MAKER = PetrovichDeclinationMaker()
+
+
+def _russian_name(word: str) -> bool:
+    """«Волкова», «Сергеева-Ким»: Russian letters, each part capitalised (a nickname «Новичок бв» is not a name)."""
+    return all(p[:1].isupper() and all("а" <= c <= "я" or c == "ё" for c in p.lower()) for p in word.split("-"))
+
+
+def declined(name: str, case: Literal["gen", "dat", "acc", "ins"]) -> str:
+    """A stored «Имя Фамилия» in a case, in the person's gender: «заменяет Жанну Волкову», «вместо Фёдора
+    Запасова». Unchanged when it cannot be declined safely: the gender unknown (Саша Белых), a letter that is not
+    Russian (a Latin nickname), a word in lower case, more than two words, or one word that is not plainly a name
+    («Шарик»)."""
+    words = name.split()
+    found = gender(name)
+    if found is None or not 1 <= len(words) <= 2 or not all(map(_russian_name, words)):
+        return name
+    if len(words) == 1 and not (_word_gender(words[0]) or ("", False))[1]:
+        return name
+    sex, to = Gender.FEMALE if found == "f" else Gender.MALE, _CASES[case]
+    parts = [_MAKER.make(NamePart.FIRSTNAME, sex, to, words[0])]
+    parts += [_MAKER.make(NamePart.LASTNAME, sex, to, w) for w in words[1:]]
+    return " ".join(parts)
 
 
 def round_title(stage_kind: str, round_code: str, *, whole_playoff: bool = False) -> str:

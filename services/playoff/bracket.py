@@ -6,8 +6,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Literal
 
 from services.core.ruleset import Ruleset
+from services.core.wording import declined
 from services.results.scoring import PLAYOFF, PLAYOFF_ROUNDS, Hanchan, Match, MatchId, Penalty, PlayerId, score_match
 from services.results.standings import StandingsRow
 
@@ -100,8 +102,11 @@ class Bracket:
         return tuple(sorted(final.advance, key=lambda p: order.index(final.advance[p])))
 
 
-def _name(names: Mapping[PlayerId, str], player: PlayerId) -> str:
-    return f"«{names.get(player, str(player))}»"
+def _name(names: Mapping[PlayerId, str], player: PlayerId, case: Literal["gen"] | None = None) -> str:
+    """«Игрок 8» as a label; «у Жанны Волковой» in the case a preposition asks, when the name declines."""
+    name = names.get(player, str(player))
+    taken = declined(name, case) if case else name
+    return taken if taken != name else f"«{name}»"
 
 
 def _places(first: int, last: int) -> str:
@@ -129,7 +134,7 @@ def seed_players(rows: Sequence[StandingsRow], size: int) -> tuple[tuple[PlayerI
             continue
         last = place + len(group) - 1
         what = "граница прохода в плей-офф" if last > size else "от порядка зависит стол первого раунда"
-        who = ", ".join(_name(names, p) for p in group)
+        who = ", ".join(_name(names, p, "gen") for p in group)
         problems.append(
             f"регулярный этап, {_places(place, last)}: равны очки и среднее место у {who} ({what}) — "
             "нужно решение организатора (Регламент §4)"
@@ -180,7 +185,7 @@ def _advance(
     for group in groups:
         outcomes = {labels[min(position + k, len(labels) - 1)] for k in range(len(group))}
         if len(outcomes) > 1:
-            who = ", ".join(_name(names, line.player) for line in group)
+            who = ", ".join(_name(names, line.player, "gen") for line in group)
             first = group[0].place or 0
             problems.append(
                 f"{ROUND_NAMES[round_]}: равны очки и среднее место в матче у {who} "

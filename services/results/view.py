@@ -26,7 +26,7 @@ from services.core.models import (
     utc_now,
 )
 from services.core.ruleset import Ruleset
-from services.core.wording import match_heading
+from services.core.wording import declined, match_heading
 from services.results import scoring
 from services.results.hanchans import archived, can_enter, entry_closed, is_staff, season_of, seated_out_of_season
 from services.results.repo import (
@@ -252,8 +252,7 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
             {
                 "name": names.get(s.player_id, "?"),
                 "player_id": str(s.player_id),
-                # the name stays as written (in the nominative, after a colon: never declined wrong)
-                "note": f"— замена, заменяет: {names.get(s.substitute_for_player_id, '?')}"
+                "note": f"— замена, заменяет {declined(names.get(s.substitute_for_player_id, '?'), 'acc')}"
                 if s.substitute_for_player_id
                 else "",
             }
@@ -311,7 +310,8 @@ def _detail(a: AuditRecord, names: dict[scoring.PlayerId, str]) -> str:
             )
         )
     if "substitute_for" in data:  # Регламент §6.1: who sat in whose place
-        parts.append(f"{names.get(data['player'], data['player'])} заменяет: {names.get(data['substitute_for'], '?')}")
+        absent = declined(names.get(data["substitute_for"], "?"), "acc")
+        parts.append(f"{names.get(data['player'], data['player'])} заменяет {absent}")
     if "points" in data and "player" in data:
         parts.append(f"{names.get(data['player'], data['player'])} {signed(data['points'])}")
     if a.before:

@@ -11,7 +11,7 @@ from sqlmodel import Session, col, select
 
 from services.core.models import Player, Role, RosterStatus, Season, Seat, User
 from services.core.ruleset import multiple_of, of_season
-from services.core.wording import plural
+from services.core.wording import declined, plural
 from services.league.roster import current_season
 from services.playoff.repo import playoff_stage
 from services.results.disqualifications import active_disqualification
@@ -109,7 +109,10 @@ def _substitute_seats(session: Session, player: Player) -> list[str]:
         .where(Seat.player_id == player.id, col(Seat.substitute_for_player_id).is_not(None))
         .order_by(col(Seat.match_id))
     ).all()
-    return [f"{match_info(session, seat.match_id).title} (за игрока {user.display_name})" for seat, user in rows]
+    return [
+        f"{match_info(session, seat.match_id).title} (вместо {declined(user.display_name, 'gen')})"
+        for seat, user in rows
+    ]
 
 
 def _staff_notes(session: Session, user: User, now: datetime) -> list[StandingNote]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlmodel import Session, select
 
 from services.core.models import Player, Role, RosterStatus, Seat, User
+from services.core.wording import declined
 from services.league.roster import add_player
 from services.league.substitution import seat_substitute
 from services.league.withdrawal import withdraw_player
@@ -44,7 +45,7 @@ def test_a_withdrawn_player_and_her_substitute_read_where_they_stand(session: Se
     (note,) = standing_notes(session, substitute, PLAYED)
     name = _user(session, player).display_name
     assert note.title == "Вы — техническая замена" and "в общий зачёт" in note.text
-    assert f"стол {match.table} (за игрока {name})" in note.text
+    assert f"стол {match.table} (вместо {declined(name, 'gen')})" in note.text
     assert session.exec(select(Seat).where(Seat.player_id == seat.player_id)).one().match_id == match.id
 
 

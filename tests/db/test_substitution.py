@@ -16,6 +16,7 @@ from services.results import repo as results_repo
 from services.results.hanchans import ResultsError
 from services.results.penalties import add_no_show
 from services.results.scoring import score_match
+from services.results.view import match_view
 from tests.db.test_results import League, entry
 from tests.factories import PLAYED, begun_meeting
 
@@ -130,3 +131,17 @@ def test_the_reserve_is_offered_and_seated_by_choice_or_by_name(session: Session
     assert _seats(session, mid) == [(a, None), (r1.id, b), (r2.id, c), (d, None)]
     audits = session.exec(select(AuditRecord).where(AuditRecord.action == "seat.substitute")).all()
     assert [json.loads(x.after)["from_reserve"] for x in audits] == [True, True]
+
+
+def test_the_match_and_its_protocol_say_whom_the_substitute_replaces_in_the_accusative(
+    session: Session, league: League
+) -> None:
+    """Issue 45 item 13: «заменяет Жанну Волкову», not «заменяет: Жанна Волкова» (wording.declined)."""
+    a, b, c = league.players[:3]
+    absent, _ = add_player(session, league.season, "Жанна Волкова", actor_user_id=league.organizer.id)
+    mid = league.match(1, 1, [a, b, c, absent.id])
+    seat_substitute(session, league.organizer, mid, absent.id, new_name="Фёдор Запасов", reason="болезнь", now=PLAYED)
+    view = match_view(session, league.organizer, mid)
+    assert view is not None
+    assert {s["name"]: s["note"] for s in view.seats}["Фёдор Запасов"] == "— замена, заменяет Жанну Волкову"
+    assert any(p["detail"] == "Фёдор Запасов заменяет Жанну Волкову" for p in view.protocol), view.protocol

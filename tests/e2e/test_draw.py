@@ -9,6 +9,7 @@ from playwright.sync_api import Page, expect
 from sqlmodel import Session, col, select
 
 from services.core.models import Match, MatchStatus, Player, RosterStatus, Season, Seat, User
+from services.core.wording import declined
 from services.league.draw import max_meetings, repeat_meetings
 from services.league.draw_season import load_draft
 from services.league.roster import add_player, current_season
@@ -150,7 +151,7 @@ def _played_match(app: App, names: list[str]) -> int:
 
 
 def test_organizer_withdraws_a_player_and_orders_a_replay(page: Page, app: App) -> None:
-    names = [f"Ранний Уход {k}" for k in range(1, 5)]
+    names = [f"Ранняя Уходова {k}" for k in range(1, 5)]
     match_id = _played_match(app, names)
     login(page, app, ORGANIZER, path="/roster")
 
@@ -166,8 +167,8 @@ def test_organizer_withdraws_a_player_and_orders_a_replay(page: Page, app: App) 
     expect(page.get_by_role("alert")).to_contain_text("укажите причину")
     withdraw("переезд в другой город")
     dialog = page.get_by_role("alertdialog")  # asked first, naming the person; nothing changed yet
-    expect(dialog).to_contain_text(f"Снять «{names[0]}» с сезона?")
-    expect(dialog).to_contain_text("Он будет исключён из зачёта")  # agreed with «Ранний Уход»
+    expect(dialog).to_contain_text(f"Снять {declined(names[0], 'acc')} с сезона?")
+    expect(dialog).to_contain_text("Она будет исключена из зачёта")  # agreed with «Ранняя Уходова»
     dialog.get_by_role("button", name="Отмена").click()
     expect(dialog).to_have_count(0)
     engine = app.engine()
@@ -179,7 +180,7 @@ def test_organizer_withdraws_a_player_and_orders_a_replay(page: Page, app: App) 
     assert status != RosterStatus.WITHDRAWN
     withdraw("переезд в другой город")
     page.get_by_role("alertdialog").get_by_role("button", name="Снять участника").click()
-    expect(page.get_by_role("status")).to_contain_text("Участник снят")
+    expect(page.get_by_role("status")).to_contain_text("Участница снята: исключена")  # issue 45 item 13
 
     # Регламент §6.1: a replay only with everyone's consent
     replay = page.get_by_label("Сыгранный матч снятого участника")

@@ -10,6 +10,7 @@ from playwright.sync_api import Page, expect
 
 from services.core.db import session_scope
 from services.core.models import utc_now
+from services.core.wording import declined
 from services.results.view import signed
 from tests.e2e.conftest import LETTERS, ORGANIZER, PLAYERS, App, login
 from tests.e2e.test_results import _match_for
@@ -48,14 +49,14 @@ def test_organizer_seats_a_substitute_and_the_no_show_loses_80000(page: Page, ap
     form.get_by_role("button", name="Посадить замену").click()
     # No reason: refused, nothing seated.
     expect(page.get_by_role("alert")).to_contain_text("укажите причину замены")
-    expect(page.get_by_text(f"заменяет: {absent}")).to_have_count(0)
+    expect(page.get_by_text(f"заменяет {declined(absent, 'acc')}")).to_have_count(0)
     form.get_by_label("Причина замены").fill("не пришёл и не предупредил")
     form.get_by_role("button", name="Посадить замену").click()
     expect(page.get_by_role("status")).to_have_text("Замена посажена за стол; записано в протокол матча.")
-    # Issue 45 item 13: the replaced player's name after a colon, as written (never «вместо Имя Фамилия»)
-    expect(page.get_by_text(f"{substitute} — замена, заменяет: {absent}")).to_be_visible()
+    # Issue 45 item 13: the replaced player's name in the accusative (wording.declined; «Игрок 09» stays as written)
+    expect(page.get_by_text(f"{substitute} — замена, заменяет {declined(absent, 'acc')}")).to_be_visible()
     expect(page.get_by_role("row").filter(has_text="техническая замена")).to_contain_text(
-        f"{substitute} заменяет: {absent}"
+        f"{substitute} заменяет {declined(absent, 'acc')}"
     )
 
     # Регламент §5: the replaced player still gets the no-show penalty for this match.

@@ -12,6 +12,7 @@ from sqlmodel import col, select
 
 from services.core.db import session_scope
 from services.core.models import Player, RosterStatus, User, utc_now
+from services.core.wording import declined
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
 from services.league.roster import current_season
@@ -65,7 +66,7 @@ def test_a_player_added_after_the_draw_goes_to_the_reserve(browser: Browser, app
         # «Новый пароль» asks first, naming the person; «Отмена» changes nothing.
         page.get_by_role("button", name=f"Новый пароль: {name}").click()
         dialog = page.get_by_role("alertdialog")
-        expect(dialog).to_contain_text(f"Выдать новый пароль для «{name}»?")
+        expect(dialog).to_contain_text(f"Выдать новый пароль для {declined(name, 'gen')}?")
         dialog.get_by_role("button", name="Отмена").click()
         expect(page.get_by_role("alertdialog")).to_have_count(0)
         expect(page.get_by_text(re.compile(f"Пароль для «{name}»: "))).to_have_count(1)  # still the first one

@@ -11,6 +11,7 @@ from sqlmodel import select
 from discard_app import texts
 from services.core.db import session_scope
 from services.core.models import MatchStatus, RosterStatus, User
+from services.core.wording import declined
 from services.league import roster
 from tests import factories
 from tests.e2e.conftest import LETTERS, ORGANIZER, App, login
@@ -36,7 +37,7 @@ def test_a_line_without_matches_is_deleted_after_asking_and_a_seated_one_is_refu
     expect(row).to_have_count(1)
     page.get_by_role("button", name=f"{texts.ROSTER_DELETE}: {name}").click()
     dialog = page.get_by_role("alertdialog")
-    expect(dialog).to_contain_text(texts.ROSTER_DELETE_CONFIRM_TITLE.format(name=name))
+    expect(dialog).to_contain_text(texts.ROSTER_DELETE_CONFIRM_TITLE.format(name=declined(name, "acc")))
     dialog.get_by_role("button", name=texts.ROSTER_DELETE_CANCEL).click()
     expect(dialog).to_have_count(0)
     expect(row).to_have_count(1)  # asked, not done

@@ -231,3 +231,14 @@ def test_winds_are_a_random_permutation_replayable_from_the_seed() -> None:
     assert len(draws) > 10  # not tied to the seeding or the seat order
     with pytest.raises(ValueError, match="4 разных игрока"):
         shuffle_winds((1, 2, 3), random.Random(1))
+
+
+def test_a_tie_names_the_players_in_the_genitive_when_their_names_decline() -> None:
+    """Issue 45 item 13: «у Жанны Волковой, Фёдора Запасова», a label that does not decline in quotes."""
+    rows = rows_with_places(1, 2, 3, 4, 5, 6, 7, 8, 8, 10)
+    rows[7] = StandingsRow(8, 8, "Жанна Волкова", 92, 4, 12, F(2), True)
+    rows[8] = StandingsRow(8, 9, "Фёдор Запасов", 92, 4, 12, F(2), True)
+    assert seed_players(rows, TOP)[1][0].startswith("регулярный этап, места 8–9: равны очки и среднее место у Жанны "
+                                                    "Волковой, Фёдора Запасова (граница")  # fmt: skip
+    rows[8] = StandingsRow(8, 9, "Nick", 92, 4, 12, F(2), True)
+    assert "место у Жанны Волковой, «Nick» (граница" in seed_players(rows, TOP)[1][0]

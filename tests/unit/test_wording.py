@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from services.core.wording import agreed, gender
+from services.core.wording import agreed, declined, gender
 
 
 @pytest.mark.parametrize(
@@ -44,3 +44,27 @@ def test_the_window_fallback_counts_its_matches_in_words(placed: int, said: str)
 
     fallback = WindowFallback(placed=tuple((f"Тур 1, стол {n}", "Клуб") for n in range(placed)), unplaced=())
     assert fallback.summary == f"Запасная дата назначена: {said}."
+
+
+@pytest.mark.parametrize(
+    ("name", "case", "expected"),
+    [
+        ("Жанна Волкова", "acc", "Жанну Волкову"),  # issue 45 item 13: «заменяет Жанну Волкову»
+        ("Жанна Волкова", "gen", "Жанны Волковой"),
+        ("Фёдор Запасов", "acc", "Фёдора Запасова"),  # ё kept
+        ("Пётр Ёлкин", "gen", "Петра Ёлкина"),  # ё dropped where the name drops it
+        ("Олег Клименко", "dat", "Олегу Клименко"),  # a surname that does not decline
+        ("Анна Жук", "ins", "Анной Жук"),  # nor does a woman's consonant surname
+        ("Никита", "acc", "Никиту"),  # one word, plainly a name
+        ("Шарик", "acc", "Шарик"),  # one word, a nickname: as written
+        ("Игорь", "acc", "Игорь"),  # the gender unknown: as written
+        ("Саша Белых", "gen", "Саша Белых"),
+        ("John Smith", "acc", "John Smith"),  # Latin letters
+        ("Nick Волков", "acc", "Nick Волков"),
+        ("Новичок бв", "acc", "Новичок бв"),  # a word in lower case: not a name
+        ("Мария Ивановна Петрова", "acc", "Мария Ивановна Петрова"),  # more than two words
+        ("?", "acc", "?"),
+    ],
+)
+def test_a_name_is_declined_in_its_gender_or_left_as_written(name: str, case: str, expected: str) -> None:
+    assert declined(name, case) == expected  # type: ignore[arg-type]

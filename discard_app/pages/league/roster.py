@@ -20,7 +20,7 @@ from services.core.config import settings
 from services.core.db import session_scope
 from services.core.models import Player, Role, RosterStatus, User, saved, utc_now
 from services.core.ruleset import multiple_of, of_season
-from services.core.wording import gender
+from services.core.wording import declined, gender
 from services.league import accounts, fees, issued_passwords, roster, seasons, withdrawal
 from services.league.accounts import AccountError, reset_password
 
@@ -251,8 +251,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     def ask_reset(self, player_id: str) -> None:
         """«Новый пароль» first asks, naming the person: the old password stops working at once."""
         self.confirm_id = player_id
-        name = next((r["name"] for r in self.rows if r["player_id"] == player_id), "")
-        self.confirm_name = texts.ROSTER_RESET_CONFIRM_TITLE.format(name=name)
+        self.confirm_name = texts.ROSTER_RESET_CONFIRM_TITLE.format(name=declined(self._row_name(player_id), "gen"))
 
     @rx.event
     def cancel_reset(self, is_open: bool = False) -> None:
@@ -290,8 +289,7 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
     def ask_delete(self, player_id: str) -> None:
         """«Удалить строку» first asks, naming the person (issue 25 item 4)."""
         self.delete_id = player_id
-        name = next((r["name"] for r in self.rows if r["player_id"] == player_id), "")
-        self.delete_question = texts.ROSTER_DELETE_CONFIRM_TITLE.format(name=name)
+        self.delete_question = texts.ROSTER_DELETE_CONFIRM_TITLE.format(name=declined(self._row_name(player_id), "acc"))
 
     @rx.event
     def cancel_delete(self, is_open: bool = False) -> None:
@@ -332,6 +330,9 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
                 session, player, status, reason=form.get("reason", ""), actor_user_id=user.id, now=utc_now()
             )
 
+    def _row_name(self, player_id: str | None) -> str:
+        return next((r["name"] for r in self.rows if r["player_id"] == player_id), "")
+
     def _apply_status(self, form: dict[str, str], done: str) -> bool:
         outcome = self._perform(
             lambda s, u: self._status_change(s, u, form), key=form.get(KEY_FIELD), done=done, action="roster.status"
@@ -347,8 +348,8 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
             # checked, not done: it takes the person out of the standings, so it is asked first
             if self._check(lambda s, u: self._status_change(s, u, form)):
                 self._pending_withdrawal = {key: form.get(key) or "" for key in ("player_id", "reason", KEY_FIELD)}
-                name = next((r["name"] for r in self.rows if r["player_id"] == form.get("player_id")), "")
-                self.withdraw_question = texts.ROSTER_WITHDRAW_CONFIRM_TITLE.format(name=name)
+                name = self._row_name(form.get("player_id"))
+                self.withdraw_question = texts.ROSTER_WITHDRAW_CONFIRM_TITLE.format(name=declined(name, "acc"))
                 who = texts.ROSTER_WITHDRAW_WHO[gender(name) or ""]
                 self.withdraw_text = texts.ROSTER_WITHDRAW_CONFIRM_TEXT.format(who=who)
             return None
@@ -363,7 +364,9 @@ class RosterState(GuardedActions, OrganizerPage, AuthState):
         form, self._pending_withdrawal, self.withdraw_question = self._pending_withdrawal, {}, ""
         if not form:
             return
-        self._apply_status({**form, "status": RosterStatus.WITHDRAWN}, texts.ROSTER_WITHDRAWN)
+        name = self._row_name(form.get("player_id"))
+        done = texts.ROSTER_WITHDRAWN.format(who=texts.ROSTER_WITHDRAWN_WHO[gender(name) or ""])
+        self._apply_status({**form, "status": RosterStatus.WITHDRAWN}, done)
         self._refresh()
 
     @rx.event
