@@ -15,17 +15,9 @@
   const SAME_PRESS_MS = 10000;
   const sources = []; // {question: () => text or "", forget: () => void}, registered by pages (the grid)
   const typed = new Set(); // forms typed into since they were last sent or emptied
-  // The fields of a second press are the first press's, each as it was or emptied (an unticked box is not sent).
-  const samePress = (before, now) => {
-    const was = new Map();
-    before.forEach(([k, v]) => was.set(k, [...(was.get(k) || []), v]));
-    const seen = new Map();
-    return now.every(([k, v]) => {
-      const i = seen.get(k) || 0;
-      seen.set(k, i + 1);
-      return v === "" || (was.get(k) || [])[i] === v;
-    });
-  };
+  // The fields of a second press are the first press's, in order, each as it was or emptied.
+  const samePress = (before, now) =>
+    before.length === now.length && now.every(([k, v], i) => k === before[i][0] && (v === "" || v === before[i][1]));
   const formOf = (el) => (el && el.closest ? el.closest("form[data-action-form]") : null);
   const typing = (ev) => {
     const form = formOf(ev.target);
