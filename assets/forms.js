@@ -5,7 +5,9 @@
 // question forgets it all, so the next page never asks again.
 // A second press of the same form — nothing typed since, the same fields, within SAME_PRESS_MS — goes with the first
 // press's one-time key (action_key), however the page re-rendered meanwhile with a new one: the server answers it
-// as it answered the first and changes nothing. (Capture listeners: they run before the form's own handlers.)
+// as it answered the first and changes nothing. A field the page emptied after the first press (a form cleared on
+// success) is still the same field: a double tap's second press sees the emptied form, and is the same press.
+// (Capture listeners: they run before the form's own handlers.)
 (function () {
   if (window.discardUnsaved) return;
   const FORM_QUESTION = "Введённое в форму не сохранено. Уйти со страницы?";
@@ -13,6 +15,9 @@
   const SAME_PRESS_MS = 10000;
   const sources = []; // {question: () => text or "", forget: () => void}, registered by pages (the grid)
   const typed = new Set(); // forms typed into since they were last sent or emptied
+  // The fields of a second press are the first press's, in order, each as it was or emptied.
+  const samePress = (before, now) =>
+    before.length === now.length && now.every(([k, v], i) => k === before[i][0] && (v === "" || v === before[i][1]));
   const formOf = (el) => (el && el.closest ? el.closest("form[data-action-form]") : null);
   const typing = (ev) => {
     const form = formOf(ev.target);
@@ -29,9 +34,9 @@
     if (!field) return;
     const data = new FormData(form);
     data.delete(KEY_FIELD);
-    const fields = JSON.stringify([...data.entries()].map(([k, v]) => [k, typeof v === "string" ? v : v.name]));
+    const fields = [...data.entries()].map(([k, v]) => [k, typeof v === "string" ? v : v.name]);
     const last = form.discardPress;
-    if (last && last.fields === fields && Date.now() - last.at < SAME_PRESS_MS) {
+    if (last && samePress(last.fields, fields) && Date.now() - last.at < SAME_PRESS_MS) {
       field.value = last.key;
     } else {
       field.value = field.dataset.key;

@@ -2,9 +2,10 @@
 the message beside it. Every submit button stands in an `action_form` (tests/e2e/test_forms.py walks the pages).
 
 The key (`GuardedActions.action_key`, discard_app/state/action.py) goes with the form, so the server performs
-the form's action once: a second tap, a resent frame, changes nothing. A second press of the same fields within
-seconds goes with the first press's key even after the page has re-rendered with a new one (`assets/forms.js`),
-so it is answered as the first was, never refused as a new action. The button is disabled and shows it works
+the form's action once: a second tap, a resent frame, changes nothing. A second press of the same fields (or of
+the fields the page emptied on success) within seconds goes with the first press's key even after the page has
+re-rendered with a new one (`assets/forms.js`), so it is answered as the first was, never refused as a new action.
+The button is disabled and shows it works
 while the page's `busy` var is set: the form sends `start_busy` just before its own event, and `guarded` clears it
 when the handler ends. Fields stay as typed (`reset_on_submit=False`); a page that clears or
 advances them on success says so in its handler.

@@ -1017,6 +1017,9 @@ def test_the_wrong_role_changes_nothing_and_the_right_one_acts(app: App, handler
 
 @pytest.mark.parametrize("handler", sorted(SCENARIOS))
 def test_the_same_event_sent_twice_at_once_acts_once(app: App, handler: str) -> None:
+    """The same frame twice: the server's half of a double tap. Which key a second press carries when the page has
+    re-rendered (a new key) or emptied the form meanwhile is the browser's half (assets/forms.js), tested where it
+    lives: tests/e2e/test_announcements.py (the emptied form's second press)."""
     scenario = SCENARIOS[handler]
     path, payload = scenario.build(app)
     before = _snapshot(app)

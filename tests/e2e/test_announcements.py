@@ -33,3 +33,20 @@ def test_announcement_and_telegram_link_code(app: App, page: Page, browser) -> N
     player.get_by_role("button", name="Получить код привязки").click()
     expect(player.get_by_text(re.compile(r"Ваш одноразовый код: [A-Z2-9]{10}"))).to_be_visible()
     player.context.close()
+
+
+def test_a_second_press_on_the_form_its_publication_emptied_is_the_same_press(app: App, page: Page) -> None:
+    """A double tap whose second press comes after the page emptied the form (components/form.py, assets/forms.js):
+    answered as the first, not refused as a new, empty announcement."""
+    login(page, app, ORGANIZER, path="/announcements")
+    text = "Двойное нажатие — одно объявление, e2e"
+    field = page.get_by_label("Текст объявления")
+    field.fill(text)
+    button = page.get_by_role("button", name="Опубликовать")
+    button.click()
+    expect(page.get_by_role("status")).to_contain_text("Объявление опубликовано")
+    expect(field).to_have_value("")  # the second press sees the emptied form
+    button.click()
+    expect(page.get_by_role("status")).to_contain_text("Объявление опубликовано")
+    expect(page.get_by_role("alert")).to_have_count(0)  # not «Напишите текст объявления.»
+    expect(page.get_by_text(text)).to_have_count(1)

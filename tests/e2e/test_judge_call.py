@@ -79,3 +79,38 @@ def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app:
         judge_context.close()
         player_context.close()
         engine.dispose()
+
+
+def test_a_refused_call_leaves_the_button_tappable_on_a_phone(browser: Browser, app: App) -> None:
+    """Issue: on a phone «Позвать судью» did nothing. A refusal stays pinned to the bottom of the screen until closed;
+    at the page's end it lay over the button for good, so every next tap landed on it. The page now has room below
+    its end while an answer is pinned, and the button scrolls clear of it."""
+    passwords = fresh_players(app)
+    table = tuple(passwords)
+    today = kirov_date(utc_now())
+    match_id, _title = _stage_with_tours(
+        app, table, Interval(at_kirov(today - timedelta(days=1)), at_kirov(today + timedelta(days=6)))
+    )
+    engine = app.engine()
+    with session_scope(engine) as session:
+        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
+        room = Room(name="Зал судейского обхода")
+        session.add(room)
+        session.flush()
+        scheduling_admin.assign_meeting(session, match_id=match_id, start=utc_now() + timedelta(hours=3), hanchans=3,
+                                        room_id=room.id, actor_user_id=organizer.id, now=utc_now())  # fmt: skip
+    context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
+    player = context.new_page()
+    try:
+        login(player, app, table[1], passwords[table[1]], path=f"/match/{match_id}")
+        form = player.locator("form").filter(has=player.get_by_role("button", name="Позвать судью"))
+        button = form.get_by_role("button", name="Позвать судью")
+        form.get_by_label("Что произошло (коротко)").fill("спор о фуритене")
+        button.tap()  # before the meeting: refused, and the refusal stays pinned at the bottom until closed
+        expect(player.get_by_role("alert")).to_contain_text("сейчас встреча не идёт")
+        button.tap(trial=True, timeout=5_000)  # the pinned refusal does not lie over the button for good
+        with session_scope(engine) as session:
+            assert session.exec(select(JudgeCall).where(JudgeCall.match_id == match_id)).all() == []
+    finally:
+        context.close()
+        engine.dispose()

@@ -447,12 +447,16 @@ def _hanchan(h: HanchanView) -> rx.Component:
     )
 
 
+def _answered() -> rx.Var[bool]:
+    return (MatchState.error != "") | (MatchState.problems.length() > 0) | (MatchState.notice != "")
+
+
 def _messages() -> rx.Component:
     """Pinned to the bottom of the viewport: the answer to a form is where the eye is, not 1000 px above the button
     (a success that scrolled out of sight invited a second tap)."""
     failed = (MatchState.error != "") | (MatchState.problems.length() > 0)
     return rx.cond(
-        (MatchState.error != "") | (MatchState.problems.length() > 0) | (MatchState.notice != ""),
+        _answered(),
         rx.box(
             rx.cond(MatchState.error != "", rx.callout(MatchState.error, color_scheme="red", role="alert")),
             rx.cond(
@@ -591,6 +595,9 @@ def _body() -> rx.Component:
         ),
         spacing="3",
         width="100%",
+        # The pinned answer stays while it says what is wrong: room below the page's end lets its last form (on a
+        # phone «Позвать судью») scroll clear of it, or a tap there lands on the answer and does nothing.
+        padding_bottom=rx.cond(_answered(), "50vh", "0"),
     )
 
 
