@@ -582,16 +582,16 @@ def move_to_next_window(session: Session, *, match_id: int, actor_user_id: int, 
     _, item = match_board(session, match_id, now=now)
     info = item.info
     _require_unplayed(info.match, "на следующий тур его не переносят.")
-    if not info.has_next_tour:
-        raise SchedulingError(LAST_TOUR)
     if item.played:
         raise SchedulingError(
             "В матче уже сыграны ханчаны, остальные забронированы: на следующий тур его не переносят."
         )
     rounds = session.exec(select(Round).where(Round.stage_id == info.round.stage_id).order_by(col(Round.id))).all()
     later = [r for r in rounds if saved(r.id) > saved(info.window_round.id)]
-    target = later[0] if later else None
-    if target is None or target.window_start is None or target.window_end is None:
+    if not later:
+        raise SchedulingError(LAST_TOUR)
+    target = later[0]
+    if target.window_start is None or target.window_end is None:
         raise SchedulingError("У следующего тура нет игрового окна: сначала задайте его.")
     for booking in item.movable:
         release_booking(session, booking, info, reason="матч перенесён на следующий тур", now=now, by_organizer=True)

@@ -69,13 +69,6 @@ class MatchInfo:
         return of_season(self.season)
 
     @property
-    def has_next_tour(self) -> bool:
-        """Регламент §2, §6.1: a regular match moves to the next tour's window — there is none after the last tour
-        (the ruleset's count), nor in the playoff."""
-        code = self.window_round.code
-        return self.stage_kind == StageKind.REGULAR and code.isdigit() and int(code) < self.rules.tours
-
-    @property
     def hanchan_minutes(self) -> int:
         """The season's planning length of a hanchan (its ruleset's)."""
         return self.rules.hanchan_minutes

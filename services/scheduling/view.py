@@ -366,7 +366,7 @@ def overview(session: Session, *, now: datetime) -> list[Row]:
                 "can_fallback": "1" if fallback and fallback.start > now and fallback_place(board, item) else "",
                 "can_assign": "1" if item.remaining > 0 else "",
                 "can_move": "1" if item.movable and not item.complete else "",
-                "can_next_window": "1" if info.has_next_tour and not item.played else "",
+                "can_next_window": "" if item.played else "1",
             }
         )
     return rows

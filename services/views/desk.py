@@ -49,7 +49,7 @@ from services.scheduling.capacity import board_capacity
 from services.scheduling.fallback_plan import fallback_note, fallback_place
 from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
-from services.scheduling.rules import LAST_TOUR, NO_COMMON_TIME, NO_FREE_TABLE, format_kirov, hanchans_word
+from services.scheduling.rules import NO_COMMON_TIME, NO_FREE_TABLE, format_kirov, hanchans_word
 
 SOON = timedelta(days=7)  # a window ending within a week without a booking needs the organizer now
 
@@ -140,30 +140,19 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
         fallback_action = {"action": FALLBACK, "target": str(m.match.id), "action_label": "Назначить запасную дату"}
         state = board.state(m)
         if board.window_over(m):
-            missing = f"Окно закончилось {format_kirov(window.end)}; " + (
-                "забронировано не всё. " if m.bookings else "встреча не назначена. "
-            )
             items.append(
                 DeskItem(
                     f"over-{m.match.id}",
                     "over",
                     title,
-                    missing
-                    + "Перенесите матч на следующий тур (уважительная причина) или запишите неявку на странице матча.",
+                    f"Окно закончилось {format_kirov(window.end)}; "
+                    f"{'забронировано не всё' if m.bookings else 'встреча не назначена'}. "
+                    "Перенесите матч на следующий тур (уважительная причина) или запишите неявку на странице матча.",
                     match_url(saved(m.match.id)),
                     "Открыть матч",
                     NEXT_WINDOW,
                     str(m.match.id),
                     "Перенести на следующий тур",
-                )
-                if m.info.has_next_tour
-                else DeskItem(
-                    f"over-{m.match.id}",
-                    "over",
-                    title,
-                    missing + LAST_TOUR,
-                    match_url(saved(m.match.id)),
-                    "Открыть матч",
                 )
             )
         elif window.end - now <= SOON:
@@ -252,7 +241,9 @@ def _warning_items(session: Session, board: Board, now: datetime) -> list[DeskIt
                 "решите: перенести матч, посадить замену или оставить время (Регламент §5, §6.1).",
                 match_url(saved(m.match.id)),
                 "Посадить замену",
-                *((NEXT_WINDOW, str(m.match.id), "Перенести на следующий тур") if m.info.has_next_tour else ()),
+                NEXT_WINDOW,
+                str(m.match.id),
+                "Перенести на следующий тур",
             )
         )
     return items

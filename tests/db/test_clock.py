@@ -129,7 +129,9 @@ def test_penalties_rulings_and_tie_decisions_are_decided_at_the_callers_now(db: 
         since = _newest(session, AuditRecord)
         a, b, c, d = (p.id for p in league.players)
         mid = league.match.id
-        f.begun_meeting(session, mid, FAR - timedelta(hours=1))
+        # hanchan 1 at a first meeting; d does not come to the second (Регламент §5: a no-show is for that meeting)
+        f.begun_meeting(session, mid, FAR - timedelta(hours=3), hanchans=1)
+        f.begun_meeting(session, mid, FAR - timedelta(hours=1), hanchans=2)
         enter_hanchan(session, league.organizer, mid, _entry(league, (35000, 35000, 25000, 25000)), now=FAR)
         no_show = add_no_show(session, league.organizer, mid, d, now=FAR + MINUTE)
         conduct = add_conduct_penalty(session, league.organizer, mid, c, amount=0, violation="шум", basis="RRC 2.0",
