@@ -7,7 +7,7 @@ PORT ?= 3000
 WORKERS ?= 2
 # make prod starts the Telegram bot too (when TELEGRAM_BOT_TOKEN is set); BOT=0 where it runs as its own unit
 BOT ?= 1
-# The tests mostly wait (apps, browsers, databases): more workers than the machine's two cores keep both busy.
+# More workers than the machine's two cores: while one starts an app or a browser, the others keep both cores busy.
 TEST_WORKERS ?= 4
 VENV := .venv
 PY := $(VENV)/bin/python
@@ -81,10 +81,14 @@ test: setup chromium
 	@echo "==> Стиль кода: ruff format --check, ruff check"
 	@$(VENV)/bin/ruff format --check --quiet . && $(VENV)/bin/ruff check --quiet . \
 		|| { echo "!! ruff: исправьте стиль (make fmt)"; exit 1; }
-	@echo "==> Типы: mypy --strict services/ и discard_app/ (настройки и исключения — в pyproject.toml)"
-	@$(VENV)/bin/mypy || { echo "!! mypy: исправьте типы"; exit 1; }
-	@echo "==> Тесты: unit, база данных, бот, браузер (процессов pytest-xdist: $(TEST_WORKERS))"
-	@$(VENV)/bin/pytest tests -n $(TEST_WORKERS)
+	@echo "==> Типы: mypy --strict services/ и discard_app/ (настройки и исключения — в pyproject.toml); тем временем"
+	@echo "    собираются страницы для браузерных тестов (одна сборка на весь прогон)"
+	@web=$$(mktemp -d); trap 'kill $${build:-} 2>/dev/null || true; rm -rf "$$web"' EXIT; \
+	$(PY) -m tests.e2e.frontend "$$web/web" > "$$web/frontend.log" 2>&1 & build=$$!; \
+	$(VENV)/bin/mypy || { echo "!! mypy: исправьте типы"; exit 1; }; \
+	wait $$build || { tail -n 40 "$$web/frontend.log"; echo "!! Страницы не собрались"; exit 1; }; \
+	echo "==> Тесты: unit, база данных, бот, браузер (процессов pytest-xdist: $(TEST_WORKERS))"; \
+	DISCARD_TEST_FRONTEND="$$web/web" $(VENV)/bin/pytest tests -n $(TEST_WORKERS)
 
 fmt: setup
 	@$(VENV)/bin/ruff format . && $(VENV)/bin/ruff check --fix .

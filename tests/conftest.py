@@ -5,7 +5,6 @@ from __future__ import annotations
 import atexit
 import shutil
 import uuid
-import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -156,9 +155,6 @@ def _no_database_named_across_tests() -> Iterator[None]:
 
 # --- issue 39: `make test` runs on several xdist workers (`-n`) ---
 BROWSER_TESTS = "tests/e2e/"
-# Browser files whose tests each build what they act on (fresh matches, players, seasons through the services):
-# split into this many parts, so the file that alone takes a third of the browser tests' time is not one long tail.
-CASES_ON_THEIR_OWN = {"test_actions_protocol.py": 4}
 
 
 def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
@@ -172,9 +168,6 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log: object) -> object:
         def _split_scope(self, nodeid: str) -> str:
             if not nodeid.startswith(BROWSER_TESTS):
                 return nodeid
-            path = nodeid.split("::", 1)[0]
-            if parts := CASES_ON_THEIR_OWN.get(path.removeprefix(BROWSER_TESTS)):  # each part with its own app
-                return f"{path}#{zlib.crc32(nodeid.encode()) % parts}"
-            return path
+            return nodeid.split("::", 1)[0]
 
     return BrowserFilesTogether(config, log)

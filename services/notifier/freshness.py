@@ -36,18 +36,19 @@ def time_moved(session: Session, *, since: datetime | None, now: datetime) -> bo
     return session.exec(ended.limit(1)).first() is not None
 
 
-def stale_cards(session: Session, *, now: datetime) -> list[int]:
+def stale_cards(session: Session, *, now: datetime) -> tuple[list[int], bool]:
     """The matches whose posted card no longer shows what the read model says at `now`, leaving out those with an
-    event still to deliver (its delivery renders the card as it is then)."""
+    event still to deliver (its delivery renders the card as it is then), and whether any was left out so: a
+    delivery already under way may have rendered its card before `now`, so such a card is looked at again."""
     waiting = select(OutboxEvent.match_id).where(
         col(OutboxEvent.delivered_at).is_(None), col(OutboxEvent.match_id).is_not(None)
     )
-    posted = dict(
-        session.exec(
-            select(MatchCard.match_id, MatchCard.text_hash)
-            .join(Match, col(Match.id) == MatchCard.match_id)
-            .where(col(Match.status).in_(_LIVE), col(MatchCard.match_id).not_in(waiting))
-        ).all()
+    live = (
+        select(MatchCard.match_id, MatchCard.text_hash)
+        .join(Match, col(Match.id) == MatchCard.match_id)
+        .where(col(Match.status).in_(_LIVE))
     )
+    posted = dict(session.exec(live.where(col(MatchCard.match_id).not_in(waiting))).all())
+    left_out = session.exec(live.where(col(MatchCard.match_id).in_(waiting)).limit(1)).first() is not None
     fresh = snapshots(session, sorted(posted), now=now)
-    return [snap.match_id for snap in fresh if text_hash(card_text(snap)) != posted[snap.match_id]]
+    return [snap.match_id for snap in fresh if text_hash(card_text(snap)) != posted[snap.match_id]], left_out

@@ -664,10 +664,11 @@ class Notifier:
         with session_scope(self.bind) as session:
             if not time_moved(session, since=self._looked_at, now=now):
                 return 0
-            stale = stale_cards(session, now=now)
+            stale, left_out = stale_cards(session, now=now)
             for match_id in stale:
                 kinds.emit(session, kinds.TIME_PASSED, match_id, now=now)
-        self._looked_at = now
+        if not left_out:  # a card whose delivery was under way is looked at again next time (`stale_cards`)
+            self._looked_at = now
         return len(stale)
 
     def queue_reminder(self, reminder_time: time) -> bool:

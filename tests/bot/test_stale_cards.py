@@ -12,12 +12,15 @@ from datetime import datetime
 import pytest
 import sqlalchemy as sa
 from sqlmodel import Session
+from telegram import Bot
 from telegram.ext import Application
 
 from services.notifier.bot import build_application
+from services.notifier.outbox import Target
 from services.scheduling import booking
-from tests.bot.conftest import CHAT, bot_config
-from tests.bot.fake_api import FakeBotApi
+from tests.bot import delivery
+from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
+from tests.bot.fake_api import TOKEN, FakeBotApi
 from tests.bot.league import PROPOSED_AT, answer, kirov, make_league, propose
 
 pytestmark = pytest.mark.asyncio
@@ -94,6 +97,44 @@ async def test_time_alone_edits_the_card_once_when_an_option_has_begun(
         await stopped(app)
     assert len(fake_api.accepted("editMessageText")) == edits == 1
     assert len(fake_api.accepted("sendMessage")) == 1
+
+
+async def test_a_card_whose_delivery_was_under_way_as_time_moved_is_looked_at_again(
+    fake_api: FakeBotApi, engine: sa.Engine, session: Session
+) -> None:
+    """Seen in a full run: the minute job looked just after a grid point passed while a delivery begun before it was
+    under way, left that match to the delivery, and never looked again; the delivery had rendered the card as it was
+    before the grid point, so the card kept Thursday's gone evening."""
+    (league,) = make_league(session)
+    for index in range(4):
+        answer(session, league, index, (kirov(10, 19), kirov(10, 23)), (kirov(12, 13), kirov(12, 20)))
+    bot = Bot(TOKEN, base_url=fake_api.base_url)
+    await bot.initialize()
+    clock = Clock(IN_WINDOW)
+    notifier = delivery.notifier(bot, Target(CHAT, SCHEDULE, ANNOUNCEMENTS), engine, clock=clock)
+    try:
+        await notifier.deliver_pending()
+        assert notifier.queue_stale_cards() == 0  # the first look: the card shows both evenings, as it should
+        # A repaint that changes no common option: an event for the match, its delivery about to begin.
+        answer(
+            session,
+            league,
+            0,
+            (kirov(10, 19), kirov(10, 23)),
+            (kirov(12, 13), kirov(12, 20)),
+            (kirov(13, 10), kirov(13, 12)),
+        )
+        clock.now = kirov(11, 9)  # Thursday's evening is over
+        assert notifier.queue_stale_cards() == 0  # the match is left to its delivery
+        clock.now = IN_WINDOW  # the delivery renders the card as of when it began, before the grid point
+        await notifier.deliver_pending()
+        clock.now = kirov(11, 9)
+        assert notifier.queue_stale_cards() == 1  # looked at again: the card is stale
+        await notifier.deliver_pending()
+    finally:
+        await bot.shutdown()
+    [card] = cards(fake_api)
+    assert THURSDAY not in card and SATURDAY in card
 
 
 async def test_a_neighbours_hold_takes_the_only_table_from_the_card_and_gives_it_back(

@@ -34,6 +34,7 @@ CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]  # fmt: skip
+BUILT_FRONTEND = "DISCARD_TEST_FRONTEND"  # a build made before the run (`make test`), for every app of it
 START_TIMEOUT = 60  # the front end is built already (`frontend`): an app starts in seconds
 
 
@@ -186,7 +187,12 @@ def _run_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="session")
 def frontend(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The run's one front-end build: the first worker to need it builds it, the others wait for it and share it."""
+    """The run's one front-end build: `make test` builds it beside mypy and names it (`DISCARD_TEST_FRONTEND`);
+    otherwise the first worker to need it builds it, the others wait for it and share it."""
+    if given := os.environ.get(BUILT_FRONTEND):
+        web_dir = Path(given)
+        assert (web_dir / "build" / "client" / "index.html").exists(), f"{BUILT_FRONTEND}={given} holds no build"
+        return web_dir
     run_dir = _run_dir(tmp_path_factory)
     web_dir = run_dir / "web"
     with open(run_dir / "web.lock", "w") as lock:

@@ -16,7 +16,7 @@ from discard_app.state.action import KEY_FIELD
 from services.core.db import session_scope
 from services.core.models import Announcement
 from tests.e2e.conftest import ORGANIZER, App
-from tests.e2e.test_actions_protocol import RawTab, _cookie_for, _settle
+from tests.e2e.test_actions_protocol import RawTab, _cookie_for
 
 PATH = "/announcements"
 STATE = AnnouncementsState.get_full_name()
@@ -41,7 +41,7 @@ def _page_key(tab: RawTab) -> str:
 def _publish(tab: RawTab, text: str) -> None:
     """The form sent as the page renders it: its text and the key the page holds."""
     tab.emit(f"{STATE}.publish", {"form": {"text": text, KEY_FIELD: _page_key(tab)}}, PATH)
-    _settle(tab)
+    tab.settle()
 
 
 def _published(app: App, texts: list[str]) -> list[str]:
@@ -56,7 +56,7 @@ def test_each_action_from_one_open_page_acts_with_the_key_the_page_holds(app: Ap
     tab = RawTab(app, str(uuid.uuid4()), _cookie_for(app, ORGANIZER))
     try:
         tab.emit(f"{STATE}.load", {}, PATH)
-        _settle(tab)
+        tab.settle()
         loaded = _page_key(tab)
         tag = uuid.uuid4().hex[:6]
         first, second = f"Первое объявление {tag}", f"Второе объявление {tag}"

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from discard_app import texts
 from discard_app.components.form import FORM_MARK
 from tests.e2e.conftest import LETTERS, ORGANIZER, App, login
-from tests.e2e.test_actions_protocol import _match
+from tests.e2e.test_actions_protocol import _match, settled
 
 # page -> the submit buttons not yet on the form component (issue 25 item 1)
 NOT_YET_MOVED = {}
@@ -53,7 +53,7 @@ def test_every_submit_button_stands_in_the_form_component(page: Page, app: App) 
         expect(page.get_by_role("heading").first).to_be_visible()
         for text in MOVED.get(path, set()):  # the on-load event's forms, in the form component
             expect(page.locator(f"form[{FORM_MARK}] button[type=submit]", has_text=text).first).to_be_visible()
-        page.wait_for_timeout(500)  # and whatever else the on-load event renders
+        settled(app)  # and whatever else the on-load event and what it chains render
         buttons = page.evaluate(SUBMITS)
         inside = {text for text, moved in buttons if moved}
         assert MOVED.get(path, set()) <= inside, f"{path}: expected on the form component: {MOVED[path] - inside}"

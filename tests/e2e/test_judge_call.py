@@ -9,28 +9,35 @@ from playwright.sync_api import Browser, expect
 from sqlmodel import select
 
 from services.core.db import session_scope
-from services.core.models import JudgeCall, Room, User, utc_now
+from services.core.models import JudgeCall, User, utc_now
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import Interval, at_kirov, kirov_date
 from tests.e2e.conftest import JUDGE, ORGANIZER, App, login
 from tests.e2e.test_organizer_desk import DESKTOP, PHONE, _stage_with_tours, fresh_players
 
 
-def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app: App) -> None:
+def _match_meeting_in(app: App, room: str, starts_in: timedelta) -> tuple[dict[str, str], int, str]:
+    """Four fresh players' match in a tour open this week, its three-hanchan meeting booked by the organizer in a
+    room of its own: their passwords, the match and its title."""
     passwords = fresh_players(app)
-    table = tuple(passwords)
     today = kirov_date(utc_now())
     match_id, title = _stage_with_tours(
-        app, table, Interval(at_kirov(today - timedelta(days=1)), at_kirov(today + timedelta(days=6)))
+        app, tuple(passwords), Interval(at_kirov(today - timedelta(days=1)), at_kirov(today + timedelta(days=6)))
     )
     engine = app.engine()
     with session_scope(engine) as session:
         organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
-        room = Room(name="Зал судейского теста")
-        session.add(room)
-        session.flush()
-        scheduling_admin.assign_meeting(session, match_id=match_id, start=utc_now() + timedelta(minutes=5), hanchans=3,
-                                        room_id=room.id, actor_user_id=organizer.id, now=utc_now())  # fmt: skip
+        room_id = scheduling_admin.add_room(session, name=room, actor_user_id=organizer.id).id
+        scheduling_admin.assign_meeting(session, match_id=match_id, start=utc_now() + starts_in, hanchans=3,
+                                        room_id=room_id, actor_user_id=organizer.id, now=utc_now())  # fmt: skip
+    engine.dispose()
+    return passwords, match_id, title
+
+
+def test_a_players_call_reaches_the_judges_open_desk_live(browser: Browser, app: App) -> None:
+    passwords, match_id, title = _match_meeting_in(app, "Зал судейского теста", timedelta(minutes=5))
+    table = tuple(passwords)
+    engine = app.engine()
     judge_context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **DESKTOP)
     player_context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
     judge, player = judge_context.new_page(), player_context.new_page()
@@ -85,20 +92,9 @@ def test_a_refused_call_leaves_the_button_tappable_on_a_phone(browser: Browser, 
     """Issue: on a phone «Позвать судью» did nothing. A refusal stays pinned to the bottom of the screen until closed;
     at the page's end it lay over the button for good, so every next tap landed on it. The page now has room below
     its end while an answer is pinned, and the button scrolls clear of it."""
-    passwords = fresh_players(app)
+    passwords, match_id, _title = _match_meeting_in(app, "Зал судейского обхода", timedelta(hours=3))
     table = tuple(passwords)
-    today = kirov_date(utc_now())
-    match_id, _title = _stage_with_tours(
-        app, table, Interval(at_kirov(today - timedelta(days=1)), at_kirov(today + timedelta(days=6)))
-    )
     engine = app.engine()
-    with session_scope(engine) as session:
-        organizer = session.exec(select(User).where(User.display_name == ORGANIZER)).one()
-        room = Room(name="Зал судейского обхода")
-        session.add(room)
-        session.flush()
-        scheduling_admin.assign_meeting(session, match_id=match_id, start=utc_now() + timedelta(hours=3), hanchans=3,
-                                        room_id=room.id, actor_user_id=organizer.id, now=utc_now())  # fmt: skip
     context = browser.new_context(locale="ru-RU", timezone_id="Europe/Kirov", **PHONE)
     player = context.new_page()
     try:

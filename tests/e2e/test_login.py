@@ -12,6 +12,7 @@ from playwright.sync_api import Browser, Page, WebSocketRoute, expect
 
 from discard_app.pages.account.login import LoginState
 from tests.e2e.conftest import LETTERS, ORGANIZER, PLAYERS, App, login, logout
+from tests.e2e.test_actions_protocol import settled
 
 SUBMIT = f"{LoginState.get_full_name()}.submit"
 TAPS_BEFORE_CONNECTING = 6
@@ -174,7 +175,7 @@ def test_a_login_tapped_before_the_page_connected_keeps_its_answer(page: Page, a
         _tap_before_connecting(tab, app)
         alert = tab.get_by_role("alert")
         expect(alert, f"tap {attempt + 1}").to_contain_text("Неверное имя или пароль")
-        tab.wait_for_timeout(1000)  # the page's on_load, queued behind the login on the server, has run by now
+        settled(app)  # the page's on_load, queued behind the login on the server, has run
         expect(alert, f"tap {attempt + 1}: the answer was wiped").to_contain_text("Неверное имя", timeout=1000)
         tab.close()
 

@@ -12,6 +12,7 @@ from services.core.db import session_scope
 from services.core.models import MatchStatus, Player, User
 from services.league.roster import current_season
 from tests.e2e.conftest import PLAYERS, App, login
+from tests.e2e.test_actions_protocol import settled
 from tests.factories import match_in_own_stage
 
 TABLE = PLAYERS[12:16]
@@ -88,7 +89,7 @@ def test_a_player_not_seated_follows_the_scheduling_link_and_is_refused_calmly(p
     page.get_by_role("link", name=texts.MATCH_SCHEDULE_LINK).click()
     expect(page).to_have_url(re.compile(rf"/match/{match_id}/schedule"))
     expect(page.get_by_text(texts.FORBIDDEN_TITLE).first).to_be_visible()
-    page.wait_for_timeout(1_000)  # the page's load and its live watch have run
+    settled(app)  # the page's load and its live watch have run
     expect(page.get_by_text(texts.UNEXPECTED_ERROR[:30])).to_have_count(0)
     assert log.read_text().count("Traceback") == tracebacks, "the server raised while refusing the page"
 

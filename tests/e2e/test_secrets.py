@@ -67,6 +67,16 @@ class RawTab:
                 break
         return self.received
 
+    def settle(self, seconds: float = 30.0) -> list[str]:
+        """Until the app has handled every event sent so far (a handler, what it yields and chains) and their
+        updates are here: the served app's `settled` comes back on this socket after them (tests/e2e/serve.py)."""
+        self.ws.send('42/_event,["settled"]')
+        done = ('42/_event,["settled"', '42/_event,["unsettled"')
+        self.read(until=lambda frame: frame.startswith(done), seconds=seconds)
+        last = self.received.pop() if self.received and self.received[-1].startswith(done) else ""
+        assert last.startswith(done[0]), f"the app had not handled its events after {seconds} s: {last[:300]}"
+        return self.received
+
     def close(self) -> None:
         self.ws.close()
 
@@ -154,7 +164,7 @@ def test_a_closed_tabs_token_without_the_session_cookie_acts_as_nobody(browser: 
     intruder = f"Захватчик {uuid.uuid4().hex[:6]}"
     raw = RawTab(app, tab)  # no session cookie, no initial sync
     raw.emit(f"{RosterState.get_full_name()}.add_player", {"form": {"name": intruder, "status": "main"}}, "/roster")
-    frames = "".join(raw.read(seconds=3))
+    frames = "".join(raw.settle())
     raw.close()
     engine = app.engine()
     with session_scope(engine) as session:
@@ -414,7 +424,7 @@ def test_wrong_current_passwords_from_many_tabs_cannot_take_the_logins_turns(app
     with «Сейчас слишком много входов»: the change checked passwords in the logins' pool with no cap of its own."""
     from discard_app.pages.account.profile import ProfileState  # noqa: PLC0415
     from tests.e2e.test_actions_protocol import RawTab as OwnOriginTab  # noqa: PLC0415
-    from tests.e2e.test_actions_protocol import _cookie_for, _fresh_player, _settle  # noqa: PLC0415
+    from tests.e2e.test_actions_protocol import _cookie_for, _fresh_player  # noqa: PLC0415
 
     name, _ = _fresh_player(app)
     cookie = _cookie_for(app, name)
@@ -430,12 +440,12 @@ def test_wrong_current_passwords_from_many_tabs_cannot_take_the_logins_turns(app
         form = {"current": "не тот пароль", "new": "новый-пароль-1", "repeat": "новый-пароль-1", "action_key": ""}
         barrier.wait()
         tab.emit(f"{profile}.change_password", {"form": form}, "/profile")
-        _settle(tab)
+        tab.settle()
 
     def log_in(tab: OwnOriginTab, who: str) -> None:
         barrier.wait()
         tab.emit(f"{login_state}.submit", {"form": {"name": who, "password": app.passwords[who]}}, "/login")
-        _settle(tab)
+        tab.settle()
 
     threads = [threading.Thread(target=change, args=(tab,)) for tab in changes]
     threads += [threading.Thread(target=log_in, args=(tab, who)) for tab, who in zip(logins, PLAYERS, strict=False)]
