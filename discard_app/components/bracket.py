@@ -10,10 +10,10 @@ from reflex.event import EventSpec
 
 from discard_app import texts
 from discard_app.components.wide_table import wide_table
+from services.core.wording import format_average, format_signed
 from services.playoff import stage as playoff
 from services.playoff.bracket import ROUND_NAMES, WINDS, Table
-from services.results.scoring import format_points
-from services.scheduling.rules import format_kirov
+from services.scheduling.rules import format_span
 
 OUTCOME_COLORS = {"upper": "jade", "final": "jade", "champion": "amber", "second": "amber", "out": "gray"}
 
@@ -55,8 +55,8 @@ def table_view(
             RowView(
                 place="—" if line.place is None else f"{line.place}{'=' if line.unresolved_tie else ''}",
                 name=names.get(line.player, str(line.player)),
-                total=("+" if line.total > 0 else "") + format_points(line.total),
-                average="—" if line.average_place is None else f"{float(line.average_place):.2f}".replace(".", ","),
+                total=format_signed(line.total),
+                average=format_average(line.average_place),
                 outcome=label,
                 color=OUTCOME_COLORS.get(outcome, "blue"),
             )
@@ -69,7 +69,7 @@ def table_view(
     window = view.windows.get(playoff.TABLE_OF[round_][0], (None, None))
     status = texts.PLAYOFF_NO_WINDOW
     if window[0] and window[1]:
-        status = texts.PLAYOFF_WINDOW.format(start=format_kirov(window[0]), end=format_kirov(window[1]))
+        status = texts.PLAYOFF_WINDOW.format(window=format_span(window[0], window[1]))
     last = max(drawn, default=None)
     shown = ""
     if last is not None:

@@ -8,8 +8,11 @@ import reflex as rx
 
 from discard_app import texts
 
-# The kept column stays at the left edge while the others scroll under it; the panel colour hides them.
+# The kept column stays at the left edge while the others scroll under it; the panel colour hides them. Radix's table
+# sits in a scroll area of its own (overflow hidden, its viewport overflow scroll), which a sticky cell would stick
+# to and which never scrolls: made plain here, so the cell sticks to the box that does scroll.
 CSS = """
+.wide-table .rt-ScrollAreaRoot,.wide-table .rt-ScrollAreaViewport{overflow:visible!important}
 .wide-N tr > :nth-child(N){position:sticky;left:0;z-index:1;background:var(--color-panel-solid)}
 .wide-N tr.mine > *{background:var(--amber-a4)}
 .wide-N tr.mine > :nth-child(N){background:var(--amber-3)}

@@ -10,7 +10,8 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
-from services.results.scoring import MatchScore, PlayerId, format_points, score_match
+from services.core.wording import format_signed
+from services.results.scoring import MatchScore, PlayerId, score_match
 from services.results.season_file import Season, SeasonFileError, load_season
 from services.results.standings import StandingsRow, compute_standings
 
@@ -121,7 +122,7 @@ def _table(rows: Sequence[StandingsRow]) -> str:
     lines = [header]
     for row in rows:
         place = f"{row.place}{'=' if row.unresolved_tie else ''}"
-        total = ("+" if row.total > 0 else "") + format_points(row.total)
+        total = format_signed(row.total)
         average = fraction_text(row.average_place) or "—"
         if row.average_place is not None and row.average_place.denominator != 1:
             average += f" ({float(row.average_place):.3f})".replace(".", ",")

@@ -3,6 +3,7 @@ database, reflex or telegram."""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Literal
 
 from pytrovich import Case, Gender, NamePart, PetrovichDeclinationMaker
@@ -20,6 +21,33 @@ def plural(n: int, one: str, few: str, many: str) -> str:
     if 2 <= n % 10 <= 4 and not 12 <= n % 100 <= 14:
         return few
     return many
+
+
+# U+202F, the narrow no-break space: «120 000» never breaks at its thousands on a phone, in a table or a toast.
+THOUSANDS = "\u202f"
+
+
+MINUS = "\u2212"  # U+2212: «−25 000», as typeset Russian writes it and as the entry form also reads it
+
+
+def format_points(value: int) -> str:
+    """119000 → "119 000" with a narrow no-break space (`THOUSANDS`), −25000 → "−25 000" with a minus sign (`MINUS`):
+    the way the pages, toasts and messages show points."""
+    return (MINUS if value < 0 else "") + f"{abs(value):,}".replace(",", THOUSANDS)
+
+
+def format_signed(value: int) -> str:
+    """A total: "+12 000", "−3 400", "0"."""
+    return ("+" if value > 0 else "") + format_points(value)
+
+
+def format_average(value: Fraction | None) -> str:
+    """An average place on screen, always with two decimals so a column reads alike (11/5 → "2,20", 5/2 → "2,50",
+    2 → "2,00"), rounded half up from the exact fraction; "—" before the first hanchan."""
+    if value is None:
+        return "—"
+    hundredths = int(value * 200 + 1) // 2  # floor(value × 100 + ½); places are positive
+    return f"{hundredths // 100},{hundredths % 100:02d}"
 
 
 def counted(n: int, one: str, few: str, many: str) -> str:

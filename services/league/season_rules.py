@@ -28,6 +28,7 @@ from services.core.models import (
     User,
 )
 from services.core.ruleset import CLUB_ZONE, LABELS, Ruleset, of_season, shown, with_numbers
+from services.core.wording import format_signed
 from services.league.announcements import publish_announcement
 from services.results.repo import db_standings, load_season
 from services.results.scoring import score_match
@@ -208,7 +209,7 @@ def standings_shift(change: RulesChange) -> list[StandingsShift]:
     before = {r.player: r for r in change.standings_before}
 
     def shown(row: StandingsRow | None) -> str:
-        return "—" if row is None else f"{row.place} · {row.total:+,}".replace(",", " ")
+        return "—" if row is None else f"{row.place} · {format_signed(row.total)}"
 
     return [
         StandingsShift(

@@ -27,6 +27,7 @@ from services.scheduling.rules import (
     STEP_PROPOSE,
     fallback_text,
     format_kirov,
+    format_span,
     hanchans_word,
     if_needed_text,
     unblock_text,
@@ -54,14 +55,6 @@ def _name(seat: SeatView, *, mention: bool = False) -> str:
 
 def _names(seats: Iterable[SeatView], *, mention: bool = False) -> str:
     return ", ".join(_name(s, mention=mention) for s in seats) or "—"
-
-
-def format_span(start: datetime, end: datetime) -> str:
-    """«сб 12.12.2026 13:00–20:00» in Kirov time; the end's date is shown only when it differs."""
-    same_day = to_kirov(start).date() == to_kirov(end).date()
-    return (
-        f"{format_kirov(start)}–{to_kirov(end):%H:%M}" if same_day else f"{format_kirov(start)} – {format_kirov(end)}"
-    )
 
 
 def match_title(snap: MatchSnapshot) -> str:

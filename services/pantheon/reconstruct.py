@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from services.core.errors import LeagueError
 from services.core.ruleset import Ruleset
+from services.core.wording import format_points
 from services.pantheon.games import GameConfig, GameResult
 from services.results import scoring
 
@@ -98,9 +99,9 @@ def reconstruct(game: GameResult, config: GameConfig, rules: Ruleset) -> TableGa
     total = sum(scores.values()) + sticks * scoring.RIICHI_STICK
     if total != rules.table_total:
         raise ReconstructError(
-            f"{where}: очки на столе {scoring.format_points(sum(scores.values()))} + {sticks} палоч. риичи "
-            f"≠ {scoring.format_points(rules.table_total)} (стартовые очки события "
-            f"{scoring.format_points(config.start_points)})"
+            f"{where}: очки на столе {format_points(sum(scores.values()))} + {sticks} палоч. риичи "
+            f"≠ {format_points(rules.table_total)} (стартовые очки события "
+            f"{format_points(config.start_points)})"
         )
     points = [scores[p] for p in game.players]
     places: dict[int, Fraction] = {}

@@ -8,6 +8,7 @@ from typing import Any
 
 from services.core.errors import LeagueError
 from services.core.ruleset import Ruleset
+from services.core.wording import format_points
 from services.results import scoring
 
 POINTS_STEP = 100  # the smallest stick on the table: a score that is not a multiple of it is a typo
@@ -63,7 +64,7 @@ def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]], rul
             if pid not in missing:
                 problems.append(f"{name}: очки должны быть целым числом, указано «{form.get(f'points_{pid}', '')}»")
         elif abs(points) > scoring.MAX_POINTS:
-            limit = scoring.format_points(scoring.MAX_POINTS)
+            limit = format_points(scoring.MAX_POINTS)
             problems.append(f"{name}: очки — от −{limit} до {limit}, указано «{form.get(f'points_{pid}')}»")
         elif points % POINTS_STEP:
             problems.append(f"{name}: очки должны быть кратны {POINTS_STEP}, указано «{form.get(f'points_{pid}')}»")

@@ -27,10 +27,11 @@ from services.core.models import (
     User,
     saved,
 )
+from services.core.wording import format_points
 from services.results.entry import ResultsError
 from services.results.hanchans import get_match, match_rules, require_organizer
 from services.results.repo import db_standings
-from services.results.scoring import MAX_PENALTY, format_points
+from services.results.scoring import MAX_PENALTY
 from services.scheduling.decide import hanchan_meeting
 from services.scheduling.rules import format_kirov
 

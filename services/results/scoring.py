@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import TypeAlias
 
 from services.core.ruleset import Ruleset
-from services.core.wording import plural
+from services.core.wording import format_points, plural
 
 PlayerId: TypeAlias = int | str
 MatchId: TypeAlias = int | str
@@ -124,16 +124,6 @@ class MatchScore:
     @property
     def complete(self) -> bool:
         return self.match.complete
-
-
-# U+202F, the narrow no-break space: «120 000» never breaks at its thousands on a phone, in a table or a toast.
-THOUSANDS = "\u202f"
-
-
-def format_points(value: int) -> str:
-    """119000 → "119 000" with a narrow no-break space (`THOUSANDS`), the way the pages, toasts and messages show
-    points."""
-    return f"{value:,}".replace(",", THOUSANDS)
 
 
 def _sticks_word(n: int) -> str:

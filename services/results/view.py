@@ -26,7 +26,7 @@ from services.core.models import (
     utc_now,
 )
 from services.core.ruleset import Ruleset
-from services.core.wording import declined, match_heading
+from services.core.wording import declined, format_average, format_points, format_signed, match_heading
 from services.results import scoring
 from services.results.hanchans import archived, can_enter, entry_closed, is_staff, season_of, seated_out_of_season
 from services.results.repo import (
@@ -58,19 +58,13 @@ ACTIONS = {
 KINDS = {"no_show": "неявка", "conduct": "поведение", "other": "штраф"}
 
 
-def signed(value: int) -> str:
-    return ("+" if value > 0 else "") + scoring.format_points(value)
-
-
 def place_text(value: Fraction | None) -> str:
-    """Exact places and averages shown rounded only here: 5/2 → "2,5", 19/10 → "1,90"."""
+    """A hanchan's place: 2, or 5/2 → "2,5" when two share it (Регламент §4)."""
     if value is None:
         return "—"
     if value.denominator == 1:
         return str(value.numerator)
-    if value.denominator == 2:
-        return f"{float(value):.1f}".replace(".", ",")
-    return f"{float(value):.2f}".replace(".", ",")
+    return f"{float(value):.1f}".replace(".", ",")
 
 
 def standings_rows(rows: list[StandingsRow], top: int) -> list[dict[str, str]]:
@@ -80,10 +74,10 @@ def standings_rows(rows: list[StandingsRow], top: int) -> list[dict[str, str]]:
             "place": f"{r.place}{'=' if r.unresolved_tie else ''}",
             "player_id": str(r.player),
             "name": r.name,
-            "total": signed(r.total),
+            "total": format_signed(r.total),
             "matches": str(r.matches),
             "hanchans": str(r.hanchans),
-            "average": place_text(r.average_place),
+            "average": format_average(r.average_place),
             "tie": "равенство: решает организатор" if r.unresolved_tie else "",
             "top": "1" if r.place <= top else "",
             "line": "1" if i == top - 1 else "",
@@ -176,9 +170,9 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
                 "scores": [
                     {
                         "name": names.get(s.player, str(s.player)),
-                        "points": scoring.format_points(s.points),
+                        "points": format_points(s.points),
                         "place": place_text(s.place),
-                        "score": signed(s.score),
+                        "score": format_signed(s.score),
                         "chombo": str(r.chombo) if r.chombo else "",
                     }
                     for s, r in zip(scores, h.results, strict=True)
@@ -198,10 +192,10 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
     lines = [
         {
             "name": names.get(line.player, str(line.player)),
-            "hanchans": " / ".join(signed(x) for x in line.hanchans),
-            "penalties": signed(line.penalties) if line.penalties else "",
-            "uma": signed(line.match_uma) if line.match_uma else "",
-            "total": signed(line.total),
+            "hanchans": " / ".join(format_signed(x) for x in line.hanchans),
+            "penalties": format_signed(line.penalties) if line.penalties else "",
+            "uma": format_signed(line.match_uma) if line.match_uma else "",
+            "total": format_signed(line.total),
             "place": str(line.place) if line.place else "—",
         }
         for line in scoring.score_match(smatch).lines
@@ -263,9 +257,9 @@ def match_view(session: Session, user: User, match_id: int, now: datetime | None
         penalties=[
             {
                 "id": str(p.id),
-                "label": f"{names.get(p.player_id, '?')}: {KINDS.get(p.kind, p.kind)}, {signed(p.points) or '0'}",
+                "label": f"{names.get(p.player_id, '?')}: {KINDS.get(p.kind, p.kind)}, {format_signed(p.points)}",
                 "name": names.get(p.player_id, "?"),
-                "points": signed(p.points) if p.points else "0",
+                "points": format_signed(p.points),
                 "kind": KINDS.get(p.kind, p.kind),
                 "warning": "предупреждение" if p.warning else "",
                 "reason": p.reason,
@@ -300,28 +294,25 @@ def _detail(a: AuditRecord, names: dict[scoring.PlayerId, str]) -> str:
     before = json.loads(a.before) if a.before else {}
     if a.action == "penalty.cancel":  # what was cancelled: whose, how much; the reason has its own column
         who, kind = names.get(before.get("player", 0), "?"), KINDS.get(before.get("kind", ""), "")
-        return f"{who} {signed(before.get('points', 0))}, {kind}"
+        return f"{who} {format_signed(before.get('points', 0))}, {kind}"
     if "results" in data and "results" in before:  # a correction: which hanchan, from what to what (Регламент §6.2)
         return "; ".join([*parts, _changes(before, data, names), *_decision(data)])
     if "results" in data:
         parts.append(
-            ", ".join(
-                f"{names.get(r['player'], r['player'])} {scoring.format_points(r['points'])}" for r in data["results"]
-            )
+            ", ".join(f"{names.get(r['player'], r['player'])} {format_points(r['points'])}" for r in data["results"])
         )
     if "substitute_for" in data:  # Регламент §6.1: who sat in whose place
         absent = declined(names.get(data["substitute_for"], "?"), "acc")
         parts.append(f"{names.get(data['player'], data['player'])} заменяет {absent}")
     if "points" in data and "player" in data:
-        parts.append(f"{names.get(data['player'], data['player'])} {signed(data['points'])}")
+        parts.append(f"{names.get(data['player'], data['player'])} {format_signed(data['points'])}")
     if a.before:
         before = json.loads(a.before)
         if "results" in before:
             parts.append(
                 "было: "
                 + ", ".join(
-                    f"{names.get(r['player'], r['player'])} {scoring.format_points(r['points'])}"
-                    for r in before["results"]
+                    f"{names.get(r['player'], r['player'])} {format_points(r['points'])}" for r in before["results"]
                 )
             )
     if data.get("decision"):
@@ -337,8 +328,8 @@ def _changes(before: dict[str, Any], after: dict[str, Any], names: dict[scoring.
         was = old.get(r["player"], {})
         name = names.get(r["player"], r["player"])
         if was.get("points") != r["points"]:
-            was_points = scoring.format_points(was["points"]) if "points" in was else "—"
-            changed.append(f"{name}: {was_points} → {scoring.format_points(r['points'])}")
+            was_points = format_points(was["points"]) if "points" in was else "—"
+            changed.append(f"{name}: {was_points} → {format_points(r['points'])}")
         if was.get("chombo", 0) != r.get("chombo", 0):
             changed.append(f"{name}: чомбо {was.get('chombo', 0)} → {r.get('chombo', 0)}")
     if before.get("riichi_left") != after.get("riichi_left"):
@@ -376,7 +367,7 @@ def player_view(session: Session, player_id: int, leaders: int = 3) -> dict[str,
                         "round": str(ms.match.round),
                         "stage": ms.match.stage,
                         "opponents": ", ".join(others),
-                        "total": signed(line.total),
+                        "total": format_signed(line.total),
                         "place": str(line.place) if line.place else "—",
                         "hanchans": str(len(line.hanchans)),
                     }

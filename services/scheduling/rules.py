@@ -127,6 +127,24 @@ def format_kirov(instant: datetime) -> str:
     return f"{_WEEKDAYS[local.weekday()]} {local:%d.%m.%Y %H:%M}"
 
 
+def format_span(start: datetime, end: datetime) -> str:
+    """A span of time in Kirov time, one way on the pages, in the cards and in the bot's messages: «сб 12.12.2026
+    13:00–20:00» (an end at midnight is «24:00»); over several days «вс 20.12.2026 10:00 — вс 27.12.2026 22:00»; whole
+    days read as days, «весь день вт 17.11» or «пн 16.11 — вс 29.11 включительно», never as «00:00 — 00:00»."""
+    a, b = to_kirov(start), to_kirov(end)
+    last = to_kirov(end - timedelta(microseconds=1))
+    if a.time() == b.time() == time(0):
+        first = f"{_WEEKDAYS[a.weekday()]} {a:%d.%m}"
+        return (
+            f"весь день {first}"
+            if last.date() == a.date()
+            else f"{first} — {_WEEKDAYS[last.weekday()]} {last:%d.%m} включительно"
+        )
+    if last.date() == a.date():
+        return f"{format_kirov(start)}–{'24:00' if b.time() == time(0) else f'{b:%H:%M}'}"
+    return f"{format_kirov(start)} — {format_kirov(end)}"
+
+
 def meeting_end(start: datetime, hanchans: int, hanchan_minutes: int) -> datetime:
     """The end of a meeting of `hanchans` at the season's planning length (`Ruleset.hanchan_minutes`)."""
     return require_aware(start) + timedelta(minutes=hanchans * hanchan_minutes)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 import sqlalchemy as sa
@@ -42,6 +42,7 @@ from services.scheduling.rules import (
     fallback_text,
     format_duration,
     format_kirov,
+    format_span,
     hanchans_word,
     if_needed_text,
     plan_text,
@@ -59,22 +60,6 @@ BEGUN_LABEL = "время прошло, не забронировано"
 _WEEKDAYS = ("пн", "вт", "ср", "чт", "пт", "сб", "вс")
 
 Row = dict[str, Any]  # a row a page renders: its words, flags and lists
-
-
-def span_text(start: datetime, end: datetime) -> str:
-    """A free span in Kirov time; whole days read as days («весь день вт 01.12»), never as «00:00 — 00:00»."""
-    a, b = to_kirov(start), to_kirov(end)
-    if a.time() == b.time() == time(0):
-        last = b - timedelta(days=1)
-        first = f"{_WEEKDAYS[a.weekday()]} {a:%d.%m}"
-        return (
-            f"весь день {first}"
-            if last.date() == a.date()
-            else f"{first} — {_WEEKDAYS[last.weekday()]} {last:%d.%m} целиком"
-        )
-    if a.date() == (b - timedelta(microseconds=1)).date():
-        return f"{format_kirov(start)} — {b:%H:%M}"
-    return f"{format_kirov(start)} — {format_kirov(end)}"
 
 
 def grid_marks(board: Board, item: MatchBoard, user_id: int | None, days: Sequence[date]) -> list[list[str]]:
@@ -180,7 +165,7 @@ def meetings(
         proposal_rows.append(
             {
                 "id": str(p.id),
-                "text": f"{format_kirov(p.start_at)} — {to_kirov(p.end_at):%H:%M}, {hanchans_word(p.hanchans)}",
+                "text": f"{format_span(p.start_at, p.end_at)}, {hanchans_word(p.hanchans)}",
                 "status": (BEGUN_LABEL if begun else PROPOSAL_LABELS.get(p.status, p.status))
                 + (", перенос брони" if p.replaces_booking_id else ""),
                 "confirmed": f"Подтвердили {len(yes)} из {len(info.seats)}" + (f": {', '.join(yes)}" if yes else ""),
@@ -199,7 +184,7 @@ def meetings(
     booking_rows = [
         {
             "id": str(b.id),
-            "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {hanchans_word(b.hanchans or 0)}",
+            "text": f"{format_span(b.start_at, b.end_at)}, {hanchans_word(b.hanchans or 0)}",
             "room": place_text(b, rooms),
             "binding": "1" if binding_fallback(info.window, b.start_at, b.proposal_id) else "",  # Регламент §6.1
         }
@@ -257,9 +242,7 @@ def match_page(
     window = info.window
     free = item.free
     remaining = item.remaining
-    window_text = (
-        f"{format_kirov(window.start)} — {format_kirov(window.end)} (Киров)" if window else "игровое окно не назначено"
-    )
+    window_text = f"{format_span(window.start, window.end)} (время Кирова)" if window else "игровое окно не назначено"
     over = board.window_over(item)
     if over:
         window_text += " — окно закончилось, доступность больше не меняется"
@@ -299,7 +282,7 @@ def match_page(
     for o in board.options(item):
         page.options.append(
             {
-                "text": span_text(o.start, o.end),
+                "text": format_span(o.start, o.end),
                 "level": if_needed_text(o.if_needed) if o.if_needed else "",
                 "length": format_duration(o.interval.duration),
                 "fit": f"помещается {hanchans_word(o.hanchans_fit)}",
@@ -312,7 +295,7 @@ def match_page(
     if organizer:  # Регламент §6.4: the organizer alone sees everyone's times
         for s in info.seats:
             spans, loose = sorted(free.get(s.player_id, [])), set(item.if_needed.get(s.player_id, []))
-            text = "; ".join(span_text(iv.start, iv.end) + (" (если нужно)" if iv in loose else "") for iv in spans)
+            text = "; ".join(format_span(iv.start, iv.end) + (" (если нужно)" if iv in loose else "") for iv in spans)
             page.everyone.append(
                 (
                     s.name,
@@ -328,13 +311,8 @@ def match_page(
 
 
 def window_text(window: Interval | None) -> str:
-    """A game window in Kirov time; whole days read as «16.11 — 29.11» (the last day included)."""
-    if window is None:
-        return "—"
-    start, end = to_kirov(window.start), to_kirov(window.end)
-    if start.time() == end.time() == time(0):
-        return f"{start:%d.%m} — {end - timedelta(days=1):%d.%m}"
-    return f"{start:%d.%m %H:%M} — {end:%d.%m %H:%M}"
+    """A game window in Kirov time, as every span is written (`format_span`)."""
+    return "—" if window is None else format_span(window.start, window.end)
 
 
 def overview(session: Session, *, now: datetime) -> list[Row]:
@@ -378,7 +356,7 @@ def match_bookings(session: Session, match_id: int) -> list[dict[str, str]]:
     return [
         {
             "id": str(b.id),
-            "text": f"{format_kirov(b.start_at)} — {to_kirov(b.end_at):%H:%M}, {rooms.get(b.room_id, '')}",
+            "text": f"{format_span(b.start_at, b.end_at)}, {rooms.get(b.room_id, '')}",
             "start": kirov_value(b.start_at),
             "end": kirov_value(b.end_at),
         }

@@ -20,11 +20,11 @@ from services.core.models import (
     saved,
 )
 from services.core.ruleset import CLUB_ZONE, of_season
-from services.core.wording import match_title
+from services.core.wording import format_signed, match_title
 from services.playoff.repo import PlayoffView, load_bracket
 from services.results.repo import db_standings, season_rules, season_scores
 from services.results.standings import StandingsRow
-from services.results.view import signed, standings_rows
+from services.results.view import standings_rows
 from services.scheduling.board import load_board
 from services.scheduling.rules import STATE_LABELS
 
@@ -147,7 +147,7 @@ def person_seasons(session: Session, user_id: int) -> list[dict[str, str]]:
                 "season": season.name,
                 "player_id": str(player.id),
                 "place": place,
-                "total": signed(row.total) if row else "0",
+                "total": format_signed(row.total) if row else "0",
                 "matches": str(row.matches) if row else "0",
             }
         )

@@ -7,16 +7,16 @@ meeting and the results everyone may see.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, time, timedelta
+from datetime import datetime
 
 from sqlmodel import Session, select
 
 from services.core.models import MatchStatus, Player, RosterStatus, User, saved
 from services.core.ruleset import of_season
+from services.core.wording import format_signed
 from services.league.matches import my_match_ids
 from services.results.repo import match_scores
 from services.results.scoring import MatchScore
-from services.results.view import signed
 from services.scheduling.board import Board, MatchBoard, load_board
 from services.scheduling.intervals import KIROV, Interval
 from services.scheduling.repo import SeatInfo
@@ -34,6 +34,7 @@ from services.scheduling.rules import (
     STEP_WAIT,
     fallback_text,
     format_kirov,
+    format_span,
     hanchans_word,
     unblock_text,
 )
@@ -60,12 +61,7 @@ class HomeCard:
 def window_text(window: Interval | None) -> str:
     if window is None:
         return "игровое окно ещё не назначено"
-    tz = KIROV  # Регламент §6.1: время Кирова (the ruleset's club time zone)
-    start, end = window.start.astimezone(tz), window.end.astimezone(tz)
-    if start.time() == end.time() == time(0):
-        # Whole days: "до 30.11 00:00" reads as "through the 30th"; name the last day instead.
-        return f"игровое окно {start:%d.%m} — {end - timedelta(days=1):%d.%m} включительно"
-    return f"игровое окно {start:%d.%m %H:%M} — {end:%d.%m %H:%M} (Киров)"
+    return f"игровое окно {format_span(window.start, window.end)}"  # Регламент §6.1: время Кирова
 
 
 def _names(names: list[str]) -> str:
@@ -74,7 +70,7 @@ def _names(names: list[str]) -> str:
 
 def _my_result(score: MatchScore | None, player_id: int | None) -> str:
     line = next((ln for ln in score.lines if ln.player == player_id), None) if score else None
-    return f"мой итог {signed(line.total)}, место {line.place or '—'}" if line else "результаты внесены"
+    return f"мой итог {format_signed(line.total)}, место {line.place or '—'}" if line else "результаты внесены"
 
 
 def _card(board: Board, item: MatchBoard, user: User, score: MatchScore | None) -> tuple[str, str, bool, str]:

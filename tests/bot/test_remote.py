@@ -26,12 +26,12 @@ from services.core.models import (
 )
 from services.league import accounts, login_links
 from services.notifier.bot import OUTBOX_JOB, build_application
-from services.notifier.cards import format_span
 from services.notifier.outbox import Notifier, Target
 from services.notifier.reminders import queue_proposal_reminders
 from services.scheduling import booking
 from services.scheduling.availability import own_availability
 from services.scheduling.organizer import apply_fallback, book_activity
+from services.scheduling.rules import format_span
 from tests.bot import delivery
 from tests.bot.conftest import ANNOUNCEMENTS, CHAT, SCHEDULE, bot_config
 from tests.bot.fake_api import FakeBotApi
@@ -531,7 +531,9 @@ async def test_matches_lists_the_current_matches_with_the_next_action_and_its_bu
     proposal_id = propose(session, league, kirov(14, 13))
     await app.process_update(_command(app, "/matches", user_id=PRIVATE[1]))
     message_id, message = fake_api.last_message(PRIVATE[1])
-    assert message["text"].startswith("<b>Тур 2, стол 1 — Подтвердил 1 из 4</b>\nКогда: игровое окно 07.12 — 20.12")
+    assert message["text"].startswith(
+        "<b>Тур 2, стол 1 — Подтвердил 1 из 4</b>\nКогда: игровое окно пн 07.12 — вс 20.12 включительно"
+    )
     assert "Дальше: подтвердите время пн 14.12.2026 13:00, 3 ханчана" in message["text"]
     confirm = dict(fake_api.buttons(PRIVATE[1], message_id))["Подтверждаю"]
     answered = await _tap(app, fake_api, PRIVATE[1], message_id, confirm, by=PRIVATE[1])

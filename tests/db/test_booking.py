@@ -595,12 +595,13 @@ def test_copying_the_previous_tour_moves_my_own_time_by_whole_weeks(db: sa.Engin
 
 
 def test_whole_free_days_read_as_days() -> None:
-    from services.scheduling.view import span_text
+    from services.scheduling.rules import format_span
 
-    assert span_text(kirov(17), kirov(18)) == "весь день вт 17.11"
-    assert span_text(kirov(17), kirov(19)) == "вт 17.11 — ср 18.11 целиком"
-    assert span_text(kirov(17, 18), kirov(17, 23)) == "вт 17.11.2026 18:00 — 23:00"
-    assert span_text(kirov(17, 18), kirov(18)) == "вт 17.11.2026 18:00 — 00:00"
+    assert format_span(kirov(17), kirov(18)) == "весь день вт 17.11"
+    assert format_span(kirov(17), kirov(19)) == "вт 17.11 — ср 18.11 включительно"
+    assert format_span(kirov(17, 18), kirov(17, 23)) == "вт 17.11.2026 18:00–23:00"
+    assert format_span(kirov(17, 18), kirov(18)) == "вт 17.11.2026 18:00–24:00"
+    assert format_span(kirov(17, 18), kirov(18, 2)) == "вт 17.11.2026 18:00 — ср 18.11.2026 02:00"
 
 
 def test_the_organizer_is_offered_only_the_match_s_remaining_hanchans(db: sa.Engine) -> None:

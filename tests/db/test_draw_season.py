@@ -30,6 +30,7 @@ from services.league.closing import ClosingMethod, close_registration
 from services.league.draw import DrawError
 from services.league.draw_season import approve_draw, approved_draw, load_draft, make_draft, swap_in_draft
 from services.scheduling.intervals import KIROV
+from services.scheduling.rules import format_span
 from services.scheduling.tour_windows import WindowError, current_windows, parse_kirov, set_windows
 from services.views.todo import home_cards
 
@@ -151,7 +152,7 @@ def test_approval_creates_the_tours_matches_with_windows(session: Session) -> No
     own = home_cards(session, session.get(User, first.user_id), WINDOWS[0][0])
     assert [c.title.split(",")[0] for c in own] == ["Тур 1", "Тур 2", "Тур 3", "Тур 4"]
     assert all(len(c.opponents.split(", ")) == 3 for c in own)
-    assert own[0].when.startswith(f"игровое окно {WINDOWS[0][0].astimezone(KIROV):%d.%m}")
+    assert own[0].when == f"игровое окно {format_span(*WINDOWS[0])}"
     with pytest.raises(DrawError, match="уже утверждена"):
         make_draft(session, season, actor_user_id=None)
     with pytest.raises(DrawError, match="уже утверждена"):

@@ -35,7 +35,7 @@ def test_the_card_says_whose_move_it_is_through_the_week(engine: sa.Engine) -> N
     names = [u.display_name for u in league.users]
     first = card(engine, league, 0)
     assert (first.state, first.action, first.mine) == ("согласование времени", "отметьте свою доступность", True)
-    assert first.when == "игровое окно 16.11 — 29.11 включительно" and not first.past
+    assert first.when == "игровое окно пн 16.11 — вс 29.11 включительно" and not first.past
 
     def paint(n: int) -> None:
         with session_scope(engine) as session:

@@ -43,8 +43,8 @@ def test_if_needed_time_makes_an_option_after_the_fully_free_one_unless_only_it_
     assert [(o["text"].split(" ", 2)[2], o["level"]) for o in options] == [
         # Регламент §2: the one that holds all three hanchans first, though it needs someone's «если нужно»
         # (issue 45 item 9: the first option taken booked 2 of 3); then the fully free one
-        ("17:00 — 23:00", "для 1 игрока — если нужно"),
-        ("17:00 — 20:00", ""),
+        ("17:00–23:00", "для 1 игрока — если нужно"),
+        ("17:00–20:00", ""),
     ]
     # the Telegram card says so too, as a count
     assert "17:00–23:00 (хватит на 4 ханчана, для 1 игрока — если нужно)" in card_text(
@@ -62,7 +62,7 @@ def test_if_needed_time_makes_an_option_after_the_fully_free_one_unless_only_it_
     with Session(db, expire_on_commit=False) as session:
         everyone = dict(match_page(session, match_id=sc.league.match.id, user=sc.league.organizer, now=now).everyone)
     first, second = everyone[sc.user(3).display_name].split("; ")
-    assert "если нужно" not in first and second.endswith("20:00 — 23:00 (если нужно)")
+    assert "если нужно" not in first and second.endswith("20:00–23:00 (если нужно)")
     # a meeting running into the «если нужно» hours is proposed and confirmed by all four: booked
     booked_by_players(db, sc, [0, 1, 2, 3], sc.at(3, 17), 3)
     [booking] = active(db, sc.league.match.id)

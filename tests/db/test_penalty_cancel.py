@@ -44,8 +44,8 @@ def test_a_cancelled_penalty_leaves_the_standings_and_stays_in_the_protocol(sess
     view = match_view(session, league.organizer, mid)
     assert [p["kind"] for p in view.penalties] == ["поведение"]
     cancelled = next(r for r in view.protocol if r["what"] == "штраф отменён")
-    assert cancelled["reason"] == "игрок предупредил заранее" and "-80\u202f000" in cancelled["detail"]
-    assert any(r["what"] == "штраф" and "-80\u202f000" in r["detail"] for r in view.protocol)  # the penalty as it was
+    assert cancelled["reason"] == "игрок предупредил заранее" and "−80\u202f000" in cancelled["detail"]
+    assert any(r["what"] == "штраф" and "−80\u202f000" in r["detail"] for r in view.protocol)  # the penalty as it was
     add_no_show(session, league.organizer, mid, table[0], now=PLAYED)  # it may be given again, rightly this time
 
 

@@ -34,7 +34,7 @@ from services.core.models import (
     User,
 )
 from services.league.substitution import seat_substitute
-from services.notifier.cards import card_text, format_span
+from services.notifier.cards import card_text
 from services.notifier.snapshot import MatchSnapshot, match_snapshot
 from services.playoff.hanchan_entry import enter_hanchan
 from services.results.entry import Entry
@@ -44,7 +44,16 @@ from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
 from services.scheduling.intervals import KIROV, Interval, at_kirov
 from services.scheduling.repo import SchedulingError, match_info
-from services.scheduling.rules import BOOKED, COMPLETE, NO_COMMON_TIME, NO_FREE_TABLE, PLAYING, REPLACED, STATE_LABELS
+from services.scheduling.rules import (
+    BOOKED,
+    COMPLETE,
+    NO_COMMON_TIME,
+    NO_FREE_TABLE,
+    PLAYING,
+    REPLACED,
+    STATE_LABELS,
+    format_span,
+)
 from services.scheduling.tour_windows import set_windows
 from services.scheduling.view import MatchPage, kirov_value, match_page, overview
 from services.views.desk import build_desk

@@ -108,8 +108,8 @@ def test_after_a_result_a_change_is_a_previewed_announced_amendment(session: Ses
     assert change.amendment and change.lines == ("Чомбо: 40 000 → 20 000",)
     shift = {s.name: (s.before, s.after, s.moved) for s in standings_shift(change)}
     # −20 000 instead: +25 000, level with Игрок 0 on points and average place (the organizer decides).
-    assert shift["Игрок 4"] == ("2 · +5 000", "1 · +25 000", True)
-    assert shift["Игрок 0"] == ("1 · +25 000", "1 · +25 000", False)
+    assert shift["Игрок 4"] == ("2 · +5\u202f000", "1 · +25\u202f000", True)
+    assert shift["Игрок 0"] == ("1 · +25\u202f000", "1 · +25\u202f000", False)
     assert _table(session) == before  # a preview writes nothing
     with pytest.raises(RulesError, match="укажите причину"):
         apply_rules(session, league.season, {"chombo_penalty": "20000"}, reason=" ", actor=league.organizer, now=NOW)

@@ -18,7 +18,7 @@ from sqlmodel import Session, select
 
 from services.core.db import session_scope
 from services.core.models import AuditRecord, Booking, MeetingProposal, Room, Season, User
-from services.core.ruleset import of_season
+from services.core.ruleset import DEFAULT, of_season
 from services.league import season_rules
 from services.scheduling import availability, booking
 from services.scheduling import organizer as scheduling_admin
@@ -46,9 +46,9 @@ def club(db: sa.Engine, *, matches: int, tables: int, hold_hours: int = 48) -> t
         ids = [league.match.id]
         for k in range(1, matches):
             ids.append(f.match(session, league.rounds[0], league.players[4 * k : 4 * k + 4], table=str(k + 1)).id)
-        season = session.get(Season, league.season.id)
-        season.proposal_hold_hours = hold_hours
-        session.add(season)
+        if hold_hours != DEFAULT.proposal_hold_hours:  # set as the organizer sets it, before any result
+            season_rules.apply_rules(session, league.season, {"proposal_hold_hours": str(hold_hours)}, reason="",
+                                     actor=league.organizer, now=NOW)  # fmt: skip
         session.commit()
     act(db, scheduling_admin.set_room_tables, room_id=league.room.id, tables=tables,
         actor_user_id=league.organizer.id, now=NOW)  # fmt: skip
@@ -258,22 +258,23 @@ def test_many_proposals_and_assigns_for_the_last_table_have_one_winner(db_url: s
     matches at the same instant; exactly one is booked, the others are told the room is taken."""
     for _ in range(6):
         db = engine_for(db_url)
-        league, ids = club(db, matches=5, tables=2, hold_hours=0)  # no hold: every proposal reaches the race
+        league, ids = club(db, matches=5, tables=2, hold_hours=1)
         assign(db, league, ids[0], start=kirov(20, 18))  # table 1
         evening = Interval(kirov(20, 17), kirov(20, 23))
         proposals = []
-        for k in (1, 2):
+        for k in (1, 2):  # each made once the other's one-hour hold of table 2 is over
             paint(db, league, k, ids[k], evening)
-            p = _propose(db, league, k, ids[k])
-            _confirm(db, league, k, p.id, 1, 2)
+            p = _propose(db, league, k, ids[k], now=NOW + timedelta(hours=2 * k))
+            _confirm(db, league, k, p.id, 1, 2, now=NOW + timedelta(hours=2 * k))
             proposals.append(p.id)
+        later = NOW + timedelta(hours=6)  # no proposal holds the table any more: every one reaches the race
         calls = [
             (booking.answer_meeting, {"confirmed": True, "proposal_id": pid, "user_id": league.users[4 * k + 3].id,
-                                      "now": NOW})
+                                      "now": later})
             for k, pid in zip((1, 2), proposals, strict=True)
         ] + [
             (scheduling_admin.assign_meeting, {"match_id": ids[k], "start": kirov(20, 18), "hanchans": 3,
-                                               "actor_user_id": league.organizer.id, "now": NOW})
+                                               "actor_user_id": league.organizer.id, "now": later})
             for k in (3, 4)
         ]  # fmt: skip
         outcomes = race(db_url, mode, calls)

@@ -104,6 +104,8 @@ def test_a_refused_call_leaves_the_button_tappable_on_a_phone(browser: Browser, 
         form.get_by_label("Что произошло (коротко)").fill("спор о фуритене")
         button.tap()  # before the meeting: refused, and the refusal stays pinned at the bottom until closed
         expect(player.get_by_role("alert")).to_contain_text("сейчас встреча не идёт")
+        expect(player.get_by_role("alert")).to_have_attribute("title", "Судья не вызван")  # what was not done
+        expect(player.get_by_role("heading", name="Итог матча")).to_have_count(0)  # nothing scored: no empty table
         button.tap(trial=True, timeout=5_000)  # the pinned refusal does not lie over the button for good
         with session_scope(engine) as session:
             assert session.exec(select(JudgeCall).where(JudgeCall.match_id == match_id)).all() == []

@@ -10,8 +10,7 @@ from playwright.sync_api import Page, expect
 
 from services.core.db import session_scope
 from services.core.models import utc_now
-from services.core.wording import declined
-from services.results.view import signed
+from services.core.wording import declined, format_signed
 from tests.e2e.conftest import LETTERS, ORGANIZER, PLAYERS, App, login
 from tests.e2e.test_results import _match_for
 from tests.factories import begun_meeting
@@ -74,9 +73,9 @@ def test_organizer_seats_a_substitute_and_the_no_show_loses_80000(page: Page, ap
     page.get_by_role("alertdialog").get_by_role("button", name="Записать неявку и штраф").click()
     expect(page.get_by_role("status")).to_have_text("Штраф записан в протокол матча.")
     # The match's penalties table: player, points, kind, warning, basis.
-    expect(page.get_by_role("row", name=re.compile(rf"^{absent} -80\s000 неявка предупреждение"))).to_be_visible()
+    expect(page.get_by_role("row", name=re.compile(rf"^{absent} −80\s000 неявка предупреждение"))).to_be_visible()
 
     page.goto(f"{app.url}/standings")
-    expect(page.get_by_role("row", name=absent, exact=True)).to_contain_text(signed(before - 80_000))
+    expect(page.get_by_role("row", name=absent, exact=True)).to_contain_text(format_signed(before - 80_000))
     assert _total(page, absent) == before - 80_000
     expect(page.get_by_role("row", name=substitute, exact=True)).to_have_count(0)

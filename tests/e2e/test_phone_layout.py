@@ -152,6 +152,24 @@ def test_standings_keep_name_total_place_and_average_place_in_view(phone: Browse
     expect(matches).to_be_visible()
 
 
+def test_the_roster_says_it_is_wider_than_the_phone_and_keeps_the_name_in_view(phone: BrowserContext, app: App) -> None:
+    """The walk: the roster's columns ran past a phone's edge with nothing said; now the table says so, and the name
+    stays at the left edge while the other columns scroll under it."""
+    page = phone.new_page()
+    login(page, app, ORGANIZER)
+    expect(page.get_by_role("button", name="Выйти")).to_be_visible()  # logged in before the address
+    page.goto(f"{app.url}/roster")
+    table = page.get_by_role("table").first
+    expect(table.locator("tbody tr").first).to_be_visible()
+    expect(page.get_by_text(texts.TABLE_SCROLL_HINT)).to_be_visible()
+    _no_sideways_scroll(page)
+    scroller = table.locator("xpath=ancestor::div[contains(@class, 'wide-table')]")
+    scroller.evaluate("box => { box.scrollLeft = box.scrollWidth }")
+    assert scroller.evaluate("box => box.scrollLeft") > 0  # the table does scroll sideways
+    name = table.locator("tbody th").first.bounding_box()
+    assert name is not None and name["x"] >= 0 and name["x"] + name["width"] <= WIDTH
+
+
 def test_the_player_page_keeps_each_matchs_points_and_place_in_view(phone: BrowserContext, app: App) -> None:
     # Issue 45 item 6. Runs after the match test above: its hanchans give the player's page a match with a total.
     page = phone.new_page()

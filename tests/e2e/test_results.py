@@ -61,7 +61,7 @@ def test_participant_enters_a_hanchan_and_other_browser_standings_update(
 
         # The other browser was never reloaded: the marker set in its page is still there.
         expect(row).to_contain_text("+25 000", timeout=5_000)
-        expect(watcher.get_by_role("row", name=TABLE[3], exact=True)).to_contain_text("-25 000")
+        expect(watcher.get_by_role("row", name=TABLE[3], exact=True)).to_contain_text("−25 000")
         assert watcher.evaluate("window.__stillTheSamePage") is True
 
         # The player page: the match in the list, the chart beside the leaders.

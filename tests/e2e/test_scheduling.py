@@ -86,7 +86,7 @@ def test_four_paint_one_proposes_all_confirm_and_the_room_is_booked(page: Page, 
         page.get_by_role("button", name="Подтвердить").click()
         expected = "помещение забронировано" if n == 3 else "Подтверждение записано"
         expect(page.get_by_role("status")).to_contain_text(expected)
-    expect(page.get_by_text(re.compile(r"^Забронировано: .*18:00 — 22:30"))).to_be_visible()
+    expect(page.get_by_text(re.compile(r"^Забронировано: .*18:00–22:30"))).to_be_visible()
     with session_scope(engine) as session:
         booking = session.exec(select(Booking).where(Booking.match_id == match_id, Booking.active)).one()
     page.get_by_role("link", name="Календарь клуба").first.click()

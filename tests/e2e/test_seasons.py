@@ -18,13 +18,13 @@ from sqlmodel import Session, select
 from services.core import security
 from services.core.config import ROOT
 from services.core.models import MatchStatus, Player, Registration, User, utc_now
+from services.core.wording import format_signed
 from services.league.accounts import find_user
 from services.league.roster import current_season
 from services.playoff.hanchan_entry import enter_hanchan
 from services.results import repo as results_repo
 from services.results.entry import Entry
 from services.results.scoring import TableResult
-from services.results.view import signed
 from tests.e2e.conftest import JUDGE, LETTERS, ORGANIZER, PLAYERS, App, login, written_states
 from tests.factories import match_in_own_stage
 
@@ -263,7 +263,7 @@ def test_a_rule_changed_on_the_regulation_page_moves_the_standings(page: Page, l
     engine.dispose()
     assert after.total >= before.total + 10_000  # the leader won a hanchan: 10 000 more uma for it
     page.goto(f"{league_app.url}/standings")
-    expect(page.get_by_role("row", name=after.name).first).to_contain_text(signed(after.total))
+    expect(page.get_by_role("row", name=after.name).first).to_contain_text(format_signed(after.total))
 
 
 def _state_bytes(app: App, holding: str) -> bytes:

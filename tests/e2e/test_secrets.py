@@ -359,7 +359,7 @@ def test_a_tab_closed_on_the_page_leaves_no_intervals_or_feed_link_in_the_state_
     login(schedule, app, ORGANIZER)
     expect(schedule.get_by_role("button", name="Выйти")).to_be_visible()
     schedule.goto(f"{app.url}/match/{match_id}/schedule")
-    expect(schedule.get_by_text(re.compile("02:15 — 03:45")).first).to_be_visible()
+    expect(schedule.get_by_text(re.compile("02:15–03:45")).first).to_be_visible()
     calendar.goto(f"{app.url}/calendar")
     feed_link = calendar.locator("a[href^='http'][href*='/calendar/me/']")
     expect(feed_link).to_be_visible()
@@ -378,7 +378,7 @@ def test_a_tab_closed_on_the_page_leaves_no_intervals_or_feed_link_in_the_state_
     files = _state_files(app)
     assert files, "no state files written: the test would prove nothing"
     assert ORGANIZER.encode() in everything  # the files hold these tabs' states...
-    for secret_text in ("02:15 — 03:45", shown_token, token):
+    for secret_text in ("02:15–03:45", shown_token, token):
         assert secret_text.encode() not in everything, f"{secret_text!r} is in the state files"  # ...not these
 
 
@@ -407,7 +407,7 @@ def test_a_closed_tabs_token_receives_no_push_and_stays_out_of_the_log(browser: 
     login(page, app, ORGANIZER, path=f"/match/{match_id}/schedule")
     expect(page.get_by_text("Доступность игроков (видит только организатор)")).to_be_visible()
     paint(names[1], (1, 15), (2, 45))
-    expect(page.get_by_text(re.compile("01:15 — 02:45")).first).to_be_visible()  # a save is pushed to the page
+    expect(page.get_by_text(re.compile("01:15–02:45")).first).to_be_visible()  # a save is pushed to the page
     tab = _tab_token(page)
     context.close()
     raw = RawTab(app, tab)  # the token alone: no cookie, no event sent

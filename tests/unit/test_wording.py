@@ -1,11 +1,13 @@
 """Issue 28 item 6: words that agree with the person — «Татьяна Морозова ответила», not «ответил» — from the name,
-and the neutral «ответил(а)» when the name does not tell."""
+and the neutral «ответил(а)» when the name does not tell; and points and places written one way."""
 
 from __future__ import annotations
 
+from fractions import Fraction as F
+
 import pytest
 
-from services.core.wording import agreed, declined, gender
+from services.core.wording import agreed, declined, format_average, format_points, format_signed, gender
 
 
 @pytest.mark.parametrize(
@@ -68,3 +70,20 @@ def test_the_window_fallback_counts_its_matches_in_words(placed: int, said: str)
 )
 def test_a_name_is_declined_in_its_gender_or_left_as_written(name: str, case: str, expected: str) -> None:
     assert declined(name, case) == expected  # type: ignore[arg-type]
+
+
+def test_points_are_written_one_way_with_a_minus_sign_and_unbreakable_thousands() -> None:
+    """Every page, toast, card and command writes a number of points through these: «−25 000», never «-25 000»."""
+    assert format_points(119_000) == "119\u202f000"
+    assert format_points(-25_000) == "\u221225\u202f000"
+    assert format_points(0) == "0"
+    assert [format_signed(v) for v in (12_000, -3_400, 0)] == ["+12\u202f000", "\u22123\u202f400", "0"]
+
+
+@pytest.mark.parametrize(
+    ("average", "shown"),
+    [(F(11, 5), "2,20"), (F(5, 2), "2,50"), (F(2), "2,00"), (F(7, 3), "2,33"), (F(17, 8), "2,13"), (None, "—")],
+)
+def test_an_average_place_always_shows_two_decimals_rounded_half_up(average: F | None, shown: str) -> None:
+    """The standings and the bracket's tables alike (the walk met «2,20» beside «2,5» in one column)."""
+    assert format_average(average) == shown

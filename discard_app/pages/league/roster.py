@@ -13,6 +13,7 @@ from discard_app import routes, texts
 from discard_app.components.confirm import confirm_dialog
 from discard_app.components.form import action_form
 from discard_app.components.secret import password_sheet, secret_box, show_secret
+from discard_app.components.wide_table import wide_table
 from discard_app.layout import forbidden, page
 from discard_app.state.action import KEY_FIELD, GuardedActions, Outcome, guarded
 from discard_app.state.auth import AuthState, OrganizerPage
@@ -589,7 +590,7 @@ def roster_page() -> rx.Component:
                 _confirm_one_word(),
                 _confirm_delete(),
                 _forms(),
-                rx.box(
+                wide_table(  # on a phone: «шире экрана» said, the name kept in view while the rest scrolls
                     rx.table.root(
                         rx.table.header(
                             rx.table.row(
@@ -605,8 +606,8 @@ def roster_page() -> rx.Component:
                         width="100%",
                         min_width="40em",  # a phone scrolls the table instead of squeezing the names
                     ),
-                    overflow_x="auto",
-                    width="100%",
+                    RosterState.rows,
+                    sticky_column=2,
                 ),
                 spacing="3",
                 width="100%",

@@ -20,14 +20,15 @@ from discard_app.state.action import KEY_FIELD, Anyone, GuardedActions, guarded
 from discard_app.state.auth import AuthState
 from services.core.db import session_scope
 from services.core.models import Role, Season, User, saved, utc_now
+from services.core.wording import format_points
 from services.league import roster
 from services.playoff import stage as playoff
 from services.playoff.bracket import PRIZES, ROUND_NAMES
 from services.results import hanchans as results
 from services.results import repo as results_repo
 from services.results import winds
-from services.results.scoring import PLAYOFF_ROUNDS, format_points
-from services.scheduling.rules import format_kirov
+from services.results.scoring import PLAYOFF_ROUNDS
+from services.scheduling.rules import format_span
 from services.scheduling.tour_windows import parse_kirov
 
 # Issue 28 item 6: the rounds in Russian on screen; the form still sends the bracket's codes.
@@ -152,7 +153,7 @@ class PlayoffState(GuardedActions, LivePage, AuthState):
             return
         start, end = _close_window(form)
         self.close_start, self.close_end = form.get("start", ""), form.get("end", "")
-        window = f"{format_kirov(start)} — {format_kirov(end)}"  # as every page says a time, not the field's ISO
+        window = format_span(start, end)  # as every page says a time, not the field's ISO
         self.close_question = texts.PLAYOFF_CLOSE_CONFIRM.format(
             window=texts.PLAYOFF_CLOSE_CONFIRM_WINDOW.format(window=window) if window else ""
         )

@@ -24,11 +24,11 @@ from discard_app.state.auth import AuthState
 from services.core.changes import Watch
 from services.core.db import session_scope
 from services.core.models import Role, User, saved, utc_now
+from services.core.wording import format_points
 from services.playoff.hanchan_entry import enter_hanchan
 from services.results import hanchans as results
 from services.results import judge_calls, penalties, ruling_photos
 from services.results.repo import seated_player_ids
-from services.results.scoring import format_points
 from services.results.view import match_view
 
 RULING_KEYS = ("at", "hanchan", "actions", "disagreement", "decision")
@@ -84,6 +84,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
     entry_number: int = 0
     error: str = ""
     problems: list[str] = []
+    refused_title: str = texts.MATCH_RESULT_NOT_SAVED  # over `problems`: what was not done
     notice: str = ""
     schedule_url: str = ""
     saving: bool = False  # a form's event is running: its submit button is disabled
@@ -163,9 +164,13 @@ class MatchState(GuardedActions, LivePage, AuthState):
         if isinstance(outcome.error, results.RepeatedResult):
             self.repeat_asked = True
 
-    async def _change(self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], form: Any) -> None:
-        """One guarded service call, once per the form's key; then the match and the standings as they now stand."""
+    async def _change(
+        self, action: Callable[[Any, User], Any], notice: str | Callable[[Any], str], form: Any, *, refused: str
+    ) -> None:
+        """One guarded service call, once per the form's key; then the match and the standings as they now stand.
+        `refused` titles a refusal: what was not done."""
         key = form.get(KEY_FIELD, "") if isinstance(form, dict) else ""
+        self.refused_title = refused
         outcome = self._perform(action, key=key, done=notice, action=f"match.{self._id()}")
         if not outcome.ok:
             return
@@ -203,6 +208,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
                 ),
                 texts.ENTER_SAVED,
                 form,
+                refused=texts.MATCH_RESULT_NOT_SAVED,
             )
         finally:
             self.saving = False
@@ -230,6 +236,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             ),
             texts.JUDGE_CALL_SENT,
             form,
+            refused=texts.JUDGE_CALL_NOT_SENT,
         )
 
     @rx.event
@@ -245,6 +252,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
                 lambda s, u: results.dispute_hanchan(s, u, hanchan_id, str(form.get("note", "")), now=utc_now()),
                 texts.DISPUTE_SAVED,
                 form,
+                refused=texts.DISPUTE_NOT_SAVED,
             )
         finally:
             self.saving = False
@@ -257,6 +265,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             lambda s, u: results.resolve_dispute(s, u, hanchan_id, str(form.get("decision", "")), now=utc_now()),
             texts.RESOLVE_SAVED,
             form,
+            refused=texts.RESOLVE_NOT_SAVED,
         )
 
     @rx.event
@@ -269,7 +278,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             with session_scope() as session:
                 self.correct_values = results.current_scores(session, match_id, _int(number))
         except results.ResultsError as error:
-            self.problems = error.lines()
+            self.problems, self.refused_title = error.lines(), texts.CORRECT_NOT_SAVED
         self.correct_rev += 1
 
     @rx.event
@@ -290,6 +299,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             ),
             texts.CORRECT_SAVED,
             form,
+            refused=texts.CORRECT_NOT_SAVED,
         )
         if self.notice and self.correct_number:  # the same hanchan stays chosen, showing what it holds now
             self.pick_correction(self.correct_number)
@@ -300,6 +310,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
         """Регламент §5: checked, not done — a warning and the season's penalty in one click are asked about first."""
         self.no_show_question = ""
         action = admin.no_show(self._id() or 0, form)
+        self.refused_title = texts.PENALTY_NOT_SAVED
         if not self._check(action):
             return
         self._pending_no_show = {key: str(form.get(key) or "") for key in ("player_id", KEY_FIELD)}
@@ -314,7 +325,9 @@ class MatchState(GuardedActions, LivePage, AuthState):
     async def no_show(self) -> None:
         form, self._pending_no_show, self.no_show_question = self._pending_no_show, {}, ""
         if form:
-            await self._change(admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form)
+            await self._change(
+                admin.no_show(self._id() or 0, form), texts.PENALTY_SAVED, form, refused=texts.PENALTY_NOT_SAVED
+            )
 
     @rx.event
     def cancel_no_show(self, is_open: bool = False) -> None:
@@ -330,12 +343,15 @@ class MatchState(GuardedActions, LivePage, AuthState):
             lambda s, u: penalties.cancel_penalty(s, u, penalty_id, reason=str(form.get("reason", "")), now=utc_now()),
             texts.PENALTY_CANCELLED,
             form,
+            refused=texts.PENALTY_NOT_CANCELLED,
         )
 
     @rx.event
     @guarded(Role.ORGANIZER)
     async def conduct(self, form: dict[str, Any]) -> None:
-        await self._change(admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, form)
+        await self._change(
+            admin.conduct(self._id() or 0, form), texts.PENALTY_SAVED, form, refused=texts.PENALTY_NOT_SAVED
+        )
 
     @rx.event
     @guarded(Role.JUDGE, Role.ORGANIZER)
@@ -347,7 +363,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             action = admin.ruling(self._id() or 0, form, photos, rx.get_upload_dir())
         except results.ResultsError as error:
             action = refusing(error)
-        await self._change(action, texts.RULING_SAVED, form)
+        await self._change(action, texts.RULING_SAVED, form, refused=texts.RULING_NOT_SAVED)
 
         return rx.clear_selected_files(PHOTOS_ID) if self.notice else None
 
@@ -355,11 +371,12 @@ class MatchState(GuardedActions, LivePage, AuthState):
     def photos_rejected(self, rejected: list[dict[str, Any]]) -> None:
         names = ", ".join(str(r.get("file", {}).get("path", "")).lstrip("./") or "?" for r in rejected)
         self.error, self.problems, self.notice = "", [texts.RULING_PHOTOS_REJECTED.format(names=names)], ""
+        self.refused_title = texts.RULING_NOT_SAVED
 
     @rx.event
     @guarded(Role.ORGANIZER)
     async def substitute(self, form: dict[str, Any]) -> None:
-        await self._change(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, form)
+        await self._change(admin.substitute(self._id() or 0, form), texts.SUB_SAVED, form, refused=texts.SUB_NOT_SAVED)
 
     @rx.event
     @guarded(Role.ORGANIZER)
@@ -376,6 +393,7 @@ class MatchState(GuardedActions, LivePage, AuthState):
             ),
             lambda new: texts.REPLAY_SAVED.format(id=new.id),
             form,
+            refused=texts.REPLAY_NOT_SAVED,
         )
 
 
@@ -465,7 +483,7 @@ def _messages() -> rx.Component:
                     rx.vstack(rx.foreach(MatchState.problems, lambda p: rx.text(p))),
                     color_scheme="red",
                     role="alert",
-                    title=texts.MATCH_RESULT_NOT_SAVED,
+                    title=MatchState.refused_title,
                 ),
             ),
             rx.cond(MatchState.notice != "", rx.callout(MatchState.notice, color_scheme="green", role="status")),
@@ -522,20 +540,28 @@ def _body() -> rx.Component:
             rx.foreach(MatchState.hanchans, _hanchan),
             rx.text(texts.MATCH_NO_HANCHANS),
         ),
-        rx.heading(texts.MATCH_TOTALS, size="4", as_="h2"),
-        _table(
-            [
-                texts.COL_PLAYER,
-                texts.COL_HANCHANS,
-                texts.MATCH_PENALTY_COL,
-                texts.MATCH_UMA,
-                texts.COL_TOTAL,
-                texts.COL_PLACE,
-            ],
-            MatchState.lines,
-            lambda r: _cells([r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"),
-            "30em",
-            keys=(1, 5, 6),  # Итог матча on a phone: the player, the total, the place
+        rx.cond(  # no empty «Итог матча» before anything is scored
+            MatchState.lines.length() > 0,
+            rx.vstack(
+                rx.heading(texts.MATCH_TOTALS, size="4", as_="h2"),
+                _table(
+                    [
+                        texts.COL_PLAYER,
+                        texts.COL_HANCHANS,
+                        texts.MATCH_PENALTY_COL,
+                        texts.MATCH_UMA,
+                        texts.COL_TOTAL,
+                        texts.COL_PLACE,
+                    ],
+                    MatchState.lines,
+                    lambda r: _cells(
+                        [r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"
+                    ),
+                    "30em",
+                    keys=(1, 5, 6),  # Итог матча on a phone: the player, the total, the place
+                ),
+                width="100%",
+            ),
         ),
         rx.cond(
             MatchState.penalties.length() > 0,

@@ -65,9 +65,11 @@ def _match(m: dict[str, str]) -> rx.Component:
     )
 
 
-# 93000 → «93 000» with the narrow no-break space of `format_points` (THOUSANDS); the minus as the tables write it
+# 93000 → «93 000», −25000 → «−25 000»: the narrow no-break space (THOUSANDS) and the minus sign (MINUS) of
+# `format_points`, as the tables write points
 POINTS_JS = (
-    "(value) => typeof value === 'number' ? String(value).replace(/\\B(?=(\\d{3})+(?!\\d))/g, '\\u202f') : value"
+    "(value) => typeof value === 'number' ? String(value).replace(/\\B(?=(\\d{3})+(?!\\d))/g, '\\u202f')"
+    ".replace('-', '\\u2212') : value"
 )
 
 
@@ -87,8 +89,8 @@ def _chart() -> rx.Component:
                 )
                 for i in range(4)
             ],
-            rx.recharts.x_axis(data_key="tour"),
-            # «60 000», as the tables write points (services.results.scoring.format_points), on the axis and in
+            rx.recharts.x_axis(data_key="tour", padding={"left": 16, "right": 32}),  # «Тур 4» not cut at the edge
+            # «60 000», as the tables write points (services.core.wording.format_points), on the axis and in
             # the tooltip (recharts' `formatter`, which Reflex does not name: passed as it is)
             rx.recharts.y_axis(width=70, tick_formatter=POINTS_JS),
             rx.recharts.cartesian_grid(stroke_dasharray="3 3"),
