@@ -13,7 +13,9 @@ from discard_app import texts
 GRID_SCRIPT = (Path(__file__).resolve().parents[2] / "assets" / "availability_grid.js").read_text(encoding="utf-8")
 TIMES = [f"{h:02d}:{m:02d}" for h in range(24) for m in (0, 30)]
 CELL_HEIGHT = "28px"  # issue 28: a finger's cell on a phone, at least 40 × 28 px
-HEADER_HEIGHT = 64  # px above the first cell: the day label and its fill buttons
+HEADER_HEIGHT = 88  # px above the first cell: the day label (32) and its two fill buttons, stacked on a phone
+LABEL_HEIGHT = 32
+TAP = "24px"  # the least a finger hits (WCAG 2.2 target size): the walk met 11 px links
 EVENING = (36, 48)  # 18:00–24:00 Kirov
 # A day's column is its sticky header, then the cells: its odd children are the half hours that end on a full hour,
 # so their darker bottom line is the hour line, just above the hour's label.
@@ -72,8 +74,10 @@ def _fill_button(text: str, fill: rx.Var[Any] | str, label: rx.Var[Any] | str) -
         aria_label=label,
         custom_attrs={"data-fill": fill},
         style={
-            "fontSize": "11px",
-            "padding": "0 2px",
+            "fontSize": "12px",
+            "padding": "0 4px",
+            "minWidth": TAP,
+            "minHeight": TAP,
             "cursor": "pointer",
             "background": "none",
             "border": "none",
@@ -91,7 +95,7 @@ def _day(row: rx.Var[Any], day: rx.Var[Any], days: rx.Var[Any], marks: rx.Var[An
         rx.el.div(
             rx.el.div(
                 rx.text(label, size="1", weight="bold"),
-                style={"height": f"{HEADER_HEIGHT // 2}px", "lineHeight": "14px", "textAlign": "center"},
+                style={"height": f"{LABEL_HEIGHT}px", "lineHeight": "14px", "textAlign": "center"},
             ),
             rx.el.div(
                 _fill_button(texts.GRID_FILL_DAY, day.to_string() + ",0,48", texts.GRID_FILL_DAY_OF + label),
@@ -101,7 +105,7 @@ def _day(row: rx.Var[Any], day: rx.Var[Any], days: rx.Var[Any], marks: rx.Var[An
                     texts.GRID_FILL_EVENING_OF + label,
                 ),
                 style={
-                    "height": f"{HEADER_HEIGHT // 2}px",
+                    "height": f"{HEADER_HEIGHT - LABEL_HEIGHT}px",
                     "display": "flex",
                     "flexWrap": "wrap",
                     "justifyContent": "center",

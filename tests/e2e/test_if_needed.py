@@ -98,6 +98,8 @@ def test_on_a_phone_the_chosen_kind_paints_if_needed_and_the_option_says_so(
     page.goto(f"{app.url}/match/{next_id}/schedule")
     page.wait_for_function("window.discardGrid !== undefined")
     page.get_by_role("button", name="Скопировать моё время из прошлого тура").tap()
+    # the answer under the button, on the screen the finger is on (the walk met it 2 000 px below, under the grid)
+    expect(page.get_by_role("status").filter(has_text="Отмечено ваше свободное время")).to_be_in_viewport()
     copied = _label(day + timedelta(days=7))
     expect(page.get_by_label(f"{copied} 21:00", exact=True)).to_have_attribute("aria-checked", "mixed")
     assert _checked(page, copied, HALF_HOURS) == ["18:00", "18:30", "19:00"]

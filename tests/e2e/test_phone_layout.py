@@ -248,6 +248,10 @@ def test_the_grid_keeps_its_days_in_view_names_its_week_and_greys_the_past(phone
     tomorrow = _label(today + timedelta(days=1))
     box = page.get_by_label(f"{tomorrow} 12:00", exact=True).bounding_box()
     assert box and box["width"] >= 40 and box["height"] >= 28, box
+    # The day's fill buttons too (the walk: 11 px links a finger missed): at least 24 × 24 px.
+    for name in (texts.GRID_FILL_DAY_OF + tomorrow, texts.GRID_FILL_EVENING_OF + tomorrow):
+        fill = page.get_by_role("button", name=name, exact=True).bounding_box()
+        assert fill and fill["width"] >= 24 and fill["height"] >= 24, (name, fill)
     # Scrolled down to the evening rows, the day headers are still on screen, above the 18:00 cells.
     evening = page.get_by_label(f"{tomorrow} 20:00", exact=True)
     evening.scroll_into_view_if_needed()

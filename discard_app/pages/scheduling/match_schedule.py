@@ -41,6 +41,7 @@ def _grid_section() -> rx.Component:
         rx.heading(texts.SCHED_MY_AVAILABILITY, size="4", as_="h2"),
         rx.text(texts.SCHED_GRID_HINT, size="2", color_scheme="gray"),
         rx.button(texts.SCHED_COPY, type="button", size="1", variant="soft", on_click=MatchScheduleState.copy_previous),
+        _messages("copy"),
         availability_grid(
             MatchGridState.days, MatchGridState.cells, MatchGridState.marks, MatchGridState.past, MatchGridState.weeks
         ),

@@ -64,7 +64,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     notice: str = ""
     match_url: str = ""
     _proposed: str = ""  # the proposal this tab's «ждём остальных» is about: its answer follows its state
-    msg_at: str = "top"  # which section's button the current message answers: top, grid, propose, proposals
+    msg_at: str = "top"  # which section's button the current message answers: top, copy, grid, propose, proposals
     drop_warning: str = ""  # a save would release a booked meeting: asked before anything is changed
     pending_grid: str = ""  # the viewer's own painted grid asked about: sent back with the dialog's confirmation
     cannot_booking: str = ""  # «Не смогу» pressed on this booking: the dialog asks before releasing it
@@ -315,7 +315,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
         if (match_id := self._match_id()) is None:
             return None
         self.error = self.notice = ""
-        self.msg_at = "grid"
+        self.msg_at = "copy"  # under the button: the grid's own answers sit below a phone's screen of half hours
         with session_scope() as session:
             found = availability.previous_tour_availability(session, match_id=match_id, user_id=saved(user.id))
             maybe = availability.previous_tour_availability(
