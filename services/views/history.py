@@ -3,6 +3,7 @@ person's seasons with place and totals; reads only, imports no reflex (Регл�
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -39,7 +40,7 @@ class SeasonSummary:
     status: str
     current: bool
     champion: str
-    top: tuple[str, ...]
+    top: tuple[str, ...]  # «1. Анна», …; a place shared at the cut: «8= Борис», «8= Вера», every one on it
 
 
 def status_text(season: Season) -> str:
@@ -66,12 +67,21 @@ def season_bracket_and_standings(session: Session, season: Season) -> tuple[Play
     return load_bracket(session, season, scored), db_standings(session, saved(season.id), scored)
 
 
+def top_lines(bracket: PlayoffView, standings: list[StandingsRow], size: int) -> tuple[str, ...]:
+    """Регламент §1: the `size` best — the final's order once it is played; before, the standings' places, where a
+    place shared at the cut lists everyone on it («4= …»), not the first of them in the table's order."""
+    names = bracket.names
+    if bracket.bracket.final_places:
+        return tuple(f"{n}. {names.get(p, '?')}" for n, p in enumerate(final_order(bracket, standings)[:size], 1))
+    sharing = Counter(r.place for r in standings)
+    return tuple(f"{r.place}{'=' if sharing[r.place] > 1 else '.'} {r.name}" for r in standings if r.place <= size)
+
+
 def season_summaries(session: Session) -> list[SeasonSummary]:
     result = []
     for season in session.exec(select(Season).order_by(col(Season.id).desc())).all():
         bracket, standings = season_bracket_and_standings(session, season)
         champion_ids = bracket.bracket.final_places[:1]
-        order = final_order(bracket, standings)
         names = bracket.names
         result.append(
             SeasonSummary(
@@ -80,7 +90,7 @@ def season_summaries(session: Session) -> list[SeasonSummary]:
                 status_text(season),
                 season.is_current,
                 names.get(champion_ids[0], "") if champion_ids else "",
-                tuple(names.get(p, "?") for p in order[: of_season(season).playoff_size]),
+                top_lines(bracket, standings, of_season(season).playoff_size),
             )
         )
     return result

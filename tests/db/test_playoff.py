@@ -236,7 +236,7 @@ def test_a_whole_playoff(league: League, session: Session) -> None:
         finish_season(session, league.season, now=at(29), actor_user_id=league.organizer.id)
     summary = history.season_summaries(session)[0]
     assert (summary.champion, summary.status) == ("Участник 09", "завершён 28.12.2026")
-    assert summary.top[:4] == ("Участник 09", "Участник 01", "Участник 07", "Участник 05")
+    assert summary.top[:4] == ("1. Участник 09", "2. Участник 01", "3. Участник 07", "4. Участник 05")
     assert len(summary.top) == 8
     (champion,) = standing_notes(session, league.user(9), at(28))
     assert champion.title == "Сезон «Плей-офф тест» завершён" and champion.text == "Ваше итоговое место — 1 из 12."

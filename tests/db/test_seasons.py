@@ -15,7 +15,7 @@ from services.core.models import AuditRecord, Player, Registration, Role, Season
 from services.league.accounts import create_user, find_user
 from services.league.closing import ClosingMethod, close_registration
 from services.league.draw_season import approve_draw, make_draft
-from services.league.roster import current_season
+from services.league.roster import add_player, current_season
 from services.league.roster_csv import MAX_LINES, parse_roster_csv
 from services.league.seasons import (
     SeasonError,
@@ -231,8 +231,21 @@ def test_the_top_eight_of_a_running_season_is_the_standings_order(session: Sessi
     league.match(1, 2, league.players[4:8])  # seated, nothing entered yet: 0 points, between the plus and minus
     session.commit()
     [summary] = [s for s in history.season_summaries(session) if s.name == league.season.name]
-    standings = [r.name for r in db_standings(session, league.season.id)]
-    assert len(standings) == 8 and list(summary.top) == standings  # as the standings page lists them
+    standings = db_standings(session, league.season.id)
+    assert len(standings) == 8 and [line.split(" ", 1)[1] for line in summary.top] == [r.name for r in standings]
+
+
+def test_a_place_shared_at_the_cut_of_the_top_eight_lists_everyone_on_it(session: Session, league: League) -> None:
+    """The walk: /seasons' «Первая восьмёрка» cut a place shared at the eighth, naming the first on it only."""
+    _played(session, league)
+    league.match(1, 2, league.players[4:8])
+    more = [add_player(session, league.season, f"Игрок {n}", actor_user_id=league.organizer.id)[0].id for n in (8, 9)]
+    league.match(2, 1, [*more, *league.players[:2]])  # two more at 0 points, nothing entered: level with others
+    session.commit()
+    [summary] = [s for s in history.season_summaries(session) if s.name == league.season.name]
+    # +25 000; two level at 0 who played (2=); six at 0 who have not (4=); the −25 000 is 10th
+    assert summary.top[:3] == ("1. Игрок 0", "2= Игрок 1", "2= Игрок 2"), summary.top
+    assert sorted(summary.top[3:]) == [f"4= Игрок {n}" for n in range(4, 10)], summary.top  # nine of ten listed
 
 
 @pytest.mark.parametrize("invisible", ["\u200b", "\u202e", "\u2066"])

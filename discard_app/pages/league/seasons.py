@@ -105,7 +105,8 @@ def _card(card: SeasonCard) -> rx.Component:
                 card["top"].length() > 0,
                 rx.vstack(
                     rx.text(texts.SEASONS_TOP, size="2", weight="medium"),
-                    rx.el.ol(rx.foreach(card["top"], lambda n: rx.el.li(n)), style={"margin": "0 0 0 1.5em"}),
+                    # each line carries its place: a place shared at the cut would put a list's own numbers wrong
+                    rx.el.ul(rx.foreach(card["top"], lambda n: rx.el.li(n)), style={"margin": 0, "listStyle": "none"}),
                     spacing="1",
                 ),
             ),
