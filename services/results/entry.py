@@ -8,7 +8,7 @@ from typing import Any
 
 from services.core.errors import LeagueError
 from services.core.ruleset import Ruleset
-from services.core.wording import format_points
+from services.core.wording import declined, format_points
 from services.results import scoring
 
 POINTS_STEP = 100  # the smallest stick on the table: a score that is not a multiple of it is a typo
@@ -91,6 +91,8 @@ def parse_entry(form: Mapping[str, Any], players: Sequence[tuple[int, str]], rul
 
 
 def _with_names(problem: str, names: Mapping[int, str]) -> str:
+    """The scoring's «игрока 12» as the person's name, declined: «чомбо игрока Марии Кузнецовой»."""
     for pid, name in names.items():
-        problem = problem.replace(f"игрока {pid} ", f"игрока {name} ").replace(f"игрок {pid} ", f"игрок {name} ")
+        problem = problem.replace(f"игрока {pid} ", f"игрока {declined(name, 'gen')} ")
+        problem = problem.replace(f"игрок {pid} ", f"игрок {name} ")
     return problem

@@ -141,7 +141,7 @@ def hanchan_problems(results: Sequence[TableResult], riichi_left: int, rules: Ru
             problems.append(f"игрок {r.player} указан дважды")
         seen.add(r.player)
         if r.chombo < 0:
-            problems.append(f"чомбо игрока {r.player} не может быть отрицательным: {r.chombo}")
+            problems.append(f"чомбо игрока {r.player} не может быть отрицательным: {format_points(r.chombo)}")
         elif r.chombo > MAX_CHOMBO:
             problems.append(f"чомбо игрока {r.player} — не больше {MAX_CHOMBO} за ханчан, указано {r.chombo}")
         if abs(r.points) > MAX_POINTS:
@@ -150,7 +150,7 @@ def hanchan_problems(results: Sequence[TableResult], riichi_left: int, rules: Ru
                 f"указано {format_points(r.points)}"
             )
     if riichi_left < 0:
-        problems.append(f"палочек риичи на столе не может быть меньше нуля: {riichi_left}")
+        problems.append(f"палочек риичи на столе не может быть меньше нуля: {format_points(riichi_left)}")
     elif riichi_left > MAX_STICKS:
         problems.append(f"палочек риичи на столе — не больше {MAX_STICKS}, указано {riichi_left}")
     if any(abs(r.points) > MAX_POINTS for r in results):
@@ -159,7 +159,7 @@ def hanchan_problems(results: Sequence[TableResult], riichi_left: int, rules: Ru
     total = points + riichi_left * RIICHI_STICK
     if riichi_left >= 0 and total != rules.table_total:
         sticks = f" + {riichi_left} {_sticks_word(riichi_left)} = {format_points(total)}" if riichi_left else ""
-        problems.append(f"сумма очков {format_points(points)}{sticks}, должно быть {format_points(rules.table_total)}")
+        problems.append(f"сумма очков {format_points(points)}{sticks}, должна быть {format_points(rules.table_total)}")
     return problems
 
 

@@ -39,6 +39,7 @@ from services.core.models import (
     User,
     saved,
 )
+from services.core.wording import plural
 from services.scheduling.decide import (
     entry_refusal,
     hint_from,
@@ -101,6 +102,11 @@ class Hold:
     until: datetime
 
 
+def _done(participle: str, n: int) -> str:
+    """«Сыгран 1 ханчан», «Сыграно 3 ханчана»: the short participle agreeing with the count."""
+    return plural(n, participle, participle + "о", participle + "о")
+
+
 @dataclass
 class MatchBoard:
     """One match's scheduling: who answered, its live proposals, bookings, recorded hanchans."""
@@ -138,20 +144,23 @@ class MatchBoard:
         return sum(b.hanchans or 0 for b in self.bookings)
 
     def settled_part(self) -> str:
-        """What of a match with hanchans still to book is settled already, as every view says it: «Забронировано 1
-        из 3», «Сыграно 1 из 3», «Сыграно 1, забронировано ещё 1 из 3»; empty when nothing is, or nothing is left."""
+        """What of a match with hanchans still to book is settled already, as every view says it: «Забронирован
+        1 ханчан из 3», «Сыграно 2 ханчана из 3», «Сыгран 1 ханчан, забронирован ещё 1 ханчан из 3»; empty when
+        nothing is, or nothing is left."""
         planned, booked, played = self.match.planned_hanchans, self.booked_hanchans, self.hanchans
         if self.remaining <= 0 or not (booked or played):
             return ""
         if not played:
-            return f"Забронировано {hanchans_word(booked)} из {planned}"
+            return f"{_done('Забронирован', booked)} {hanchans_word(booked)} из {planned}"
         if played >= booked:
-            return f"Сыграно {hanchans_word(played)} из {planned}"
-        return f"Сыграно {hanchans_word(played)}, забронировано ещё {hanchans_word(booked - played)} из {planned}"
+            return f"{_done('Сыгран', played)} {hanchans_word(played)} из {planned}"
+        more = booked - played
+        booked_more = f"{_done('забронирован', more)} ещё {hanchans_word(more)}"
+        return f"{_done('Сыгран', played)} {hanchans_word(played)}, {booked_more} из {planned}"
 
     def with_booked_part(self, text: str) -> str:
         """`text` (the state of what is left) after the part already settled, when some is and some is not:
-        «Забронировано 1 ханчан из 3; остальные: нет общего времени». The overview, the desk and the page say it so."""
+        «Забронирован 1 ханчан из 3; остальные: нет общего времени». The overview, the desk and the page say it so."""
         settled = self.settled_part()
         return f"{settled}; остальные: {text[:1].lower() + text[1:]}" if settled else text
 

@@ -210,6 +210,7 @@ def propose_meeting(
         final_hanchans=info.rules.final_hanchans if info.is_final else None,
         hanchan_minutes=info.hanchan_minutes,
         now=now,
+        waiting_for=item.not_answered,
     )
     if errors:
         raise SchedulingError(" ".join(errors))

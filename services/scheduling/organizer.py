@@ -34,7 +34,15 @@ from services.scheduling.repo import (
     match_info,
     place_taken,
 )
-from services.scheduling.rules import LAST_TOUR, fallback_meeting, format_kirov, hanchans_word, meeting_end, too_short
+from services.scheduling.rules import (
+    LAST_TOUR,
+    fallback_meeting,
+    format_kirov,
+    format_span,
+    hanchans_word,
+    meeting_end,
+    too_short,
+)
 
 ACTIVITY = "activity"
 
@@ -82,8 +90,8 @@ def _require_in_window(info: MatchInfo, meeting: Interval) -> None:
         raise SchedulingError("Игровое окно этого матча ещё не назначено.")
     if not window.contains(meeting):
         raise SchedulingError(
-            f"Встреча должна пройти в пределах игрового окна: с {format_kirov(window.start)} до "
-            f"{format_kirov(window.end)}. Позже — только после переноса матча на следующий тур."
+            f"Встреча должна пройти в пределах игрового окна: {format_span(window.start, window.end)}. "
+            "Позже — только после переноса матча на следующий тур."
         )
 
 

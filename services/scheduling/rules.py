@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime, time, timedelta
 
 from services.core.ruleset import SEATS
-from services.core.wording import counted
+from services.core.wording import counted, plural
 from services.scheduling.intervals import (
     GRID_MINUTES,
     Interval,
@@ -162,10 +162,12 @@ def validate_proposal(
     hanchan_minutes: int,
     now: datetime | None = None,
     grid_minutes: int | None = GRID_MINUTES,
+    waiting_for: Sequence[str] = (),
 ) -> list[str]:
     """Errors in Russian, empty when the meeting may be proposed. `hanchans_remaining` = the match's
     hanchans not yet played nor held by another live meeting; `final_hanchans`: the final's (the season's ruleset),
-    None for any other match; `now`, when given, forbids the past."""
+    None for any other match; `now`, when given, forbids the past; `waiting_for`: the seated players who have not
+    painted their time yet — while there are any, no option exists and that is the reason said."""
     start, end = require_aware(start, "start"), require_aware(end, "end")
     if not start < end:
         return ["Окончание встречи должно быть позже начала."]
@@ -177,12 +179,14 @@ def validate_proposal(
         errors.append("Нельзя назначить встречу на прошедшее время.")
     # Регламент §2: все встречи должны состояться в пределах игрового окна тура или раунда.
     if not window.contains(meeting):
-        errors.append(
-            f"Встреча должна пройти в пределах игрового окна: "
-            f"с {format_kirov(window.start)} до {format_kirov(window.end)}."
-        )
+        errors.append(f"Встреча должна пройти в пределах игрового окна: {format_span(window.start, window.end)}.")
     # Per option, not their union: options of different rooms may overlap, a meeting needs one room.
-    if not any(opt.contains(meeting) for opt in option_intervals):
+    if waiting_for:
+        errors.append(
+            f"Общего времени пока нет: своё время ещё не {plural(len(waiting_for), 'отметил', 'отметили', 'отметили')} "
+            f"{', '.join(waiting_for)}. Предложить встречу можно, когда ответят все четверо."
+        )
+    elif not any(opt.contains(meeting) for opt in option_intervals):
         errors.append(
             "Выбранное время не входит целиком ни в один общий вариант: "
             "кто-то из игроков занят или помещение уже забронировано."

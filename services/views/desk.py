@@ -49,7 +49,12 @@ from services.scheduling.capacity import board_capacity
 from services.scheduling.fallback_plan import fallback_note, fallback_place
 from services.scheduling.intervals import kirov_date
 from services.scheduling.repo import match_info
-from services.scheduling.rules import NO_COMMON_TIME, NO_FREE_TABLE, format_kirov, hanchans_word
+from services.scheduling.rules import NO_COMMON_TIME, NO_FREE_TABLE, format_kirov, format_span, hanchans_word
+
+
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
 
 SOON = timedelta(days=7)  # a window ending within a week without a booking needs the organizer now
 
@@ -145,8 +150,8 @@ def _scheduling_items(board: Board, now: datetime) -> list[DeskItem]:
                     f"over-{m.match.id}",
                     "over",
                     title,
-                    f"Окно закончилось {format_kirov(window.end)}; "
-                    f"{'забронировано не всё' if m.bookings else 'встреча не назначена'}. "
+                    f"Окно закончилось ({format_span(window.start, window.end)}); "
+                    f"{_lower_first(m.with_booked_part('встреча не назначена'))}. "
                     "Перенесите матч на следующий тур (уважительная причина) или запишите неявку на странице матча.",
                     match_url(saved(m.match.id)),
                     "Открыть матч",

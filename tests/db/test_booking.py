@@ -272,7 +272,7 @@ def test_the_organizer_meets_only_inside_the_window(db: sa.Engine) -> None:
         league = f.league(session)
     org = league.organizer.id
     after = kirov(2, 18, month=12)  # the window ends on 30.11 00:00
-    with pytest.raises(SchedulingError, match="в пределах игрового окна: с пн 16.11.2026 00:00 до пн 30.11.2026 00:00"):
+    with pytest.raises(SchedulingError, match="в пределах игрового окна: пн 16.11 — вс 29.11 включительно"):
         act(db, scheduling_admin.assign_meeting, match_id=league.match.id, start=after, hanchans=3, actor_user_id=org,
             now=NOW)  # fmt: skip
     assert match_bookings(db, league.match.id) == []

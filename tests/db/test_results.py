@@ -117,10 +117,10 @@ def test_wrong_sum_says_exactly_what_is_wrong_and_stores_nothing(session: Sessio
     mid = league.match(1, 1, table)
     with pytest.raises(ResultsError) as error:
         enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 20000], riichi=1), now=PLAYED)
-    assert error.value.problems == ["сумма очков 120\u202f000 + 1 палочка = 121\u202f000, должно быть 120\u202f000"]
+    assert error.value.problems == ["сумма очков 120\u202f000 + 1 палочка = 121\u202f000, должна быть 120\u202f000"]
     with pytest.raises(ResultsError) as error:
         enter_hanchan(session, league.organizer, mid, entry(table, [40000, 30000, 30000, 10000]), now=PLAYED)
-    assert error.value.problems == ["сумма очков 110\u202f000, должно быть 120\u202f000"]
+    assert error.value.problems == ["сумма очков 110\u202f000, должна быть 120\u202f000"]
     outsider = league.players[4]
     with pytest.raises(ResultsError, match="ровно для четырёх игроков этого матча"):
         enter_hanchan(
@@ -151,9 +151,16 @@ def test_form_parsing_names_every_bad_field() -> None:
     with pytest.raises(ResultsError) as error:
         parse_entry(bad_sum, players, DEFAULT)
     assert error.value.problems == [
-        "чомбо игрока Борис не может быть отрицательным: -1",
-        "сумма очков 119\u202f000, должно быть 120\u202f000",
+        "чомбо игрока Борис не может быть отрицательным: −1",
+        "сумма очков 119\u202f000, должна быть 120\u202f000",
     ]
+    full_names = [
+        (pid, name)
+        for pid, name in zip((1, 2, 3, 4), ("Анна Ли", "Мария Кузнецова", "Вера Ким", "Глеб Ким"), strict=True)
+    ]
+    with pytest.raises(ResultsError) as error:  # the walk: «чомбо игрока Мария Кузнецова»
+        parse_entry(bad_sum, full_names, DEFAULT)
+    assert error.value.problems[0] == "чомбо игрока Марии Кузнецовой не может быть отрицательным: −1"
 
 
 def test_absurd_numbers_in_a_result_form_are_refused_with_their_range() -> None:

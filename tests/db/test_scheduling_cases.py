@@ -587,7 +587,7 @@ def test_the_desk_says_the_booked_part_of_a_match_with_no_more_common_time_as_th
     booked_by_players(db, sc, [0, 1, 2, 3], sc.at(8, 18), 1)
     match_id = sc.league.match.id
     assert snapshot_of(db, match_id).state == NO_COMMON_TIME
-    booked_part = "Забронировано 1 ханчан из 3; остальные: "
+    booked_part = "Забронирован 1 ханчан из 3; остальные: "
     assert overview_row(db, match_id)["state"] == booked_part + "нет общего времени"
     assert "no_common_time" in desk_groups(db, match_id)
     with Session(db, expire_on_commit=False) as session:

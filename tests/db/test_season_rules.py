@@ -355,7 +355,7 @@ def test_the_start_points_drive_the_result_check_and_what_the_match_page_quotes(
     assert (view.rules.table_total, view.rules.no_show_penalty) == (100_000, 80_000)
     with pytest.raises(ResultsError) as error:
         enter_hanchan(session, league.organizer, mid, entry(p[:4], [40000, 30000, 30000, 20000]), now=PLAYED)
-    assert error.value.problems == ["сумма очков 120\u202f000, должно быть 100\u202f000"]
+    assert error.value.problems == ["сумма очков 120\u202f000, должна быть 100\u202f000"]
     enter_hanchan(session, league.organizer, mid, entry(p[:4], [40000, 25000, 25000, 10000]), now=PLAYED)
     session.commit()
     # 40 000 − 25 000 + 15 000 uma: the season's start points, not the regulation's 30 000.

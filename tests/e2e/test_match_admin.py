@@ -47,7 +47,7 @@ def test_organizer_seats_a_substitute_and_the_no_show_loses_80000(page: Page, ap
     form.get_by_label("Или новый игрок: имя").fill(substitute)
     form.get_by_role("button", name="Посадить замену").click()
     # No reason: refused, nothing seated.
-    expect(page.get_by_role("alert")).to_contain_text("укажите причину замены")
+    expect(page.get_by_role("alert")).to_contain_text("Укажите причину замены")
     expect(page.get_by_text(f"заменяет {declined(absent, 'acc')}")).to_have_count(0)
     form.get_by_label("Причина замены").fill("не пришёл и не предупредил")
     form.get_by_role("button", name="Посадить замену").click()

@@ -64,6 +64,7 @@ def test_the_calendar_link_is_renewed_on_the_profile(page: Page, app: App) -> No
     expect(page.get_by_role("heading", name="Мои матчи")).to_be_visible()
     page.goto(f"{app.url}/profile")
     page.get_by_role("button", name="Получить ссылку").click()
+    expect(page.get_by_role("status")).to_have_text("Ссылка готова.")  # the first: no old link to speak of
     first = page.locator("code", has_text="/calendar/me/").inner_text()
     assert _status(first) == 200
     page.get_by_role("button", name="Сделать новую ссылку").click()

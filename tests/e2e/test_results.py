@@ -50,7 +50,7 @@ def test_participant_enters_a_hanchan_and_other_browser_standings_update(
         for name, points in zip(TABLE, ("40 000", "30000", "30000", "19000"), strict=True):
             page.get_by_label(f"Очки: {name}", exact=True).fill(points)
         page.get_by_role("button", name="Сохранить результат").click()
-        expect(page.get_by_role("alert")).to_contain_text("сумма очков 119 000, должно быть 120 000")
+        expect(page.get_by_role("alert")).to_contain_text("Сумма очков 119 000, должна быть 120 000")
         expect(page.get_by_text("Ханчаны ещё не внесены.")).to_be_visible()
 
         page.get_by_label(f"Очки: {TABLE[3]}", exact=True).fill("20000")

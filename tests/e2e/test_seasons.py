@@ -221,6 +221,8 @@ def test_regulation_amendment_is_announced_and_dated(page: Page, league_app: App
     # typed before the load's answer came was sent empty, «Текст регламента пуст»).
     draft = whole + "\nЧерновик: пять ханчанов."
     page.get_by_role("textbox", name="Текст регламента").fill(draft)
+    page.get_by_role("button", name="Показать", exact=True).click()  # no date chosen yet
+    expect(page.get_by_role("alert")).to_have_text("Выберите дату в календаре.")
     page.get_by_label("Редакция, действовавшая на дату").fill("2026-01-01")
     page.get_by_role("button", name="Показать", exact=True).click()
     expect(page.get_by_role("alert")).to_have_text("На 01.01.2026 регламент ещё не был опубликован.")

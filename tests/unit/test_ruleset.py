@@ -171,5 +171,5 @@ def test_uma_20_10_chombo_20000_four_hanchans_by_hand() -> None:
     # The same hanchan no longer adds up when the start points change: the table total is the ruleset's.
     results = [TableResult(p, x) for p, x in zip(PLAYERS, one[0], strict=True)]
     assert hanchan_problems(results, 0, replace(rules, start_points=25_000)) == [
-        "сумма очков 120\u202f000, должно быть 100\u202f000"
+        "сумма очков 120\u202f000, должна быть 100\u202f000"
     ]

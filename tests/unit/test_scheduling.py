@@ -190,12 +190,20 @@ def test_end_before_start():
 def test_outside_window_and_options():
     window = Interval(k(19), k(24, 14))
     assert check(k(24, 12), k(24, 15), 2, window=window) == [
-        "Встреча должна пройти в пределах игрового окна: с пн 19.10.2026 00:00 до сб 24.10.2026 14:00."
+        "Встреча должна пройти в пределах игрового окна: пн 19.10.2026 00:00 — сб 24.10.2026 14:00."
     ]
     assert check(k(24, 15), k(24, 16, 30)) == [
         "Выбранное время не входит целиком ни в один общий вариант: "
         "кто-то из игроков занят или помещение уже забронировано."
     ]
+    # The walk: with two still to answer there is no option at all, and the refusal says that, not «занят»
+    assert check(k(24, 15), k(24, 16, 30), option_intervals=[], waiting_for=["Анна Ли", "Олег Ким"]) == [
+        "Общего времени пока нет: своё время ещё не отметили Анна Ли, Олег Ким. "
+        "Предложить встречу можно, когда ответят все четверо."
+    ]
+    assert check(k(24, 15), k(24, 16, 30), option_intervals=[], waiting_for=["Олег Ким"])[0].startswith(
+        "Общего времени пока нет: своё время ещё не отметил Олег Ким."
+    )
 
 
 def test_option_check_does_not_join_options_of_different_rooms():

@@ -197,15 +197,20 @@ class ProfileState(GuardedActions, AuthState):
     @guarded(Anyone.OWN_ACCOUNT)
     def renew_feed(self) -> None:
         """A second press makes another link, which replaces the first (only the newest works)."""
+
+        def renew(session: Any, user: User) -> tuple[bool, str]:
+            own = session.get_one(User, user.id)
+            return bool(own.calendar_token), renew_calendar_token(session, own)  # (had a link, the new one)
+
         outcome = self._perform(
-            lambda session, user: renew_calendar_token(session, session.get(User, user.id)),
-            done=texts.PROFILE_CALENDAR_RENEWED,
+            renew,
+            done=lambda made: texts.PROFILE_CALENDAR_RENEWED if made[0] else texts.PROFILE_CALENDAR_MADE,
             action="profile.feed",
             where=NEW_FEED,
         )
         if outcome.ok:
             self.has_feed = True
-            feed = self._site() + routes.personal_ics_url(outcome.value)
+            feed = self._site() + routes.personal_ics_url(outcome.value[1])
             tab_memory.remember(self.router.session.client_token, NEW_FEED, feed)
 
 

@@ -89,6 +89,9 @@ class RegulationState(GuardedActions, LivePage, AuthState):
             return
         self.error = self.notice = ""
         raw = (form.get("on") or "").strip()
+        if not raw:  # the walk: «Дата «» не распознана»
+            self.error = texts.REGULATION_PICK_DATE
+            return
         try:
             day = date.fromisoformat(raw)
         except ValueError:

@@ -159,7 +159,8 @@ class MatchState(GuardedActions, LivePage, AuthState):
 
     def _show_answer(self, outcome: Outcome, where: str) -> None:
         """What is wrong, line by line, or what was done; a hanchan entered twice asks whether it was meant."""
-        self.error, self.problems, self.notice = "", list(outcome.problems), outcome.message if outcome.ok else ""
+        lines = [p[:1].upper() + p[1:] for p in outcome.problems]  # one problem a line here, each a sentence
+        self.error, self.problems, self.notice = "", lines, outcome.message if outcome.ok else ""
         self.answer_no += 1
         if isinstance(outcome.error, results.RepeatedResult):
             self.repeat_asked = True
@@ -590,11 +591,15 @@ def _body() -> rx.Component:
             rx.fragment(organizer_forms(MatchState), admin.substitute_form(MatchState), _confirm_no_show()),
         ),
         rx.heading(texts.MATCH_PROTOCOL, size="4", as_="h2"),
-        _table(
-            list(texts.MATCH_PROTOCOL_COLUMNS),
-            MatchState.protocol,
-            lambda a: _cells([a["at"], a["who"], a["what"], a["detail"], a["reason"]], "n  ww"),
-            "48em",
+        rx.cond(
+            MatchState.protocol.length() > 0,
+            _table(
+                list(texts.MATCH_PROTOCOL_COLUMNS),
+                MatchState.protocol,
+                lambda a: _cells([a["at"], a["who"], a["what"], a["detail"], a["reason"]], "n  ww"),
+                "48em",
+            ),
+            rx.text(texts.MATCH_PROTOCOL_EMPTY, color_scheme="gray"),  # not a 784 px table of headers
         ),
         rx.cond(
             MatchState.rulings.length() > 0,

@@ -273,7 +273,11 @@ def _content() -> rx.Component:
                             MatchScheduleState.tables_short,
                             texts.SCHED_NO_FREE_TABLE,
                             rx.cond(
-                                MatchScheduleState.all_answered, texts.SCHED_NO_COMMON_TIME, texts.SCHED_NO_OPTIONS
+                                MatchScheduleState.window_over,
+                                texts.SCHED_WINDOW_OVER_NO_OPTIONS,
+                                rx.cond(
+                                    MatchScheduleState.all_answered, texts.SCHED_NO_COMMON_TIME, texts.SCHED_NO_OPTIONS
+                                ),
                             ),
                         ),
                         color_scheme="gray",

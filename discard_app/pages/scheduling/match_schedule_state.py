@@ -46,6 +46,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
     is_seated: bool = False
     seats: list[dict[str, str]] = []
     all_answered: bool = False
+    window_over: bool = False  # no options are looked for any more: the page says so, not «ждём ответов»
     tables_short: bool = False  # the four share time, every table then is taken (the true reason, issue 43 item 4)
     nothing_to_book: bool = False  # every hanchan has its meeting or result: no options, no proposal form
     part_booked: str = ""  # some of the match's hanchans are booked, not all: what is left to agree on
@@ -141,6 +142,7 @@ class MatchScheduleState(GuardedActions, LivePage, AuthState):
                 for answered in [agreed(n, *texts.SCHED_SEAT_ANSWERED)]
             ],
             all_answered=bool(view.seats) and all(ok for _, ok in view.seats),
+            window_over=view.window_over,
             tables_short=view.tables_short,
             nothing_to_book=view.remaining <= 0,
             booking_news=view.booking_news,
