@@ -116,12 +116,9 @@ def test_other_tour_counts() -> None:
     assert (one.max_meetings, one.repeat_meetings) == (1, 0)
 
 
-def test_n200_is_fast() -> None:
-    import time
-
-    start = time.perf_counter()
+def test_n200_meets_nobody_twice() -> None:
+    # how fast: bench/draw.py (a wall-clock bound here measured the run's load)
     draw = draw_2026(roster(200), seed=123)
-    assert time.perf_counter() - start < 2.0
     assert draw.repeat_meetings == 0
 
 

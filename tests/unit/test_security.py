@@ -91,13 +91,11 @@ def test_only_a_device_id_this_server_signed_counts() -> None:
 
 
 def test_an_issued_password_is_hashed_quickly_and_verified_like_any_other() -> None:
-    """Finding 29.10: 200 imported players took ~90 s of argon2 in one request."""
-    import time
-
+    """Finding 29.10: 200 imported players took ~90 s of argon2 in one request. The cost is in the parameters (a
+    wall-clock bound measured the run's load, not the hash)."""
     password = security.generate_password()
-    start = time.perf_counter()
     stored = security.hash_issued_password(password)
-    assert time.perf_counter() - start < 0.05
+    assert stored.startswith(f"$pbkdf2-sha256${security.ISSUED_ROUNDS}$") and security.ISSUED_ROUNDS <= 10_000
     assert security.needs_rehash(stored) and not security.needs_rehash(security.hash_password(password))
     assert security.verify_password(password, stored)
     assert not security.verify_password(password + "x", stored)
