@@ -445,6 +445,11 @@ def _table(
     )
 
 
+def _titled(title: str, rows: rx.Var[Any], table: rx.Component) -> rx.Component:
+    """A table under its heading, both only while it has rows."""
+    return rx.cond(rows.length() > 0, rx.vstack(rx.heading(title, size="4", as_="h2"), table, width="100%"))
+
+
 def _hanchan(h: HanchanView) -> rx.Component:
     return rx.card(
         rx.flex(
@@ -541,47 +546,41 @@ def _body() -> rx.Component:
             rx.foreach(MatchState.hanchans, _hanchan),
             rx.text(texts.MATCH_NO_HANCHANS),
         ),
-        rx.cond(  # no empty «Итог матча» before anything is scored
-            MatchState.lines.length() > 0,
-            rx.vstack(
-                rx.heading(texts.MATCH_TOTALS, size="4", as_="h2"),
-                _table(
-                    [
-                        texts.COL_PLAYER,
-                        texts.COL_HANCHANS,
-                        texts.MATCH_PENALTY_COL,
-                        texts.MATCH_UMA,
-                        texts.COL_TOTAL,
-                        texts.COL_PLACE,
-                    ],
-                    MatchState.lines,
-                    lambda r: _cells(
-                        [r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"
-                    ),
-                    "30em",
-                    keys=(1, 5, 6),  # Итог матча on a phone: the player, the total, the place
+        _titled(  # no empty «Итог матча» before anything is scored
+            texts.MATCH_TOTALS,
+            MatchState.lines,
+            _table(
+                [
+                    texts.COL_PLAYER,
+                    texts.COL_HANCHANS,
+                    texts.MATCH_PENALTY_COL,
+                    texts.MATCH_UMA,
+                    texts.COL_TOTAL,
+                    texts.COL_PLACE,
+                ],
+                MatchState.lines,
+                lambda r: _cells(
+                    [r["name"], r["hanchans"], r["penalties"], r["uma"], r["total"], r["place"]], "nnnnnn"
                 ),
-                width="100%",
+                "30em",
+                keys=(1, 5, 6),  # Итог матча on a phone: the player, the total, the place
             ),
         ),
-        rx.cond(
-            MatchState.penalties.length() > 0,
-            rx.vstack(
-                rx.heading(texts.MATCH_PENALTIES, size="4", as_="h2"),
-                _table(
-                    [
-                        texts.COL_PLAYER,
-                        texts.COL_TOTAL,
-                        texts.MATCH_COL_PENALTY_KIND,
-                        "",
-                        texts.MATCH_COL_PENALTY_BASIS,
-                    ],
-                    MatchState.penalties,
-                    lambda p: _cells([p["name"], p["points"], p["kind"], p["warning"], p["reason"]], "nn  w"),
-                    "36em",
-                    keys=(1, 2, 3),
-                ),
-                width="100%",
+        _titled(
+            texts.MATCH_PENALTIES,
+            MatchState.penalties,
+            _table(
+                [
+                    texts.COL_PLAYER,
+                    texts.COL_TOTAL,
+                    texts.MATCH_COL_PENALTY_KIND,
+                    "",
+                    texts.MATCH_COL_PENALTY_BASIS,
+                ],
+                MatchState.penalties,
+                lambda p: _cells([p["name"], p["points"], p["kind"], p["warning"], p["reason"]], "nn  w"),
+                "36em",
+                keys=(1, 2, 3),
             ),
         ),
         result_forms(MatchState),
@@ -601,27 +600,24 @@ def _body() -> rx.Component:
             ),
             rx.text(texts.MATCH_PROTOCOL_EMPTY, color_scheme="gray"),  # not a 784 px table of headers
         ),
-        rx.cond(
-            MatchState.rulings.length() > 0,
-            rx.vstack(
-                rx.heading(texts.MATCH_RULINGS, size="4", as_="h2"),
-                _table(
-                    [
-                        texts.MATCH_COL_WHEN,
-                        texts.MATCH_COL_HANCHAN,
-                        texts.RULING_ACTIONS,
-                        texts.RULING_DISAGREEMENT,
-                        texts.RULING_DECISION,
-                        texts.RULING_PHOTOS_COL,
-                    ],
-                    MatchState.rulings,
-                    lambda r: rx.table.row(
-                        *[_cell(r[k], kind) for k, kind in zip(RULING_KEYS, "nnwww", strict=True)],
-                        photos_cell(r["photos"]),
-                    ),
-                    "60em",
+        _titled(
+            texts.MATCH_RULINGS,
+            MatchState.rulings,
+            _table(
+                [
+                    texts.MATCH_COL_WHEN,
+                    texts.MATCH_COL_HANCHAN,
+                    texts.RULING_ACTIONS,
+                    texts.RULING_DISAGREEMENT,
+                    texts.RULING_DECISION,
+                    texts.RULING_PHOTOS_COL,
+                ],
+                MatchState.rulings,
+                lambda r: rx.table.row(
+                    *[_cell(r[k], kind) for k, kind in zip(RULING_KEYS, "nnwww", strict=True)],
+                    photos_cell(r["photos"]),
                 ),
-                width="100%",
+                "60em",
             ),
         ),
         spacing="3",
